@@ -1,0 +1,13 @@
+"""What every game engine shares: value types, the error type, randomness, catalogs, records."""
+
+from .catalog import Catalog, Entry, split_list
+from .errors import RuleError
+from .model import JSON, Action, Event, Step, Waiting
+from .record import GameRecord, Rules, State
+from .rng import Rng
+from .text import closest, fold
+
+__all__ = [
+    "JSON", "Action", "Catalog", "Entry", "Event", "GameRecord", "RuleError", "Rng", "Rules", "State", "Step",
+    "Waiting", "closest", "fold", "split_list",
+]

@@ -1,0 +1,97 @@
+"""Card catalogs: look a card up by id, number or any of its names, forgivingly, with suggestions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from .errors import RuleError
+from .text import closest, fold
+
+C = TypeVar("C")
+
+
+@dataclass(frozen=True)
+class Entry(Generic[C]):
+    id: str
+    names: tuple[str, ...]
+    card: C
+
+
+class Catalog(Generic[C]):
+    """An ordered set of cards with every accepted spelling indexed.
+
+    ``lookup`` raises ``RuleError("card.unknown", query=..., suggestions=[ids])`` for a miss;
+    ``search`` serves autocomplete (prefix and substring matches on any name, in catalog order).
+    """
+
+    def __init__(self, entries: Iterable[Entry[C]], *, game: str) -> None:
+        self.game = game
+        self._entries: dict[str, Entry[C]] = {}
+        self._index: dict[str, str] = {}
+        for entry in entries:
+            self._entries[entry.id] = entry
+            for name in (entry.id, *entry.names):
+                if name:
+                    self._index.setdefault(fold(name), entry.id)
+
+    def __iter__(self) -> Iterator[C]:
+        return (e.card for e in self._entries.values())
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, card_id: object) -> bool:
+        return card_id in self._entries
+
+    def __getitem__(self, card_id: str) -> C:
+        return self._entries[card_id].card
+
+    def ids(self) -> list[str]:
+        return list(self._entries)
+
+    def names(self, card_id: str) -> tuple[str, ...]:
+        return self._entries[card_id].names
+
+    def find(self, query: str) -> C | None:
+        card_id = self._index.get(fold(str(query)))
+        return None if card_id is None else self._entries[card_id].card
+
+    def lookup(self, query: str) -> C:
+        card = self.find(query)
+        if card is None:
+            raise RuleError("card.unknown", game=self.game, query=str(query), suggestions=self.suggest(query))
+        return card
+
+    def lookup_many(self, text: str | Iterable[str]) -> list[C]:
+        """Cards from a comma-separated list (``"12, Kairn, 破壊者ケアン"``) or a list of names."""
+        parts = split_list(text) if isinstance(text, str) else [str(p) for p in text]
+        return [self.lookup(p) for p in parts]
+
+    def suggest(self, query: str, n: int = 3) -> list[str]:
+        return closest(query, self._index, n=n)
+
+    def search(self, typed: str, limit: int = 25) -> list[str]:
+        """Ids whose names start with, then contain, what was typed; every card when nothing was typed."""
+        key = fold(typed)
+        if not key:
+            return self.ids()[:limit]
+        starts: list[str] = []
+        contains: list[str] = []
+        for folded, card_id in self._index.items():
+            bucket = starts if folded.startswith(key) else contains if key in folded else None
+            if bucket is not None and card_id not in starts and card_id not in contains:
+                bucket.append(card_id)
+        found = starts + contains
+        if not found:
+            found = self.suggest(typed, n=limit)
+        order = {cid: i for i, cid in enumerate(self._entries)}
+        return sorted(found[:limit], key=lambda cid: (cid not in starts, order[cid]))
+
+
+def split_list(text: str) -> list[str]:
+    """Split a typed list on commas (ASCII or Japanese) and semicolons; blanks are dropped."""
+    for sep in "、，；;":
+        text = text.replace(sep, ",")
+    return [p.strip() for p in text.split(",") if p.strip()]

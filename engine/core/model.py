@@ -1,0 +1,84 @@
+"""Plain value types shared by every game: actions, events, what the engine waits for.
+
+All of them have a stable JSON form. Parameters named ``card`` hold one card id and ``cards`` a
+list of card ids; the bot renders those as localized card names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Action:
+    """Something the player (or the bot on the player's behalf) does: ``Action("die", face=...)``."""
+
+    type: str
+    args: JSON = field(default_factory=dict)
+
+    def __init__(self, type: str, args: JSON | None = None, /, **kwargs: Any) -> None:  # noqa: A002
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "args", {**(args or {}), **kwargs})
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.args.get(name, default)
+
+    def to_json(self) -> JSON:
+        return {"type": self.type, **self.args}
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Action:
+        data = dict(data)
+        return cls(data.pop("type"), data)
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, in order, for the bot to show: ``Event("seasons.crystals_gained", n=3)``."""
+
+    key: str
+    params: JSON = field(default_factory=dict)
+
+    def __init__(self, key: str, params: JSON | None = None, /, **kwargs: Any) -> None:
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "params", {**(params or {}), **kwargs})
+
+    def to_json(self) -> JSON:
+        return {"key": self.key, "params": dict(self.params)}
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Event:
+        return cls(data["key"], data.get("params", {}))
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """What the engine needs before play can go on, and which action types it accepts now.
+
+    ``key`` names the request for the bot (``seasons.waiting.reveal_summon``), ``params`` carry what
+    the prompt needs (how many cards, which dice were rolled), ``legal`` lists the action types
+    accepted in this state. A finished game waits for nothing: ``legal`` is empty.
+    """
+
+    key: str
+    params: JSON = field(default_factory=dict)
+    legal: tuple[str, ...] = ()
+
+    def to_json(self) -> JSON:
+        return {"key": self.key, "params": dict(self.params), "legal": list(self.legal)}
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Waiting:
+        return cls(data["key"], dict(data.get("params", {})), tuple(data.get("legal", ())))
+
+
+@dataclass(frozen=True)
+class Step:
+    """The result of applying one action: the new state, what happened, what comes next."""
+
+    state: Any
+    events: tuple[Event, ...]
+    waiting: Waiting

@@ -1,0 +1,145 @@
+"""A game as seed + options + ordered actions, with undo by replay (python-chess's push/pop).
+
+``GameRecord`` works for any game that provides the ``Rules`` protocol. States are immutable from
+the outside: ``rules.apply`` returns a new state and never touches the one it was given, so a
+refused action leaves everything as it was. Snapshots every ``snapshot_every`` actions keep undo and
+resume of long games fast: undo replays only from the nearest snapshot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
+
+from .errors import RuleError
+from .model import JSON, Action, Step, Waiting
+
+RECORD_VERSION = 1
+
+
+class State(Protocol):
+    @property
+    def waiting(self) -> Waiting: ...
+    @property
+    def finished(self) -> bool: ...
+    def to_json(self) -> JSON: ...
+    def summary(self) -> JSON: ...
+    def result(self) -> JSON | None: ...
+
+
+class Rules(Protocol):
+    game: str
+    version: int
+
+    def normalize_options(self, options: Mapping[str, Any]) -> JSON: ...
+    def new_game(self, options: Mapping[str, Any], seed: int) -> Step: ...
+    def apply(self, state: Any, action: Action) -> Step: ...
+    def state_from_json(self, data: JSON) -> Any: ...
+
+
+class GameRecord:
+    """The live game: its current state, its actions and a few snapshots."""
+
+    def __init__(self, rules: Rules, options: Mapping[str, Any], seed: int, *, snapshot_every: int = 50) -> None:
+        self.rules = rules
+        self.options = rules.normalize_options(options)
+        self.seed = int(seed)
+        self.snapshot_every = snapshot_every
+        self.actions: list[Action] = []
+        self.last: Step = rules.new_game(self.options, self.seed)
+        self._snapshots: dict[int, Any] = {0: self.last.state}
+
+    # -- reading ---------------------------------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        return self.last.state
+
+    @property
+    def waiting(self) -> Waiting:
+        return self.last.waiting
+
+    @property
+    def ply(self) -> int:
+        """How many actions have been applied."""
+        return len(self.actions)
+
+    # -- playing ---------------------------------------------------------------------------------
+    def push(self, action: Action) -> Step:
+        """Apply one action; on ``RuleError`` nothing changes."""
+        if self.state.finished and action.type not in self.waiting.legal:
+            raise RuleError("game.finished")
+        step = self.rules.apply(self.state, action)
+        self.actions.append(action)
+        self.last = step
+        if self.ply % self.snapshot_every == 0:
+            self._snapshots[self.ply] = step.state
+        return step
+
+    def pop(self) -> Action:
+        """Undo the last action: replay everything before it from the nearest snapshot."""
+        if not self.actions:
+            raise RuleError("game.nothing_to_undo")
+        action = self.actions.pop()
+        self._snapshots = {n: s for n, s in self._snapshots.items() if n <= self.ply}
+        self.last = self._replay_to(self.ply)
+        return action
+
+    def _replay_to(self, n: int) -> Step:
+        base = max(k for k in self._snapshots if k <= n)
+        if base == 0:
+            step = self.rules.new_game(self.options, self.seed)
+        else:
+            state = self._snapshots[base]
+            step = Step(state, (), state.waiting)
+        for action in self.actions[base:n]:
+            step = self.rules.apply(step.state, action)
+        return step
+
+    # -- snapshots (the store keeps them) --------------------------------------------------------
+    def snapshots(self) -> dict[int, Any]:
+        return dict(self._snapshots)
+
+    def add_snapshot(self, ply: int, state: Any) -> None:
+        self._snapshots[ply] = state
+
+    @classmethod
+    def replay(
+        cls,
+        rules: Rules,
+        options: Mapping[str, Any],
+        seed: int,
+        actions: Iterable[Action | JSON],
+        *,
+        snapshot: tuple[int, JSON] | None = None,
+        snapshot_every: int = 50,
+    ) -> GameRecord:
+        """Rebuild a game from its log, starting from a stored snapshot ``(ply, state_json)`` if given."""
+        record = cls(rules, options, seed, snapshot_every=snapshot_every)
+        record.actions = [a if isinstance(a, Action) else Action.from_json(a) for a in actions]
+        if snapshot is not None:
+            ply, state_json = snapshot
+            record._snapshots[ply] = rules.state_from_json(state_json)
+        record.last = record._replay_to(record.ply)
+        if record.ply and record.ply % snapshot_every == 0:
+            record._snapshots[record.ply] = record.state
+        return record
+
+    # -- JSON --------------------------------------------------------------------------------------
+    def to_json(self) -> JSON:
+        return {
+            "version": RECORD_VERSION,
+            "game": self.rules.game,
+            "rules_version": self.rules.version,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "actions": [a.to_json() for a in self.actions],
+            "state": self.state.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, rules: Rules, data: JSON) -> GameRecord:
+        if data.get("version") != RECORD_VERSION:
+            raise RuleError("game.record_version", version=data.get("version"))
+        if data.get("game") != rules.game:
+            raise RuleError("game.record_game", game=data.get("game"))
+        return cls.replay(rules, data["options"], data["seed"], data["actions"])

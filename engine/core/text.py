@@ -1,0 +1,58 @@
+"""Forgiving text matching: names typed in any case, full- or half-width, with or without spaces."""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+
+# Apostrophes, hyphens, dots and middle dots players type (or leave out) inside card names.
+_IGNORED = set(" \t\u3000'’‘`´-‐‑‒–—―ー・.,、。:;!?！？()（）「」[]")
+
+
+def fold(text: str) -> str:
+    """The comparison form of a name: NFKC (全角→半角), case-folded, accents and separators dropped.
+
+    The long vowel mark ー is kept when it sits between kana (it is part of the word), only
+    dropped when it stands for a hyphen, so ``ダムボット`` and ``ヴォルフィーリオン`` stay intact.
+    """
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = "".join(_strip_accent(c) for c in text)
+    out = []
+    for i, c in enumerate(text):
+        if c == "ー" and 0 < i and _is_kana(text[i - 1]):
+            out.append(c)
+        elif c not in _IGNORED:
+            out.append(c)
+    return "".join(out)
+
+
+def _strip_accent(c: str) -> str:
+    """é → e for Latin letters only: decomposing kana would drop their voicing marks (ヴ → ウ)."""
+    if ord(c) >= 0x250:
+        return c
+    return "".join(d for d in unicodedata.normalize("NFKD", c) if not unicodedata.combining(d))
+
+
+def _is_kana(c: str) -> bool:
+    return "\u3040" <= c <= "\u30ff"
+
+
+def closest(query: str, candidates: dict[str, str], n: int = 3, cutoff: float = 0.5) -> list[str]:
+    """Up to ``n`` values of ``candidates`` (folded name → value) whose names are near ``query``.
+
+    Values are returned once each, best first.
+    """
+    key = fold(query)
+    if not key:
+        return []
+    names = difflib.get_close_matches(key, list(candidates), n=n * 4, cutoff=cutoff)
+    # A typed prefix or fragment ("amulet", "ケアン") is a near miss too.
+    names += [name for name in candidates if key in name and name not in names]
+    seen: list[str] = []
+    for name in names:
+        value = candidates[name]
+        if value not in seen:
+            seen.append(value)
+        if len(seen) == n:
+            break
+    return seen

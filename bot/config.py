@@ -1,0 +1,29 @@
+"""Configuration from the environment. Nothing here is ever logged with the token in it."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_DB = Path("data") / "bot.sqlite3"
+
+
+@dataclass(frozen=True)
+class Config:
+    token: str | None = field(default=None, repr=False)
+    db_path: Path = DEFAULT_DB
+    log_level: str = "INFO"
+    # Where the bot talks to Discord: None for discord.com; the stand-in's URL for the console and tests.
+    api_base: str | None = None
+    # Seconds a channel's game stays cached in memory after its last command.
+    cache_seconds: float = 600.0
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> Config:
+        env = os.environ if environ is None else environ
+        return cls(
+            token=env.get("DISCORD_TOKEN") or None,
+            db_path=Path(env.get("SOLO_BOT_DB") or DEFAULT_DB),
+            log_level=env.get("SOLO_BOT_LOG_LEVEL", "INFO").upper(),
+        )

@@ -1,0 +1,105 @@
+"""Buttons and forms that survive restarts.
+
+A button's ``custom_id`` carries the game id, the game's version (ply) when the button was drawn, an
+operation and an argument: ``solo:42:17:take:0``. Nothing is kept in memory for it: a press after a
+restart is parsed by ``GameButton`` (a ``DynamicItem``) and handled from the store like a command; a
+press on a finished game, or on a game that has moved on, is refused as stale.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+if TYPE_CHECKING:
+    from .app import SoloBot
+
+CUSTOM_ID = re.compile(r"solo:(?P<game>\d{1,19}):(?P<ply>\d{1,9}):(?P<op>[a-z_]{1,20})(?::(?P<arg>[\w.-]{0,40}))?")
+
+
+def custom_id(game_id: int, ply: int, op: str, arg: str | int | None = None) -> str:
+    base = f"solo:{game_id}:{ply}:{op}"
+    return base if arg is None else f"{base}:{arg}"
+
+
+@dataclass(frozen=True)
+class ButtonSpec:
+    op: str
+    label: str
+    arg: str | int | None = None
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    row: int | None = None
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID):
+    def __init__(self, game_id: int, ply: int, op: str, arg: str | None, *, label: str = "…",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(label=label[:80], style=style, custom_id=custom_id(game_id, ply, op, arg), row=row)
+        )
+        self.game_id, self.ply, self.op, self.arg = game_id, ply, op, arg
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> GameButton:
+        return cls(int(match["game"]), int(match["ply"]), match["op"], match["arg"], label=item.label or "…")
+
+    async def callback(self, interaction: discord.Interaction[SoloBot]) -> None:  # type: ignore[override]
+        await interaction.client.controller.on_button(interaction, self.game_id, self.ply, self.op, self.arg)
+
+
+def view_of(game_id: int, ply: int, specs: list[ButtonSpec]) -> discord.ui.View | None:
+    if not specs:
+        return None
+    view = discord.ui.View(timeout=None)
+    for spec in specs[:25]:
+        view.add_item(GameButton(game_id, ply, spec.op, None if spec.arg is None else str(spec.arg),
+                                 label=spec.label, style=spec.style, row=spec.row))
+    return view
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    name: str
+    label: str
+    placeholder: str = ""
+    required: bool = True
+    long: bool = False
+    default: str | None = None
+
+
+class Form(discord.ui.Modal):
+    """A form a button opened. Its submission is handled by the bot's interaction listener (which also
+    works after a restart, when this object is long gone), so ``on_submit`` does nothing itself."""
+
+    def __init__(self, *, title: str, form_id: str, fields: list[FieldSpec]) -> None:
+        super().__init__(title=title[:45], custom_id=form_id, timeout=None)
+        for f in fields[:5]:
+            self.add_item(discord.ui.TextInput(
+                label=f.label[:45], custom_id=f.name, placeholder=f.placeholder[:100] or None, required=f.required,
+                style=discord.TextStyle.paragraph if f.long else discord.TextStyle.short, default=f.default,
+                max_length=1000,
+            ))
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        return None
+
+
+def form_values(data: dict[str, Any]) -> dict[str, str]:
+    """The text inputs of a modal-submit payload, by custom_id (rows of inputs, or labels holding one)."""
+    values: dict[str, str] = {}
+
+    def walk(components: list[dict[str, Any]]) -> None:
+        for c in components or []:
+            if "custom_id" in c and "value" in c:
+                values[str(c["custom_id"])] = str(c.get("value") or "")
+            walk(c.get("components", []))
+            if isinstance(c.get("component"), dict):
+                walk([c["component"]])
+
+    walk(data.get("components", []))
+    return values

@@ -1,0 +1,253 @@
+"""One path for every change, whether it came as a slash command, a button or a form.
+
+``act`` is the whole story of a command: apply it through the session service (lock → load → engine →
+one transaction), then answer — publicly with the new state, or privately with a localized refusal
+that changed nothing. Game-specific parts (which buttons to offer, what a button or form means) live
+in ``bot/commands/<game>.py`` as a ``GameUI``; this module knows none of the rules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Protocol
+
+import discord
+
+from engine.core import Action, GameRecord, RuleError
+
+from .buttons import ButtonSpec, FieldSpec, Form, custom_id, view_of
+from .i18n import lang_of, t
+from .render.embeds import game_embed, notice_embed, result_embed
+from .sessions import Played, Refusal
+from .store import GameRow, StoreError
+
+if TYPE_CHECKING:
+    from .app import SoloBot
+
+log = logging.getLogger(__name__)
+
+# Past this many seconds since an interaction arrived, answer "thinking…" first and edit it afterwards,
+# so a slow moment (a burst of commands, a big render) never misses Discord's 3 s deadline.
+DEFER_AFTER = 1.2
+
+Builder = Action | Callable[[GameRecord], Action]
+
+
+class GameUI(Protocol):
+    kind: str
+
+    def buttons(self, record: GameRecord, row: GameRow, lang: str) -> list[ButtonSpec]: ...
+    def button_action(self, op: str, arg: str | None, record: GameRecord) -> Builder | None: ...
+    def form(self, op: str, lang: str, record: GameRecord) -> tuple[str, list[FieldSpec]] | None: ...
+    def form_action(self, op: str, values: dict[str, str], record: GameRecord) -> Builder: ...
+    def board(self, summary: dict[str, Any]) -> bytes: ...
+    def wants_picture(self, played: Played) -> bool: ...
+    async def extra_button(self, ctl: Controller, interaction: discord.Interaction, row: GameRow, op: str,
+                           arg: str | None) -> bool: ...
+
+
+def lang(interaction: discord.Interaction) -> str:
+    return lang_of(interaction.locale)
+
+
+class Controller:
+    def __init__(self, bot: SoloBot) -> None:
+        self.bot = bot
+        self.uis: dict[str, GameUI] = {}
+
+    @property
+    def service(self):  # noqa: ANN201 - the bot's GameService
+        return self.bot.service
+
+    def register(self, ui: GameUI) -> None:
+        self.uis[ui.kind] = ui
+
+    # -- the one path --------------------------------------------------------------------------------
+    async def act(self, interaction: discord.Interaction, action: Builder, *, kind: str | None = None,
+                  game_id: int | None = None, ply: int | None = None) -> None:
+        started = time.monotonic()
+        try:
+            played = await self.service.play(
+                interaction.channel_id, interaction.user.id, action, kind=kind, game_id=game_id, ply=ply
+            )
+        except (Refusal, RuleError, StoreError) as err:
+            await self.refuse(interaction, err)
+            return
+        await self.show(interaction, played, started=started)
+
+    async def undo(self, interaction: discord.Interaction, *, game_id: int | None = None, ply: int | None = None) -> None:
+        started = time.monotonic()
+        try:
+            played = await self.service.undo(interaction.channel_id, interaction.user.id, game_id=game_id, ply=ply)
+        except (Refusal, RuleError, StoreError) as err:
+            await self.refuse(interaction, err)
+            return
+        note = t(lang(interaction), "reply.undone", action=self.describe_action(lang(interaction), played.row.kind,
+                                                                                 played.undone))
+        await self.show(interaction, played, started=started, note=note, picture=True)
+
+    async def refuse(self, interaction: discord.Interaction, err: Refusal | RuleError | StoreError) -> None:
+        if isinstance(err, StoreError):
+            log.warning("store refused a change in channel %s: %s", interaction.channel_id, err)
+        embed = notice_embed(lang(interaction), err.key, **err.params)
+        await send(interaction, embed=embed, ephemeral=True)
+
+    async def show(self, interaction: discord.Interaction, played: Played, *, started: float | None = None,
+                   note: str | None = None, picture: bool | None = None, ephemeral: bool = False) -> None:
+        """Answer with the game as it now stands: events, the next step, the state, a picture, buttons."""
+        lg = lang(interaction)
+        row, record = played.row, played.record
+        ui = self.uis[row.kind]
+        if started is not None and time.monotonic() - started > DEFER_AFTER:
+            await think(interaction, ephemeral=ephemeral)
+        summary = record.state.summary()
+        want_picture = ui.wants_picture(played) if picture is None else picture
+        files = []
+        if want_picture:
+            png = await asyncio.to_thread(ui.board, summary)
+            files.append(discord.File(io.BytesIO(png), filename="board.png"))
+        embed = game_embed(
+            lg, kind=row.kind, game_id=row.id, ply=row.ply, summary=summary,
+            events=() if played.undone else played.step.events, waiting=record.waiting, image=bool(files),
+        )
+        if note:
+            embed.description = note + ("\n" + embed.description if embed.description else "")
+        view = view_of(row.id, row.ply, ui.buttons(record, row, lg))
+        await send(interaction, embed=embed, view=view, files=files, ephemeral=ephemeral)
+        if played.finished_now and not played.undone:
+            await self.post_result(interaction, row, record)
+
+    async def post_result(self, interaction: discord.Interaction, row: GameRow, record: GameRecord) -> None:
+        """The public result card, in the channel and in the parent channel when the game ran in a thread."""
+        lg = lang(interaction)
+        result = record.state.result() or {}
+        date = datetime.now(UTC).strftime("%Y-%m-%d")
+        embed = result_embed(lg, kind=row.kind, owner_id=row.owner_id, options=row.options, result=result, date=date)
+        await interaction.followup.send(embed=embed)
+        if row.parent_channel_id:
+            parent = self.bot.get_channel(row.parent_channel_id)
+            try:
+                parent = parent or await self.bot.fetch_channel(row.parent_channel_id)
+                await parent.send(embed=embed)
+            except discord.HTTPException as exc:
+                log.warning("could not post the result card in parent channel %s: %s", row.parent_channel_id, exc)
+
+    # -- buttons and forms ---------------------------------------------------------------------------------
+    async def on_button(self, interaction: discord.Interaction, game_id: int, ply: int, op: str, arg: str | None) -> None:
+        try:
+            row = await self.service.store.game(game_id)
+        except StoreError as err:
+            await self.refuse(interaction, err)
+            return
+        if row.channel_id != interaction.channel_id:
+            await self.refuse(interaction, Refusal("refuse.stale_game"))
+            return
+        ui = self.uis[row.kind]
+        if op == "undo":
+            await self.undo(interaction, game_id=game_id, ply=ply)
+            return
+        if op == "abandon":
+            await self.abandon(interaction, game_id=game_id)
+            return
+        if await ui.extra_button(self, interaction, row, op, arg):
+            return
+        try:
+            record = await self._checked_record(interaction, row, ply)
+        except (Refusal, StoreError) as err:
+            await self.refuse(interaction, err)
+            return
+        form = ui.form(op, lang(interaction), record)
+        if form is not None:
+            title, fields = form
+            await interaction.response.send_modal(
+                Form(title=title, form_id=custom_id(game_id, ply, f"form_{op}"), fields=fields)
+            )
+            return
+        action = ui.button_action(op, arg, record)
+        if action is None:
+            await self.refuse(interaction, Refusal("refuse.unknown_button"))
+            return
+        await self.act(interaction, action, game_id=game_id, ply=ply)
+
+    async def on_form(self, interaction: discord.Interaction, game_id: int, ply: int, op: str,
+                      values: dict[str, str]) -> None:
+        try:
+            row = await self.service.store.game(game_id)
+        except StoreError as err:
+            await self.refuse(interaction, err)
+            return
+        ui = self.uis[row.kind]
+        name = op.removeprefix("form_")
+
+        def build(record: GameRecord) -> Action:
+            built = ui.form_action(name, values, record)
+            return built(record) if callable(built) else built
+
+        await self.act(interaction, build, game_id=game_id, ply=ply)
+
+    async def _checked_record(self, interaction: discord.Interaction, row: GameRow, ply: int) -> GameRecord:
+        if row.status != "active":
+            raise Refusal("refuse.stale_game")
+        if row.ply != ply:
+            raise Refusal("refuse.stale_button")
+        self.service.check_owner(row, interaction.user.id)
+        return await self.service.record(row)
+
+    async def abandon(self, interaction: discord.Interaction, *, game_id: int) -> None:
+        perms = getattr(interaction, "permissions", None)
+        may_manage = bool(perms and perms.manage_guild)
+        try:
+            row = await self.service.abandon(interaction.channel_id, interaction.user.id, may_manage=may_manage,
+                                             game_id=game_id)
+        except (Refusal, RuleError, StoreError) as err:
+            await self.refuse(interaction, err)
+            return
+        await send(interaction, embed=notice_embed(lang(interaction), "reply.abandoned", kind="lost", game=row.kind,
+                                                   game_id=row.id))
+
+    # -- words for actions (history, undo) -------------------------------------------------------------
+    def describe_action(self, lg: str, kind: str, action: Action | None) -> str:
+        if action is None:
+            return "—"
+        key = f"action.{kind}.{action.type}"
+        params = {k: (json.dumps(v, ensure_ascii=False) if isinstance(v, dict) and k != "face" else v)
+                  for k, v in action.args.items()}
+        text = t(lg, key, **params)
+        return text if text != key else f"{action.type} {json.dumps(action.args, ensure_ascii=False)}"
+
+
+async def think(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
+    """Answer "thinking…" now, for work that may take longer than Discord's 3 s (forecasts, exports)."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        interaction.extras["thinking"] = True
+
+
+async def send(interaction: discord.Interaction, *, embed: discord.Embed | None = None,
+               view: discord.ui.View | None = None, files: list[discord.File] | None = None,
+               ephemeral: bool = False, content: str | None = None) -> None:
+    """Answer the interaction: the initial response if it is still open, else a followup (or the edit of a
+    deferred "thinking…" response)."""
+    kwargs: dict[str, Any] = {}
+    if embed is not None:
+        kwargs["embed"] = embed
+    if view is not None:
+        kwargs["view"] = view
+    if files:
+        kwargs["files"] = files
+    if content is not None:
+        kwargs["content"] = content
+    if not interaction.response.is_done():
+        await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+    elif interaction.extras.pop("thinking", False):
+        if "files" in kwargs:
+            kwargs["attachments"] = kwargs.pop("files")
+        await interaction.edit_original_response(**kwargs)
+    else:
+        await interaction.followup.send(ephemeral=ephemeral, **kwargs)

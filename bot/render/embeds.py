@@ -1,0 +1,135 @@
+"""Embeds: what the automaton did, what the player must do now, and the state that matters.
+
+The text here is the authoritative record of a game (pictures are a glance); every string comes from
+bot/locales through ``t``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from engine.core import Event, Waiting
+
+from ..i18n import card_name, t
+
+COLOURS = {"seasons": 0x3B82F6, "volfyirion": 0xB91C1C, "error": 0xDC2626, "won": 0x16A34A, "lost": 0x6B7280}
+SEASON_COLOURS = {"winter": 0x60A5FA, "spring": 0x4ADE80, "summer": 0xF59E0B, "autumn": 0xB45309}
+MAX_DESCRIPTION = 4000
+MAX_FIELD = 1000
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def events_text(lang: str, events: tuple[Event, ...] | list[Event]) -> str:
+    lines = [f"• {t(lang, e.key, **e.params)}" for e in events]
+    return clip("\n".join(lines), MAX_DESCRIPTION)
+
+
+def waiting_text(lang: str, waiting: Waiting) -> str:
+    return clip(t(lang, waiting.key, **waiting.params), MAX_FIELD)
+
+
+def game_embed(
+    lang: str, *, kind: str, game_id: int, ply: int, summary: dict[str, Any], events: tuple[Event, ...] | list[Event],
+    waiting: Waiting | None, title_key: str = "reply.title", image: bool = False,
+) -> discord.Embed:
+    colour = COLOURS[kind]
+    if kind == "seasons" and summary.get("season") in SEASON_COLOURS:
+        colour = SEASON_COLOURS[summary["season"]]
+    embed = discord.Embed(title=t(lang, title_key, game=kind), colour=colour)
+    text = events_text(lang, events)
+    if text:
+        embed.description = text
+    if waiting is not None and waiting.legal:
+        embed.add_field(name=t(lang, "reply.now"), value=waiting_text(lang, waiting), inline=False)
+    for name, value, inline in state_fields(lang, kind, summary):
+        embed.add_field(name=name, value=clip(value, MAX_FIELD) or "—", inline=inline)
+    embed.set_footer(text=t(lang, "reply.footer", game_id=game_id, ply=ply))
+    if image:
+        embed.set_image(url="attachment://board.png")
+    return embed
+
+
+def state_fields(lang: str, kind: str, summary: dict[str, Any]) -> list[tuple[str, str, bool]]:
+    if kind == "seasons":
+        return seasons_fields(lang, summary)
+    return volfyirion_fields(lang, summary)
+
+
+def seasons_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool]]:
+    bot = s.get("dummbot", {})
+    summoned = bot.get("summoned", [])
+    summoned_text = "\n".join(card_name(lang, "seasons", c) for c in summoned) if summoned else t(lang, "word.none")
+    return [
+        (t(lang, "seasons.field.time"), t(lang, "seasons.field.time_value", year=s.get("year"),
+                                          month=s.get("month"), season=s.get("season")), True),
+        (t(lang, "seasons.field.crystals"), str(bot.get("crystals", 0)), True),
+        (t(lang, "seasons.field.hand"), str(bot.get("hand_size", 0)), True),
+        (t(lang, "seasons.field.summoned", n=len(summoned)), summoned_text, False),
+        (t(lang, "seasons.field.score"), str(bot.get("score", 0)), True),
+        (t(lang, "seasons.field.difficulty"), t(lang, f"word.{s.get('difficulty')}") + " · "
+         + t(lang, f"word.dice_{s.get('dice')}"), True),
+    ]
+
+
+def volfyirion_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool]]:
+    fields: list[tuple[str, str, bool]] = [
+        (t(lang, "volfyirion.field.turn"), str(s.get("turn")), True),
+        (t(lang, "volfyirion.field.token"), t(lang, f"word.token_{s.get('token')}"), True),
+    ]
+    pile = s.get("rage_pile", {})
+    top = pile.get("top")
+    pile_text = t(lang, "volfyirion.field.pile_value", size=pile.get("size", 0))
+    if top:
+        pile_text += "\n" + t(lang, "volfyirion.field.pile_top", card=top)
+    fields.append((t(lang, "volfyirion.field.pile"), pile_text, True))
+    for city in s.get("cities", []):
+        if city.get("destroyed"):
+            value = t(lang, "volfyirion.field.city_destroyed")
+        else:
+            value = t(lang, "volfyirion.field.city_value", defence=city.get("defence"),
+                      troop=city.get("troop") or "—", building=city.get("building") or "—")
+        fields.append((f"{city.get('name')} ({city.get('defence')})", value, True))
+    wonders = s.get("wonders", [])
+    if wonders:
+        lines = [
+            f"{w['name']} ({w['cost']})" + (" — " + t(lang, "volfyirion.field.sealed") if w.get("sealed") else "")
+            for w in wonders
+        ]
+        fields.append((t(lang, "volfyirion.field.wonders"), "\n".join(lines), False))
+    fields.append((t(lang, "volfyirion.field.difficulty"), t(lang, f"word.{s.get('difficulty')}") + " · "
+                   + t(lang, f"word.bonus_{s.get('bonus', 'official')}"), True))
+    return fields
+
+
+def notice_embed(lang: str, key: str, *, kind: str = "error", **params: Any) -> discord.Embed:
+    return discord.Embed(description=clip(t(lang, key, **params), MAX_DESCRIPTION), colour=COLOURS.get(kind, 0x6B7280))
+
+
+def result_embed(lang: str, *, kind: str, owner_id: int, options: dict[str, Any], result: dict[str, Any],
+                 date: str) -> discord.Embed:
+    outcome = result.get("outcome", "lost")
+    embed = discord.Embed(
+        title=t(lang, f"result.title.{kind}.{outcome}"), colour=COLOURS["won" if outcome == "won" else "lost"]
+    )
+    embed.add_field(name=t(lang, "result.player"), value=f"<@{owner_id}>", inline=True)
+    embed.add_field(name=t(lang, "result.difficulty"), value=t(lang, f"word.{options.get('difficulty')}"), inline=True)
+    if kind == "seasons":
+        embed.add_field(
+            name=t(lang, "result.scores"),
+            value=t(lang, "result.seasons_scores", player=result.get("player_score"), dummbot=result.get("dummbot_score")),
+            inline=False,
+        )
+    else:
+        embed.add_field(
+            name=t(lang, "result.how"),
+            value=t(lang, f"result.how.{result.get('how')}", turn=result.get("turn"),
+                    cities=result.get("cities_left")),
+            inline=False,
+        )
+    embed.set_footer(text=date)
+    return embed

@@ -1,0 +1,219 @@
+"""Per-channel games: find, lock, load, apply, save — in that order, every time.
+
+The engine decides; the store remembers; this module makes sure the two never disagree. Every change
+runs under the channel's lock and is committed in one transaction before anybody is told about it.
+The live ``GameRecord`` of a recently used game stays cached for a while (Avrae's short cache), so a
+round costs one engine step and one commit, not a replay. Whatever goes wrong with the store, the
+cached record is dropped and rebuilt from the store next time: memory never runs ahead of disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Action, GameRecord, RuleError, Step
+
+from .games import finish_info, rules_for
+from .store import FinishInfo, GameRow, StaleVersion, Store
+
+SNAPSHOT_EVERY = 50
+
+
+class Refusal(Exception):
+    """A command the bot turns down (not the engine): no game here, not the owner, a stale button…"""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+@dataclass
+class Played:
+    """What one successful change did: the game row after it, the step, the record."""
+
+    row: GameRow
+    step: Step
+    record: GameRecord
+    finished_now: bool = False
+    undone: Action | None = None
+
+
+@dataclass
+class _Cached:
+    record: GameRecord
+    touched: float
+
+
+class GameService:
+    def __init__(self, store: Store, *, cache_seconds: float = 600.0, seed: Callable[[], int] | None = None) -> None:
+        self.store = store
+        self.cache_seconds = cache_seconds
+        self._new_seed = seed or (lambda: random.SystemRandom().getrandbits(63))
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: dict[int, _Cached] = {}
+
+    # -- locks and cache ---------------------------------------------------------------------------
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    def _evict_idle(self) -> None:
+        horizon = time.monotonic() - self.cache_seconds
+        for game_id in [g for g, c in self._cache.items() if c.touched < horizon]:
+            del self._cache[game_id]
+
+    def forget(self, game_id: int) -> None:
+        self._cache.pop(game_id, None)
+
+    def cached_games(self) -> int:
+        return len(self._cache)
+
+    async def record(self, row: GameRow) -> GameRecord:
+        """The live record of ``row``: from the cache when it is current, else rebuilt from the store."""
+        self._evict_idle()
+        cached = self._cache.get(row.id)
+        if cached is not None and cached.record.ply == row.ply:
+            cached.touched = time.monotonic()
+            return cached.record
+        rules = rules_for(row.kind)
+        snapshot = await self.store.latest_snapshot(row.id, row.ply)
+        after = snapshot[0] if snapshot else 0
+        actions = await self.store.live_actions(row.id, after_ply=0)
+        record = GameRecord.replay(
+            rules, row.options, row.seed, [a.action for a in actions], snapshot=snapshot if after else None,
+            snapshot_every=SNAPSHOT_EVERY,
+        )
+        self._cache[row.id] = _Cached(record, time.monotonic())
+        return record
+
+    # -- finding the channel's game ----------------------------------------------------------------
+    async def active(self, channel_id: int) -> GameRow | None:
+        return await self.store.active_game(channel_id)
+
+    async def require(self, channel_id: int, *, kind: str | None = None) -> GameRow:
+        row = await self.store.active_game(channel_id)
+        if row is None:
+            raise Refusal("refuse.no_game", kind=kind or "any")
+        if kind is not None and row.kind != kind:
+            raise Refusal("refuse.other_game", game=row.kind)
+        return row
+
+    @staticmethod
+    def check_owner(row: GameRow, user_id: int) -> None:
+        if row.owner_id != user_id:
+            raise Refusal("refuse.not_owner", owner=f"<@{row.owner_id}>")
+
+    # -- changes -----------------------------------------------------------------------------------
+    async def start(
+        self, *, kind: str, options: dict[str, Any], guild_id: int | None, channel_id: int,
+        parent_channel_id: int | None, owner_id: int,
+    ) -> Played:
+        rules = rules_for(kind)
+        seed = self._new_seed()
+        record = GameRecord(rules, options, seed, snapshot_every=SNAPSHOT_EVERY)  # validates the options
+        async with self.lock(channel_id):
+            row = await self.store.create_game(
+                guild_id=guild_id, channel_id=channel_id, parent_channel_id=parent_channel_id, owner_id=owner_id,
+                kind=kind, options=record.options, seed=seed,
+            )
+            self._cache[row.id] = _Cached(record, time.monotonic())
+        return Played(row, record.last, record)
+
+    async def play(
+        self, channel_id: int, user_id: int, action: Action | Callable[[GameRecord], Action], *,
+        kind: str | None = None, game_id: int | None = None, ply: int | None = None,
+    ) -> Played:
+        """Apply one action for ``user_id`` in ``channel_id``.
+
+        ``game_id``/``ply`` come from a button: the press is refused as stale unless the channel's game is
+        still that game at that version. ``action`` may be a function of the record (it is then built under
+        the lock, against the state it will be applied to).
+        """
+        async with self.lock(channel_id):
+            row = await self._row_for(channel_id, kind=kind, game_id=game_id, ply=ply)
+            self.check_owner(row, user_id)
+            record = await self.record(row)
+            if callable(action):
+                action = action(record)
+            step = record.push(action)  # RuleError leaves the record untouched
+            try:
+                row = await self._save(row, record, action, user_id)
+            except BaseException:
+                self.forget(row.id)
+                raise
+            return Played(row, step, record, finished_now=record.state.finished)
+
+    async def undo(self, channel_id: int, user_id: int, *, game_id: int | None = None, ply: int | None = None) -> Played:
+        async with self.lock(channel_id):
+            row = await self._row_for(channel_id, game_id=game_id, ply=ply, finished_ok=True)
+            self.check_owner(row, user_id)
+            record = await self.record(row)
+            undone = record.pop()
+            try:
+                row = await self.store.undo_action(
+                    row.id, expected_ply=row.ply, user_id=user_id, summary=record.state.summary()
+                )
+            except BaseException:
+                self.forget(row.id)
+                raise
+            self._cache[row.id] = _Cached(record, time.monotonic())
+            return Played(row, record.last, record, undone=undone)
+
+    async def abandon(self, channel_id: int, user_id: int, *, may_manage: bool, game_id: int | None = None) -> GameRow:
+        async with self.lock(channel_id):
+            row = await self._row_for(channel_id, game_id=game_id)
+            if row.owner_id != user_id and not may_manage:
+                raise Refusal("refuse.not_owner_abandon", owner=f"<@{row.owner_id}>")
+            self.forget(row.id)
+            return await self.store.abandon(row.id, expected_ply=row.ply, by_user=user_id)
+
+    # -- inside -------------------------------------------------------------------------------------
+    async def _row_for(
+        self, channel_id: int, *, kind: str | None = None, game_id: int | None = None, ply: int | None = None,
+        finished_ok: bool = False,
+    ) -> GameRow:
+        row = await self.store.active_game(channel_id)
+        if row is None and finished_ok and game_id is not None:
+            # Undo right after the final score: the game is finished but may be taken back.
+            candidate = await self.store.game(game_id)
+            if candidate.channel_id == channel_id and candidate.status == "finished":
+                row = candidate
+        if game_id is not None and (row is None or row.id != game_id):
+            raise Refusal("refuse.stale_game")
+        if row is None:
+            raise Refusal("refuse.no_game", kind=kind or "any")
+        if kind is not None and row.kind != kind:
+            raise Refusal("refuse.other_game", game=row.kind)
+        if ply is not None and row.ply != ply:
+            raise Refusal("refuse.stale_button")
+        return row
+
+    async def _save(self, row: GameRow, record: GameRecord, action: Action, user_id: int) -> GameRow:
+        state = record.state
+        snapshot = state.to_json() if record.ply % SNAPSHOT_EVERY == 0 else None
+        result = state.result() if state.finished else None
+        finish = FinishInfo(**finish_info(row.kind, row.options, result)) if result else None
+        try:
+            return await self.store.append_action(
+                row.id, expected_ply=row.ply, action=action.to_json(), user_id=user_id, snapshot=snapshot,
+                summary=state.summary(), finish=finish,
+            )
+        except StaleVersion:
+            # Another process wrote first: our record is behind. The caller sees a clear refusal and the
+            # next command rebuilds the record from the store.
+            raise Refusal("refuse.stale_button") from None
+
+    async def last_finished(self, channel_id: int) -> GameRow | None:
+        return await self.store.last_game(channel_id)
+
+
+def rule_error_params(err: RuleError) -> dict[str, Any]:
+    return dict(err.params)

@@ -1,0 +1,85 @@
+"""The SQLite schema as a list of forward migrations; ``PRAGMA user_version`` says how many ran.
+
+``MIGRATIONS[i]`` takes a database from version ``i`` to ``i + 1``. Each step is a tuple of single
+statements (not a script: ``executescript`` would commit the surrounding transaction) and runs in
+one transaction together with the new ``user_version``. Never edit a step that has shipped; append
+a new one.
+"""
+
+from __future__ import annotations
+
+V1 = (
+    # One row per game. ``ply`` counts the live actions and is the game's version: every write checks
+    # it with a conditional UPDATE. ``options`` and ``summary`` are JSON text.
+    """
+    CREATE TABLE games (
+        id                INTEGER PRIMARY KEY,
+        guild_id          INTEGER,
+        channel_id        INTEGER NOT NULL,
+        parent_channel_id INTEGER,
+        owner_id          INTEGER NOT NULL,
+        kind              TEXT    NOT NULL CHECK (kind IN ('seasons', 'volfyirion')),
+        options           TEXT    NOT NULL,
+        seed              INTEGER NOT NULL,
+        status            TEXT    NOT NULL DEFAULT 'active'
+                                  CHECK (status IN ('active', 'finished', 'abandoned')),
+        ply               INTEGER NOT NULL DEFAULT 0 CHECK (ply >= 0),
+        created_at        TEXT    NOT NULL,
+        updated_at        TEXT    NOT NULL,
+        summary           TEXT
+    )
+    """,
+    # The rule "one active game per channel" lives in the database, so two processes cannot both
+    # start a game in one channel.
+    "CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id) WHERE status = 'active'",
+    "CREATE INDEX games_owner ON games (guild_id, owner_id)",
+    # The append-only action log: an undo marks the row, it never deletes it. At most one live row
+    # per (game, ply).
+    """
+    CREATE TABLE actions (
+        seq        INTEGER PRIMARY KEY,
+        game_id    INTEGER NOT NULL REFERENCES games (id),
+        ply        INTEGER NOT NULL CHECK (ply >= 1),
+        action     TEXT    NOT NULL,
+        user_id    INTEGER NOT NULL,
+        created_at TEXT    NOT NULL,
+        undone     INTEGER NOT NULL DEFAULT 0 CHECK (undone IN (0, 1)),
+        undone_at  TEXT,
+        undone_by  INTEGER
+    )
+    """,
+    "CREATE UNIQUE INDEX actions_live_ply ON actions (game_id, ply) WHERE undone = 0",
+    "CREATE INDEX actions_game_seq ON actions (game_id, seq)",
+    # State JSON at a ply, so resume and undo replay only the tail of a long game.
+    """
+    CREATE TABLE snapshots (
+        game_id    INTEGER NOT NULL REFERENCES games (id),
+        ply        INTEGER NOT NULL CHECK (ply >= 0),
+        state      TEXT    NOT NULL,
+        created_at TEXT    NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    ) WITHOUT ROWID
+    """,
+    # One row per ended game, for leaderboards and stats; deleted again if the ending is undone.
+    """
+    CREATE TABLE results (
+        game_id       INTEGER PRIMARY KEY REFERENCES games (id),
+        guild_id      INTEGER,
+        user_id       INTEGER NOT NULL,
+        kind          TEXT    NOT NULL,
+        outcome       TEXT    NOT NULL CHECK (outcome IN ('won', 'lost', 'abandoned')),
+        difficulty    TEXT,
+        player_score  INTEGER,
+        dummbot_score INTEGER,
+        turns         INTEGER,
+        how           TEXT,
+        finished_at   TEXT    NOT NULL,
+        ended_by      INTEGER
+    )
+    """,
+    "CREATE INDEX results_board ON results (guild_id, kind, outcome)",
+    "CREATE INDEX results_user ON results (guild_id, user_id)",
+)
+
+MIGRATIONS: list[tuple[str, ...]] = [V1]
+SCHEMA_VERSION = len(MIGRATIONS)

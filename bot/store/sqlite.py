@@ -1,0 +1,604 @@
+"""The store on SQLite through aiosqlite.
+
+One connection per ``SqliteStore``, in autocommit mode: every write is an explicit
+``BEGIN IMMEDIATE … COMMIT`` so the write lock is taken up front (a busy file waits ``busy_timeout``
+then fails cleanly instead of deadlocking half-way) and any failure rolls the whole transaction
+back. An ``asyncio.Lock`` keeps coroutines sharing the connection from interleaving statements.
+
+Durability: WAL with ``synchronous=FULL``. The bot writes at the pace of people pressing buttons,
+so one fsync per commit costs nothing noticeable, and an acknowledged action then survives not only
+a ``kill -9`` of the process (WAL with NORMAL would already) but also an OS crash or power loss,
+which NORMAL does not promise for the last commits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from .base import (
+    JSON,
+    KINDS,
+    OUTCOMES,
+    ActionRow,
+    ChannelBusy,
+    FinishInfo,
+    GameNotActive,
+    GameNotFound,
+    GameRow,
+    NothingToUndo,
+    ResultRow,
+    SchemaTooNew,
+    StaleVersion,
+    StoreCorrupt,
+    StoreError,
+    StoreUnavailable,
+)
+from .schema import MIGRATIONS, SCHEMA_VERSION
+
+log = logging.getLogger(__name__)
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+# Primary result codes (the low byte of an extended code).
+_BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 6, 8, 10, 11, 13, 14, 26
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, parent_channel_id, owner_id, kind, options, seed, status, ply, "
+    "created_at, updated_at, summary"
+)
+_ACTION_COLUMNS = "seq, game_id, ply, action, user_id, created_at, undone"
+_RESULT_COLUMNS = (
+    "game_id, guild_id, user_id, kind, outcome, difficulty, player_score, dummbot_score, turns, how, "
+    "finished_at, ended_by"
+)
+
+# How each game ranks: Seasons by margin over Dummbot (won or lost), Volfyirion by the fewest turns
+# to a win. Ties go to the earlier result.
+_RANKING = {
+    "seasons": (
+        "outcome IN ('won', 'lost') AND player_score IS NOT NULL AND dummbot_score IS NOT NULL",
+        "(player_score - dummbot_score) DESC, player_score DESC, finished_at, game_id",
+    ),
+    "volfyirion": (
+        "outcome = 'won' AND turns IS NOT NULL",
+        "turns, finished_at, game_id",
+    ),
+}
+
+
+def translate(exc: sqlite3.Error) -> Exception:
+    """The store error for a sqlite3 error; the error itself when it is a bug rather than a fault."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    text = str(exc).lower()
+    if primary in (_BUSY, _LOCKED) or "database is locked" in text or "is busy" in text:
+        return StoreUnavailable("locked")
+    if primary == _FULL or "database or disk is full" in text:
+        return StoreUnavailable("disk_full")
+    if primary == _READONLY or "readonly database" in text:
+        return StoreUnavailable("read_only")
+    if primary == _IOERR or "disk i/o error" in text:
+        return StoreUnavailable("io")
+    if primary in (_CORRUPT, _NOTADB) or "malformed" in text or "not a database" in text:
+        return StoreCorrupt("malformed", detail=str(exc))
+    if primary == _CANTOPEN or "unable to open" in text:
+        return StoreUnavailable("cannot_open")
+    return exc
+
+
+_U64 = (1 << 64) - 1
+
+
+def _signed(seed: int) -> int:
+    """An unsigned 64-bit seed in SQLite's (and PostgreSQL's) signed 64-bit INTEGER, same bits."""
+    return seed - (1 << 64) if seed >= 1 << 63 else seed
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+class SqliteStore:
+    """``Store`` on one SQLite file. ``open()`` before use, ``close()`` after."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        busy_timeout: float = 5.0,
+        synchronous: str = "FULL",
+        clock: Callable[[], str] = _utc_now,
+    ) -> None:
+        self.path = Path(path)
+        self.busy_timeout = busy_timeout
+        self.synchronous = synchronous
+        self._clock = clock
+        self._db: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+
+    # -- opening -----------------------------------------------------------------------------------
+    async def open(self) -> None:
+        """Connect, check the file, migrate. Loads no game."""
+        if self._db is not None:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreUnavailable("cannot_open", detail=str(exc)) from exc
+        _check_header(self.path)
+        try:
+            db = await aiosqlite.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
+        db.row_factory = sqlite3.Row
+        try:
+            await self._prepare(db)
+        except sqlite3.Error as exc:
+            await db.close()
+            raise translate(exc) from exc
+        except BaseException:
+            await db.close()
+            raise
+        self._db = db
+
+    async def _prepare(self, db: aiosqlite.Connection) -> None:
+        await db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
+        await _integrity_check(db)
+        mode = (await _one(db, "PRAGMA journal_mode = WAL"))[0]
+        if str(mode).lower() != "wal":
+            log.warning("SQLite journal mode is %s, not WAL, for %s", mode, self.path)
+        await db.execute(f"PRAGMA synchronous = {self.synchronous}")
+        await db.execute("PRAGMA foreign_keys = ON")
+        await _migrate(db)
+
+    async def close(self) -> None:
+        if self._db is None:
+            return
+        db, self._db = self._db, None
+        async with self._lock:
+            await db.close()
+
+    async def __aenter__(self) -> SqliteStore:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # -- plumbing ----------------------------------------------------------------------------------
+    def _conn(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise RuntimeError("the store is not open")
+        return self._db
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            try:
+                yield self._conn()
+            except sqlite3.Error as exc:
+                raise translate(exc) from exc
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One transaction holding the write lock; rolled back on any failure, including cancellation."""
+        async with self._lock:
+            db = self._conn()
+            async with _transaction(db):
+                yield db
+
+    # -- games -------------------------------------------------------------------------------------
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        parent_channel_id: int | None,
+        owner_id: int,
+        kind: str,
+        options: JSON,
+        seed: int,
+    ) -> GameRow:
+        if kind not in KINDS:
+            raise ValueError(f"unknown game kind {kind!r}")
+        if not 0 <= seed < 1 << 64:
+            raise ValueError("the seed must be an unsigned 64-bit integer")
+        options_text = _dumps(dict(options))
+        now = self._clock()
+        async with self._write() as db:
+            try:
+                cursor = await db.execute(
+                    "INSERT INTO games (guild_id, channel_id, parent_channel_id, owner_id, kind, options, seed,"
+                    " status, ply, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'active', 0, ?, ?)",
+                    (guild_id, channel_id, parent_channel_id, owner_id, kind, options_text, _signed(seed), now, now),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise await _channel_busy(db, channel_id) from exc
+            return await _game(db, cursor.lastrowid)
+
+    async def active_game(self, channel_id: int) -> GameRow | None:
+        async with self._read() as db:
+            row = await _one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'",
+                             (channel_id,))
+        return _game_row(row) if row else None
+
+    async def game(self, game_id: int) -> GameRow:
+        async with self._read() as db:
+            return await _game(db, game_id)
+
+    async def last_game(self, channel_id: int) -> GameRow | None:
+        """The channel's most recent game, whatever its status."""
+        async with self._read() as db:
+            row = await _one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+                             (channel_id,))
+        return _game_row(row) if row else None
+
+    async def count_games(self, status: str | None = None) -> int:
+        async with self._read() as db:
+            row = await _one(db, "SELECT count(*) FROM games WHERE ? IS NULL OR status = ?", (status, status))
+        return int(row[0])
+
+    # -- actions -----------------------------------------------------------------------------------
+    async def live_actions(self, game_id: int, after_ply: int = 0) -> list[ActionRow]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND undone = 0 AND ply > ?"
+                " ORDER BY ply",
+                (game_id, after_ply),
+            )
+        return [_action_row(r) for r in rows]
+
+    async def history(self, game_id: int, limit: int) -> list[ActionRow]:
+        """The latest ``limit`` log entries, newest first, undone ones included (``undone=True``)."""
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?",
+                (game_id, limit),
+            )
+        return [_action_row(r) for r in rows]
+
+    async def latest_snapshot(self, game_id: int, at_most_ply: int) -> tuple[int, JSON] | None:
+        async with self._read() as db:
+            row = await _one(
+                db,
+                "SELECT ply, state FROM snapshots WHERE game_id = ? AND ply <= ? ORDER BY ply DESC LIMIT 1",
+                (game_id, at_most_ply),
+            )
+        return (int(row[0]), json.loads(row[1])) if row else None
+
+    async def append_action(
+        self,
+        game_id: int,
+        *,
+        expected_ply: int,
+        action: JSON,
+        user_id: int,
+        snapshot: JSON | None = None,
+        summary: JSON | None,
+        finish: FinishInfo | None = None,
+    ) -> GameRow:
+        """Record one action at ``expected_ply + 1``, all or nothing.
+
+        ``summary`` replaces the stored one (None clears it); ``snapshot`` is the state JSON at the
+        new ply; ``finish`` ends the game and records its result in the same transaction.
+        """
+        # Serialise everything before the transaction: a value that is not JSON writes nothing.
+        action_text = _dumps(action)
+        snapshot_text = None if snapshot is None else _dumps(snapshot)
+        summary_text = None if summary is None else _dumps(summary)
+        if finish is not None:
+            _check_finish(finish)
+        status = "active" if finish is None else finish.status
+        now = self._clock()
+        async with self._write() as db:
+            cursor = await db.execute(
+                "UPDATE games SET ply = ply + 1, status = ?, summary = ?, updated_at = ?"
+                " WHERE id = ? AND ply = ? AND status = 'active'",
+                (status, summary_text, now, game_id, expected_ply),
+            )
+            if cursor.rowcount != 1:
+                raise await _refusal(db, game_id, expected_ply, allowed=("active",))
+            ply = expected_ply + 1
+            await db.execute(
+                "INSERT INTO actions (game_id, ply, action, user_id, created_at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, ply, action_text, user_id, now),
+            )
+            if snapshot_text is not None:
+                await db.execute(
+                    "INSERT OR REPLACE INTO snapshots (game_id, ply, state, created_at) VALUES (?, ?, ?, ?)",
+                    (game_id, ply, snapshot_text, now),
+                )
+            game = await _game(db, game_id)
+            if finish is not None:
+                await _insert_result(db, game, finish, ended_by=user_id, now=now)
+            return game
+
+    async def undo_action(self, game_id: int, *, expected_ply: int, user_id: int, summary: JSON | None) -> GameRow:
+        """Take back the last live action: marked undone (never deleted), ply − 1, snapshots above the
+        new ply dropped; a game that action had finished is active again and its result is gone."""
+        summary_text = None if summary is None else _dumps(summary)
+        now = self._clock()
+        async with self._write() as db:
+            try:
+                cursor = await db.execute(
+                    "UPDATE games SET ply = ply - 1, status = 'active', summary = ?, updated_at = ?"
+                    " WHERE id = ? AND ply = ? AND ply > 0 AND status IN ('active', 'finished')",
+                    (summary_text, now, game_id, expected_ply),
+                )
+            except sqlite3.IntegrityError as exc:
+                # Reopening a finished game in a channel that has started another one since.
+                game = await _game(db, game_id)
+                raise await _channel_busy(db, game.channel_id) from exc
+            if cursor.rowcount != 1:
+                raise await _refusal(db, game_id, expected_ply, allowed=("active", "finished"))
+            cursor = await db.execute(
+                "UPDATE actions SET undone = 1, undone_at = ?, undone_by = ?"
+                " WHERE game_id = ? AND ply = ? AND undone = 0",
+                (now, user_id, game_id, expected_ply),
+            )
+            if cursor.rowcount != 1:
+                raise StoreCorrupt("log_mismatch", game_id=game_id, ply=expected_ply)
+            await db.execute("DELETE FROM snapshots WHERE game_id = ? AND ply > ?", (game_id, expected_ply - 1))
+            await db.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
+            return await _game(db, game_id)
+
+    async def abandon(self, game_id: int, *, expected_ply: int | None, by_user: int) -> GameRow:
+        """End an active game without a score; its result (outcome abandoned) is on no leaderboard."""
+        now = self._clock()
+        async with self._write() as db:
+            cursor = await db.execute(
+                "UPDATE games SET status = 'abandoned', updated_at = ?"
+                " WHERE id = ? AND status = 'active' AND (? IS NULL OR ply = ?)",
+                (now, game_id, expected_ply, expected_ply),
+            )
+            if cursor.rowcount != 1:
+                raise await _refusal(db, game_id, expected_ply, allowed=("active",))
+            game = await _game(db, game_id)
+            finish = FinishInfo(status="abandoned", outcome="abandoned")
+            await _insert_result(db, game, finish, ended_by=by_user, now=now)
+            return game
+
+    # -- results -----------------------------------------------------------------------------------
+    async def result(self, game_id: int) -> ResultRow | None:
+        async with self._read() as db:
+            row = await _one(db, f"SELECT {_RESULT_COLUMNS} FROM results WHERE game_id = ?", (game_id,))
+        return _result_row(row) if row else None
+
+    async def leaderboard(
+        self, guild_id: int | None, kind: str, difficulty: str | None = None, limit: int = 10
+    ) -> list[ResultRow]:
+        """Each player's best result in this server, best first (rank = position + 1).
+
+        Seasons: the largest margin over Dummbot, won or lost. Volfyirion: the fewest turns to a win.
+        ``difficulty`` None ranks all difficulties together.
+        """
+        where, order = _RANKING[kind]
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {_RESULT_COLUMNS} FROM ("
+                f" SELECT *, row_number() OVER (PARTITION BY user_id ORDER BY {order}) AS nth FROM results"
+                f" WHERE guild_id IS ? AND kind = ? AND (? IS NULL OR difficulty = ?) AND {where}"
+                f") WHERE nth = 1 ORDER BY {order} LIMIT ?",
+                (guild_id, kind, difficulty, difficulty, limit),
+            )
+        return [_result_row(r) for r in rows]
+
+    async def stats(self, guild_id: int | None, user_id: int) -> JSON:
+        """``{"games", "active", "wins", "losses", "abandoned", "by_kind": {kind: {...}}, "best": {kind: ResultRow|None}}``."""
+        async with self._read() as db:
+            started = await db.execute_fetchall(
+                "SELECT kind, count(*), sum(status = 'active') FROM games"
+                " WHERE guild_id IS ? AND owner_id = ? GROUP BY kind",
+                (guild_id, user_id),
+            )
+            ended = await db.execute_fetchall(
+                "SELECT kind, outcome, count(*) FROM results WHERE guild_id IS ? AND user_id = ?"
+                " GROUP BY kind, outcome",
+                (guild_id, user_id),
+            )
+            best: dict[str, ResultRow | None] = {}
+            for kind, (where, order) in _RANKING.items():
+                row = await _one(
+                    db,
+                    f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild_id IS ? AND user_id = ? AND kind = ?"
+                    f" AND {where} ORDER BY {order} LIMIT 1",
+                    (guild_id, user_id, kind),
+                )
+                best[kind] = _result_row(row) if row else None
+        by_kind = {kind: {"games": 0, "active": 0, "wins": 0, "losses": 0, "abandoned": 0} for kind in KINDS}
+        for kind, games, active in started:
+            by_kind[kind]["games"] = games
+            by_kind[kind]["active"] = active or 0
+        for kind, outcome, n in ended:
+            by_kind[kind][{"won": "wins", "lost": "losses", "abandoned": "abandoned"}[outcome]] = n
+        totals = {key: sum(k[key] for k in by_kind.values()) for key in ("games", "active", "wins", "losses", "abandoned")}
+        return {**totals, "by_kind": by_kind, "best": best}
+
+    # -- backup ------------------------------------------------------------------------------------
+    async def backup(self, path: str | os.PathLike[str]) -> None:
+        """SQLite online backup into ``path``, written beside it first and renamed when complete."""
+        dest = Path(path)
+        partial = dest.with_name(dest.name + ".partial")
+        try:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            partial.unlink(missing_ok=True)
+        except OSError as exc:
+            raise StoreUnavailable("cannot_open", detail=str(exc)) from exc
+        async with self._read() as db:
+            target = sqlite3.connect(partial, check_same_thread=False)
+            try:
+                await db.backup(target)
+                target.execute("PRAGMA journal_mode = DELETE")  # a single self-contained file
+            except BaseException:
+                target.close()
+                partial.unlink(missing_ok=True)
+                raise
+            target.close()
+        os.replace(partial, dest)
+
+
+# -- helpers (module level so a transaction reads top to bottom) ------------------------------------------
+@asynccontextmanager
+async def _transaction(db: aiosqlite.Connection) -> AsyncIterator[None]:
+    try:
+        await db.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error as exc:
+        raise translate(exc) from exc
+    try:
+        yield
+        await db.execute("COMMIT")
+    except BaseException as exc:
+        await _rollback(db)
+        if isinstance(exc, sqlite3.Error):
+            raise translate(exc) from exc
+        raise
+
+
+async def _rollback(db: aiosqlite.Connection) -> None:
+    # SQLite may already have rolled back by itself (SQLITE_FULL, some I/O errors).
+    if db.in_transaction:
+        try:
+            await db.execute("ROLLBACK")
+        except sqlite3.Error:
+            log.exception("ROLLBACK failed")
+
+
+async def _one(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+    async with db.execute(sql, params) as cursor:
+        return await cursor.fetchone()
+
+
+def _check_header(path: Path) -> None:
+    """Refuse a file that is not SQLite before SQLite touches it (an empty file is a new database)."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreUnavailable("cannot_open", detail=str(exc)) from exc
+    if head and head != SQLITE_HEADER:
+        raise StoreCorrupt("not_sqlite", path=str(path))
+
+
+async def _integrity_check(db: aiosqlite.Connection) -> None:
+    try:
+        rows = await db.execute_fetchall("PRAGMA integrity_check")
+    except sqlite3.DatabaseError as exc:
+        error = translate(exc)
+        if isinstance(error, StoreUnavailable):
+            raise error from exc
+        raise StoreCorrupt("integrity", detail=str(exc)) from exc
+    problems = [str(r[0]) for r in rows if str(r[0]).lower() != "ok"]
+    if problems:
+        raise StoreCorrupt("integrity", detail="; ".join(problems[:5]))
+
+
+async def _migrate(db: aiosqlite.Connection) -> None:
+    version = (await _one(db, "PRAGMA user_version"))[0]
+    if version > SCHEMA_VERSION:
+        raise SchemaTooNew(found=version, supported=SCHEMA_VERSION)
+    while version < SCHEMA_VERSION:
+        async with _transaction(db):
+            # Read again under the write lock: another process may have migrated meanwhile.
+            version = (await _one(db, "PRAGMA user_version"))[0]
+            if version < SCHEMA_VERSION:
+                for statement in MIGRATIONS[version]:
+                    await db.execute(statement)
+                version += 1
+                await db.execute(f"PRAGMA user_version = {version}")
+        log.info("store schema at version %d", version)
+
+
+async def _game(db: aiosqlite.Connection, game_id: int) -> GameRow:
+    row = await _one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+    if row is None:
+        raise GameNotFound(game_id=game_id)
+    return _game_row(row)
+
+
+async def _refusal(
+    db: aiosqlite.Connection, game_id: int, expected_ply: int | None, *, allowed: tuple[str, ...]
+) -> StoreError:
+    """Why a conditional UPDATE touched no row."""
+    game = await _game(db, game_id)
+    if game.status not in allowed:
+        return GameNotActive(game_id=game_id, status=game.status)
+    if expected_ply is not None and game.ply != expected_ply:
+        return StaleVersion(game_id=game_id, expected=expected_ply, actual=game.ply)
+    return NothingToUndo(game_id=game_id)
+
+
+async def _channel_busy(db: aiosqlite.Connection, channel_id: int) -> ChannelBusy:
+    row = await _one(db, "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,))
+    return ChannelBusy(channel_id=channel_id, game_id=row[0] if row else None)
+
+
+async def _insert_result(
+    db: aiosqlite.Connection, game: GameRow, finish: FinishInfo, *, ended_by: int, now: str
+) -> None:
+    difficulty = finish.difficulty if finish.difficulty is not None else game.options.get("difficulty")
+    await db.execute(
+        f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            game.id, game.guild_id, game.owner_id, game.kind, finish.outcome, difficulty,
+            finish.player_score, finish.dummbot_score, finish.turns, finish.how,
+            finish.finished_at or now, ended_by,
+        ),
+    )
+
+
+def _check_finish(finish: FinishInfo) -> None:
+    if finish.status not in ("finished", "abandoned"):
+        raise ValueError(f"a game ends finished or abandoned, not {finish.status!r}")
+    if finish.outcome not in OUTCOMES:
+        raise ValueError(f"unknown outcome {finish.outcome!r}")
+
+
+def _game_row(row: sqlite3.Row) -> GameRow:
+    return GameRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        parent_channel_id=row["parent_channel_id"],
+        owner_id=row["owner_id"],
+        kind=row["kind"],
+        options=json.loads(row["options"]),
+        seed=row["seed"] & _U64,
+        status=row["status"],
+        ply=row["ply"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        summary=None if row["summary"] is None else json.loads(row["summary"]),
+    )
+
+
+def _action_row(row: sqlite3.Row) -> ActionRow:
+    return ActionRow(
+        seq=row["seq"],
+        game_id=row["game_id"],
+        ply=row["ply"],
+        action=json.loads(row["action"]),
+        user_id=row["user_id"],
+        created_at=row["created_at"],
+        undone=bool(row["undone"]),
+    )
+
+
+def _result_row(row: sqlite3.Row) -> ResultRow:
+    return ResultRow(**{key: row[key] for key in ResultRow.__dataclass_fields__})

@@ -1,0 +1,15 @@
+"""Volfyirion's official solo mode: the dragon as a pure, deterministic engine.
+
+    >>> from engine.core import Action, GameRecord
+    >>> from engine.volfyirion import RULES, danger
+    >>> game = GameRecord(RULES, {"difficulty": "normal"}, seed=1)
+    >>> game.push(Action("play", card="Elite Trooper", city="Tylaris")).state.rage_size
+    2
+"""
+
+from .cards import CATALOG, SOLO_ASSET_DECK, Card
+from .danger import danger
+from .rules import RULES, VolfyirionRules
+from .state import VolfState
+
+__all__ = ["CATALOG", "RULES", "SOLO_ASSET_DECK", "Card", "VolfState", "VolfyirionRules", "danger"]

@@ -1,0 +1,62 @@
+"""Volfyirion's attack arithmetic (V-4.3 … V-4.7), as small pure functions.
+
+The rules module applies them to a state and turns each step into an event; the danger meter calls
+them thousands of times, so they take plain numbers and tuples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import CATALOG
+
+
+def attack_bonus(destroyed_before: int, k: int, bonus: str) -> int:
+    """Extra attack from destroyed cities and difficulty (V-4.3, V-5.3).
+
+    ``official``: k per city destroyed before this attack. ``flat`` (the Japanese reading): +1 per
+    destroyed city and k once.
+    """
+    if bonus == "flat":
+        return destroyed_before + k
+    return k * destroyed_before
+
+
+def destroy_order(attack: int, defences: Sequence[tuple[int, int]]) -> tuple[list[int], int]:
+    """Which standing cities fall (V-4.4): indexes in order of destruction, and the attack left.
+
+    ``defences`` holds ``(defence with its Troop, printed defence)`` per standing city. Volfyirion
+    takes the highest defence the remaining attack can pay for, again and again. Engine ruling for a
+    tie (an 8 city with a Troop of 2 against the 10 city): the higher printed defence falls first, then
+    the earlier city.
+    """
+    standing = list(range(len(defences)))
+    fallen: list[int] = []
+    while True:
+        payable = [i for i in standing if defences[i][0] <= attack]
+        if not payable:
+            return fallen, attack
+        target = max(payable, key=lambda i: (defences[i][0], defences[i][1], -i))
+        attack -= defences[target][0]
+        standing.remove(target)
+        fallen.append(target)
+
+
+def seal_order(kp: int, costs: Sequence[int]) -> tuple[list[int], int]:
+    """Which unsealed Wonders are sealed (V-4.6): indexes (play order) sealed, and the KP left.
+
+    Most expensive first; a Wonder costing more than what is left is skipped and cheaper ones are
+    still sealed; among equal costs the one played first goes first (Ruling).
+    """
+    sealed: list[int] = []
+    for i in sorted(range(len(costs)), key=lambda i: (-costs[i], i)):
+        if costs[i] <= kp:
+            kp -= costs[i]
+            sealed.append(i)
+    return sealed, kp
+
+
+def kept_command(commands: Sequence[str]) -> str:
+    """The revealed Command card that starts the new Rage Pile (V-4.7): highest cost, then more KP
+    (Ruling), then the name that sorts first."""
+    return min(commands, key=lambda name: (-(CATALOG[name].cost or 0), -(CATALOG[name].kp or 0), name))

@@ -1,0 +1,65 @@
+"""Volfyirion's cards: the catalog, the solo Asset Deck (V-1.2) and the city cards (V-1.1)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine import data
+from engine.core import Catalog, Entry, RuleError
+
+ASSET_TYPES = ("command", "troop", "building")
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    type: str  # starting | command | building | troop | wonder | city
+    colour: str | None
+    cost: int | None
+    qty: int
+    cp: int | None
+    bp: int | None
+    kp: int | None
+    defence: int | None
+    secondary: str | None
+    solo: bool
+
+    @property
+    def in_asset_deck(self) -> bool:
+        """In the solo Asset Deck, so it can reach the Rage Pile (V-1.2, V-6)."""
+        return self.solo and self.type in ASSET_TYPES
+
+
+def _load() -> list[Card]:
+    return [Card(**row) for row in data.load("volfyirion_cards")]
+
+
+CARDS: tuple[Card, ...] = tuple(_load())
+CATALOG: Catalog[Card] = Catalog((Entry(c.name, (), c) for c in CARDS), game="volfyirion")
+
+# The solo Asset Deck: card name -> copies (62 cards: 35 Command, 15 Troop, 12 Building).
+SOLO_ASSET_DECK: dict[str, int] = {c.name: c.qty for c in CARDS if c.in_asset_deck}
+# The cards V-1.2 takes out of the box for the solo game.
+SOLO_REMOVED: tuple[str, ...] = tuple(c.name for c in CARDS if not c.solo)
+CITIES: dict[str, int] = {c.name: c.defence or 0 for c in CARDS if c.type == "city"}
+DEFAULT_CITIES: tuple[str, str, str] = ("Tylaris", "Vahylea", "Alantar")
+
+
+def card(query: object) -> Card:
+    """A card by any spelling; a miss is a ``volfyirion.unknown_card`` with suggestions."""
+    found = CATALOG.find(str(query)) if query is not None else None
+    if found is None:
+        raise RuleError(
+            "volfyirion.unknown_card", query=str(query), suggestion_cards=CATALOG.suggest(str(query or ""))
+        )
+    return found
+
+
+def city_card(query: object) -> Card:
+    """A city card by name (for the options)."""
+    found = CATALOG.find(str(query)) if query is not None else None
+    if found is None or found.type != "city":
+        near = [name for name in CATALOG.suggest(str(query or ""), n=6) if CATALOG[name].type == "city"]
+        raise RuleError("volfyirion.unknown_city", query=str(query), cities=", ".join(near or CITIES))
+    return found
+

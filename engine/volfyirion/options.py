@@ -1,0 +1,46 @@
+"""Game options (V-1.1, V-1.6, V-5.3, V-2.3): checked once, recorded with the game."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core import JSON, RuleError, split_list
+
+from .cards import DEFAULT_CITIES, city_card
+from .state import DIFFICULTY_K
+
+BONUS_READINGS = ("official", "flat")
+_KNOWN = ("difficulty", "bonus", "cities", "unseal")
+
+
+def normalize_options(options: Mapping[str, Any] | None) -> JSON:
+    """``{"difficulty", "bonus", "cities" (by defence 8, 9, 10), "unseal"}`` or a RuleError."""
+    options = dict(options or {})
+    for name in options:
+        if name not in _KNOWN:
+            raise RuleError("volfyirion.unknown_option", option=str(name))
+    difficulty = str(options.get("difficulty") or "normal").strip().casefold()
+    if difficulty not in DIFFICULTY_K:
+        raise RuleError("volfyirion.bad_difficulty", value=difficulty)
+    bonus = str(options.get("bonus") or "official").strip().casefold()
+    if bonus not in BONUS_READINGS:
+        raise RuleError("volfyirion.bad_bonus", value=bonus)
+    unseal = options.get("unseal", False)
+    if not isinstance(unseal, bool):
+        raise RuleError("volfyirion.bad_unseal", value=str(unseal))
+    return {"difficulty": difficulty, "bonus": bonus, "cities": _cities(options.get("cities")), "unseal": unseal}
+
+
+def _cities(value: Any) -> list[str]:
+    """Three cities, one of each defence 8, 9 and 10 (V-1.1), ordered by defence."""
+    if value is None:
+        return list(DEFAULT_CITIES)
+    names = split_list(value) if isinstance(value, str) else list(value)
+    if len(names) != 3:
+        raise RuleError("volfyirion.cities_count", count=len(names))
+    cards = [city_card(name) for name in names]
+    defences = sorted(c.defence or 0 for c in cards)
+    if defences != [8, 9, 10]:
+        raise RuleError("volfyirion.cities_defences", defences=", ".join(map(str, defences)))
+    return [c.name for c in sorted(cards, key=lambda c: c.defence or 0)]

@@ -1,0 +1,493 @@
+"""The rules of Volfyirion's solo mode: ``RULES.apply(state, action) -> Step``.
+
+Each action type has one handler that reads top to bottom: check everything (RuleError, nothing
+changed), then change a clone of the state and say what happened as events. The attack (V-4) runs
+across several actions when the bot needs the player: the reveal, then each Troop or Building choice.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.core import JSON, Action, Event, RuleError, Step, fold, split_list
+
+from . import attack as arith
+from .cards import CATALOG, SOLO_REMOVED, Card, card
+from .options import normalize_options
+from .state import CHOOSE_BUILDING, CHOOSE_TROOP, FINISHED, REVEAL, TURN, VolfState
+
+Events = list[Event]
+PUT_ASIDE_COST = 6  # V-2.2: 6 Battle or 6 Knowledge points
+
+
+class VolfyirionRules:
+    game = "volfyirion"
+    version = 1
+
+    def normalize_options(self, options: Mapping[str, Any]) -> JSON:
+        return normalize_options(options)
+
+    def new_game(self, options: Mapping[str, Any], seed: int) -> Step:
+        """Set-up checklist (V-1), then the start of turn 1 (its Rage card, V-3.1a).
+
+        Nothing in the solo dragon is random on the bot's side (the player shuffles the real decks),
+        so the seed is only recorded by the GameRecord.
+        """
+        opts = normalize_options(options)
+        cities = [{"name": n, "defence": CATALOG[n].defence, "destroyed": False, "troop": None, "building": None}
+                  for n in opts["cities"]]
+        state = VolfState(options=opts, cities=cities)
+        events: Events = [
+            Event("volfyirion.event.setup_cities", city8=cities[0]["name"], city9=cities[1]["name"],
+                  city10=cities[2]["name"]),
+            Event("volfyirion.event.setup_remove", cards=list(SOLO_REMOVED)),
+            Event("volfyirion.event.setup_decks"),
+            Event("volfyirion.event.setup_asset_row"),
+            Event("volfyirion.event.setup_lair", max_cost=3),
+            Event("volfyirion.event.setup_house_deck", prospectors=8, captains=1, diviners=1),
+            Event("volfyirion.event.setup_token"),
+            Event("volfyirion.event.setup_difficulty", difficulty=opts["difficulty"], bonus=opts["bonus"],
+                  k=state.k),
+        ]
+        _start_turn(state, events)
+        return Step(state, tuple(events), state.waiting)
+
+    def apply(self, state: VolfState, action: Action) -> Step:
+        handler = _HANDLERS.get(action.type)
+        if handler is None:
+            raise RuleError("volfyirion.unknown_action", action=str(action.type))
+        if action.type not in state.waiting.legal:
+            raise RuleError("volfyirion.not_now", action=action.type, waiting=state.waiting.key)
+        new = state.clone()
+        events: Events = []
+        handler(new, action.args, events)
+        return Step(new, tuple(events), new.waiting)
+
+    def state_from_json(self, data: JSON) -> VolfState:
+        return VolfState.from_json(data)
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+def _start_turn(state: VolfState, events: Events) -> None:
+    """V-3.1a: each turn starts with a Rage card, before the player draws."""
+    state.turn += 1
+    events.append(Event("volfyirion.event.turn_started", turn=state.turn))
+    _add_rage_card(state, events)
+
+
+def _add_rage_card(state: VolfState, events: Events) -> None:
+    state.rage_size += 1
+    state.added += 1
+    events.append(Event("volfyirion.event.rage_card_added", size=state.rage_size))
+
+
+def _city(state: VolfState, query: Any) -> dict[str, Any]:
+    """One of this game's cities, by name (forgiving) or by printed defence ("8")."""
+    if query is None or str(query).strip() == "":
+        raise RuleError("volfyirion.city_needed", cities=", ".join(c["name"] for c in state.standing()))
+    key = fold(str(query))
+    for city in state.cities:
+        if fold(city["name"]) == key or str(city["defence"]) == key:
+            return city
+    names = ", ".join(c["name"] for c in state.cities)
+    raise RuleError("volfyirion.unknown_city", query=str(query), cities=names)
+
+
+def _standing_city(state: VolfState, query: Any) -> dict[str, Any]:
+    city = _city(state, query)
+    if city["destroyed"]:
+        raise RuleError("volfyirion.city_destroyed", city=city["name"])
+    return city
+
+
+def _arg_card(args: JSON, name: str = "card") -> Card:
+    if args.get(name) in (None, ""):
+        raise RuleError("volfyirion.missing_arg", arg=name)
+    return card(args[name])
+
+
+def _copies_left(state: VolfState, c: Card, *, count_owned: bool) -> int:
+    return c.qty - state.known_elsewhere(count_owned=count_owned)[c.name]
+
+
+def _check_copies(state: VolfState, c: Card, wanted: int = 1, *, count_owned: bool = True) -> None:
+    left = _copies_left(state, c, count_owned=count_owned)
+    if wanted > left:
+        raise RuleError("volfyirion.too_many_copies", card=c.name, count=wanted, available=max(left, 0), qty=c.qty)
+
+
+def _check_solo(c: Card) -> None:
+    if not c.solo:
+        raise RuleError("volfyirion.not_in_solo", card=c.name)
+
+
+def _slot(c: Card) -> str:
+    return "troop" if c.type == "troop" else "building"
+
+
+# -- the main phase (V-2, V-3) ---------------------------------------------------------------------
+def _play(state: VolfState, args: JSON, events: Events) -> None:
+    """A Troop, Building or Wonder enters play (V-3.1b adds a Rage card; V-3.2 replaces a slot)."""
+    c = _arg_card(args)
+    _check_solo(c)
+    if c.type == "command":
+        raise RuleError("volfyirion.command_not_recorded", card=c.name)
+    if c.type not in ("troop", "building", "wonder"):
+        raise RuleError("volfyirion.cannot_play", card=c.name)
+    _check_copies(state, c, count_owned=False)
+    if c.type == "wonder":
+        if args.get("city") not in (None, ""):
+            raise RuleError("volfyirion.wonder_takes_no_city", card=c.name)
+        state.wonders.append({"name": c.name, "cost": c.cost, "sealed": False})
+        events.append(Event("volfyirion.event.wonder_played", card=c.name, cost=c.cost))
+    else:
+        city = _standing_city(state, args.get("city"))
+        slot = _slot(c)
+        old = city[slot]
+        if old:
+            state.removed.append(old)
+            events.append(Event("volfyirion.event.card_replaced", card=old, new_card=c.name, city=city["name"]))
+        city[slot] = c.name
+        key = "volfyirion.event.troop_played" if slot == "troop" else "volfyirion.event.building_played"
+        events.append(Event(key, card=c.name, city=city["name"]))
+    if c.name in state.owned:
+        state.owned.remove(c.name)
+    _add_rage_card(state, events)
+
+
+def _remove(state: VolfState, args: JSON, events: Events) -> None:
+    """The player removes one of their own cards from the game (a REMOVE ability, for instance)."""
+    c = _arg_card(args)
+    _check_solo(c)
+    if c.type in ("troop", "building"):
+        slot = _slot(c)
+        holders = [city for city in state.standing() if city[slot] == c.name]
+        if args.get("city") not in (None, ""):
+            city = _city(state, args["city"])
+            holders = [h for h in holders if h is city]
+        if not holders:
+            raise RuleError("volfyirion.not_in_play", card=c.name)
+        holders[0][slot] = None
+        state.removed.append(c.name)
+        events.append(Event("volfyirion.event.card_removed_from_city", card=c.name, city=holders[0]["name"]))
+        return
+    if c.type == "wonder":
+        # Prefer an unsealed copy: the sealed one is the one the player cannot use anyway.
+        copies = sorted((w for w in state.wonders if w["name"] == c.name), key=lambda w: w["sealed"])
+        if not copies:
+            raise RuleError("volfyirion.not_in_play", card=c.name)
+        state.wonders.remove(copies[0])
+        state.removed.append(c.name)
+        events.append(Event("volfyirion.event.card_removed", card=c.name))
+        return
+    if c.type != "command":
+        raise RuleError("volfyirion.cannot_remove", card=c.name)
+    # A Command card from the player's deck: tracked so it no longer counts as a possible Rage card.
+    if c.name in state.owned:
+        state.owned.remove(c.name)
+    else:
+        _check_copies(state, c)
+    state.removed.append(c.name)
+    events.append(Event("volfyirion.event.card_removed", card=c.name))
+
+
+def _redeploy(state: VolfState, args: JSON, events: Events) -> None:
+    """Move a Troop to another city's empty Troop slot (V-2.1); no Rage card."""
+    c = _arg_card(args, "troop")
+    if c.type != "troop":
+        raise RuleError("volfyirion.not_a_troop", card=c.name)
+    target = _standing_city(state, args.get("city"))
+    sources = [city for city in state.standing() if city["troop"] == c.name and city is not target]
+    if not sources:
+        if target["troop"] == c.name:
+            raise RuleError("volfyirion.already_there", card=c.name, city=target["name"])
+        raise RuleError("volfyirion.not_in_play", card=c.name)
+    if target["troop"]:
+        raise RuleError("volfyirion.troop_slot_taken", city=target["name"], card=target["troop"])
+    source = sources[0]
+    source["troop"], target["troop"] = None, c.name
+    events.append(Event("volfyirion.event.troop_redeployed", card=c.name, from_city=source["name"],
+                        city=target["name"]))
+
+
+def _acquire(state: VolfState, args: JSON, events: Events) -> None:
+    """The player acquired a card: it is no longer a possible Rage card. Adds nothing (V-3.1)."""
+    c = _arg_card(args)
+    _check_solo(c)
+    if c.type not in ("command", "troop", "building", "wonder"):
+        raise RuleError("volfyirion.cannot_acquire", card=c.name)
+    _check_copies(state, c)
+    state.owned.append(c.name)
+    events.append(Event("volfyirion.event.card_acquired", card=c.name))
+
+
+def _reshuffle(state: VolfState, args: JSON, events: Events) -> None:
+    """V-3.4: a new House Deck sends the token to the Rage Pile: it attacks at the end of this turn."""
+    if state.token != "lair":
+        raise RuleError("volfyirion.token_already_away")
+    state.token = "rage_pile"
+    events.append(Event("volfyirion.event.token_to_rage_pile"))
+
+
+def _putaside(state: VolfState, args: JSON, events: Events) -> None:
+    """V-2.2: 6 Battle or 6 Knowledge points put aside the top card of the Rage Pile."""
+    paid = str(args.get("paid") or "").strip().casefold()
+    if paid not in ("battle", "knowledge"):
+        raise RuleError("volfyirion.bad_paid", value=paid)
+    if state.rage_size == 0:
+        raise RuleError("volfyirion.rage_pile_empty")
+    named = args.get("card")
+    if state.rage_top:
+        if named not in (None, "") and card(named).name != state.rage_top:
+            raise RuleError("volfyirion.top_is_known", card=state.rage_top)
+        state.put_aside.append(state.rage_top)
+        events.append(Event("volfyirion.event.top_put_aside", card=state.rage_top, paid=paid, points=PUT_ASIDE_COST))
+        state.rage_top = None
+    elif named not in (None, ""):
+        c = card(named)
+        if not c.in_asset_deck:
+            raise RuleError("volfyirion.not_in_asset_deck", card=c.name)
+        _check_copies(state, c)
+        state.put_aside.append(c.name)
+        events.append(Event("volfyirion.event.top_put_aside", card=c.name, paid=paid, points=PUT_ASIDE_COST))
+    else:
+        state.put_aside_unknown += 1
+        events.append(Event("volfyirion.event.unknown_put_aside", paid=paid, points=PUT_ASIDE_COST))
+    state.rage_size -= 1
+    state.taken += 1
+
+
+def _refill(state: VolfState, args: JSON, events: Events) -> None:
+    """V-2.4: the Asset Deck ran out; the put-aside cards were shuffled into a new one."""
+    count = len(state.put_aside) + state.put_aside_unknown
+    state.put_aside.clear()
+    state.put_aside_unknown = 0
+    events.append(Event("volfyirion.event.asset_deck_refilled", count=count))
+
+
+def _unseal(state: VolfState, args: JSON, events: Events) -> None:
+    """Only with the ``unseal`` option (V-2.3 ruling): the player unseals a sealed Wonder."""
+    c = _arg_card(args)
+    sealed = [w for w in state.wonders if w["name"] == c.name and w["sealed"]]
+    if not sealed:
+        raise RuleError("volfyirion.not_sealed", card=c.name)
+    sealed[0]["sealed"] = False
+    events.append(Event("volfyirion.event.wonder_unsealed", card=c.name))
+
+
+def _win(state: VolfState, args: JSON, events: Events) -> None:
+    """V-5.1: 16 Battle points attack Volfyirion, 16 Knowledge points subjugate it; the player wins."""
+    how = str(args.get("how") or "").strip().casefold()
+    if how not in ("attack", "subjugate"):
+        raise RuleError("volfyirion.bad_how", value=how)
+    _finish(state, "won", how)
+    key = "volfyirion.event.won_attack" if how == "attack" else "volfyirion.event.won_subjugate"
+    events.append(Event(key, turn=state.turn, points=16))
+
+
+def _finish(state: VolfState, outcome: str, how: str) -> None:
+    state.phase = FINISHED
+    state.pending = None
+    state.outcome = {"outcome": outcome, "turn": state.turn, "how": how, "cities_left": len(state.standing())}
+
+
+# -- the end of turn and the attack (V-4) ---------------------------------------------------------
+def _end(state: VolfState, args: JSON, events: Events) -> None:
+    events.append(Event("volfyirion.event.turn_ended", turn=state.turn))
+    if state.token == "lair":
+        events.append(Event("volfyirion.event.no_attack_token_on_lair"))
+        _start_turn(state, events)
+        return
+    if state.rage_size == 0:  # V-4.9
+        events.append(Event("volfyirion.event.empty_rage_pile"))
+        _token_home(state, events)
+        return
+    events.append(Event("volfyirion.event.attack_begins", size=state.rage_size))
+    if state.unknown_in_pile == 0:
+        _reveal_cards(state, [], events)
+    else:
+        state.phase = REVEAL
+
+
+def _reveal(state: VolfState, args: JSON, events: Events) -> None:
+    """The player names the unknown cards of the Rage Pile (V-6); the known top card is counted."""
+    raw = args.get("cards")
+    names = split_list(raw) if isinstance(raw, str) else list(raw or [])
+    cards = [card(n) for n in names]
+    for c in cards:
+        if not c.in_asset_deck:
+            raise RuleError("volfyirion.not_in_asset_deck", card=c.name)
+    if len(cards) != state.unknown_in_pile:
+        raise RuleError("volfyirion.reveal_count", expected=state.unknown_in_pile, got=len(cards))
+    for name, n in Counter(c.name for c in cards).items():
+        _check_copies(state, CATALOG[name], n)
+    _reveal_cards(state, [c.name for c in cards], events)
+
+
+def _reveal_cards(state: VolfState, unknown: list[str], events: Events) -> None:
+    revealed = ([state.rage_top] if state.rage_top else []) + unknown
+    events.append(Event("volfyirion.event.revealed", cards=revealed))
+    state.taken += state.rage_size
+    state.rage_size, state.rage_top = 0, None
+    troops = sum(1 for n in revealed if CATALOG[n].type == "troop")
+    buildings = sum(1 for n in revealed if CATALOG[n].type == "building")
+    in_play_troops = sum(1 for c in state.standing() if c["troop"])
+    in_play_buildings = sum(1 for c in state.standing() if c["building"])
+    for kind, shown, present in (("troop", troops, in_play_troops), ("building", buildings, in_play_buildings)):
+        if shown > present:  # V-4.1/V-4.2: extra revealed cards do nothing
+            key = "volfyirion.event.extra_troops" if kind == "troop" else "volfyirion.event.extra_buildings"
+            events.append(Event(key, count=shown - present))
+    state.pending = {"revealed": revealed, "troops": min(troops, in_play_troops),
+                     "buildings": min(buildings, in_play_buildings)}
+    _continue_attack(state, events)
+
+
+def _choose(state: VolfState, args: JSON, events: Events) -> None:
+    """The player picks the city whose Troop (or Building) the attack removes (V-4.1, V-4.2)."""
+    slot = "troop" if state.phase == CHOOSE_TROOP else "building"
+    city = _city(state, args.get("city"))
+    eligible = [c["name"] for c in state.standing() if c[slot]]
+    if city["name"] not in eligible:
+        raise RuleError("volfyirion.city_not_eligible", city=city["name"], cities=", ".join(eligible))
+    _lose_slot(state, city, slot, events)
+    state.pending[slot + "s"] -= 1
+    _continue_attack(state, events)
+
+
+def _lose_slot(state: VolfState, city: dict[str, Any], slot: str, events: Events) -> None:
+    name = city[slot]
+    city[slot] = None
+    state.removed.append(name)
+    key = "volfyirion.event.troop_lost" if slot == "troop" else "volfyirion.event.building_lost"
+    events.append(Event(key, card=name, city=city["name"]))
+
+
+def _continue_attack(state: VolfState, events: Events) -> None:
+    """Remove Troops, then Buildings, asking only when there is a real choice; then resolve."""
+    assert state.pending is not None
+    for slot, phase in (("troop", CHOOSE_TROOP), ("building", CHOOSE_BUILDING)):
+        key = slot + "s"
+        while state.pending[key] > 0:
+            holders = [c for c in state.standing() if c[slot]]
+            if len(holders) > state.pending[key]:
+                state.phase = phase
+                return
+            for city in holders:
+                _lose_slot(state, city, slot, events)
+            state.pending[key] = 0
+    state.phase = TURN
+    _resolve(state, events)
+
+
+def _resolve(state: VolfState, events: Events) -> None:
+    """V-4.1 … V-4.8 once Troops and Buildings are gone."""
+    revealed = state.pending["revealed"]
+    state.pending = None
+    shown = [n for n in revealed if CATALOG[n].type in ("troop", "building")]
+    if shown:
+        state.put_aside.extend(shown)
+        events.append(Event("volfyirion.event.cards_put_aside", cards=shown))
+    commands = [n for n in revealed if CATALOG[n].type == "command"]
+    if not commands:  # V-4.3: no Command card, no attack and no sealing
+        events.append(Event("volfyirion.event.no_command_cards"))
+        _token_home(state, events)
+        return
+    if not _city_attack(state, commands, events):
+        return
+    _seal(state, commands, events)
+    kept = arith.kept_command(commands)
+    state.rage_top, state.rage_size = kept, 1
+    state.added += 1
+    events.append(Event("volfyirion.event.command_kept", card=kept, cost=CATALOG[kept].cost))
+    others = list(commands)
+    others.remove(kept)
+    if others:
+        state.put_aside.extend(others)
+        events.append(Event("volfyirion.event.cards_put_aside", cards=others))
+    _token_home(state, events)
+
+
+def _city_attack(state: VolfState, commands: list[str], events: Events) -> bool:
+    """V-4.3 … V-4.5. False when the last city fell (the game is over)."""
+    destroyed_before = sum(1 for c in state.cities if c["destroyed"])
+    costs = sum(CATALOG[n].cost or 0 for n in commands)
+    bonus = arith.attack_bonus(destroyed_before, state.k, state.options["bonus"])
+    total = costs + bonus
+    events.append(Event("volfyirion.event.attack", attack=total, costs=costs, bonus=bonus,
+                        destroyed_before=destroyed_before))
+    standing = state.standing()
+    defences = [(_defence(c), c["defence"]) for c in standing]
+    fallen, left = arith.destroy_order(total, defences)
+    remaining = total
+    for i in fallen:
+        city = standing[i]
+        defence = defences[i][0]
+        events.append(Event("volfyirion.event.city_destroyed", city=city["name"], defence=defence,
+                            printed=city["defence"], troop_defence=defence - city["defence"],
+                            attack_before=remaining, attack_after=remaining - defence))
+        remaining -= defence
+        city["destroyed"] = True
+        for slot in ("troop", "building"):
+            if city[slot]:
+                state.removed.append(city[slot])
+                events.append(Event("volfyirion.event.card_removed_from_city", card=city[slot], city=city["name"]))
+                city[slot] = None
+    if not fallen:
+        events.append(Event("volfyirion.event.no_city_falls", attack=total,
+                            weakest=min(d for d, _ in defences) if defences else 0))
+    if not state.standing():  # V-4.5
+        _finish(state, "lost", "cities_destroyed")
+        events.append(Event("volfyirion.event.lost", turn=state.turn))
+        return False
+    if left:
+        events.append(Event("volfyirion.event.attack_left_over", points=left))
+    return True
+
+
+def _defence(city: dict[str, Any]) -> int:
+    troop = city["troop"]
+    return city["defence"] + ((CATALOG[troop].defence or 0) if troop else 0)
+
+
+def _seal(state: VolfState, commands: list[str], events: Events) -> None:
+    """V-4.6: the Knowledge points of the revealed Command cards seal Wonders, most expensive first."""
+    kp = sum(CATALOG[n].kp or 0 for n in commands)
+    unsealed = [w for w in state.wonders if not w["sealed"]]
+    events.append(Event("volfyirion.event.knowledge", kp=kp, wonders=len(unsealed)))
+    sealed, left = arith.seal_order(kp, [w["cost"] for w in unsealed])
+    points = kp
+    for i in sealed:
+        wonder = unsealed[i]
+        wonder["sealed"] = True
+        events.append(Event("volfyirion.event.wonder_sealed", card=wonder["name"], cost=wonder["cost"],
+                            kp_before=points, kp_after=points - wonder["cost"]))
+        points -= wonder["cost"]
+    if left and unsealed:
+        events.append(Event("volfyirion.event.knowledge_left_over", points=left))
+
+
+def _token_home(state: VolfState, events: Events) -> None:
+    """V-4.8: the token goes back to its Lair, the turn ends, the next one begins."""
+    state.token = "lair"
+    events.append(Event("volfyirion.event.token_returned"))
+    _start_turn(state, events)
+
+
+_HANDLERS: dict[str, Callable[[VolfState, JSON, Events], None]] = {
+    "play": _play,
+    "remove": _remove,
+    "redeploy": _redeploy,
+    "acquire": _acquire,
+    "reshuffle": _reshuffle,
+    "putaside": _putaside,
+    "refill": _refill,
+    "unseal": _unseal,
+    "end": _end,
+    "reveal": _reveal,
+    "choose": _choose,
+    "win": _win,
+}
+
+RULES = VolfyirionRules()

@@ -1,0 +1,183 @@
+"""The state of a solo Volfyirion game: what the bot knows about the table (V-6).
+
+The bot never sees the cards. It knows the cities and what stands in them, the player's Wonders,
+the Rage Pile's size and its known top card, where the dragon token is, and every card it was told
+about (in play, acquired, put aside, removed). ``apply`` clones a state before changing it, so a
+state handed out is never touched again.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import JSON, RuleError, Waiting
+
+from .cards import CATALOG, SOLO_ASSET_DECK
+
+STATE_VERSION = 1
+
+# Phases and the waiting key each one shows.
+TURN, REVEAL, CHOOSE_TROOP, CHOOSE_BUILDING, FINISHED = "turn", "reveal", "choose_troop", "choose_building", "finished"
+TURN_ACTIONS = ("play", "remove", "redeploy", "acquire", "reshuffle", "putaside", "refill", "end", "win")
+
+# Volfyirion's extra attack per difficulty (V-5.3).
+DIFFICULTY_K = {"easy": 0, "normal": 1, "hard": 2}
+
+
+@dataclass(eq=True)
+class VolfState:
+    options: JSON
+    turn: int = 0
+    # Each city: {"name", "defence" (printed), "destroyed", "troop", "building"} in defence order.
+    cities: list[dict[str, Any]] = field(default_factory=list)
+    rage_size: int = 0
+    rage_top: str | None = None  # the known (face-up) top card, only after an attack (V-3.3)
+    token: str = "lair"  # "lair" | "rage_pile"
+    wonders: list[dict[str, Any]] = field(default_factory=list)  # {"name", "cost", "sealed"}, play order
+    owned: list[str] = field(default_factory=list)  # acquired, not (yet) known to be in play
+    put_aside: list[str] = field(default_factory=list)  # known put-aside cards (V-2.4)
+    put_aside_unknown: int = 0  # cards put aside unseen
+    removed: list[str] = field(default_factory=list)  # known removed cards (back in the box)
+    phase: str = TURN
+    # The attack being resolved: {"revealed": [...], "troops": n, "buildings": n} still to remove.
+    pending: JSON | None = None
+    outcome: JSON | None = None
+    added: int = 0  # cards ever added to the Rage Pile
+    taken: int = 0  # cards ever taken out of it
+
+    # -- copying -----------------------------------------------------------------------------------
+    def clone(self) -> VolfState:
+        return VolfState(
+            options=self.options,  # never changed after normalize_options
+            turn=self.turn,
+            cities=[dict(c) for c in self.cities],
+            rage_size=self.rage_size,
+            rage_top=self.rage_top,
+            token=self.token,
+            wonders=[dict(w) for w in self.wonders],
+            owned=list(self.owned),
+            put_aside=list(self.put_aside),
+            put_aside_unknown=self.put_aside_unknown,
+            removed=list(self.removed),
+            phase=self.phase,
+            pending=None if self.pending is None else {**self.pending, "revealed": list(self.pending["revealed"])},
+            outcome=None if self.outcome is None else dict(self.outcome),
+            added=self.added,
+            taken=self.taken,
+        )
+
+    # -- reading -----------------------------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.phase == FINISHED
+
+    @property
+    def k(self) -> int:
+        return DIFFICULTY_K[self.options["difficulty"]]
+
+    @property
+    def unknown_in_pile(self) -> int:
+        """Rage cards nobody has seen: the pile minus its known top card."""
+        return self.rage_size - (1 if self.rage_top else 0)
+
+    def standing(self) -> list[dict[str, Any]]:
+        return [c for c in self.cities if not c["destroyed"]]
+
+    def in_play(self) -> Counter[str]:
+        """Troops, Buildings and Wonders the player has in play."""
+        found: Counter[str] = Counter()
+        for city in self.cities:
+            for slot in ("troop", "building"):
+                if city[slot]:
+                    found[city[slot]] += 1
+        for wonder in self.wonders:
+            found[wonder["name"]] += 1
+        return found
+
+    def known_elsewhere(self, *, count_owned: bool = True) -> Counter[str]:
+        """Copies known to be out of the Asset Deck and the pile's unknown part (V-6)."""
+        known = self.in_play() + Counter(self.put_aside) + Counter(self.removed)
+        if count_owned:
+            known += Counter(self.owned)
+        if self.rage_top:
+            known[self.rage_top] += 1
+        return known
+
+    def unseen_deck(self) -> Counter[str]:
+        """The solo Asset Deck minus every copy known elsewhere: what an unknown Rage card can be."""
+        known = self.known_elsewhere()
+        return Counter({name: n - known[name] for name, n in SOLO_ASSET_DECK.items() if n - known[name] > 0})
+
+    @property
+    def waiting(self) -> Waiting:
+        if self.phase == TURN:
+            legal = TURN_ACTIONS + (("unseal",) if self.options.get("unseal") else ())
+            return Waiting(
+                "volfyirion.waiting.turn",
+                {"turn": self.turn, "rage_size": self.rage_size, "token": self.token},
+                legal,
+            )
+        if self.phase == REVEAL:
+            return Waiting("volfyirion.waiting.reveal", {"count": self.unknown_in_pile}, ("reveal",))
+        if self.phase in (CHOOSE_TROOP, CHOOSE_BUILDING):
+            slot = "troop" if self.phase == CHOOSE_TROOP else "building"
+            cities = [c["name"] for c in self.standing() if c[slot]]
+            key = "volfyirion.waiting.choose_troop" if slot == "troop" else "volfyirion.waiting.choose_building"
+            params = {"remaining": self.pending[slot + "s"], "cities": cities, "city_list": ", ".join(cities)}
+            return Waiting(key, params, ("choose",))
+        return Waiting("volfyirion.waiting.finished", {"turn": self.turn}, ())
+
+    def summary(self) -> JSON:
+        return {
+            "turn": self.turn,
+            "difficulty": self.options["difficulty"],
+            "bonus": self.options["bonus"],
+            "cities": [dict(c) for c in self.cities],
+            "rage_pile": {"size": self.rage_size, "top": self.rage_top},
+            "token": self.token,
+            "wonders": [dict(w) for w in self.wonders],
+            "put_aside": list(self.put_aside),
+            "put_aside_unknown": self.put_aside_unknown,
+            "removed": list(self.removed),
+            "acquired": list(self.owned),
+            "phase": self.phase,
+            "cities_left": len(self.standing()),
+        }
+
+    def result(self) -> JSON | None:
+        return None if self.outcome is None else dict(self.outcome)
+
+    # -- JSON --------------------------------------------------------------------------------------
+    def to_json(self) -> JSON:
+        return {
+            "version": STATE_VERSION,
+            "options": dict(self.options),
+            "turn": self.turn,
+            "cities": [dict(c) for c in self.cities],
+            "rage_size": self.rage_size,
+            "rage_top": self.rage_top,
+            "token": self.token,
+            "wonders": [dict(w) for w in self.wonders],
+            "owned": list(self.owned),
+            "put_aside": list(self.put_aside),
+            "put_aside_unknown": self.put_aside_unknown,
+            "removed": list(self.removed),
+            "phase": self.phase,
+            "pending": None if self.pending is None else {**self.pending, "revealed": list(self.pending["revealed"])},
+            "outcome": None if self.outcome is None else dict(self.outcome),
+            "added": self.added,
+            "taken": self.taken,
+        }
+
+    @classmethod
+    def from_json(cls, data: JSON) -> VolfState:
+        if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+            raise RuleError("volfyirion.state_version", version=str(data.get("version") if isinstance(data, dict) else None))
+        fields = {k: v for k, v in data.items() if k != "version"}
+        for name in ("owned", "put_aside", "removed"):
+            for card_name in fields.get(name, []):
+                if card_name not in CATALOG:
+                    raise RuleError("volfyirion.state_version", version=str(data.get("version")))
+        return cls(**fields)

@@ -1,0 +1,243 @@
+"""The reply pictures: valid small PNGs, deterministic, and showing the state they were given."""
+
+from __future__ import annotations
+
+import copy
+import io
+import math
+
+import pytest
+from PIL import Image, ImageChops, ImageFont
+
+from bot.render import images
+from bot.render.images import seasons_board, volfyirion_board
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def seasons_summary(**changes) -> dict:
+    summary = {
+        "year": 2, "month": 5, "season": "spring", "difficulty": "wizard", "dice": "bot",
+        "dummbot": {"crystals": 14, "hand_size": 3, "summoned": ["1", "12", "EK3"], "score": 27},
+    }
+    summary.update(changes)
+    return summary
+
+
+def volf_summary(**changes) -> dict:
+    summary = {
+        "turn": 7, "difficulty": "normal",
+        "cities": [
+            {"name": "Tylaris", "defence": 8, "destroyed": False, "troop": "Elite Trooper", "building": "Barracks"},
+            {"name": "Kyr", "defence": 9, "destroyed": False, "troop": None, "building": None},
+            {"name": "Alantar", "defence": 10, "destroyed": False, "troop": None, "building": "Mint"},
+        ],
+        "rage_pile": {"size": 4, "top": "Feasible Solution"},
+        "token": "lair",
+        "wonders": [{"name": "Pure Qoam", "cost": 3, "sealed": False}, {"name": "Emerald Horn", "cost": 6,
+                                                                        "sealed": True}],
+    }
+    summary.update(changes)
+    return summary
+
+
+def decode(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image.convert("RGB")
+
+
+def assert_good_png(png: bytes) -> Image.Image:
+    assert png[:8] == PNG_SIGNATURE
+    assert len(png) < 100_000
+    image = decode(png)
+    assert image.size == (images.WIDTH, images.HEIGHT)
+    assert 700 <= image.width <= 900 and 400 <= image.height <= 500
+    return image
+
+
+def changed_box(a: bytes, b: bytes) -> tuple[int, int, int, int] | None:
+    return ImageChops.difference(decode(a), decode(b)).getbbox()
+
+
+# --- Seasons --------------------------------------------------------------------------------------------
+
+
+def test_seasons_board_is_a_small_png_of_the_right_size():
+    assert_good_png(seasons_board(seasons_summary()))
+
+
+def test_seasons_board_is_deterministic():
+    summary = seasons_summary()
+    first = seasons_board(summary)
+    assert seasons_board(copy.deepcopy(summary)) == first
+    assert seasons_board(summary) == first
+
+
+def token_spot(month: int) -> tuple[int, int]:
+    """A point inside the season token's white rim when it stands on ``month`` (the wheel's own geometry)."""
+    centre = 10 + images.WHEEL / 2
+    angle = math.radians(-75 + (month - 1) * 30)
+    radius = (212 + 104) / 2 - 18
+    x, y = centre + radius * math.cos(angle), centre + radius * math.sin(angle)
+    return round(x), round(y - 17)
+
+
+@pytest.mark.parametrize("month", range(1, 13))
+def test_season_token_stands_on_the_current_month(month):
+    season = images._season_of(month)
+    image = decode(seasons_board(seasons_summary(month=month, season=season)))
+    here = image.getpixel(token_spot(month))
+    assert min(here) > 230, here  # the token's white face
+    other = month % 12 + 1
+    assert min(image.getpixel(token_spot(other))) < 230  # and nowhere else
+
+
+def test_moving_the_token_changes_only_the_wheel():
+    before = seasons_board(seasons_summary(month=5))
+    after = seasons_board(seasons_summary(month=6))
+    box = changed_box(before, after)
+    assert box is not None
+    assert box[2] <= 10 + images.WHEEL  # the Dummbot side did not move
+
+
+def test_year_crystals_hand_and_score_all_show():
+    base = seasons_board(seasons_summary())
+    assert changed_box(base, seasons_board(seasons_summary(year=3))) is not None
+    for key, value in (("crystals", 3), ("hand_size", 0), ("score", 101)):
+        bot = dict(seasons_summary()["dummbot"], **{key: value})
+        box = changed_box(base, seasons_board(seasons_summary(dummbot=bot)))
+        assert box is not None and box[0] >= 440, key  # drawn on the Dummbot side
+
+
+def test_summoned_cards_use_given_names_and_prestige():
+    summary = seasons_summary()
+    plain = seasons_board(summary)
+    named = seasons_board(summary, cards={"1": {"name": "Something Else", "prestige": 1}})
+    box = changed_box(plain, named)
+    assert box is not None and box[0] >= 440
+
+
+def test_unknown_card_ids_fall_back_to_ids_only():
+    bot = {"crystals": 0, "hand_size": 0, "summoned": ["ZZ9", "not-a-card"], "score": 0}
+    assert_good_png(seasons_board(seasons_summary(dummbot=bot)))
+
+
+@pytest.mark.parametrize("count", [0, 1, 20, 21, 40])
+def test_any_number_of_summoned_cards_fits(count):
+    ids = [str(n) for n in range(1, 51)][:count]
+    bot = {"crystals": 999, "hand_size": 30, "summoned": ids, "score": 12345}
+    assert_good_png(seasons_board(seasons_summary(dummbot=bot)))
+
+
+def test_seasons_board_tolerates_missing_and_odd_keys():
+    assert_good_png(seasons_board({}))
+    assert_good_png(seasons_board({"month": 12, "extra": [1, 2], "dummbot": {}}))
+    assert_good_png(seasons_board({"year": 9, "month": 0, "season": None, "dummbot": {"crystals": None}}))
+
+
+# --- Volfyirion -----------------------------------------------------------------------------------------
+
+
+def city_panel_point(index: int) -> tuple[int, int]:
+    """Inside city panel ``index``, left of its shield and clear of the destroyed-city cross."""
+    return 15 + index * 260 + 6, 48 + 110
+
+
+def is_grey(pixel: tuple[int, int, int]) -> bool:
+    return max(pixel) - min(pixel) <= 4
+
+
+def test_volfyirion_board_is_a_small_png_of_the_right_size():
+    assert_good_png(volfyirion_board(volf_summary()))
+
+
+def test_volfyirion_board_is_deterministic():
+    summary = volf_summary()
+    first = volfyirion_board(summary)
+    assert volfyirion_board(copy.deepcopy(summary)) == first
+
+
+@pytest.mark.parametrize("index", [0, 1, 2])
+def test_destroyed_city_is_greyed(index):
+    standing = decode(volfyirion_board(volf_summary()))
+    cities = copy.deepcopy(volf_summary()["cities"])
+    cities[index]["destroyed"] = True
+    ruined = decode(volfyirion_board(volf_summary(cities=cities)))
+    point = city_panel_point(index)
+    assert not is_grey(standing.getpixel(point))
+    assert is_grey(ruined.getpixel(point))
+    for other in {0, 1, 2} - {index}:
+        assert ruined.getpixel(city_panel_point(other)) == standing.getpixel(city_panel_point(other))
+
+
+def test_troop_defence_shows_from_the_given_table():
+    low = volfyirion_board(volf_summary(), troop_defence={"Elite Trooper": 1})
+    high = volfyirion_board(volf_summary(), troop_defence={"Elite Trooper": 6})
+    box = changed_box(low, high)
+    assert box is not None and box[2] <= 15 + 250  # only the first city changed
+
+
+def test_dragon_token_moves_between_lair_and_pile():
+    on_lair = decode(volfyirion_board(volf_summary(token="lair")))
+    on_pile = decode(volfyirion_board(volf_summary(token="rage_pile")))
+    lair_spot = (90, 262 + 100 + 24)  # inside the token's red disc, below its black wings
+    assert on_lair.getpixel(lair_spot) == images.DRAGON
+    assert on_pile.getpixel(lair_spot) != images.DRAGON
+    box = ImageChops.difference(on_lair, on_pile).getbbox()
+    assert box is not None and box[1] >= 262 and box[2] <= 430  # only the Lair and the pile
+
+
+def test_rage_pile_size_top_card_and_sealed_wonders_show():
+    base = volfyirion_board(volf_summary())
+    bigger = volfyirion_board(volf_summary(rage_pile={"size": 9, "top": "Feasible Solution"}))
+    hidden_top = volfyirion_board(volf_summary(rage_pile={"size": 4, "top": None}))
+    wonders = [{"name": "Pure Qoam", "cost": 3, "sealed": True}, {"name": "Emerald Horn", "cost": 6, "sealed": True}]
+    sealed = volfyirion_board(volf_summary(wonders=wonders))
+    for other in (bigger, hidden_top, sealed):
+        assert changed_box(base, other) is not None
+    box = changed_box(base, sealed)
+    assert box[0] >= 444 and box[1] >= 262  # only the Wonders panel
+
+
+def test_turn_number_shows():
+    box = changed_box(volfyirion_board(volf_summary(turn=7)), volfyirion_board(volf_summary(turn=8)))
+    assert box is not None and box[3] <= 48
+
+
+def test_long_names_and_long_lists_are_cut_to_fit():
+    long = "An Extraordinarily Long Name That Cannot Possibly Fit"
+    cities = [{"name": long, "defence": 8 + i, "destroyed": i == 1, "troop": long, "building": long}
+              for i in range(5)]
+    wonders = [{"name": f"{long} {i}", "cost": i, "sealed": i % 2 == 0} for i in range(20)]
+    summary = volf_summary(cities=cities, wonders=wonders, rage_pile={"size": 60, "top": long}, token="rage_pile")
+    assert_good_png(volfyirion_board(summary))
+
+
+def test_volfyirion_board_tolerates_missing_and_odd_keys():
+    assert_good_png(volfyirion_board({}))
+    assert_good_png(volfyirion_board({"cities": [{"name": "Kyr"}], "rage_pile": {}, "token": None}))
+    assert_good_png(volfyirion_board({"turn": "x", "wonders": [{}], "rage_pile": {"size": 0, "top": "Ghost"}}))
+
+
+def test_fit_truncates_with_an_ellipsis():
+    font = ImageFont.load_default(size=16)
+    assert images._fit("Kyr", font, 200) == "Kyr"
+    cut = images._fit("A very long card name indeed", font, 60)
+    assert cut.endswith("…") and font.getlength(cut) <= 60
+
+
+def test_no_cjk_text_reaches_the_picture(monkeypatch):
+    drawn: list[str] = []
+    original = images.ImageDraw.ImageDraw.text
+
+    def spy(self, xy, text, *args, **kwargs):
+        drawn.append(str(text))
+        return original(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(images.ImageDraw.ImageDraw, "text", spy)
+    seasons_board(seasons_summary(dummbot={"crystals": 1, "hand_size": 1, "summoned": [str(n) for n in range(1, 21)],
+                                           "score": 0}))
+    volfyirion_board(volf_summary(token="rage_pile"))
+    assert drawn
+    assert all(ord(ch) < 0x3000 for text in drawn for ch in text)

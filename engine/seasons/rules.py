@@ -1,0 +1,605 @@
+"""The Dummbot automaton: ``RULES.new_game`` and ``RULES.apply`` (rules S-1 … S-9 of seasons-dummbot.md).
+
+``apply`` copies the state, runs the action's handler, then ``_advance`` works through the queue of
+pending steps (the rest of a round: end-of-round effects, the token move, the season change, the new
+year) until one of them needs something from the player, which becomes the state's ``waiting``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.core import JSON, Action, Event, Rng, RuleError, Step, split_list
+
+from . import cards as C
+from .cards import COPIES, IS_ITEM, PRESTIGE, card_id
+from .faces import RATES, SEASONS, canonical, dice_numbers, die_faces, resolve_face
+from .state import STATE_VERSION, SeasonsState
+
+DIFFICULTIES = ("apprentice", "wizard", "archmage")
+DICE_MODES = ("table", "bot")
+_DIFFICULTY_WORDS = {
+    "apprentice": "apprentice", "見習い": "apprentice", "みならい": "apprentice",
+    "wizard": "wizard", "魔法使い": "wizard", "まほうつかい": "wizard",
+    "archmage": "archmage", "大魔導師": "archmage", "だいまどうし": "archmage",
+}
+_DICE_WORDS = {"table": "table", "手元のダイス": "table", "手元": "table", "bot": "bot",
+               "ボットのダイス": "bot", "ボット": "bot"}
+
+HAND_DRAW = {"apprentice": 1, "wizard": 4, "archmage": 4}  # S-5.1 cards drawn from the hand
+NEW_YEAR_DRAW = {"apprentice": 1, "wizard": 2, "archmage": 4}  # S-6.2
+PRELUDE_HAND = 6  # S-2.2
+BONUS_PENALTY = (0, 5, 12, 20)  # §9.4
+
+# What `effect` accepts: the player's side of ongoing or triggered effects, and the S-8.3 correction.
+EFFECT_KINDS = ("activate", "summon", "kairn", "onys", "cannot_pay", "left")
+
+WAIT_DIE, WAIT_ROLL, WAIT_TAKE = "seasons.waiting.die", "seasons.waiting.roll", "seasons.waiting.take_die"
+WAIT_SUMMON, WAIT_HAND = "seasons.waiting.reveal_summon", "seasons.waiting.reveal_hand"
+WAIT_DISCARD, WAIT_CRYSTALS = "seasons.waiting.reveal_discard", "seasons.waiting.player_crystals"
+WAIT_SCORE, WAIT_FINISHED = "seasons.waiting.score", "seasons.waiting.finished"
+
+Events = list[Event]
+
+
+def _ev(events: Events, key: str, **params: Any) -> None:
+    events.append(Event(f"seasons.event.{key}", params))
+
+
+class SeasonsRules:
+    game = "seasons"
+    version = STATE_VERSION
+
+    # -- options and setup -----------------------------------------------------------------------
+    def normalize_options(self, options: Mapping[str, Any]) -> JSON:
+        difficulty = _DIFFICULTY_WORDS.get(str(options.get("difficulty", "wizard")).strip().casefold())
+        if difficulty is None:
+            raise RuleError("seasons.bad_option", option="difficulty", value=str(options.get("difficulty")),
+                            choices=", ".join(DIFFICULTIES))
+        dice = _DICE_WORDS.get(str(options.get("dice", "table")).strip().casefold())
+        if dice is None:
+            raise RuleError("seasons.bad_option", option="dice", value=str(options.get("dice")),
+                            choices=", ".join(DICE_MODES))
+        unknown = set(options) - {"difficulty", "dice"}
+        if unknown:
+            raise RuleError("seasons.bad_option", option=sorted(unknown)[0], value="", choices="difficulty, dice")
+        return {"difficulty": difficulty, "dice": dice}
+
+    def new_game(self, options: Mapping[str, Any], seed: int) -> Step:
+        opts = self.normalize_options(options)
+        rng = Rng(int(seed))
+        # S-1.4: two dice of each season chosen at random; drawn in table mode too so both modes share
+        # the seed's stream, but only bot-dice games use (and show) them.
+        chosen = {season: sorted(rng.sample(dice_numbers(season), 2)) for season in SEASONS}
+        state = SeasonsState(
+            difficulty=opts["difficulty"], dice=opts["dice"], year=1, month=1, rng=rng.state, chosen=chosen,
+            crystals=0, hand_size=PRELUDE_HAND, hand_known=[], summoned=[], discards=[], player_area=[],
+            rolled=None, queue=[], wait_key=WAIT_DIE, wait_params={}, payments=[], over=False, round=1,
+            player_score=None, outcome=None,
+        )
+        events: Events = []
+        _ev(events, "game_started", difficulty=state.difficulty, dice=state.dice, hand_size=PRELUDE_HAND)
+        _ev(events, "prelude", hand_size=PRELUDE_HAND)
+        if state.dice == "bot":
+            for season in SEASONS:
+                a, b = chosen[season]
+                _ev(events, "dice_chosen", season=season, first_die=a, second_die=b)
+        _set_round_wait(state)
+        return Step(state, tuple(events), state.waiting)
+
+    def state_from_json(self, data: JSON) -> SeasonsState:
+        return SeasonsState.from_json(data)
+
+    # -- playing ---------------------------------------------------------------------------------
+    def apply(self, state: SeasonsState, action: Action) -> Step:
+        handler = _HANDLERS.get(action.type)
+        if handler is None:
+            raise RuleError("seasons.unknown_action", action=str(action.type))
+        if action.type not in state.waiting.legal:
+            raise RuleError("seasons.not_now", action=action.type, waiting=state.wait_key)
+        s = state.copy()
+        events: Events = []
+        handler(s, action, events)
+        _advance(s, events)
+        return Step(s, tuple(events), s.waiting)
+
+
+# == the flow =======================================================================================
+def _set_round_wait(s: SeasonsState) -> None:
+    if s.rolled:
+        s.wait_key, s.wait_params = WAIT_TAKE, {"dice": [dict(d) for d in s.rolled]}
+    else:
+        s.wait_key, s.wait_params = (WAIT_ROLL if s.dice == "bot" else WAIT_DIE), {
+            "season": s.season, "year": s.year, "month": s.month, "round": s.round}
+
+
+def _wait(s: SeasonsState, key: str, **params: Any) -> bool:
+    s.wait_key, s.wait_params = key, params
+    return True
+
+
+def _advance(s: SeasonsState, events: Events) -> None:
+    """Run queued steps until one waits for the player; with nothing queued, wait for the next round."""
+    if s.wait_key in (WAIT_SUMMON, WAIT_HAND, WAIT_DISCARD, WAIT_CRYSTALS, WAIT_SCORE, WAIT_FINISHED):
+        return
+    while s.queue:
+        step = s.queue.pop(0)
+        if _STEPS[step[0]](s, events, *step[1:]):
+            return
+    _set_round_wait(s)
+
+
+def _step_summon_reveal(s: SeasonsState, events: Events) -> bool:
+    _ev(events, "reveal_top_card")
+    return _wait(s, WAIT_SUMMON, count=1)
+
+
+def _step_end_round(s: SeasonsState, events: Events) -> bool:
+    """S-3.5: Titus Deepgaze at the end of the round, before the token moves."""
+    for _ in range(s.summoned.count(C.TITUS)):
+        _take_from_player(s, events, 1, C.TITUS)
+    for _ in range(s.player_area.count(C.TITUS)):
+        if s.crystals:
+            _give_to_player(s, events, 1, C.TITUS)
+        else:
+            s.player_area.remove(C.TITUS)
+            _ev(events, "player_titus_sacrificed", card=C.TITUS)
+    return False
+
+
+def _step_move(s: SeasonsState, events: Events, steps: int) -> bool:
+    """S-3.3/S-3.4: move the token forward; a new season queues S-5, a new year S-6, year 3's end S-7."""
+    before = s.season
+    new_year = False
+    for _ in range(steps):
+        if s.month == 12:
+            if s.year == 3:
+                s.over = True
+                break
+            s.month, s.year, new_year = 1, s.year + 1, True
+        else:
+            s.month += 1
+    _ev(events, "token_moved", steps=steps, year=s.year, month=s.month, season=s.season)
+    if s.over:
+        _ev(events, "year_three_over")
+        s.queue[:0] = [["season_change"], ["season_triggers"], ["game_end"]]
+    elif s.season != before:
+        _ev(events, "season_changed", season=s.season, year=s.year, month=s.month)
+        s.queue[:0] = [["season_change"], ["season_triggers"]] + ([["new_year"]] if new_year else [])
+    return False
+
+
+def _step_season_change(s: SeasonsState, events: Events) -> bool:
+    """S-5.1/S-5.3: tell the player how many cards to draw at random from Dummbot's hand."""
+    if s.hand_size == 0:
+        _ev(events, "hand_empty")
+        return False
+    count = min(HAND_DRAW[s.difficulty], s.hand_size)
+    _ev(events, "draw_from_hand", count=count, hand_size=s.hand_size)
+    return _wait(s, WAIT_HAND, count=count)
+
+
+def _step_season_triggers(s: SeasonsState, events: Events) -> bool:
+    """S-5.5: Figrim the Avaricious on either side, after Dummbot's summon."""
+    for _ in range(s.summoned.count(C.FIGRIM)):
+        _take_from_player(s, events, 1, C.FIGRIM)
+    for _ in range(s.player_area.count(C.FIGRIM)):
+        _give_to_player(s, events, 1, C.FIGRIM)
+    return False
+
+
+def _step_new_year(s: SeasonsState, events: Events) -> bool:
+    """S-6.1/S-6.2: after the season-change summon, new cards face down onto Dummbot's hand."""
+    _ev(events, "new_year", year=s.year)
+    _draw_to_hand(s, events, NEW_YEAR_DRAW[s.difficulty], "new_year")
+    return False
+
+
+def _step_game_end(s: SeasonsState, events: Events) -> bool:
+    """S-7.1: after the last summon, ask for the player's score."""
+    _ev(events, "game_end", dummbot_score=s.score, crystals=s.crystals,
+        prestige=s.score - s.crystals, cards=len(s.summoned))
+    return _wait(s, WAIT_SCORE, dummbot_score=s.score)
+
+
+def _step_sid(s: SeasonsState, events: Events, side: str) -> bool:
+    """Sid Nightshade needs the player's crystal count (S-8.3 keeps questions to this one)."""
+    if s.crystals == 0:
+        _ev(events, "sid_no_effect", card=C.SID)
+        return False
+    return _wait(s, WAIT_CRYSTALS, card=C.SID, side=side, dummbot_crystals=s.crystals)
+
+
+def _step_hand_discard(s: SeasonsState, events: Events, card: str, count: int, discard: int) -> bool:
+    """Demon of Argos / Air Elemental played by the player: random cards from Dummbot's hand."""
+    count = min(count, s.hand_size)
+    discard = min(discard, count)
+    if count == 0:
+        _ev(events, "hand_empty_no_effect", card=card)
+        return False
+    _ev(events, "draw_to_discard", card=card, count=count, discard=discard)
+    return _wait(s, WAIT_DISCARD, card=card, count=count, discard=discard)
+
+
+_STEPS: dict[str, Callable[..., bool]] = {
+    "summon_reveal": _step_summon_reveal, "end_round": _step_end_round, "move": _step_move,
+    "season_change": _step_season_change, "season_triggers": _step_season_triggers,
+    "new_year": _step_new_year, "game_end": _step_game_end, "sid": _step_sid,
+    "hand_discard": _step_hand_discard,
+}
+
+
+# == crystals and cards =============================================================================
+def _gain(s: SeasonsState, events: Events, n: int, source: str, **params: Any) -> None:
+    """Crystals Dummbot gains; one event key per source so every template has its own fields."""
+    s.crystals += n
+    _ev(events, f"crystals_from_{source}", n=n, total=s.crystals, **params)
+
+
+def _give_to_player(s: SeasonsState, events: Events, n: int, card: str) -> int:
+    """Dummbot pays the player: never more than it has (S-8.3)."""
+    paid = min(n, s.crystals)
+    s.crystals -= paid
+    if paid:
+        _ev(events, "crystals_to_player", n=paid, card=card, total=s.crystals)
+    else:
+        _ev(events, "nothing_to_give", card=card)
+    return paid
+
+
+def _take_from_player(s: SeasonsState, events: Events, n: int, card: str) -> None:
+    """The player pays Dummbot; assumed possible, corrected by `effect cannot_pay` (S-8.3)."""
+    s.crystals += n
+    s.payments.append({"card": card, "n": n})
+    _ev(events, "crystals_from_player", n=n, card=card, total=s.crystals)
+
+
+def _draw_to_hand(s: SeasonsState, events: Events, n: int, reason: str) -> None:
+    s.hand_size += n
+    _ev(events, "draw_to_hand", n=n, reason=reason, hand_size=s.hand_size)
+
+
+def _random_pick(s: SeasonsState, items: list[str]) -> str:
+    rng = Rng(s.rng)
+    choice = items[rng.randbelow(len(items))] if len(items) > 1 else items[0]
+    s.rng = rng.state
+    return choice
+
+
+def _extreme(s: SeasonsState, cards: list[str], best: bool) -> str:
+    """S-5.2: the highest (or lowest) printed prestige, ties broken at random (seeded)."""
+    target = (max if best else min)(PRESTIGE[c] for c in cards)
+    tied = sorted({c for c in cards if PRESTIGE[c] == target})
+    return _random_pick(s, tied)
+
+
+def _dummbot_summons(s: SeasonsState, events: Events, card: str, source: str) -> None:
+    """A card enters Dummbot's play area; the S-8 column "Dummbot summons it" applies."""
+    if card == C.ONYS:
+        s.player_area.append(card)
+        _ev(events, "onys_to_player", card=card, source=source)
+        return
+    s.summoned.append(card)
+    _ev(events, "summoned", card=card, source=source, prestige=PRESTIGE[card], score=s.score)
+    if card == C.SYLLAS:
+        _ev(events, "player_sacrifices", card=card)
+    elif card == C.AMSUG:
+        _ev(events, "player_returns_item", card=card)
+    elif card == C.ARGOS:
+        _ev(events, "player_argos", card=card)
+    elif card == C.AIR_ELEMENTAL:
+        _ev(events, "player_air", card=card)
+    elif card == C.SID:
+        s.queue.insert(0, ["sid", "dummbot"])
+    elif card in (C.FIGRIM, C.LEECH, C.TITUS, C.FAIRIES):
+        _ev(events, "dummbot_ongoing", card=card)
+
+
+def _check_copies(s: SeasonsState, cards: list[str], *, include_hand: bool) -> None:
+    """No more copies than the box holds minus those known to be elsewhere."""
+    known = s.summoned + s.discards + s.player_area + (s.hand_known if include_hand else [])
+    for card in set(cards):
+        available = COPIES[card] - known.count(card)
+        count = cards.count(card)
+        if count > available:
+            raise RuleError("seasons.too_many_copies", card=card, count=count, available=max(available, 0))
+
+
+def _card_list(value: Any) -> list[str]:
+    if isinstance(value, str):
+        value = split_list(value)
+    if not isinstance(value, (list, tuple)):
+        raise RuleError("seasons.reveal_count", expected=1, got=0)
+    return [card_id(v) for v in value]
+
+
+def _int_arg(action: Action, name: str, default: int | None = None, lo: int | None = None,
+             hi: int | None = None) -> int:
+    value = action.get(name, default)
+    if isinstance(value, bool) or value is None:
+        raise RuleError("seasons.bad_number", field=name, value=str(value))
+    try:
+        n = int(str(value).strip())
+    except ValueError:
+        raise RuleError("seasons.bad_number", field=name, value=str(value)) from None
+    if (lo is not None and n < lo) or (hi is not None and n > hi):
+        raise RuleError("seasons.bad_number", field=name, value=str(n))
+    return n
+
+
+# == Dummbot's die (S-4) ============================================================================
+def _resolve_die(s: SeasonsState, face: JSON, events: Events) -> None:
+    season = s.season
+    _ev(events, "dummbot_die", face=face, season=season)
+    energy = face["energy"]
+    total = sum(energy.values())
+    if C.ONYS in s.summoned and (energy.get("water", 0) >= 1 or total >= 2):  # S-8.2
+        s.summoned.remove(C.ONYS)
+        s.player_area.append(C.ONYS)
+        _ev(events, "onys_returned", card=C.ONYS)
+    if total and face["transmute"]:  # S-4.2
+        _gain(s, events, 4 * total, "transmute", energies=total)
+    else:  # S-4.1
+        for element, n in energy.items():
+            _gain(s, events, n * RATES[season][element], "energy", element=element, energies=n,
+                  rate=RATES[season][element], season=season)
+    if face["crystals"]:  # S-4.3
+        _gain(s, events, face["crystals"], "die")
+    for _ in range(face["star"]):  # S-4.4, S-4.7
+        _draw_to_hand(s, events, 2 if face["transmute"] else 1, "star")
+        for _ in range(s.player_area.count(C.FAIRIES)):
+            _give_to_player(s, events, 1, C.FAIRIES)
+            _ev(events, "player_gains", n=1, card=C.FAIRIES)
+    steps: list[list[Any]] = [["summon_reveal"]] * face["draw"]  # S-4.5
+    s.queue[:0] = [list(x) for x in steps] + [["end_round"], ["move", face["dots"]]]
+    s.round += 1
+
+
+# == action handlers ================================================================================
+def _do_roll(s: SeasonsState, action: Action, events: Events) -> None:
+    """Bot dice: roll the current season's two chosen dice (S-1.4, S-3.1)."""
+    s.payments = []
+    rng = Rng(s.rng)
+    s.rolled = []
+    for die in s.chosen[s.season]:
+        faces = die_faces(s.season, die)
+        s.rolled.append({"die": die, "face": dict(faces[rng.randbelow(len(faces))])})
+    s.rng = rng.state
+    _ev(events, "dice_rolled", first_die=s.rolled[0]["die"], first_face=s.rolled[0]["face"],
+        second_die=s.rolled[1]["die"], second_face=s.rolled[1]["face"])
+
+
+def _do_take(s: SeasonsState, action: Action, events: Events) -> None:
+    index = _int_arg(action, "index", lo=0, hi=1)
+    taken, left = s.rolled[index], s.rolled[1 - index]
+    _ev(events, "die_taken", die=taken["die"], face=taken["face"], dummbot_die=left["die"])
+    s.rolled = None
+    _resolve_die(s, canonical(left["face"]), events)
+
+
+def _do_die(s: SeasonsState, action: Action, events: Events) -> None:
+    """Table dice: the face left for Dummbot; dots may be omitted when unambiguous."""
+    raw = action.get("face")
+    if raw is None:
+        raise RuleError("seasons.face_unreadable", word="")
+    s.payments = []
+    _resolve_die(s, resolve_face(s, raw), events)
+
+
+def _do_reveal(s: SeasonsState, action: Action, events: Events) -> None:
+    cards = _card_list(action.get("cards", action.get("card")))
+    params = s.wait_params
+    expected = params["discard"] if s.wait_key == WAIT_DISCARD else params["count"]
+    if len(cards) != expected:
+        raise RuleError("seasons.reveal_count", expected=expected, got=len(cards))
+    if s.wait_key == WAIT_SUMMON:
+        _check_copies(s, cards, include_hand=True)
+        s.wait_key = ""
+        _dummbot_summons(s, events, cards[0], "pile")
+    elif s.wait_key == WAIT_HAND:
+        _check_copies(s, cards, include_hand=False)
+        s.wait_key = ""
+        _summon_from_hand(s, events, cards)
+    else:
+        _check_copies(s, cards, include_hand=False)
+        s.wait_key = ""
+        for card in cards:
+            _leave_hand(s, card)
+            s.discards.append(card)
+            _ev(events, "discarded_from_hand", card=card, reason_card=params["card"])
+        _ev(events, "returned_to_hand", count=params["count"] - len(cards), hand_size=s.hand_size)
+
+
+def _leave_hand(s: SeasonsState, card: str) -> None:
+    s.hand_size -= 1
+    if card in s.hand_known:
+        s.hand_known.remove(card)
+
+
+def _summon_from_hand(s: SeasonsState, events: Events, drawn: list[str]) -> None:
+    """S-5.1, S-5.2, S-5.4: choose by difficulty and printed prestige; the rest go back."""
+    rest = list(drawn)
+    summon: str | None
+    discard: str | None = None
+    if s.difficulty == "archmage" and len(drawn) == 1:
+        summon, discard = (drawn[0], None) if PRESTIGE[drawn[0]] > 0 else (None, drawn[0])
+    else:
+        summon = _extreme(s, rest, best=True)
+        if s.difficulty == "archmage" and len(drawn) >= 2:
+            rest.remove(summon)
+            discard = _extreme(s, rest, best=False)
+            rest.append(summon)
+    for card in drawn:
+        if card in s.hand_known:
+            s.hand_known.remove(card)
+    if discard is not None:
+        rest.remove(discard)
+        s.hand_size -= 1
+        s.discards.append(discard)
+    if summon is not None:
+        rest.remove(summon)
+        s.hand_size -= 1
+        for _ in range(s.player_area.count(C.LEECH)):  # player's Arcano Leech: before the summon
+            _give_to_player(s, events, 1, C.LEECH)
+        _dummbot_summons(s, events, summon, "hand")
+    if discard is not None:
+        _ev(events, "discarded_from_hand", card=discard, reason_card="")
+    s.hand_known.extend(rest)  # the player has seen them: they go back known
+    if rest:
+        _ev(events, "returned_to_hand", count=len(rest), hand_size=s.hand_size)
+
+
+def _do_played(s: SeasonsState, action: Action, events: Events) -> None:
+    """S-8: the player summoned a card; the column "Player summons it"."""
+    card = card_id(action.get("card", ""))
+    _check_copies(s, [card], include_hand=True)
+    s.player_area.append(card)
+    if card == C.SYLLAS:
+        if s.summoned:
+            victim = _extreme(s, s.summoned, best=False)
+            s.summoned.remove(victim)
+            s.discards.append(victim)
+            _ev(events, "dummbot_sacrifices", card=victim, reason_card=card, score=s.score)
+        else:
+            _ev(events, "nothing_in_play", card=card)
+    elif card == C.NARIA:
+        _ev(events, "naria", card=card)
+        _draw_to_hand(s, events, 1, "naria")
+    elif card == C.AMSUG:
+        items = [c for c in s.summoned if IS_ITEM[c]]
+        if items:
+            back = _extreme(s, items, best=False)
+            s.summoned.remove(back)
+            s.hand_size += 1
+            s.hand_known.append(back)
+            _ev(events, "item_to_hand", card=back, reason_card=card, hand_size=s.hand_size)
+        else:
+            _ev(events, "no_item_in_play", card=card)
+    elif card == C.LEWIS:
+        _ev(events, "lewis", card=card)
+    elif card == C.ARGOS:
+        s.queue.insert(0, ["hand_discard", card, 5, 1])
+    elif card == C.AIR_ELEMENTAL:
+        s.queue.insert(0, ["hand_discard", card, 3, 2])
+    elif card == C.SID:
+        s.queue.insert(0, ["sid", "player"])
+    elif card in (C.FIGRIM, C.LEECH, C.TITUS, C.FAIRIES, C.KAIRN):
+        _ev(events, "player_ongoing", card=card)
+    else:
+        _ev(events, "no_effect_on_dummbot", card=card)
+
+
+def _do_effect(s: SeasonsState, action: Action, events: Events) -> None:
+    kind = str(action.get("kind", ""))
+    if kind == "activate":  # Dummbot's Thieving Fairies
+        _require_dummbot_card(s, C.FAIRIES, kind)
+        for _ in range(s.summoned.count(C.FAIRIES)):
+            _take_from_player(s, events, 1, C.FAIRIES)
+            _gain(s, events, 1, "card", card=C.FAIRIES)
+    elif kind == "summon":  # Dummbot's Arcano Leech
+        _require_dummbot_card(s, C.LEECH, kind)
+        for _ in range(s.summoned.count(C.LEECH)):
+            _take_from_player(s, events, 1, C.LEECH)
+    elif kind == "kairn":  # S-8 #16: the player's Kairn activation
+        lost = min(4, s.crystals)
+        s.crystals -= lost
+        _ev(events, "crystals_lost", n=lost, card=C.KAIRN, total=s.crystals)
+    elif kind == "onys":  # S-8.2: the player passes Damned Soul of Onys to Dummbot
+        if s.summoned.count(C.ONYS) >= COPIES[C.ONYS]:
+            raise RuleError("seasons.too_many_copies", card=C.ONYS, count=s.summoned.count(C.ONYS) + 1,
+                            available=0)
+        if C.ONYS in s.player_area:
+            s.player_area.remove(C.ONYS)
+        s.summoned.append(C.ONYS)
+        _ev(events, "onys_to_dummbot", card=C.ONYS, score=s.score)
+    elif kind == "cannot_pay":  # S-8.3
+        if not s.payments:
+            raise RuleError("seasons.nothing_to_correct")
+        payment = s.payments.pop()
+        paid = _int_arg(action, "paid", 0, lo=0, hi=payment["n"] - 1) if "paid" in action.args else 0
+        back = min(payment["n"] - paid, s.crystals)
+        s.crystals -= back
+        _ev(events, "payment_corrected", n=back, card=payment["card"], total=s.crystals)
+        if payment["card"] == C.TITUS and paid == 0 and C.TITUS in s.summoned:
+            s.summoned.remove(C.TITUS)
+            s.discards.append(C.TITUS)
+            _ev(events, "dummbot_titus_sacrificed", card=C.TITUS, score=s.score)
+    elif kind == "left":  # one of the player's cards left their play area
+        card = card_id(action.get("card", ""))
+        if card not in s.player_area:
+            raise RuleError("seasons.card_not_in_play", card=card)
+        s.player_area.remove(card)
+        _ev(events, "player_card_left", card=card)
+    else:
+        raise RuleError("seasons.bad_effect", kind=kind, kinds=", ".join(EFFECT_KINDS))
+
+
+def _require_dummbot_card(s: SeasonsState, card: str, kind: str) -> None:
+    if card not in s.summoned:
+        raise RuleError("seasons.effect_needs_card", kind=kind, card=card)
+
+
+def _do_time(s: SeasonsState, action: Action, events: Events) -> None:
+    """S-9.1: the player's cards move the token; forward moves trigger S-5/S-6 as usual."""
+    steps = _int_arg(action, "steps", lo=-3, hi=3)
+    if steps == 0:
+        raise RuleError("seasons.bad_number", field="steps", value="0")
+    if steps > 0:
+        s.queue.insert(0, ["move", steps])
+        return
+    month, year = s.month + steps, s.year
+    if month < 1:
+        month, year = month + 12, year - 1
+    if year < 1:
+        raise RuleError("seasons.time_before_start", steps=steps)
+    if year != s.year:
+        _ev(events, "year_back", year=year)
+    s.month, s.year = month, year
+    _ev(events, "token_moved", steps=steps, year=s.year, month=s.month, season=s.season)
+
+
+def _do_crystals(s: SeasonsState, action: Action, events: Events) -> None:
+    change = _int_arg(action, "change")
+    if change == 0:
+        raise RuleError("seasons.bad_number", field="change", value="0")
+    before = s.crystals
+    s.crystals = max(0, s.crystals + change)  # never below 0
+    _ev(events, "crystals_corrected", change=s.crystals - before, total=s.crystals)
+
+
+def _do_answer(s: SeasonsState, action: Action, events: Events) -> None:
+    """Sid Nightshade: the player's crystal count decides who has strictly the most."""
+    theirs = _int_arg(action, "crystals", lo=0)
+    side = s.wait_params["side"]
+    s.wait_key = ""
+    if side == "dummbot" and s.crystals > theirs:
+        gained = min(5, theirs)
+        s.crystals += gained
+        _ev(events, "crystals_from_player", n=gained, card=C.SID, total=s.crystals)
+    elif side == "player" and theirs > s.crystals:
+        _give_to_player(s, events, 5, C.SID)
+    else:
+        _ev(events, "sid_no_effect", card=C.SID)
+
+
+def _do_score(s: SeasonsState, action: Action, events: Events) -> None:
+    """S-7.3/S-7.4: the player's standard score; strictly greater wins, a tie is a loss."""
+    crystals = _int_arg(action, "crystals", lo=0)
+    prestige = _int_arg(action, "prestige", 0)
+    bonuses = _int_arg(action, "bonuses", 0, lo=0, hi=3)
+    hand = _int_arg(action, "hand", 0, lo=0)
+    extra = _int_arg(action, "extra", 0)
+    s.player_score = crystals + prestige + extra - BONUS_PENALTY[bonuses] - 5 * hand
+    s.outcome = "won" if s.player_score > s.score else "lost"
+    _ev(events, "game_over", outcome=s.outcome, player_score=s.player_score, dummbot_score=s.score)
+    _wait(s, WAIT_FINISHED, outcome=s.outcome, player_score=s.player_score, dummbot_score=s.score)
+
+
+_HANDLERS: dict[str, Callable[[SeasonsState, Action, Events], None]] = {
+    "roll": _do_roll, "take": _do_take, "die": _do_die, "reveal": _do_reveal, "played": _do_played,
+    "effect": _do_effect, "time": _do_time, "crystals": _do_crystals, "answer": _do_answer,
+    "score": _do_score,
+}
+
+RULES = SeasonsRules()

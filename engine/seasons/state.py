@@ -1,0 +1,124 @@
+"""The Seasons game state: Dummbot's side, the season wheel, and what the engine waits for.
+
+The state is a plain object the rules copy before changing (``apply`` never mutates its input). Its
+JSON form is complete and versioned, so a stored game resumes exactly.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from engine.core import JSON, RuleError, Waiting
+
+from .cards import PRESTIGE
+from .faces import SEASONS
+
+STATE_VERSION = 1
+
+# Which action types each waiting situation accepts; corrections stay open between rounds.
+LEGAL: dict[str, tuple[str, ...]] = {
+    "seasons.waiting.die": ("die", "played", "effect", "time", "crystals"),
+    "seasons.waiting.roll": ("roll", "played", "effect", "time", "crystals"),
+    "seasons.waiting.take_die": ("take", "played", "effect", "crystals"),
+    "seasons.waiting.reveal_summon": ("reveal", "crystals"),
+    "seasons.waiting.reveal_hand": ("reveal", "crystals"),
+    "seasons.waiting.reveal_discard": ("reveal", "crystals"),
+    "seasons.waiting.player_crystals": ("answer", "crystals"),
+    "seasons.waiting.score": ("score", "crystals"),
+    "seasons.waiting.finished": (),
+}
+
+_FIELDS = (
+    "difficulty", "dice", "year", "month", "rng", "chosen", "crystals", "hand_size", "hand_known",
+    "summoned", "discards", "player_area", "rolled", "queue", "wait_key", "wait_params", "payments",
+    "over", "round", "player_score", "outcome",
+)
+
+
+class SeasonsState:
+    """Everything the engine knows about one game."""
+
+    __slots__ = _FIELDS
+
+    def __init__(self, **fields: Any) -> None:
+        for name in _FIELDS:
+            setattr(self, name, fields[name])
+
+    # -- derived -----------------------------------------------------------------------------------
+    @property
+    def season(self) -> str:
+        return SEASONS[(self.month - 1) // 3]
+
+    @property
+    def score(self) -> int:
+        """S-7.2: crystals + printed prestige of every card in Dummbot's play area."""
+        return self.crystals + sum(PRESTIGE[c] for c in self.summoned)
+
+    @property
+    def waiting(self) -> Waiting:
+        return Waiting(self.wait_key, dict(self.wait_params), LEGAL[self.wait_key])
+
+    @property
+    def finished(self) -> bool:
+        return self.wait_key == "seasons.waiting.finished"
+
+    def result(self) -> JSON | None:
+        if self.player_score is None:
+            return None
+        return {"outcome": self.outcome, "player_score": self.player_score, "dummbot_score": self.score}
+
+    def summary(self) -> JSON:
+        return {
+            "year": self.year,
+            "month": self.month,
+            "season": self.season,
+            "round": self.round,
+            "difficulty": self.difficulty,
+            "dice": self.dice,
+            "dummbot": {
+                "crystals": self.crystals,
+                "hand_size": self.hand_size,
+                "summoned": list(self.summoned),
+                "score": self.score,
+                "hand_known": list(self.hand_known),
+            },
+            "chosen_dice": {s: list(d) for s, d in self.chosen.items()} if self.dice == "bot" else {},
+            "discards": list(self.discards),
+            "player_area": list(self.player_area),
+            "rolled": copy.deepcopy(self.rolled),
+            "pending": self.wait_key,
+            "pending_params": copy.deepcopy(self.wait_params),
+            "game_over": self.over,
+            "result": self.result(),
+        }
+
+    # -- copying and JSON --------------------------------------------------------------------------
+    def copy(self) -> SeasonsState:
+        new = object.__new__(SeasonsState)
+        for name in _FIELDS:
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = [list(v) if isinstance(v, list) else v for v in value]
+            elif isinstance(value, dict):
+                value = copy.deepcopy(value)
+            setattr(new, name, value)
+        return new
+
+    def to_json(self) -> JSON:
+        out: JSON = {"version": STATE_VERSION, "game": "seasons"}
+        for name in _FIELDS:
+            out[name] = copy.deepcopy(getattr(self, name))
+        return out
+
+    @classmethod
+    def from_json(cls, data: JSON) -> SeasonsState:
+        if data.get("version") != STATE_VERSION or data.get("game", "seasons") != "seasons":
+            raise RuleError("seasons.state_version", version=str(data.get("version")))
+        return cls(**{name: copy.deepcopy(data[name]) for name in _FIELDS})
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SeasonsState) and self.to_json() == other.to_json()
+
+    def __repr__(self) -> str:
+        return f"<SeasonsState y{self.year} m{self.month} {self.crystals}c hand {self.hand_size} {self.wait_key}>"

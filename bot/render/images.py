@@ -9,9 +9,10 @@ machine happens to have).
 
 from __future__ import annotations
 
+import importlib
 import io
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -152,13 +153,18 @@ def _season_wheel(month: int, year: int, season: str) -> Image.Image:
     for i in range(3):
         px = c + (i - 1) * 24 * s
         filled = i < year
-        draw.ellipse(_circle(px, c + 52 * s, 7 * s), fill=GOLD if filled else PANEL,
-                     outline=GOLD if filled else FAINT, width=2 * s)
+        draw.ellipse(
+            _circle(px, c + 52 * s, 7 * s),
+            fill=GOLD if filled else PANEL,
+            outline=GOLD if filled else FAINT,
+            width=2 * s,
+        )
     return wheel.reduce(s)
 
 
-def _season_glyph(draw: ImageDraw.ImageDraw, season: str, x: float, y: float, r: float, colour: Colour,
-                  width: int) -> None:
+def _season_glyph(
+    draw: ImageDraw.ImageDraw, season: str, x: float, y: float, r: float, colour: Colour, width: int
+) -> None:
     """A tiny picture of the season: snowflake, sprout, sun, falling leaf."""
     if season == "winter":
         for k in range(3):
@@ -180,42 +186,53 @@ def _season_glyph(draw: ImageDraw.ImageDraw, season: str, x: float, y: float, r:
 
 
 def _dummbot_header(draw: ImageDraw.ImageDraw, summary: Mapping[str, Any], bot: Mapping[str, Any]) -> None:
-    draw.text((452, 14), "Dummbot", font=_font(24, bold=True), fill=TEXT)
-    caption = " · ".join(str(summary[k]) for k in ("difficulty", "dice") if summary.get(k))
+    draw.text((452, 10), "Dummbot", font=_font(24, bold=True), fill=TEXT)
+    caption = [str(summary["difficulty"])] if summary.get("difficulty") else []
     if summary.get("dice"):
-        caption = caption.replace(str(summary["dice"]), f"dice {summary['dice']}")
-    draw.text((790, 20), caption, font=_font(15), fill=MUTED, anchor="ra")
+        caption.append(f"dice {summary['dice']}")
+    draw.text((453, 42), " · ".join(caption), font=_font(14), fill=MUTED)
 
-    # Crystals: the big number players look for first.
-    _crystal_glyph(draw, 478, 98, 24)
-    draw.text((512, 98), str(_int(bot.get("crystals"), 0)), font=_font(46, bold=True), fill=TEXT, anchor="lm")
+    # Score (prestige so far) at the top right, beside the name.
+    score = str(_int(bot.get("score"), 0))
+    score_font = _font(28, bold=True)
+    draw.text((790, 26), score, font=score_font, fill=TEXT, anchor="rm")
+    _star(draw, 790 - draw.textlength(score, font=score_font) - 20, 26, 15, GOLD)
 
-    # Hand: a small fan of card backs, and the count.
+    # Crystals, the number players look for first, then the hand as a fan of card backs; the hand is
+    # placed after the crystals' measured width so that big numbers never collide.
+    y = 102
+    crystals = str(_int(bot.get("crystals"), 0))
+    crystal_font = _font(46, bold=True)
+    _crystal_glyph(draw, 478, y, 24)
+    draw.text((512, y), crystals, font=crystal_font, fill=TEXT, anchor="lm")
+    x = max(640, 512 + draw.textlength(crystals, font=crystal_font) + 36)
+
     hand = max(0, _int(bot.get("hand_size"), 0))
     shown = min(hand, 5)
     for i in range(shown):
-        x = 618 + i * 7
-        draw.rounded_rectangle((x, 76, x + 26, 118), radius=4, fill=CARD_BACK, outline=(196, 180, 226), width=2)
+        cx = x + i * 7
+        draw.rounded_rectangle(
+            (cx, y - 22, cx + 26, y + 20), radius=4, fill=CARD_BACK, outline=(196, 180, 226), width=2
+        )
     if hand == 0:
-        draw.rounded_rectangle((618, 76, 644, 118), radius=4, outline=FAINT, width=2)
-    draw.text((618 + max(shown - 1, 0) * 7 + 34, 98), f"x{hand}", font=_font(26, bold=True), fill=TEXT,
-              anchor="lm")
-
-    # Score: prestige points so far.
-    _star(draw, 722, 98, 15, GOLD)
-    draw.text((742, 98), str(_int(bot.get("score"), 0)), font=_font(26, bold=True), fill=TEXT, anchor="lm")
+        draw.rounded_rectangle((x, y - 22, x + 26, y + 20), radius=4, outline=FAINT, width=2)
+    x += max(shown - 1, 0) * 7 + 34
+    draw.text((x, y), f"x{hand}", font=_font(30, bold=True), fill=TEXT, anchor="lm")
     draw.line((452, 146, 790, 146), fill=PANEL_EDGE, width=2)
 
 
-def _summoned_tiles(draw: ImageDraw.ImageDraw, summoned: Sequence[str], cards: Mapping | None,
-                    box: tuple[int, int, int, int]) -> None:
+def _summoned_tiles(
+    draw: ImageDraw.ImageDraw, summoned: Sequence[str], cards: Mapping | None, box: tuple[int, int, int, int]
+) -> None:
     left, top, right, bottom = box
     cols, rows, gap = 4, 5, 6
     tile_w = (right - left - gap * (cols - 1)) // cols
     tile_h = (bottom - top - gap * (rows - 1)) // rows
     if not summoned:
         draw.rounded_rectangle((left, top, left + tile_w, top + tile_h), radius=6, outline=FAINT, width=2)
-        draw.text((left + tile_w / 2, top + tile_h / 2), "0", font=_font(20, bold=True), fill=FAINT, anchor="mm")
+        draw.text(
+            (left + tile_w / 2, top + tile_h / 2), "0", font=_font(20, bold=True), fill=FAINT, anchor="mm"
+        )
         return
     capacity = cols * rows
     overflow = len(summoned) - capacity
@@ -230,40 +247,68 @@ def _summoned_tiles(draw: ImageDraw.ImageDraw, summoned: Sequence[str], cards: M
         i = capacity - 1
         x = left + (i % cols) * (tile_w + gap)
         y = top + (i // cols) * (tile_h + gap)
-        draw.rounded_rectangle((x, y, x + tile_w, y + tile_h), radius=6, fill=PANEL, outline=PANEL_EDGE, width=2)
-        draw.text((x + tile_w / 2, y + tile_h / 2), f"+{overflow + 1}", font=_font(20, bold=True), fill=TEXT,
-                  anchor="mm")
+        draw.rounded_rectangle(
+            (x, y, x + tile_w, y + tile_h), radius=6, fill=PANEL, outline=PANEL_EDGE, width=2
+        )
+        draw.text(
+            (x + tile_w / 2, y + tile_h / 2),
+            f"+{overflow + 1}",
+            font=_font(20, bold=True),
+            fill=TEXT,
+            anchor="mm",
+        )
 
 
-def _card_tile(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card_id: str, name: str | None,
-               prestige: int | None, kind: str | None) -> None:
+def _card_tile(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    card_id: str,
+    name: str | None,
+    prestige: int | None,
+    kind: str | None,
+) -> None:
     x0, y0, x1, y1 = box
-    draw.rounded_rectangle(box, radius=6, fill=SEASONS_TILE.get(kind or "", PANEL), outline=PANEL_EDGE, width=1)
+    draw.rounded_rectangle(
+        box, radius=6, fill=SEASONS_TILE.get(kind or "", PANEL), outline=PANEL_EDGE, width=1
+    )
     id_font = _font(17, bold=True)
     draw.text((x0 + 6, y0 + 5), _fit(card_id, id_font, x1 - x0 - 34), font=id_font, fill=TEXT)
     if prestige is not None:
         _coin(draw, x1 - 14, y0 + 14, 10, str(prestige))
     if name:
         name_font = _font(11)
-        draw.text((x0 + 6, y1 - 6), _fit(name, name_font, x1 - x0 - 10), font=name_font, fill=(214, 216, 224),
-                  anchor="ld")
+        draw.text(
+            (x0 + 6, y1 - 6),
+            _fit(name, name_font, x1 - x0 - 10),
+            font=name_font,
+            fill=(214, 216, 224),
+            anchor="ld",
+        )
 
 
-def _seasons_card_info(cards: Mapping[str, Mapping[str, Any]] | None):
-    """A lookup ``id -> (English name, prestige, type)``, from ``cards``, the catalog or the data, else ids only."""
+def _seasons_card_info(
+    cards: Mapping[str, Mapping[str, Any]] | None,
+) -> Callable[[str], tuple[str | None, int | None, str | None]]:
+    """``id -> (English name, prestige, type)`` from ``cards``, else the catalog or the data, else ids only."""
     catalog = _engine_catalog("engine.seasons")
     data = None if catalog is not None else {c["id"]: c for c in _engine_data("seasons_cards") or []}
 
     def info(card_id: str) -> tuple[str | None, int | None, str | None]:
         given = (cards or {}).get(card_id)
         if given is not None:
-            return _str_or_none(_field(given, "name", "name_en")), _int_or_none(_field(given, "prestige")), \
-                _str_or_none(_field(given, "type"))
+            return (
+                _str_or_none(_field(given, "name", "name_en")),
+                _int_or_none(_field(given, "prestige")),
+                _str_or_none(_field(given, "type")),
+            )
         card = _catalog_find(catalog, card_id) if catalog is not None else (data or {}).get(card_id)
         if card is None:
             return None, None, None
-        return (_str_or_none(_field(card, "name_en", "name")), _int_or_none(_field(card, "prestige")),
-                _str_or_none(_field(card, "type", "kind")))
+        return (
+            _str_or_none(_field(card, "name_en", "name")),
+            _int_or_none(_field(card, "prestige")),
+            _str_or_none(_field(card, "type", "kind")),
+        )
 
     return info
 
@@ -271,19 +316,28 @@ def _seasons_card_info(cards: Mapping[str, Mapping[str, Any]] | None):
 # --- Volfyirion -----------------------------------------------------------------------------------------
 
 
-def _city_panel(draw: ImageDraw.ImageDraw, city: Mapping[str, Any] | None, box: tuple[int, int, int, int],
-                troop_defence: Mapping[str, int] | None) -> None:
+def _city_panel(
+    draw: ImageDraw.ImageDraw,
+    city: Mapping[str, Any] | None,
+    box: tuple[int, int, int, int],
+    troop_defence: Mapping[str, int] | None,
+) -> None:
     x0, y0, x1, y1 = box
     if city is None:
         draw.rounded_rectangle(box, radius=10, outline=FAINT, width=2)
         return
     destroyed = bool(city.get("destroyed"))
     fill, ink, muted = (CITY_RUIN, CITY_RUIN_INK, CITY_RUIN_INK) if destroyed else (CITY_STONE, TEXT, MUTED)
-    draw.rounded_rectangle(box, radius=10, fill=fill, outline=PANEL_EDGE if not destroyed else (96, 96, 96),
-                           width=2)
+    draw.rounded_rectangle(
+        box, radius=10, fill=fill, outline=PANEL_EDGE if not destroyed else (96, 96, 96), width=2
+    )
     name_font = _font(21, bold=True)
-    draw.text((x0 + 14, y0 + 12), _fit(str(city.get("name") or "?"), name_font, x1 - x0 - 28), font=name_font,
-              fill=ink)
+    draw.text(
+        (x0 + 14, y0 + 12),
+        _fit(str(city.get("name") or "?"), name_font, x1 - x0 - 28),
+        font=name_font,
+        fill=ink,
+    )
 
     printed = _int(city.get("defence"), 0)
     troop = None if destroyed else _str_or_none(city.get("troop"))
@@ -298,8 +352,9 @@ def _city_panel(draw: ImageDraw.ImageDraw, city: Mapping[str, Any] | None, box: 
     slots = (("troop", city.get("troop")), ("building", city.get("building")))
     for k, (kind, name) in enumerate(slots):
         sy = y0 + 128 + k * 32
-        draw.rounded_rectangle((x0 + 10, sy, x1 - 10, sy + 26), radius=5,
-                               fill=_mix(fill, BACKGROUND, 0.35), outline=None)
+        draw.rounded_rectangle(
+            (x0 + 10, sy, x1 - 10, sy + 26), radius=5, fill=_mix(fill, BACKGROUND, 0.35), outline=None
+        )
         glyph = _sword if kind == "troop" else _house
         glyph(draw, x0 + 24, sy + 13, 8, muted if not name else ink)
         label = _fit(str(name), slot_font, x1 - x0 - 56) if name else "-"
@@ -337,8 +392,9 @@ def _lair(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], token_here:
         _dragon_token(draw, cx, y0 + 100, 30)
 
 
-def _rage_pile(draw: ImageDraw.ImageDraw, pile: Mapping[str, Any], box: tuple[int, int, int, int],
-               token_here: bool) -> None:
+def _rage_pile(
+    draw: ImageDraw.ImageDraw, pile: Mapping[str, Any], box: tuple[int, int, int, int], token_here: bool
+) -> None:
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
     size = max(0, _int(pile.get("size"), 0))
@@ -349,22 +405,45 @@ def _rage_pile(draw: ImageDraw.ImageDraw, pile: Mapping[str, Any], box: tuple[in
     for i in range(max(layers - 1, 0)):  # the backs under the top card, offset to look like a stack
         off = (layers - 1 - i) * 4
         cx0, cy0 = base_x + off, base_y + off
-        draw.rounded_rectangle((cx0, cy0, cx0 + card_w, cy0 + card_h), radius=6, fill=CARD_BACK,
-                               outline=(40, 28, 60), width=2)
+        draw.rounded_rectangle(
+            (cx0, cy0, cx0 + card_w, cy0 + card_h), radius=6, fill=CARD_BACK, outline=(40, 28, 60), width=2
+        )
     if size == 0:
-        draw.rounded_rectangle((base_x, base_y, base_x + card_w, base_y + card_h), radius=6, outline=FAINT, width=2)
+        draw.rounded_rectangle(
+            (base_x, base_y, base_x + card_w, base_y + card_h), radius=6, outline=FAINT, width=2
+        )
     elif top:
         colour = VOLF_COLOURS.get(_volf_colour(top) or "", (176, 170, 150))
-        draw.rounded_rectangle((base_x, base_y, base_x + card_w, base_y + card_h), radius=6, fill=(236, 230, 214),
-                               outline=colour, width=4)
+        draw.rounded_rectangle(
+            (base_x, base_y, base_x + card_w, base_y + card_h),
+            radius=6,
+            fill=(236, 230, 214),
+            outline=colour,
+            width=4,
+        )
         draw.rectangle((base_x + 4, base_y + 4, base_x + card_w - 4, base_y + 22), fill=colour)
-        _wrapped(draw, top, (base_x + 8, base_y + 30, base_x + card_w - 8, base_y + card_h - 8), _font(15),
-                 (34, 30, 28))
+        _wrapped(
+            draw,
+            top,
+            (base_x + 8, base_y + 30, base_x + card_w - 8, base_y + card_h - 8),
+            _font(15),
+            (34, 30, 28),
+        )
     else:
-        draw.rounded_rectangle((base_x, base_y, base_x + card_w, base_y + card_h), radius=6, fill=CARD_BACK,
-                               outline=(196, 180, 226), width=2)
-        draw.text((base_x + card_w / 2, base_y + card_h / 2), "?", font=_font(40, bold=True), fill=(196, 180, 226),
-                  anchor="mm")
+        draw.rounded_rectangle(
+            (base_x, base_y, base_x + card_w, base_y + card_h),
+            radius=6,
+            fill=CARD_BACK,
+            outline=(196, 180, 226),
+            width=2,
+        )
+        draw.text(
+            (base_x + card_w / 2, base_y + card_h / 2),
+            "?",
+            font=_font(40, bold=True),
+            fill=(196, 180, 226),
+            anchor="mm",
+        )
     count_x = base_x + card_w + 64
     draw.text((count_x, y0 + 40), f"x{size}", font=_font(34, bold=True), fill=TEXT, anchor="mm")
     draw.text(((x0 + x1) / 2, y1 - 18), "Rage Pile", font=_font(16), fill=MUTED, anchor="mm")
@@ -372,8 +451,9 @@ def _rage_pile(draw: ImageDraw.ImageDraw, pile: Mapping[str, Any], box: tuple[in
         _dragon_token(draw, count_x, y0 + 104, 30)
 
 
-def _wonders(draw: ImageDraw.ImageDraw, wonders: Sequence[Mapping[str, Any]],
-             box: tuple[int, int, int, int]) -> None:
+def _wonders(
+    draw: ImageDraw.ImageDraw, wonders: Sequence[Mapping[str, Any]], box: tuple[int, int, int, int]
+) -> None:
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
     draw.text(((x0 + x1) / 2, y1 - 18), "Wonders", font=_font(16), fill=MUTED, anchor="mm")
@@ -385,19 +465,28 @@ def _wonders(draw: ImageDraw.ImageDraw, wonders: Sequence[Mapping[str, Any]],
     overflow = len(wonders) - capacity
     visible = wonders if overflow <= 0 else wonders[: capacity - 1]
     if not wonders:
-        draw.text(((x0 + x1) / 2, (top + bottom) / 2), "0", font=_font(24, bold=True), fill=FAINT, anchor="mm")
+        draw.text(
+            ((x0 + x1) / 2, (top + bottom) / 2), "0", font=_font(24, bold=True), fill=FAINT, anchor="mm"
+        )
     name_font = _font(15)
     for i, wonder in enumerate(visible):
         tx = left + (i % cols) * (tile_w + gap)
         ty = top + (i // cols) * (tile_h + gap)
         sealed = bool(wonder.get("sealed"))
         fill = (58, 54, 52) if sealed else (60, 92, 76)
-        draw.rounded_rectangle((tx, ty, tx + tile_w, ty + tile_h), radius=6, fill=fill,
-                               outline=(110, 100, 96) if sealed else (98, 150, 122), width=2)
+        draw.rounded_rectangle(
+            (tx, ty, tx + tile_w, ty + tile_h),
+            radius=6,
+            fill=fill,
+            outline=(110, 100, 96) if sealed else (98, 150, 122),
+            width=2,
+        )
         cost = _int_or_none(wonder.get("cost"))
         _coin(draw, tx + 16, ty + tile_h / 2, 11, "" if cost is None else str(cost))
         name = _fit(str(wonder.get("name") or "?"), name_font, tile_w - 36 - (22 if sealed else 0))
-        draw.text((tx + 32, ty + tile_h / 2), name, font=name_font, fill=MUTED if sealed else TEXT, anchor="lm")
+        draw.text(
+            (tx + 32, ty + tile_h / 2), name, font=name_font, fill=MUTED if sealed else TEXT, anchor="lm"
+        )
         if sealed:
             _lock(draw, tx + tile_w - 16, ty + tile_h / 2, 9, (214, 120, 96))
     if overflow > 0:
@@ -405,8 +494,13 @@ def _wonders(draw: ImageDraw.ImageDraw, wonders: Sequence[Mapping[str, Any]],
         tx = left + (i % cols) * (tile_w + gap)
         ty = top + (i // cols) * (tile_h + gap)
         draw.rounded_rectangle((tx, ty, tx + tile_w, ty + tile_h), radius=6, outline=PANEL_EDGE, width=2)
-        draw.text((tx + tile_w / 2, ty + tile_h / 2), f"+{overflow + 1}", font=_font(18, bold=True), fill=TEXT,
-                  anchor="mm")
+        draw.text(
+            (tx + tile_w / 2, ty + tile_h / 2),
+            f"+{overflow + 1}",
+            font=_font(18, bold=True),
+            fill=TEXT,
+            anchor="mm",
+        )
 
 
 def _volf_colour(name: str) -> str | None:
@@ -424,11 +518,19 @@ def _volf_colour(name: str) -> str | None:
 
 
 def _crystal_glyph(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
-    outline = [(x, y - r), (x + r * 0.7, y - r * 0.35), (x + r * 0.7, y + r * 0.35), (x, y + r),
-               (x - r * 0.7, y + r * 0.35), (x - r * 0.7, y - r * 0.35)]
+    outline = [
+        (x, y - r),
+        (x + r * 0.7, y - r * 0.35),
+        (x + r * 0.7, y + r * 0.35),
+        (x, y + r),
+        (x - r * 0.7, y + r * 0.35),
+        (x - r * 0.7, y - r * 0.35),
+    ]
     draw.polygon(outline, fill=CRYSTAL)
-    draw.polygon([(x, y - r), (x + r * 0.7, y - r * 0.35), (x, y), (x - r * 0.7, y - r * 0.35)],
-                 fill=_mix(CRYSTAL, (255, 255, 255), 0.45))
+    draw.polygon(
+        [(x, y - r), (x + r * 0.7, y - r * 0.35), (x, y), (x - r * 0.7, y - r * 0.35)],
+        fill=_mix(CRYSTAL, (255, 255, 255), 0.45),
+    )
     draw.polygon(outline, outline=(40, 120, 150), width=2)
 
 
@@ -468,12 +570,21 @@ def _lock(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, colour: Colou
 def _dragon_token(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
     """Volfyirion's token: a red disc with a gold rim and a spread-wing silhouette."""
     draw.ellipse(_circle(x, y, r), fill=DRAGON, outline=GOLD, width=3)
-    wing = [(x, y - r * 0.15), (x - r * 0.75, y - r * 0.55), (x - r * 0.55, y + r * 0.05),
-            (x - r * 0.7, y + r * 0.35), (x, y + r * 0.2), (x + r * 0.7, y + r * 0.35),
-            (x + r * 0.55, y + r * 0.05), (x + r * 0.75, y - r * 0.55)]
+    wing = [
+        (x, y - r * 0.15),
+        (x - r * 0.75, y - r * 0.55),
+        (x - r * 0.55, y + r * 0.05),
+        (x - r * 0.7, y + r * 0.35),
+        (x, y + r * 0.2),
+        (x + r * 0.7, y + r * 0.35),
+        (x + r * 0.55, y + r * 0.05),
+        (x + r * 0.75, y - r * 0.55),
+    ]
     draw.polygon(wing, fill=(30, 12, 12))
-    draw.polygon([(x, y - r * 0.6), (x - r * 0.18, y - r * 0.1), (x, y + r * 0.6), (x + r * 0.18, y - r * 0.1)],
-                 fill=(30, 12, 12))
+    draw.polygon(
+        [(x, y - r * 0.6), (x - r * 0.18, y - r * 0.1), (x, y + r * 0.6), (x + r * 0.18, y - r * 0.1)],
+        fill=(30, 12, 12),
+    )
 
 
 # --- helpers --------------------------------------------------------------------------------------------
@@ -497,8 +608,13 @@ def _fit(text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: f
     return text.rstrip() + "…"
 
 
-def _wrapped(draw: ImageDraw.ImageDraw, text: str, box: tuple[float, float, float, float],
-             font: ImageFont.FreeTypeFont | ImageFont.ImageFont, fill: Colour) -> None:
+def _wrapped(
+    draw: ImageDraw.ImageDraw,
+    text: str,
+    box: tuple[float, float, float, float],
+    font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+    fill: Colour,
+) -> None:
     """Word-wrap ``text`` centred into ``box``; the last line that fits is cut with an ellipsis."""
     x0, y0, x1, y1 = box
     line_height = font.size + 4 if hasattr(font, "size") else 14
@@ -513,8 +629,13 @@ def _wrapped(draw: ImageDraw.ImageDraw, text: str, box: tuple[float, float, floa
         lines = lines[:max_lines]
         lines[-1] += "…"
     for i, line in enumerate(lines):
-        draw.text(((x0 + x1) / 2, y0 + i * line_height), _fit(line, font, x1 - x0), font=font, fill=fill,
-                  anchor="ma")
+        draw.text(
+            ((x0 + x1) / 2, y0 + i * line_height),
+            _fit(line, font, x1 - x0),
+            font=font,
+            fill=fill,
+            anchor="ma",
+        )
 
 
 def _png(image: Image.Image) -> bytes:
@@ -571,25 +692,34 @@ def _field(card: Any, *names: str) -> Any:
     return None
 
 
-def _engine_catalog(module: str) -> Any:
-    """``<module>.CATALOG`` when that engine is importable and has one (it may still be being written)."""
-    try:
-        imported = __import__(module, fromlist=["CATALOG"])
-    except Exception:  # an engine mid-edit must never break a picture
-        return None
-    return getattr(imported, "CATALOG", None)
+def _engine_catalog(package: str) -> Any:
+    """The engine's ``CATALOG`` (from the package or its ``cards`` module) when importable, else None."""
+    for module in (package, f"{package}.cards"):
+        try:
+            imported = importlib.import_module(module)
+        except Exception:  # an engine mid-edit must never break a picture
+            continue
+        catalog = getattr(imported, "CATALOG", None)
+        if catalog is not None:
+            return catalog
+    return None
 
 
 def _catalog_find(catalog: Any, query: str) -> Any:
+    """The card whose id is ``query``, else the catalog's forgiving match on any of its names."""
+    try:
+        if query in catalog:
+            return catalog[query]
+    except TypeError:
+        pass
     finder = getattr(catalog, "find", None)
-    if finder is not None:
-        return finder(query)
-    return catalog.get(query) if isinstance(catalog, Mapping) else None
+    return finder(query) if finder is not None else None
 
 
 def _engine_data(name: str) -> Any:
     try:
         from engine import data
+
         return data.load(name)
     except Exception:
         return None

@@ -17,7 +17,11 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 def seasons_summary(**changes) -> dict:
     summary = {
-        "year": 2, "month": 5, "season": "spring", "difficulty": "wizard", "dice": "bot",
+        "year": 2,
+        "month": 5,
+        "season": "spring",
+        "difficulty": "wizard",
+        "dice": "bot",
         "dummbot": {"crystals": 14, "hand_size": 3, "summoned": ["1", "12", "EK3"], "score": 27},
     }
     summary.update(changes)
@@ -26,16 +30,25 @@ def seasons_summary(**changes) -> dict:
 
 def volf_summary(**changes) -> dict:
     summary = {
-        "turn": 7, "difficulty": "normal",
+        "turn": 7,
+        "difficulty": "normal",
         "cities": [
-            {"name": "Tylaris", "defence": 8, "destroyed": False, "troop": "Elite Trooper", "building": "Barracks"},
+            {
+                "name": "Tylaris",
+                "defence": 8,
+                "destroyed": False,
+                "troop": "Elite Trooper",
+                "building": "Barracks",
+            },
             {"name": "Kyr", "defence": 9, "destroyed": False, "troop": None, "building": None},
             {"name": "Alantar", "defence": 10, "destroyed": False, "troop": None, "building": "Mint"},
         ],
         "rage_pile": {"size": 4, "top": "Feasible Solution"},
         "token": "lair",
-        "wonders": [{"name": "Pure Qoam", "cost": 3, "sealed": False}, {"name": "Emerald Horn", "cost": 6,
-                                                                        "sealed": True}],
+        "wonders": [
+            {"name": "Pure Qoam", "cost": 3, "sealed": False},
+            {"name": "Emerald Horn", "cost": 6, "sealed": True},
+        ],
     }
     summary.update(changes)
     return summary
@@ -192,7 +205,10 @@ def test_rage_pile_size_top_card_and_sealed_wonders_show():
     base = volfyirion_board(volf_summary())
     bigger = volfyirion_board(volf_summary(rage_pile={"size": 9, "top": "Feasible Solution"}))
     hidden_top = volfyirion_board(volf_summary(rage_pile={"size": 4, "top": None}))
-    wonders = [{"name": "Pure Qoam", "cost": 3, "sealed": True}, {"name": "Emerald Horn", "cost": 6, "sealed": True}]
+    wonders = [
+        {"name": "Pure Qoam", "cost": 3, "sealed": True},
+        {"name": "Emerald Horn", "cost": 6, "sealed": True},
+    ]
     sealed = volfyirion_board(volf_summary(wonders=wonders))
     for other in (bigger, hidden_top, sealed):
         assert changed_box(base, other) is not None
@@ -207,17 +223,23 @@ def test_turn_number_shows():
 
 def test_long_names_and_long_lists_are_cut_to_fit():
     long = "An Extraordinarily Long Name That Cannot Possibly Fit"
-    cities = [{"name": long, "defence": 8 + i, "destroyed": i == 1, "troop": long, "building": long}
-              for i in range(5)]
+    cities = [
+        {"name": long, "defence": 8 + i, "destroyed": i == 1, "troop": long, "building": long}
+        for i in range(5)
+    ]
     wonders = [{"name": f"{long} {i}", "cost": i, "sealed": i % 2 == 0} for i in range(20)]
-    summary = volf_summary(cities=cities, wonders=wonders, rage_pile={"size": 60, "top": long}, token="rage_pile")
+    summary = volf_summary(
+        cities=cities, wonders=wonders, rage_pile={"size": 60, "top": long}, token="rage_pile"
+    )
     assert_good_png(volfyirion_board(summary))
 
 
 def test_volfyirion_board_tolerates_missing_and_odd_keys():
     assert_good_png(volfyirion_board({}))
     assert_good_png(volfyirion_board({"cities": [{"name": "Kyr"}], "rage_pile": {}, "token": None}))
-    assert_good_png(volfyirion_board({"turn": "x", "wonders": [{}], "rage_pile": {"size": 0, "top": "Ghost"}}))
+    assert_good_png(
+        volfyirion_board({"turn": "x", "wonders": [{}], "rage_pile": {"size": 0, "top": "Ghost"}})
+    )
 
 
 def test_fit_truncates_with_an_ellipsis():
@@ -236,8 +258,47 @@ def test_no_cjk_text_reaches_the_picture(monkeypatch):
         return original(self, xy, text, *args, **kwargs)
 
     monkeypatch.setattr(images.ImageDraw.ImageDraw, "text", spy)
-    seasons_board(seasons_summary(dummbot={"crystals": 1, "hand_size": 1, "summoned": [str(n) for n in range(1, 21)],
-                                           "score": 0}))
+    seasons_board(
+        seasons_summary(
+            dummbot={"crystals": 1, "hand_size": 1, "summoned": [str(n) for n in range(1, 21)], "score": 0}
+        )
+    )
     volfyirion_board(volf_summary(token="rage_pile"))
     assert drawn
     assert all(ord(ch) < 0x3000 for text in drawn for ch in text)
+
+
+# --- with the real engines (skipped only while an engine does not exist yet) ----------------------------
+
+
+def test_a_real_volfyirion_summary_renders():
+    volfyirion = pytest.importorskip("engine.volfyirion")
+    rules = volfyirion.RULES
+    summary = rules.new_game(rules.normalize_options({}), 7).state.summary()
+    assert_good_png(volfyirion_board(summary))
+
+
+def test_troop_defence_comes_from_the_catalog_when_not_given():
+    cards = pytest.importorskip("engine.volfyirion.cards")
+    elite = cards.CATALOG.find("Elite Trooper")
+    assert elite is not None and elite.defence
+    given = volfyirion_board(volf_summary(), troop_defence={"Elite Trooper": elite.defence})
+    assert volfyirion_board(volf_summary()) == given
+    assert volfyirion_board(volf_summary(), troop_defence={"Elite Trooper": elite.defence + 1}) != given
+
+
+def test_prestige_comes_from_the_catalog_when_not_given():
+    cards = pytest.importorskip("engine.seasons.cards")
+    ids = ["1", "12", "EK3"]
+    given = {
+        i: {
+            "name": cards.CATALOG[i].name_en,
+            "prestige": cards.CATALOG[i].prestige,
+            "type": cards.CATALOG[i].type,
+        }
+        for i in ids
+    }
+    bot = {"crystals": 1, "hand_size": 1, "summoned": ids, "score": 0}
+    assert seasons_board(seasons_summary(dummbot=bot)) == seasons_board(
+        seasons_summary(dummbot=bot), cards=given
+    )

@@ -1,0 +1,243 @@
+"""Dummbot's projected final score by Monte Carlo over the rest of the game.
+
+A lean simulator, not the apply path: cards are small integers (their index among the base cards),
+Dummbot's hand a list of them, the unseen pile the base deck (2 copies of each card) minus the cards
+known to be elsewhere. Each round Dummbot gets one of the two season dice at random (the chosen dice in
+bot-dice mode, 2 of the 5 drawn per season and sample in table mode); summons follow the difficulty
+(S-5.1); Titus Deepgaze and Figrim the Avaricious in Dummbot's play area pay as the engine assumes.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+from . import cards as C
+from .cards import BASE_IDS, COPIES, PRESTIGE
+from .faces import RATES, SEASONS, dice_numbers, die_faces
+from .rules import HAND_DRAW, NEW_YEAR_DRAW, PRELUDE_HAND
+from .state import SeasonsState
+
+_CODE = {cid: i for i, cid in enumerate(BASE_IDS)}
+_PRES = [PRESTIGE[cid] for cid in BASE_IDS]
+# What a card is worth once Dummbot summons it: Onys goes to the player's play area instead (S-8).
+_WORTH = [0 if cid == C.ONYS else PRESTIGE[cid] for cid in BASE_IDS]
+_TITUS, _FIGRIM = _CODE[C.TITUS], _CODE[C.FIGRIM]
+
+
+@cache
+def _faces() -> tuple[dict[int, tuple[tuple[int, int, int, int], ...]], ...]:
+    """Per season, per die: (crystals gained, cards to hand, cards to play area, dots) of each face."""
+    out = []
+    for season in SEASONS:
+        per_die = {}
+        for die in dice_numbers(season):
+            rows = []
+            for f in die_faces(season, die):
+                energy = sum(f["energy"].values())
+                gain = 4 * energy if f["transmute"] and energy else sum(
+                    n * RATES[season][e] for e, n in f["energy"].items())
+                rows.append((gain + f["crystals"], f["star"] * (2 if f["transmute"] else 1), f["draw"], f["dots"]))
+            per_die[die] = tuple(rows)
+        out.append(per_die)
+    return tuple(out)
+
+
+class _Sim:
+    """One simulated rest-of-game; plain attributes for speed."""
+
+    __slots__ = ("rnd", "deck", "hand", "crystals", "worth", "titus", "figrim", "month", "year", "over",
+                 "difficulty")
+
+    def draw(self) -> int:
+        deck = self.deck
+        if not deck:
+            return _CODE["1"]
+        i = int(self.rnd.random() * len(deck))
+        deck[i], deck[-1] = deck[-1], deck[i]
+        return deck.pop()
+
+    def to_play(self, card: int) -> None:
+        self.worth += _WORTH[card]
+        if card == _TITUS:
+            self.titus += 1
+        elif card == _FIGRIM:
+            self.figrim += 1
+
+    def summon(self) -> None:
+        """S-5.1 by difficulty, S-5.2 printed prestige (ties: any of them, the draw order is random)."""
+        hand = self.hand
+        n = len(hand)
+        if not n:
+            return
+        rnd = self.rnd.random
+        if self.difficulty == "apprentice":
+            i = int(rnd() * n)
+            hand[i], hand[-1] = hand[-1], hand[i]
+            self.to_play(hand.pop())
+            return
+        if n == 1 and self.difficulty == "archmage":
+            card = hand.pop()
+            if _PRES[card] > 0:
+                self.to_play(card)
+            return
+        k = 4 if n > 4 else n
+        for i in range(k):  # the first k positions become a random draw of k cards
+            j = i + int(rnd() * (n - i))
+            hand[i], hand[j] = hand[j], hand[i]
+        best = max(range(k), key=lambda i: _PRES[hand[i]])
+        if self.difficulty == "archmage" and k >= 2:
+            worst = min((i for i in range(k) if i != best), key=lambda i: _PRES[hand[i]])
+            card = hand[best]
+            for i in sorted((best, worst), reverse=True):
+                hand.pop(i)
+            self.to_play(card)
+        else:
+            self.to_play(hand.pop(best))
+
+    def season_change(self) -> None:
+        self.summon()
+        self.crystals += self.figrim
+
+    def new_year(self) -> None:
+        for _ in range(NEW_YEAR_DRAW[self.difficulty]):
+            self.hand.append(self.draw())
+
+    def move(self, dots: int) -> None:
+        before = (self.month - 1) // 3
+        month = self.month + dots
+        if month > 12:
+            if self.year == 3:
+                self.month, self.over = 12, True
+                self.season_change()
+                return
+            self.month, self.year = month - 12, self.year + 1
+            self.season_change()
+            self.new_year()
+        else:
+            self.month = month
+            if (month - 1) // 3 != before:
+                self.season_change()
+
+    def face(self, face: tuple[int, int, int, int]) -> None:
+        gain, to_hand, to_play, dots = face
+        self.crystals += gain
+        for _ in range(to_hand):
+            self.hand.append(self.draw())
+        for _ in range(to_play):
+            self.to_play(self.draw())
+        self.crystals += self.titus
+        self.move(dots)
+
+    def run(self, dice: list[list[int]]) -> int:
+        faces = _faces()
+        rnd = self.rnd.random
+        while not self.over:
+            season = (self.month - 1) // 3
+            pair = dice[season]
+            self.face(faces[season][pair[0] if rnd() < 0.5 else pair[1]][int(rnd() * 6)])
+        return self.crystals + self.worth
+
+
+def _unseen(state: SeasonsState | None) -> list[int]:
+    known = [] if state is None else state.summoned + state.discards + state.player_area + state.hand_known
+    deck = []
+    for cid in BASE_IDS:
+        deck += [_CODE[cid]] * max(0, COPIES[cid] - known.count(cid))
+    return deck
+
+
+def _new_sim(rnd: random.Random, difficulty: str, deck: list[int]) -> _Sim:
+    sim = _Sim()
+    sim.rnd, sim.deck, sim.hand, sim.difficulty = rnd, list(deck), [], difficulty
+    sim.crystals = sim.worth = sim.titus = sim.figrim = 0
+    sim.month, sim.year, sim.over = 1, 1, False
+    return sim
+
+
+def _random_dice(rnd: random.Random) -> list[list[int]]:
+    return [rnd.sample(dice_numbers(s), 2) for s in SEASONS]
+
+
+def _pending(sim: _Sim, state: SeasonsState) -> None:
+    """Finish the round the state is in the middle of, as the engine would."""
+    key, params = state.wait_key, state.wait_params
+    if key == "seasons.waiting.reveal_summon":
+        sim.to_play(sim.draw())
+    elif key == "seasons.waiting.reveal_hand":
+        sim.summon()
+    elif key == "seasons.waiting.reveal_discard":
+        for _ in range(min(params["discard"], len(sim.hand))):
+            sim.hand.pop(int(sim.rnd.random() * len(sim.hand)))
+    for step in state.queue:
+        name = step[0]
+        if name == "summon_reveal":
+            sim.to_play(sim.draw())
+        elif name == "end_round":
+            sim.crystals += sim.titus
+        elif name == "move":
+            sim.move(step[1])
+        elif name == "season_change":
+            sim.summon()
+        elif name == "season_triggers":
+            sim.crystals += sim.figrim
+        elif name == "new_year":
+            sim.new_year()
+        elif name == "game_end":
+            sim.over = True
+        if sim.over:
+            return
+    if key == "seasons.waiting.take_die":
+        faces = _faces()[SEASONS.index(state.season)]
+        rolled = state.rolled[int(sim.rnd.random() * 2)]
+        die_face = rolled["face"]
+        index = next(i for i, f in enumerate(die_faces(state.season, rolled["die"])) if f == die_face)
+        sim.face(faces[rolled["die"]][index])
+
+
+def _stats(scores: list[int]) -> dict[str, Any]:
+    scores.sort()
+    n = len(scores)
+    mean = sum(scores) / n
+    sd = (sum((x - mean) ** 2 for x in scores) / n) ** 0.5
+    return {"mean": mean, "sd": sd, "p10": scores[int(0.1 * (n - 1))], "p90": scores[int(0.9 * (n - 1))],
+            "samples": n}
+
+
+def forecast(state: SeasonsState, samples: int = 10000, seed: int = 0) -> dict[str, Any]:
+    """Dummbot's projected final score from ``state``: mean, p10, p90 over ``samples`` simulated endings."""
+    if state.over and state.wait_key in ("seasons.waiting.score", "seasons.waiting.finished"):
+        return {"mean": float(state.score), "sd": 0.0, "p10": state.score, "p90": state.score,
+                "samples": samples}
+    rnd = random.Random(seed)
+    deck = _unseen(state)
+    known_hand = [_CODE[c] for c in state.hand_known if c in _CODE]
+    unknown = max(0, state.hand_size - len(known_hand))
+    titus, figrim = state.summoned.count(C.TITUS), state.summoned.count(C.FIGRIM)
+    bot_dice = [list(state.chosen[s]) for s in SEASONS] if state.dice == "bot" else None
+    scores = []
+    for _ in range(samples):
+        sim = _new_sim(rnd, state.difficulty, deck)
+        sim.hand = known_hand + [sim.draw() for _ in range(unknown)]
+        sim.crystals, sim.titus, sim.figrim = state.crystals, titus, figrim
+        sim.month, sim.year = state.month, state.year
+        _pending(sim, state)
+        score = sim.crystals + sim.worth if sim.over else sim.run(bot_dice or _random_dice(rnd))
+        scores.append(score + state.score - state.crystals)
+    return _stats(scores)
+
+
+def calibration(difficulty: str, games: int = 10000, seed: int = 0) -> dict[str, Any]:
+    """Mean and spread of Dummbot's final score over ``games`` simulated new games."""
+    rnd = random.Random(seed)
+    deck = _unseen(None)
+    scores = []
+    for _ in range(games):
+        sim = _new_sim(rnd, difficulty, deck)
+        sim.hand = [sim.draw() for _ in range(PRELUDE_HAND)]
+        scores.append(sim.run(_random_dice(rnd)))
+    return _stats(scores)
+
+
+__all__ = ["calibration", "forecast", "HAND_DRAW"]

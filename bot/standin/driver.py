@@ -1,0 +1,531 @@
+"""Play a real discord.py client through the stand-in: slash commands, button presses, forms, autocomplete.
+
+    async with StandIn() as standin:
+        async with standin.connect(bot) as driver:
+            reply = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
+            reply = await driver.press(reply.buttons[0]["custom_id"])
+
+When a reply is complete: an interaction is *answered* by an initial response of type 4 (message),
+7 (update), 8 (autocomplete) or 9 (modal), or — after a deferral (type 5 or 6) — by the first edit of the
+original or the first followup; a refused response (a 4xx the stand-in answered) also counts, so a broken
+reply fails fast instead of timing out. After the answer, the reply keeps collecting until `grace` seconds
+pass with nothing new for it (trailing followups, channel posts). `grace=0` returns as soon as the
+interaction is answered (benchmarks). If nothing answers within `timeout`, `NoReply` is raised.
+
+Channel posts: a message the bot posts to a channel while a reply is collecting belongs to that reply
+when it is in the interaction's channel, its parent (a game in a thread posting to the parent channel),
+or a thread under it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from .server import (
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    AUTOCOMPLETE_RESULT,
+    CHANNEL_MESSAGE,
+    EPHEMERAL,
+    MESSAGE_COMPONENT,
+    MODAL,
+    MODAL_SUBMIT,
+    UPDATE_MESSAGE,
+    Activity,
+    File,
+    InteractionRecord,
+    StandIn,
+    StoredMessage,
+)
+from .world import Channel, User
+
+ANSWERS = {CHANNEL_MESSAGE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL}
+SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
+STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
+PRESSABLE = {2, 3, 5, 6, 7, 8}  # buttons and select menus
+
+
+class DriverError(Exception):
+    """An interaction Discord's own client would not let the user send (unknown command, bad option...).
+
+    `key` names the problem for the console's translations; `params` fill its template."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(f"{key}: {params}")
+        self.key, self.params = key, params
+
+
+class NoReply(TimeoutError):
+    """The bot did not answer the interaction in time; `reply` holds what arrived."""
+
+    def __init__(self, reply: Reply) -> None:
+        super().__init__(f"no answer to interaction {reply.interaction_id}")
+        self.reply = reply
+
+
+def pressable(payload: dict) -> list[dict]:
+    """Buttons and select menus of a message, numbered as the console numbers them: rows top to bottom,
+    each row left to right (components inside containers and sections included, accessories after)."""
+    found: list[dict] = []
+
+    def walk(components: list[dict]) -> None:
+        for comp in components:
+            if comp.get("type") in PRESSABLE:
+                found.append(comp)
+            walk(comp.get("components") or [])
+            if isinstance(comp.get("accessory"), dict):
+                walk([comp["accessory"]])
+
+    walk(payload.get("components") or [])
+    return found
+
+
+@dataclass
+class Message:
+    """One message of a reply, in its final state: what the bot sent (edits merged) and its files."""
+
+    id: int
+    channel_id: int
+    payload: dict  # content, embeds, components, flags... as the bot sent them
+    files: list[File]
+    ephemeral: bool
+    kind: str  # original, followup, channel
+
+    @property
+    def buttons(self) -> list[dict]:
+        return pressable(self.payload)
+
+
+class Reply:
+    """Everything the bot sent for one interaction (see the module docstring for when it is complete)."""
+
+    def __init__(self, standin: StandIn, record: InteractionRecord) -> None:
+        self.standin = standin
+        self.record = record
+        self.activities: list[Activity] = []
+        self._answered = asyncio.Event()
+        self._last = time.monotonic()
+        self._order: list[tuple[int, str]] = []  # (message id, kind) in order of first appearance
+
+    # -- collecting --
+
+    def _observe(self, record: InteractionRecord, activity: Activity) -> None:
+        self.activities.append(activity)
+        self._last = time.monotonic()
+        if activity.kind == "response":
+            if activity.payload.get("type") in ANSWERS:
+                self._answered.set()
+            kind = "original"
+        elif activity.kind in ("edit", "followup", "rejected"):
+            self._answered.set()
+            kind = "original" if activity.message_id == record.original_id else "followup"
+        else:
+            kind = activity.kind
+        if activity.message_id is not None and activity.message_id not in {m for m, _ in self._order}:
+            self._order.append((activity.message_id, kind))
+
+    def _observe_channel(self, message: StoredMessage) -> None:
+        channel = self.record.channel
+        posted = self.standin.world.find_channel(message.channel_id)
+        same = message.channel_id == channel.id
+        parent = channel.parent_id is not None and message.channel_id == channel.parent_id
+        child = posted is not None and posted.parent_id == channel.id
+        if same or parent or child:
+            self.activities.append(Activity("channel", message.sent, message.files, message.id))
+            self._last = time.monotonic()
+            self._order.append((message.id, "channel"))
+
+    async def _wait(self, grace: float, timeout: float) -> None:
+        try:
+            await asyncio.wait_for(self._answered.wait(), timeout)
+        except TimeoutError:
+            raise NoReply(self) from None
+        while (remaining := self._last + grace - time.monotonic()) > 0:
+            await asyncio.sleep(remaining)
+
+    # -- reading --
+
+    @property
+    def interaction_id(self) -> int:
+        return self.record.id
+
+    @property
+    def answered(self) -> bool:
+        return self._answered.is_set()
+
+    @property
+    def response_type(self) -> int | None:
+        """The initial response's type: 4 message, 5 deferred, 6 deferred update, 7 update, 8 choices, 9 modal."""
+        return self.record.response_type
+
+    @property
+    def response(self) -> dict | None:
+        """The `data` of the initial response as the bot sent it."""
+        for activity in self.activities:
+            if activity.kind == "response":
+                return activity.payload.get("data") or {}
+        return None
+
+    @property
+    def deferred(self) -> bool:
+        return self.response_type in (5, 6)
+
+    @property
+    def ephemeral(self) -> bool:
+        original = self.standin.messages.get(self.record.original_id or 0)
+        return bool(original and original.payload["flags"] & EPHEMERAL)
+
+    @property
+    def modal(self) -> dict | None:
+        return self.response if self.response_type == MODAL else None
+
+    @property
+    def choices(self) -> list[dict] | None:
+        return (self.response or {}).get("choices", []) if self.response_type == AUTOCOMPLETE_RESULT else None
+
+    @property
+    def edits(self) -> list[Activity]:
+        return [a for a in self.activities if a.kind == "edit"]
+
+    @property
+    def followups(self) -> list[Activity]:
+        return [a for a in self.activities if a.kind == "followup"]
+
+    @property
+    def channel_posts(self) -> list[Activity]:
+        return [a for a in self.activities if a.kind == "channel"]
+
+    @property
+    def rejections(self) -> list[dict]:
+        """Error bodies the stand-in answered the bot's requests for this interaction with."""
+        return [a.payload for a in self.activities if a.kind == "rejected"]
+
+    @property
+    def messages(self) -> list[Message]:
+        """The messages of this reply in their final state: the original, followups, channel posts."""
+        found = []
+        for message_id, kind in self._order:
+            stored = self.standin.messages.get(message_id)
+            if stored is None:  # deleted
+                continue
+            found.append(Message(stored.id, stored.channel_id, dict(stored.sent), list(stored.files),
+                                 bool(stored.payload["flags"] & EPHEMERAL), kind))
+        return found
+
+    @property
+    def original(self) -> Message | None:
+        return next((m for m in self.messages if m.id == self.record.original_id), None)
+
+    @property
+    def files(self) -> list[File]:
+        return [f for m in self.messages for f in m.files]
+
+    @property
+    def buttons(self) -> list[dict]:
+        """Buttons and selects of the last message of this reply that has any."""
+        for message in reversed(self.messages):
+            if message.buttons:
+                return message.buttons
+        return []
+
+    @property
+    def text(self) -> str:
+        """All visible text of the reply's messages (content, embed titles, descriptions, fields, footers)."""
+        parts = []
+        for message in self.messages:
+            parts.append(message.payload.get("content") or "")
+            for embed in message.payload.get("embeds") or []:
+                parts += [embed.get("title") or "", embed.get("description") or ""]
+                for fld in embed.get("fields") or []:
+                    parts += [fld.get("name") or "", fld.get("value") or ""]
+                parts.append((embed.get("footer") or {}).get("text") or "")
+        return "\n".join(p for p in parts if p)
+
+
+class Driver:
+    """`async with standin.connect(bot) as driver:` — logs the client in and plays interactions."""
+
+    def __init__(self, standin: StandIn, bot: discord.Client, *, grace: float = 0.05, timeout: float | None = None,
+                 ready_timeout: float = 15.0) -> None:
+        self.standin = standin
+        self.bot = bot
+        self.grace = grace
+        self.timeout = timeout if timeout is not None else standin.deadline + 5.0
+        self.ready_timeout = ready_timeout
+        self.schema: list[dict] = []
+        self._modals: dict[str, tuple[dict, InteractionRecord]] = {}
+        self._task: asyncio.Task | None = None
+        self._saved: tuple[str, yarl.URL] | None = None
+
+    async def __aenter__(self) -> Driver:
+        self._saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
+        Route.BASE = self.standin.api_base
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.standin.gateway_url)
+        # The stand-in sends every GUILD_CREATE right after READY: no need to wait 2 s for stragglers.
+        self.bot._connection.guild_ready_timeout = 0.05
+        try:
+            await self.bot.login(self.standin.bot_token)
+            self._task = asyncio.create_task(self.bot.connect(reconnect=False))
+            ready = asyncio.create_task(self.bot.wait_until_ready())
+            done, _ = await asyncio.wait({ready, self._task}, timeout=self.ready_timeout,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if ready not in done:
+                ready.cancel()
+                if self._task in done:
+                    self._task.result()  # raises what stopped the client
+                raise TimeoutError("the client did not become ready on the stand-in")
+            self.refresh_schema()
+        except BaseException:
+            await self._shutdown()
+            raise
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._shutdown()
+
+    async def _shutdown(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.bot.close()
+        if self._task is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(self._task, 5.0)
+        if self._saved is not None:
+            Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = self._saved
+            self._saved = None
+
+    def refresh_schema(self) -> None:
+        """The command schema: what the bot synced to the stand-in, else what its command tree holds."""
+        synced = [c for commands in self.standin.commands.values() for c in commands]
+        if synced:
+            self.schema = synced
+            return
+        tree = getattr(self.bot, "tree", None)
+        schema = [c.to_dict(tree) for c in tree.get_commands()] if tree else []
+        for guild in self.standin.world.guilds:
+            schema += [c.to_dict(tree) | {"guild_id": str(guild.id)}
+                       for c in tree.get_commands(guild=discord.Object(guild.id))] if tree else []
+        self.schema = schema
+
+    # -- interactions --
+
+    async def slash(self, name: str, options: dict[str, Any] | None = None, *, user: User | str | None = None,
+                    channel: Channel | str | None = None, locale: str | None = None, grace: float | None = None,
+                    timeout: float | None = None) -> Reply:
+        """Run `/name` (e.g. "seasons start") with options typed per the command's schema."""
+        data = self._command_data(name, options or {}, focused=None)
+        return await self._run(APPLICATION_COMMAND, data, user, channel, locale, None, grace, timeout)
+
+    async def autocomplete(self, name: str, options: dict[str, Any], *, focused: str,
+                           user: User | str | None = None, channel: Channel | str | None = None,
+                           locale: str | None = None, timeout: float | None = None) -> list[dict]:
+        """The choices the bot offers while `focused` is being typed (its value so far in `options`)."""
+        data = self._command_data(name, options, focused=focused)
+        reply = await self._run(AUTOCOMPLETE, data, user, channel, locale, None, 0.0, timeout)
+        return reply.choices or []
+
+    async def press(self, custom_id: str, *, message: Message | StoredMessage | int | None = None,
+                    values: list[str] | None = None, user: User | str | None = None, locale: str | None = None,
+                    grace: float | None = None, timeout: float | None = None) -> Reply:
+        """Press the button (or choose `values` in the select menu) `custom_id` on a message the bot sent
+        (by default the latest message that has it)."""
+        stored = self._message_with(custom_id, message)
+        component = next(c for c in pressable(stored.payload) if c.get("custom_id") == custom_id)
+        if component.get("disabled"):
+            raise DriverError("console.error.disabled", label=component.get("label") or custom_id)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component["type"]}
+        if component["type"] != 2:
+            data["values"] = list(values or [])
+        channel = self.standin.world.find_channel(stored.channel_id)
+        return await self._run(MESSAGE_COMPONENT, data, user, channel, locale, stored, grace, timeout)
+
+    async def submit(self, custom_id: str, fields: dict[str, str], *, user: User | str | None = None,
+                     locale: str | None = None, grace: float | None = None, timeout: float | None = None) -> Reply:
+        """Fill and submit the form `custom_id` the bot opened; fields by text input custom_id or label."""
+        if custom_id not in self._modals:
+            raise DriverError("console.error.no_form")
+        modal, opener = self._modals[custom_id]
+        components = self._modal_answers(modal, fields)
+        message = self.standin.messages.get(opener.message_id or 0)
+        data = {"custom_id": custom_id, "components": components}
+        return await self._run(MODAL_SUBMIT, data, user or opener.user, opener.channel, locale, message, grace,
+                               timeout)
+
+    @property
+    def open_modal(self) -> dict | None:
+        """The form the bot opened last (custom_id, title, components), if any."""
+        return next(reversed(self._modals.values()))[0] if self._modals else None
+
+    async def _run(self, type_: int, data: dict, user: Any, channel: Any, locale: str | None,
+                   message: StoredMessage | None, grace: float | None, timeout: float | None) -> Reply:
+        world = self.standin.world
+        record = self.standin.new_interaction(type_, data, user=world.user(user), channel=world.channel(channel),
+                                              locale=locale, message=message)
+        reply = Reply(self.standin, record)
+        record.observers.append(reply._observe)
+        stop_watching = self.standin.watch_channels(reply._observe_channel)
+        try:
+            await self.standin.dispatch(record)
+            await reply._wait(self.grace if grace is None else grace, self.timeout if timeout is None else timeout)
+        finally:
+            stop_watching()
+        if reply.response_type == MODAL and reply.modal:
+            self._modals.pop(reply.modal["custom_id"], None)
+            self._modals[reply.modal["custom_id"]] = (reply.modal, record)
+        return reply
+
+    # -- building payloads --
+
+    def find_command(self, name: str) -> tuple[dict, list[str], list[dict]]:
+        """(top-level command, path of names, the leaf's option schemas) for "seasons start"."""
+        words = name.strip().lstrip("/").split()
+        top = next((c for c in self.schema if words and c["name"] == words[0] and c.get("type", 1) == 1), None)
+        if top is None:
+            raise DriverError("console.error.unknown_command", command="/" + " ".join(words))
+        node, path = top, [words[0]]
+        for word in words[1:]:
+            sub = next((o for o in node.get("options") or []
+                        if o["name"] == word and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)), None)
+            if sub is None:
+                raise DriverError("console.error.unknown_command", command="/" + " ".join(words))
+            node, path = sub, path + [word]
+        leaf_options = node.get("options") or []
+        if any(o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP) for o in leaf_options):
+            raise DriverError("console.error.incomplete_command", command="/" + " ".join(words),
+                              choices=", ".join(o["name"] for o in leaf_options))
+        return top, path, leaf_options
+
+    def command_names(self) -> list[str]:
+        """Every runnable command's full name ("seasons start", "game undo", ...)."""
+        names = []
+
+        def walk(prefix: list[str], node: dict) -> None:
+            subs = [o for o in node.get("options") or [] if o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)]
+            if not subs:
+                names.append(" ".join(prefix))
+            for sub in subs:
+                walk(prefix + [sub["name"]], sub)
+
+        for command in self.schema:
+            if command.get("type", 1) == 1:
+                walk([command["name"]], command)
+        return names
+
+    def _command_data(self, name: str, options: dict[str, Any], *, focused: str | None) -> dict:
+        top, path, schemas = self.find_command(name)
+        resolved: dict[str, dict] = {}
+        typed = []
+        by_name = {o["name"]: o for o in schemas}
+        for key, value in options.items():
+            schema = by_name.get(key)
+            if schema is None:
+                raise DriverError("console.error.unknown_option", option=key, command="/" + " ".join(path),
+                                  choices=", ".join(by_name) or "-")
+            if key == focused:
+                typed.append({"name": key, "type": schema["type"], "value": str(value), "focused": True})
+            else:
+                typed.append({"name": key, "type": schema["type"], "value": self._typed(schema, value, resolved)})
+        given = set(options)
+        missing = [o["name"] for o in schemas if o.get("required") and o["name"] not in given]
+        if missing and focused is None:
+            raise DriverError("console.error.missing_option", option=", ".join(missing),
+                              command="/" + " ".join(path))
+        for depth, word in enumerate(reversed(path[1:])):
+            typed = [{"name": word, "type": SUB_COMMAND if depth == 0 else SUB_COMMAND_GROUP, "options": typed}]
+        data: dict[str, Any] = {"id": top.get("id", "1"), "name": top["name"], "type": 1, "options": typed}
+        if top.get("guild_id"):
+            data["guild_id"] = top["guild_id"]
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    def _typed(self, schema: dict, value: Any, resolved: dict[str, dict]) -> Any:
+        """The value as Discord's client sends it for this option type (choices matched by value or name)."""
+        kind, name = schema["type"], schema["name"]
+        choices = schema.get("choices") or []
+        if choices:
+            for choice in choices:
+                if str(value).casefold() in (str(choice["value"]).casefold(), choice["name"].casefold()):
+                    return choice["value"]
+            raise DriverError("console.error.bad_choice", option=name, value=value,
+                              choices=", ".join(str(c["value"]) for c in choices))
+        try:
+            if kind == STRING:
+                text = str(value)
+                low, high = schema.get("min_length", 0), schema.get("max_length", 6000)
+                if not low <= len(text) <= high:
+                    raise ValueError(text)
+                return text
+            if kind in (INTEGER, NUMBER):
+                number = int(value) if kind == INTEGER else float(value)
+                if schema.get("min_value") is not None and number < schema["min_value"] or \
+                        schema.get("max_value") is not None and number > schema["max_value"]:
+                    raise ValueError(number)
+                return number
+            if kind == BOOLEAN:
+                if isinstance(value, bool):
+                    return value
+                words = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+                return words[str(value).casefold()]
+            if kind in (USER, MENTIONABLE):
+                user = self.standin.world.user(value)
+                resolved.setdefault("users", {})[str(user.id)] = user.payload()
+                member = user.member_payload()
+                member.pop("user")
+                resolved.setdefault("members", {})[str(user.id)] = member
+                return str(user.id)
+            if kind == CHANNEL:
+                channel = self.standin.world.channel(value)
+                resolved.setdefault("channels", {})[str(channel.id)] = channel.payload() | {"permissions": "0"}
+                return str(channel.id)
+        except (ValueError, KeyError, TypeError):
+            raise DriverError("console.error.bad_value", option=name, value=value) from None
+        raise DriverError("console.error.unsupported_option", option=name)
+
+    def _message_with(self, custom_id: str, message: Any) -> StoredMessage:
+        if isinstance(message, Message | StoredMessage):
+            message = message.id
+        candidates = [self.standin.messages.get(message)] if message is not None else \
+            reversed(list(self.standin.messages.values()))
+        for stored in candidates:
+            if stored and any(c.get("custom_id") == custom_id for c in pressable(stored.payload)):
+                return stored
+        raise DriverError("console.error.no_button", number=custom_id)
+
+    def _modal_answers(self, modal: dict, fields: dict[str, str]) -> list[dict]:
+        inputs = []  # (row type, row, text input)
+        for row in modal.get("components") or []:
+            if row.get("type") == 1:
+                inputs += [(1, row, c) for c in row.get("components") or []]
+            elif row.get("type") == 18:
+                inputs.append((18, row, row.get("component") or {}))
+        answers: dict[str, str] = {}
+        for key, value in fields.items():
+            match = next((c for _, row, c in inputs if key.casefold() in (
+                str(c.get("custom_id", "")).casefold(), str(c.get("label") or row.get("label") or "").casefold())),
+                None)
+            if match is None:
+                raise DriverError("console.error.unknown_field", field=key,
+                                  choices=", ".join(str(c.get("custom_id")) for _, _, c in inputs))
+            answers[match["custom_id"]] = str(value)
+        components = []
+        for row_type, row, comp in inputs:
+            value = answers.get(comp.get("custom_id"), comp.get("value") or "")
+            if comp.get("required", True) and not value:
+                raise DriverError("console.error.missing_field", field=comp.get("custom_id"))
+            if len(value) > comp.get("max_length", 4000) or (value and len(value) < comp.get("min_length", 0)):
+                raise DriverError("console.error.bad_value", option=comp.get("custom_id"), value=value)
+            answer = {"type": 4, "custom_id": comp["custom_id"], "value": value}
+            if row_type == 18:
+                components.append({"type": 18, "id": row.get("id", 0), "component": answer})
+            else:
+                components.append({"type": 1, "components": [answer]})
+        return components

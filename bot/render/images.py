@@ -13,7 +13,7 @@ import importlib
 import io
 import math
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -111,6 +111,9 @@ WHEEL = 430  # side of the wheel's square, in output pixels
 SUPERSAMPLE = 2  # the wheel is drawn at twice the size and reduced, for smooth edges
 
 
+@lru_cache(
+    maxsize=8
+)  # a game sits on the same month for a few replies; callers only paste it, never draw on it
 def _season_wheel(month: int, year: int, season: str) -> Image.Image:
     s = SUPERSAMPLE
     size = WHEEL * s

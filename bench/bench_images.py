@@ -1,0 +1,127 @@
+"""How long the reply pictures take to render, and how big they are.
+
+Run: ``.venv/bin/python bench/bench_images.py``. Prints, for each picture, the median over many renders
+of a typical and of a crowded state, the first render (cold: fonts and catalogs load) and the PNG size,
+with the machine noted so that figures from different machines are not compared blindly.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import PIL
+
+from bot.render import images
+from bot.render.images import seasons_board, volfyirion_board
+
+RUNS = 50
+
+SEASONS_TYPICAL = {
+    "year": 2,
+    "month": 5,
+    "season": "spring",
+    "difficulty": "wizard",
+    "dice": "bot",
+    "dummbot": {
+        "crystals": 14,
+        "hand_size": 3,
+        "summoned": ["1", "12", "EK3", "33", "47", "PD5"],
+        "score": 27,
+    },
+}
+SEASONS_CROWDED = {
+    "year": 3,
+    "month": 12,
+    "season": "autumn",
+    "difficulty": "archmage",
+    "dice": "table",
+    "dummbot": {"crystals": 128, "hand_size": 11, "summoned": [str(n) for n in range(1, 26)], "score": 143},
+}
+VOLF_TYPICAL = {
+    "turn": 7,
+    "difficulty": "normal",
+    "cities": [
+        {
+            "name": "Tylaris",
+            "defence": 8,
+            "destroyed": False,
+            "troop": "Elite Trooper",
+            "building": "Barracks",
+        },
+        {"name": "Akao Uket", "defence": 9, "destroyed": True, "troop": None, "building": None},
+        {"name": "Kyr", "defence": 10, "destroyed": False, "troop": None, "building": "Headquarters"},
+    ],
+    "rage_pile": {"size": 4, "top": "Feasible Solution"},
+    "token": "rage_pile",
+    "wonders": [
+        {"name": "Sibilant Crystal", "cost": 3, "sealed": False},
+        {"name": "Emerald Horn", "cost": 6, "sealed": True},
+    ],
+}
+VOLF_CROWDED = dict(
+    VOLF_TYPICAL,
+    wonders=[
+        {"name": f"Wonder with a rather long name {n}", "cost": n % 7, "sealed": n % 2 == 0}
+        for n in range(12)
+    ],
+    rage_pile={"size": 30, "top": "Book of Wisdom"},
+)
+
+
+def measure(
+    render: Callable[[dict[str, Any]], bytes],
+    summary: dict[str, Any],
+    before: Callable[[], None] | None = None,
+) -> tuple[float, float, int]:
+    """(first render ms, median ms over RUNS, PNG bytes); ``before`` runs, untimed, before each render."""
+    start = time.perf_counter()
+    png = render(summary)
+    first = (time.perf_counter() - start) * 1000
+    times = []
+    for _ in range(RUNS):
+        if before is not None:
+            before()
+        start = time.perf_counter()
+        render(summary)
+        times.append((time.perf_counter() - start) * 1000)
+    return first, statistics.median(times), len(png)
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            cpu = next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    return (
+        f"{cpu}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()}, Pillow {PIL.__version__}"
+    )
+
+
+def main() -> None:
+    print(f"machine: {machine()}")
+    print(f"{'picture':<22} {'first ms':>9} {'median ms':>10} {'PNG KB':>7}")
+    # The season wheel is cached per (month, year, season): "new month" clears that cache before each
+    # render, which is the cost of the first picture after the token moves.
+    new_month = images._season_wheel.cache_clear
+    cases = [
+        ("seasons typical", seasons_board, SEASONS_TYPICAL, None),
+        ("seasons new month", seasons_board, SEASONS_TYPICAL, new_month),
+        ("seasons crowded", seasons_board, SEASONS_CROWDED, new_month),
+        ("volfyirion typical", volfyirion_board, VOLF_TYPICAL, None),
+        ("volfyirion crowded", volfyirion_board, VOLF_CROWDED, None),
+    ]
+    for name, render, summary, before in cases:
+        first, median, size = measure(render, summary, before)
+        print(f"{name:<22} {first:>9.1f} {median:>10.1f} {size / 1024:>7.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,254 @@
+"""Faults: racing writers, a file locked by another process, a full disk, read-only, backups."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import new_game_args, play
+
+from bot.store import (
+    ChannelBusy,
+    GameRow,
+    SqliteStore,
+    StaleVersion,
+    StoreCorrupt,
+    StoreUnavailable,
+    backup_main,
+)
+from bot.store.sqlite import translate
+
+# A second process that takes the database's write lock and holds it until told to let go.
+LOCKER = r"""
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+if sys.argv[2] == "exclusive-mode":
+    conn.execute("PRAGMA locking_mode = EXCLUSIVE")
+conn.execute("BEGIN EXCLUSIVE")
+conn.execute("INSERT INTO actions (game_id, ply, action, user_id, created_at) VALUES (1, 999, '{}', 0, 'x')")
+print("locked", flush=True)
+sys.stdin.readline()
+conn.execute("ROLLBACK")
+"""
+
+
+class Locker:
+    def __init__(self, path: Path, mode: str = "normal") -> None:
+        self.proc = subprocess.Popen([sys.executable, "-c", LOCKER, str(path), mode],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    async def __aenter__(self) -> Locker:
+        line = await asyncio.to_thread(self.proc.stdout.readline)
+        assert line.strip() == "locked"
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.proc.stdin.write("\n")
+        self.proc.stdin.flush()
+        assert await asyncio.to_thread(self.proc.wait, 10) == 0
+
+
+# -- two writers ---------------------------------------------------------------------------------------
+async def test_two_stores_racing_on_one_ply_exactly_one_wins(store: SqliteStore, db_path: Path,
+                                                             game: GameRow) -> None:
+    async with SqliteStore(db_path, busy_timeout=5.0) as other:
+        for ply in range(15):
+            outcomes = await asyncio.gather(
+                *(s.append_action(game.id, expected_ply=ply, action={"type": "race", "by": i}, user_id=i,
+                                  summary={"by": i}) for i, s in enumerate((store, other))),
+                return_exceptions=True,
+            )
+            won = [o for o in outcomes if isinstance(o, GameRow)]
+            lost = [o for o in outcomes if isinstance(o, StaleVersion)]
+            assert (len(won), len(lost)) == (1, 1), outcomes
+            assert won[0].ply == ply + 1
+        live = await other.live_actions(game.id)
+    assert [a.ply for a in live] == list(range(1, 16))
+    assert len(await store.history(game.id, 100)) == 15  # the losers left no row behind
+    assert (await store.game(game.id)).summary == {"by": live[-1].user_id}
+
+
+async def test_two_stores_starting_a_game_in_one_channel(store: SqliteStore, db_path: Path) -> None:
+    async with SqliteStore(db_path, busy_timeout=5.0) as other:
+        outcomes = await asyncio.gather(store.create_game(**new_game_args(5)), other.create_game(**new_game_args(5)),
+                                        return_exceptions=True)
+    assert sorted(type(o).__name__ for o in outcomes) == ["ChannelBusy", "GameRow"]
+    busy = next(o for o in outcomes if isinstance(o, ChannelBusy))
+    assert busy.params["game_id"] == next(o for o in outcomes if isinstance(o, GameRow)).id
+    assert await store.count_games() == 1
+
+
+# -- another process holds the lock -----------------------------------------------------------------
+async def test_a_write_lock_held_by_another_process(db_path: Path) -> None:
+    async with SqliteStore(db_path, busy_timeout=0.3) as store:
+        game = await play(store, await store.create_game(**new_game_args()), 2)
+        async with Locker(db_path):
+            with pytest.raises(StoreUnavailable) as info:
+                await store.append_action(game.id, expected_ply=2, action={"type": "x"}, user_id=7, summary=None)
+            assert info.value.key == "store.unavailable"
+            assert info.value.params == {"reason": "locked"}
+            with pytest.raises(StoreUnavailable):
+                await store.create_game(**new_game_args(101))
+            # WAL: reading goes on while another process writes.
+            assert (await store.game(game.id)).ply == 2
+        assert (await store.game(game.id)).ply == 2
+        assert len(await store.history(game.id, 10)) == 2
+        assert await store.count_games() == 1
+        # The lock is gone: the same store carries on.
+        game = await store.append_action(game.id, expected_ply=2, action={"type": "x"}, user_id=7, summary=None)
+        assert [a.ply for a in await store.live_actions(game.id)] == [1, 2, 3]
+
+
+async def test_a_file_held_exclusively_at_start_is_reported_locked(db_path: Path) -> None:
+    async with SqliteStore(db_path) as store:
+        await store.create_game(**new_game_args())
+    async with Locker(db_path, "exclusive-mode"):
+        store = SqliteStore(db_path, busy_timeout=0.3)
+        with pytest.raises(StoreUnavailable) as info:
+            await store.open()
+        assert info.value.reason == "locked"
+    async with store:
+        assert await store.count_games() == 1
+
+
+# -- a full disk ------------------------------------------------------------------------------------
+async def test_disk_full_writes_nothing(store: SqliteStore, game: GameRow) -> None:
+    game = await play(store, game, 3)
+    pages = (await (await store._db.execute("PRAGMA page_count")).fetchone())[0]
+    await store._db.execute(f"PRAGMA max_page_count = {pages}")
+    with pytest.raises(StoreUnavailable) as info:
+        await store.append_action(game.id, expected_ply=3, action={"type": "big"}, user_id=7,
+                                  snapshot={"pad": "x" * 200_000}, summary={"ply": 4})
+    assert info.value.reason == "disk_full"
+    assert await store.game(game.id) == game
+    assert len(await store.history(game.id, 10)) == 3
+    assert await store.latest_snapshot(game.id, 10) is None
+    await store._db.execute("PRAGMA max_page_count = 1073741823")
+    game = await store.append_action(game.id, expected_ply=3, action={"type": "big"}, user_id=7,
+                                     snapshot={"pad": "x" * 200_000}, summary={"ply": 4})
+    assert (await store.latest_snapshot(game.id, 10))[0] == 4
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path):
+    """A 1 MiB tmpfs, when this process may mount one (root in a container); otherwise skip."""
+    mount = tmp_path / "small"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], check=False)
+
+
+async def test_a_really_full_disk_writes_nothing_and_recovers(small_disk: Path) -> None:
+    store = SqliteStore(small_disk / "bot.sqlite3", busy_timeout=0.3)
+    async with store:
+        game = await store.create_game(**new_game_args())
+        filler = small_disk / "filler"
+        with filler.open("wb") as f:  # leave a little room, then run out
+            f.write(b"\0" * (1024 * 1024 - 200 * 1024))
+        acknowledged = 0
+        with pytest.raises(StoreUnavailable) as info:
+            for _ in range(100):
+                game = await store.append_action(game.id, expected_ply=game.ply, action={"type": "x"}, user_id=7,
+                                                 snapshot={"pad": "y" * 20_000}, summary=None)
+                acknowledged += 1
+        assert info.value.reason == "disk_full"
+        assert acknowledged > 0
+        assert (await store.game(game.id)).ply == acknowledged
+        assert [a.ply for a in await store.live_actions(game.id)] == list(range(1, acknowledged + 1))
+        assert (await store.latest_snapshot(game.id, 1000))[0] == acknowledged
+        filler.unlink()
+        game = await store.append_action(game.id, expected_ply=acknowledged, action={"type": "x"}, user_id=7,
+                                         summary=None)
+        assert game.ply == acknowledged + 1
+    async with SqliteStore(small_disk / "bot.sqlite3") as again:
+        assert (await again.game(game.id)).ply == acknowledged + 1
+
+
+# -- read-only, I/O ----------------------------------------------------------------------------------
+async def test_a_read_only_database(store: SqliteStore, game: GameRow) -> None:
+    await store._db.execute("PRAGMA query_only = ON")
+    with pytest.raises(StoreUnavailable) as info:
+        await store.append_action(game.id, expected_ply=0, action={"type": "x"}, user_id=7, summary=None)
+    assert info.value.reason == "read_only"
+    assert (await store.game(game.id)).ply == 0
+    await store._db.execute("PRAGMA query_only = OFF")
+    assert (await play(store, game, 1)).ply == 1
+
+
+def _error(message: str, code: int | None) -> sqlite3.Error:
+    err = sqlite3.OperationalError(message)
+    if code is not None:
+        err.sqlite_errorcode = code
+    return err
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "reason"),
+    [
+        ("database is locked", 5, "locked"),
+        ("database is locked", None, "locked"),
+        ("database table is locked", 6, "locked"),
+        ("database or disk is full", 13, "disk_full"),
+        ("database or disk is full", None, "disk_full"),
+        ("attempt to write a readonly database", 8, "read_only"),
+        ("attempt to write a readonly database", 8 | (3 << 8), "read_only"),  # SQLITE_READONLY_ROLLBACK
+        ("disk I/O error", 10 | (3 << 8), "io"),  # SQLITE_IOERR_WRITE
+        ("disk I/O error", None, "io"),
+        ("unable to open database file", 14, "cannot_open"),
+    ],
+)
+def test_sqlite_errors_map_to_reasons(message: str, code: int | None, reason: str) -> None:
+    error = translate(_error(message, code))
+    assert isinstance(error, StoreUnavailable)
+    assert error.params == {"reason": reason}
+
+
+def test_damage_and_bugs_are_not_unavailability() -> None:
+    assert isinstance(translate(_error("database disk image is malformed", 11)), StoreCorrupt)
+    assert isinstance(translate(_error("file is not a database", 26)), StoreCorrupt)
+    bug = _error("no such table: gmaes", 1)
+    assert translate(bug) is bug
+
+
+# -- backup ------------------------------------------------------------------------------------------
+async def test_backup_is_a_readable_self_contained_copy(store: SqliteStore, game: GameRow, tmp_path: Path) -> None:
+    game = await play(store, game, 4)
+    other = await store.create_game(**new_game_args(101))
+    dest = tmp_path / "backups" / "copy.sqlite3"
+    await store.backup(dest)
+    await play(store, game, 1)  # later writes are not in the copy
+    assert sorted(p.name for p in dest.parent.iterdir()) == ["copy.sqlite3"]
+    with sqlite3.connect(dest) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    async with SqliteStore(dest) as copy:
+        assert await copy.game(game.id) == game
+        assert await copy.active_game(101) == other
+        assert [a.ply for a in await copy.live_actions(game.id)] == [1, 2, 3, 4]
+
+
+async def test_backup_main(db_path: Path, tmp_path: Path, capsys) -> None:
+    async with SqliteStore(db_path) as store:
+        await play(store, await store.create_game(**new_game_args()), 2)
+    dest = tmp_path / "out.sqlite3"
+    assert await backup_main(db_path, dest) == 0
+    assert "1 games" in capsys.readouterr().out
+    async with SqliteStore(dest) as copy:
+        assert await copy.count_games() == 1
+    assert await backup_main(tmp_path / "missing.sqlite3", tmp_path / "x.sqlite3") == 1
+    assert not (tmp_path / "missing.sqlite3").exists()
+    (tmp_path / "a_file").write_text("")
+    assert await backup_main(db_path, tmp_path / "a_file" / "x.sqlite3") == 1
+    assert "backup failed" in capsys.readouterr().err
+    db_path.write_bytes(b"garbage" * 100)
+    assert await backup_main(db_path, dest) == 1
+    assert "store.corrupt" in capsys.readouterr().err

@@ -1,0 +1,89 @@
+"""Property: any sequence of appends, undos, stale writes and finishes keeps the log consistent.
+
+After every step: ``ply`` equals the number of live actions, the live plies are exactly 1..n in
+order and hold what the model says, the latest snapshot is the model's, and the log only grows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from pathlib import Path
+
+from conftest import new_game_args
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.store import FinishInfo, GameNotActive, NothingToUndo, SqliteStore, StaleVersion
+
+OPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("append"), st.booleans()),  # with a snapshot or not
+        st.tuples(st.just("undo"), st.just(False)),
+        st.tuples(st.just("stale"), st.integers(1, 3)),  # a write on a version that is not current
+        st.tuples(st.just("finish"), st.just(False)),
+    ),
+    max_size=40,
+)
+
+
+async def _run(ops: list[tuple[str, object]], path: Path) -> None:
+    async with SqliteStore(path, synchronous="NORMAL") as store:  # fsync adds nothing to this property
+        game = await store.create_game(**new_game_args())
+        live: list[dict] = []  # the model: live actions in order
+        snapshots: dict[int, dict] = {}
+        finished = False
+        writes = 0
+        for i, (op, arg) in enumerate(ops):
+            ply = len(live)
+            if op in ("append", "finish"):
+                action = {"type": op, "i": i}
+                snapshot = {"ply": ply + 1, "i": i} if arg else None
+                finish = FinishInfo("finished", "won", player_score=i, dummbot_score=0) if op == "finish" else None
+                try:
+                    await store.append_action(game.id, expected_ply=ply, action=action, user_id=7,
+                                              snapshot=snapshot, summary={"i": i}, finish=finish)
+                except GameNotActive:
+                    assert finished
+                else:
+                    assert not finished
+                    live.append(action)
+                    writes += 1
+                    finished = op == "finish"
+                    if snapshot:
+                        snapshots[ply + 1] = snapshot
+            elif op == "undo":
+                try:
+                    await store.undo_action(game.id, expected_ply=ply, user_id=7, summary=None)
+                except NothingToUndo:
+                    assert ply == 0
+                else:
+                    live.pop()
+                    snapshots.pop(ply, None)
+                    finished = False
+            else:
+                try:
+                    await store.append_action(game.id, expected_ply=ply + int(arg), action={"type": "stale"},
+                                              user_id=7, summary=None)
+                    raise AssertionError("a stale write went through")
+                except (StaleVersion, GameNotActive):
+                    pass
+
+            row = await store.game(game.id)
+            rows = await store.live_actions(game.id)
+            assert row.ply == len(rows) == len(live)
+            assert [a.ply for a in rows] == list(range(1, len(live) + 1))
+            assert [a.action for a in rows] == live
+            assert row.status == ("finished" if finished else "active")
+            assert (await store.result(game.id) is not None) == finished
+            assert len(await store.history(game.id, 1000)) == writes
+            best = max((p for p in snapshots if p <= row.ply), default=None)
+            expected = None if best is None else (best, snapshots[best])
+            assert await store.latest_snapshot(game.id, row.ply) == expected
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(OPS)
+def test_random_appends_and_undos_keep_the_log_contiguous(ops: list[tuple[str, object]]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        asyncio.run(_run(ops, Path(tmp) / "bot.sqlite3"))

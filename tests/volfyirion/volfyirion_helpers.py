@@ -1,0 +1,42 @@
+"""Shared helpers for the Volfyirion tests (imported by name: pytest puts this folder on sys.path)."""
+
+from __future__ import annotations
+
+from engine.core import Action, GameRecord, Step
+from engine.volfyirion import RULES
+
+
+def new(**options) -> GameRecord:
+    return GameRecord(RULES, options, seed=7)
+
+
+def push(record: GameRecord, kind: str, **args) -> Step:
+    return record.push(Action(kind, **args))
+
+
+def keys(step: Step) -> list[str]:
+    return [e.key.rsplit(".", 1)[-1] for e in step.events]
+
+
+def events(step: Step, name: str) -> list[dict]:
+    return [dict(e.params) for e in step.events if e.key == f"volfyirion.event.{name}"]
+
+
+def grow_pile(record: GameRecord, size: int) -> None:
+    """End turns (token on the Lair) until the Rage Pile holds at least ``size`` cards."""
+    while record.state.rage_size < size:
+        push(record, "end")
+
+
+def attack(record: GameRecord, cards: list[str]) -> Step:
+    """Send the token away, end the turn and reveal ``cards`` (the pile's unknown cards)."""
+    if record.state.token == "lair":
+        push(record, "reshuffle")
+    step = push(record, "end")
+    if record.state.phase == "reveal":
+        step = push(record, "reveal", cards=cards)
+    return step
+
+
+def city(record: GameRecord, name: str) -> dict:
+    return next(c for c in record.state.summary()["cities"] if c["name"] == name)

@@ -67,7 +67,9 @@ def seasons_board(summary: Mapping[str, Any], cards: Mapping[str, Mapping[str, A
     draw = ImageDraw.Draw(image)
     month = _clamp(_int(summary.get("month"), 1), 1, 12)
     year = _clamp(_int(summary.get("year"), 1), 1, 3)
-    season = str(summary.get("season") or _season_of(month))
+    season = str(summary.get("season") or "").lower()
+    if season not in SEASON_MONTHS:
+        season = _season_of(month)
     image.paste(_season_wheel(month, year, season), (10, 10))
 
     bot = summary.get("dummbot") or {}
@@ -86,7 +88,7 @@ def volfyirion_board(summary: Mapping[str, Any], troop_defence: Mapping[str, int
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
 
-    draw.text((18, 12), f"Turn {_int(summary.get('turn'), 0)}", font=_font(22, bold=True), fill=TEXT)
+    draw.text((18, 12), f"Turn {_int(summary.get('turn'), 0)}", font=_font(22), fill=TEXT)
     difficulty = str(summary.get("difficulty") or "")
     if difficulty:
         draw.text((782, 16), difficulty, font=_font(15), fill=MUTED, anchor="ra")
@@ -138,7 +140,7 @@ def _season_wheel(month: int, year: int, season: str) -> Image.Image:
     start = -90 + (month - 1) * 30
     draw.arc(_circle(c, c, outer - 2 * s), start + 1, start + 29, fill=TEXT, width=5 * s)
 
-    number_font = _font(22 * s, bold=True)
+    number_font = _font(22 * s)
     for m in range(1, 13):
         x, y = _polar(c, c, outer - 26 * s, math.radians(-75 + (m - 1) * 30))
         ink = TEXT if m == month else _mix(TEXT, BACKGROUND, 0.25)
@@ -152,7 +154,7 @@ def _season_wheel(month: int, year: int, season: str) -> Image.Image:
     # The hub: the current season's glyph, the year in Roman numerals, three pips.
     draw.ellipse(_circle(c, c, inner - 6 * s), fill=PANEL, outline=PANEL_EDGE, width=2 * s)
     _season_glyph(draw, season, c, c - 52 * s, 16 * s, SEASON_COLOURS.get(season, TEXT), width=3 * s)
-    draw.text((c, c + 2 * s), ROMAN[year], font=_font(52 * s, bold=True), fill=TEXT, anchor="mm")
+    draw.text((c, c + 2 * s), ROMAN[year], font=_font(52 * s), fill=TEXT, anchor="mm")
     for i in range(3):
         px = c + (i - 1) * 24 * s
         filled = i < year
@@ -189,7 +191,7 @@ def _season_glyph(
 
 
 def _dummbot_header(draw: ImageDraw.ImageDraw, summary: Mapping[str, Any], bot: Mapping[str, Any]) -> None:
-    draw.text((452, 10), "Dummbot", font=_font(24, bold=True), fill=TEXT)
+    draw.text((452, 10), "Dummbot", font=_font(24), fill=TEXT)
     caption = [str(summary["difficulty"])] if summary.get("difficulty") else []
     if summary.get("dice"):
         caption.append(f"dice {summary['dice']}")
@@ -197,7 +199,7 @@ def _dummbot_header(draw: ImageDraw.ImageDraw, summary: Mapping[str, Any], bot: 
 
     # Score (prestige so far) at the top right, beside the name.
     score = str(_int(bot.get("score"), 0))
-    score_font = _font(28, bold=True)
+    score_font = _font(28)
     draw.text((790, 26), score, font=score_font, fill=TEXT, anchor="rm")
     _star(draw, 790 - draw.textlength(score, font=score_font) - 20, 26, 15, GOLD)
 
@@ -205,7 +207,7 @@ def _dummbot_header(draw: ImageDraw.ImageDraw, summary: Mapping[str, Any], bot: 
     # placed after the crystals' measured width so that big numbers never collide.
     y = 102
     crystals = str(_int(bot.get("crystals"), 0))
-    crystal_font = _font(46, bold=True)
+    crystal_font = _font(46)
     _crystal_glyph(draw, 478, y, 24)
     draw.text((512, y), crystals, font=crystal_font, fill=TEXT, anchor="lm")
     x = max(640, 512 + draw.textlength(crystals, font=crystal_font) + 36)
@@ -220,7 +222,7 @@ def _dummbot_header(draw: ImageDraw.ImageDraw, summary: Mapping[str, Any], bot: 
     if hand == 0:
         draw.rounded_rectangle((x, y - 22, x + 26, y + 20), radius=4, outline=FAINT, width=2)
     x += max(shown - 1, 0) * 7 + 34
-    draw.text((x, y), f"x{hand}", font=_font(30, bold=True), fill=TEXT, anchor="lm")
+    draw.text((x, y), f"x{hand}", font=_font(30), fill=TEXT, anchor="lm")
     draw.line((452, 146, 790, 146), fill=PANEL_EDGE, width=2)
 
 
@@ -233,9 +235,7 @@ def _summoned_tiles(
     tile_h = (bottom - top - gap * (rows - 1)) // rows
     if not summoned:
         draw.rounded_rectangle((left, top, left + tile_w, top + tile_h), radius=6, outline=FAINT, width=2)
-        draw.text(
-            (left + tile_w / 2, top + tile_h / 2), "0", font=_font(20, bold=True), fill=FAINT, anchor="mm"
-        )
+        draw.text((left + tile_w / 2, top + tile_h / 2), "0", font=_font(20), fill=FAINT, anchor="mm")
         return
     capacity = cols * rows
     overflow = len(summoned) - capacity
@@ -256,7 +256,7 @@ def _summoned_tiles(
         draw.text(
             (x + tile_w / 2, y + tile_h / 2),
             f"+{overflow + 1}",
-            font=_font(20, bold=True),
+            font=_font(20),
             fill=TEXT,
             anchor="mm",
         )
@@ -274,7 +274,7 @@ def _card_tile(
     draw.rounded_rectangle(
         box, radius=6, fill=SEASONS_TILE.get(kind or "", PANEL), outline=PANEL_EDGE, width=1
     )
-    id_font = _font(17, bold=True)
+    id_font = _font(17)
     draw.text((x0 + 6, y0 + 5), _fit(card_id, id_font, x1 - x0 - 34), font=id_font, fill=TEXT)
     if prestige is not None:
         _coin(draw, x1 - 14, y0 + 14, 10, str(prestige))
@@ -334,7 +334,7 @@ def _city_panel(
     draw.rounded_rectangle(
         box, radius=10, fill=fill, outline=PANEL_EDGE if not destroyed else (96, 96, 96), width=2
     )
-    name_font = _font(21, bold=True)
+    name_font = _font(21)
     draw.text(
         (x0 + 14, y0 + 12),
         _fit(str(city.get("name") or "?"), name_font, x1 - x0 - 28),
@@ -347,7 +347,7 @@ def _city_panel(
     bonus = _troop_defence(troop, troop_defence) if troop else None
     total = printed + (bonus or 0)
     _shield(draw, x0 + 44, y0 + 84, 30, (70, 96, 140) if not destroyed else (96, 96, 96))
-    draw.text((x0 + 44, y0 + 82), str(total), font=_font(30, bold=True), fill=ink, anchor="mm")
+    draw.text((x0 + 44, y0 + 82), str(total), font=_font(30), fill=ink, anchor="mm")
     breakdown = f"{printed} + {bonus}" if bonus else f"{printed} + ?" if troop else ""
     draw.text((x0 + 88, y0 + 84), breakdown, font=_font(20), fill=muted, anchor="lm")
 
@@ -443,12 +443,12 @@ def _rage_pile(
         draw.text(
             (base_x + card_w / 2, base_y + card_h / 2),
             "?",
-            font=_font(40, bold=True),
+            font=_font(40),
             fill=(196, 180, 226),
             anchor="mm",
         )
     count_x = base_x + card_w + 64
-    draw.text((count_x, y0 + 40), f"x{size}", font=_font(34, bold=True), fill=TEXT, anchor="mm")
+    draw.text((count_x, y0 + 40), f"x{size}", font=_font(34), fill=TEXT, anchor="mm")
     draw.text(((x0 + x1) / 2, y1 - 18), "Rage Pile", font=_font(16), fill=MUTED, anchor="mm")
     if token_here:
         _dragon_token(draw, count_x, y0 + 104, 30)
@@ -468,9 +468,7 @@ def _wonders(
     overflow = len(wonders) - capacity
     visible = wonders if overflow <= 0 else wonders[: capacity - 1]
     if not wonders:
-        draw.text(
-            ((x0 + x1) / 2, (top + bottom) / 2), "0", font=_font(24, bold=True), fill=FAINT, anchor="mm"
-        )
+        draw.text(((x0 + x1) / 2, (top + bottom) / 2), "0", font=_font(24), fill=FAINT, anchor="mm")
     name_font = _font(15)
     for i, wonder in enumerate(visible):
         tx = left + (i % cols) * (tile_w + gap)
@@ -500,7 +498,7 @@ def _wonders(
         draw.text(
             (tx + tile_w / 2, ty + tile_h / 2),
             f"+{overflow + 1}",
-            font=_font(18, bold=True),
+            font=_font(18),
             fill=TEXT,
             anchor="mm",
         )
@@ -562,7 +560,7 @@ def _house(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, colour: Colo
 
 def _coin(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, label: str) -> None:
     draw.ellipse(_circle(x, y, r), fill=GOLD, outline=(150, 110, 30), width=1)
-    draw.text((x, y), label, font=_font(13, bold=True), fill=(40, 30, 10), anchor="mm")
+    draw.text((x, y), label, font=_font(13), fill=(40, 30, 10), anchor="mm")
 
 
 def _lock(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, colour: Colour) -> None:
@@ -594,9 +592,9 @@ def _dragon_token(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> No
 
 
 @cache
-def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled font at ``size``; "bold" is the same face, a size step up, for hierarchy."""
-    font = ImageFont.load_default(size=size + (1 if bold else 0))
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's bundled font (one regular weight: hierarchy comes from size and colour) at ``size``."""
+    font = ImageFont.load_default(size=size)
     if isinstance(font, ImageFont.FreeTypeFont):
         return font.font_variant(layout_engine=ImageFont.Layout.BASIC)
     return font  # Pillow without FreeType: the fixed bitmap font, still legible
@@ -604,6 +602,7 @@ def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.I
 
 def _fit(text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: float) -> str:
     """``text`` cut to ``width`` pixels, with an ellipsis when anything was cut."""
+    text = _latin(text)
     if font.getlength(text) <= width:
         return text
     while text and font.getlength(text + "…") > width:
@@ -620,6 +619,7 @@ def _wrapped(
 ) -> None:
     """Word-wrap ``text`` centred into ``box``; the last line that fits is cut with an ellipsis."""
     x0, y0, x1, y1 = box
+    text = _latin(text)
     line_height = font.size + 4 if hasattr(font, "size") else 14
     max_lines = max(1, int((y1 - y0) // line_height))
     lines: list[str] = []
@@ -639,6 +639,15 @@ def _wrapped(
             fill=fill,
             anchor="ma",
         )
+
+
+def _latin(text: str) -> str:
+    """``text`` without the characters the bundled font cannot draw (CJK and the like would show as boxes).
+
+    Callers pass English names; this only guards against a localized name slipping through.
+    """
+    kept = "".join(ch for ch in text if ord(ch) < 0x2000 or ch in "…·")
+    return kept.strip() or "?"
 
 
 def _png(image: Image.Image) -> bytes:

@@ -147,6 +147,11 @@ def test_seasons_board_tolerates_missing_and_odd_keys():
     assert_good_png(seasons_board({}))
     assert_good_png(seasons_board({"month": 12, "extra": [1, 2], "dummbot": {}}))
     assert_good_png(seasons_board({"year": 9, "month": 0, "season": None, "dummbot": {"crystals": None}}))
+    winter = seasons_board(seasons_summary(month=2, season="winter"))
+    assert seasons_board(seasons_summary(month=2, season="Winter")) == winter
+    assert (
+        seasons_board(seasons_summary(month=2, season="monsoon")) == winter
+    )  # unknown: taken from the month
 
 
 # --- Volfyirion -----------------------------------------------------------------------------------------
@@ -302,3 +307,10 @@ def test_prestige_comes_from_the_catalog_when_not_given():
     assert seasons_board(seasons_summary(dummbot=bot)) == seasons_board(
         seasons_summary(dummbot=bot), cards=given
     )
+
+
+def test_a_japanese_name_never_reaches_the_picture():
+    assert images._fit("破壊者ケアン", ImageFont.load_default(size=16), 100) == "?"
+    assert images._fit("Kairn 破壊者", ImageFont.load_default(size=16), 100) == "Kairn"
+    given = {"1": {"name": "大気の護符", "prestige": 6}}
+    assert_good_png(seasons_board(seasons_summary(), cards=given))

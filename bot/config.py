@@ -18,6 +18,8 @@ class Config:
     api_base: str | None = None
     # Seconds a channel's game stays cached in memory after its last command.
     cache_seconds: float = 600.0
+    # A fixed seed for every new game (SOLO_BOT_SEED): reproducible sessions for demos and tests.
+    seed: int | None = None
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Config:
@@ -26,4 +28,5 @@ class Config:
             token=env.get("DISCORD_TOKEN") or None,
             db_path=Path(env.get("SOLO_BOT_DB") or DEFAULT_DB),
             log_level=env.get("SOLO_BOT_LOG_LEVEL", "INFO").upper(),
+            seed=int(env["SOLO_BOT_SEED"]) if env.get("SOLO_BOT_SEED", "").strip().lstrip("-").isdigit() else None,
         )

@@ -65,43 +65,43 @@ def seasons_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool]]:
     summoned = bot.get("summoned", [])
     summoned_text = "\n".join(card_name(lang, "seasons", c) for c in summoned) if summoned else t(lang, "word.none")
     return [
-        (t(lang, "seasons.field.time"), t(lang, "seasons.field.time_value", year=s.get("year"),
+        (t(lang, "field.seasons.time"), t(lang, "field.seasons.time_value", year=s.get("year"),
                                           month=s.get("month"), season=s.get("season")), True),
-        (t(lang, "seasons.field.crystals"), str(bot.get("crystals", 0)), True),
-        (t(lang, "seasons.field.hand"), str(bot.get("hand_size", 0)), True),
-        (t(lang, "seasons.field.summoned", n=len(summoned)), summoned_text, False),
-        (t(lang, "seasons.field.score"), str(bot.get("score", 0)), True),
-        (t(lang, "seasons.field.difficulty"), t(lang, f"word.{s.get('difficulty')}") + " · "
+        (t(lang, "field.seasons.crystals"), str(bot.get("crystals", 0)), True),
+        (t(lang, "field.seasons.hand"), str(bot.get("hand_size", 0)), True),
+        (t(lang, "field.seasons.summoned", n=len(summoned)), summoned_text, False),
+        (t(lang, "field.seasons.score"), str(bot.get("score", 0)), True),
+        (t(lang, "field.seasons.difficulty"), t(lang, f"word.{s.get('difficulty')}") + " · "
          + t(lang, f"word.dice_{s.get('dice')}"), True),
     ]
 
 
 def volfyirion_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool]]:
     fields: list[tuple[str, str, bool]] = [
-        (t(lang, "volfyirion.field.turn"), str(s.get("turn")), True),
-        (t(lang, "volfyirion.field.token"), t(lang, f"word.token_{s.get('token')}"), True),
+        (t(lang, "field.volfyirion.turn"), str(s.get("turn")), True),
+        (t(lang, "field.volfyirion.token"), t(lang, f"word.token_{s.get('token')}"), True),
     ]
     pile = s.get("rage_pile", {})
     top = pile.get("top")
-    pile_text = t(lang, "volfyirion.field.pile_value", size=pile.get("size", 0))
+    pile_text = t(lang, "field.volfyirion.pile_value", size=pile.get("size", 0))
     if top:
-        pile_text += "\n" + t(lang, "volfyirion.field.pile_top", card=top)
-    fields.append((t(lang, "volfyirion.field.pile"), pile_text, True))
+        pile_text += "\n" + t(lang, "field.volfyirion.pile_top", card=top)
+    fields.append((t(lang, "field.volfyirion.pile"), pile_text, True))
     for city in s.get("cities", []):
         if city.get("destroyed"):
-            value = t(lang, "volfyirion.field.city_destroyed")
+            value = t(lang, "field.volfyirion.city_destroyed")
         else:
-            value = t(lang, "volfyirion.field.city_value", defence=city.get("defence"),
+            value = t(lang, "field.volfyirion.city_value", defence=city.get("defence"),
                       troop=city.get("troop") or "—", building=city.get("building") or "—")
         fields.append((f"{city.get('name')} ({city.get('defence')})", value, True))
     wonders = s.get("wonders", [])
     if wonders:
         lines = [
-            f"{w['name']} ({w['cost']})" + (" — " + t(lang, "volfyirion.field.sealed") if w.get("sealed") else "")
+            f"{w['name']} ({w['cost']})" + (" — " + t(lang, "field.volfyirion.sealed") if w.get("sealed") else "")
             for w in wonders
         ]
-        fields.append((t(lang, "volfyirion.field.wonders"), "\n".join(lines), False))
-    fields.append((t(lang, "volfyirion.field.difficulty"), t(lang, f"word.{s.get('difficulty')}") + " · "
+        fields.append((t(lang, "field.volfyirion.wonders"), "\n".join(lines), False))
+    fields.append((t(lang, "field.volfyirion.difficulty"), t(lang, f"word.{s.get('difficulty')}") + " · "
                    + t(lang, f"word.bonus_{s.get('bonus', 'official')}"), True))
     return fields
 

@@ -1,0 +1,89 @@
+"""``python -m bot`` — run the bot (with DISCORD_TOKEN) or the local console (without).
+
+    python -m bot                     run on Discord, or the local console when DISCORD_TOKEN is unset
+    python -m bot console [options]   the local console (see --help)
+    python -m bot sync [--guild ID]   register the slash commands with Discord (globally or in one server)
+    python -m bot backup PATH         copy the database to PATH while the bot may be running
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+import discord
+
+from .config import Config
+
+
+def _logging(config: Config) -> None:
+    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(config.log_level)))
+
+
+def run_bot(config: Config) -> int:
+    from .app import create_bot
+
+    _logging(config)
+    bot = create_bot(config)
+    bot.run(config.token, log_handler=None)
+    return 0
+
+
+async def _sync(config: Config, guild_id: int | None) -> int:
+    from .app import create_bot
+
+    bot = create_bot(config)
+    async with bot:
+        await bot.login(config.token)  # runs setup_hook, which builds the command tree
+        guild = None if guild_id is None else discord.Object(id=guild_id)
+        if guild is not None:
+            bot.tree.copy_global_to(guild=guild)
+        synced = await bot.tree.sync(guild=guild)
+        where = f"guild {guild_id}" if guild_id else "globally"
+        print(f"synced {len(synced)} commands {where}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    config = Config.from_env()
+    if argv and argv[0] == "console":
+        from .console import main as console_main
+
+        return console_main(argv[1:])
+    if argv and argv[0] == "sync":
+        parser = argparse.ArgumentParser(prog="python -m bot sync")
+        parser.add_argument("--guild", type=int, default=None, help="sync into one server only (instant)")
+        args = parser.parse_args(argv[1:])
+        if not config.token:
+            print("DISCORD_TOKEN is not set: there is nothing to sync with.", file=sys.stderr)
+            return 2
+        _logging(config)
+        return asyncio.run(_sync(config, args.guild))
+    if argv and argv[0] == "backup":
+        parser = argparse.ArgumentParser(prog="python -m bot backup")
+        parser.add_argument("path", help="where to write the copy")
+        args = parser.parse_args(argv[1:])
+        from .store import backup_main
+
+        return asyncio.run(backup_main(config.db_path, args.path))
+    if argv and argv[0] in ("-h", "--help", "help"):
+        print(__doc__)
+        return 0
+    if argv:
+        print(f"unknown command {argv[0]!r}\n{__doc__}", file=sys.stderr)
+        return 2
+    if config.token:
+        return run_bot(config)
+    from .console import main as console_main
+
+    print("DISCORD_TOKEN is not set: starting the local console (type /game help, Ctrl-D to quit).",
+          file=sys.stderr)
+    return console_main([])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

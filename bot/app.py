@@ -1,0 +1,102 @@
+"""The Discord client: command tree, buttons, forms, one error handler, the store's lifetime."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from .buttons import CUSTOM_ID, GameButton, form_values
+from .config import Config
+from .controller import Controller
+from .i18n import CommandTranslator, lang_of, t
+from .render.embeds import notice_embed
+from .sessions import GameService
+from .store import SqliteStore
+
+log = logging.getLogger(__name__)
+
+
+class SoloBot(commands.Bot):
+    """Plays Dummbot (Seasons) and Volfyirion for solo players, one game per channel."""
+
+    def __init__(self, config: Config, *, seed=None) -> None:  # noqa: ANN001 - a () -> int for tests
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.config = config
+        self.store = SqliteStore(config.db_path)
+        if seed is None and config.seed is not None:
+            seed = lambda: config.seed  # noqa: E731 - fixed seeds make console sessions reproducible
+        self.service = GameService(self.store, cache_seconds=config.cache_seconds, seed=seed)
+        self.controller = Controller(self)
+
+    async def setup_hook(self) -> None:
+        await self.store.open()
+        await self.tree.set_translator(CommandTranslator())
+        from .commands import game, seasons, volfyirion
+
+        for module in (seasons, volfyirion, game):
+            module.install(self)
+        self.add_dynamic_items(GameButton)
+        self.tree.on_error = self.on_app_command_error
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            await self.store.close()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Form submissions are handled here, so that a form opened before a restart still works."""
+        data = interaction.data or {}
+        if interaction.type is discord.InteractionType.component:
+            # Our buttons are DynamicItems; anything else (a forged or foreign custom_id) gets a clear answer.
+            if CUSTOM_ID.fullmatch(str(data.get("custom_id", ""))) is None:
+                await self._answer_unknown(interaction)
+            return
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        match = CUSTOM_ID.fullmatch(str(data.get("custom_id", "")))
+        if match is None or not match["op"].startswith("form_"):
+            await self._answer_unknown(interaction)
+            return
+        await self.controller.on_form(
+            interaction, int(match["game"]), int(match["ply"]), match["op"], form_values(data)
+        )
+
+    async def _answer_unknown(self, interaction: discord.Interaction) -> None:
+        if not interaction.response.is_done():
+            embed = notice_embed(lang_of(interaction.locale), "refuse.unknown_button")
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """The one error handler: a localized answer for what the user can fix, a log line for the rest."""
+        lg = lang_of(interaction.locale)
+        if isinstance(error, app_commands.TransformerError):
+            key, params = "refuse.bad_option", {"value": str(error.value)[:100]}
+        elif isinstance(error, app_commands.CommandNotFound):
+            key, params = "refuse.unknown_command", {}
+        elif isinstance(error, app_commands.CheckFailure):
+            key, params = "refuse.not_allowed", {}
+        else:
+            original = getattr(error, "original", error)
+            log.error("command failed", exc_info=(type(original), original, original.__traceback__))
+            key, params = "refuse.internal", {}
+        embed = notice_embed(lg, key, **params)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(embed=embed, ephemeral=True)
+            else:
+                await interaction.response.send_message(embed=embed, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not send the error reply: %s", t("en", key, **params))
+
+
+def create_bot(config: Config, *, seed=None) -> SoloBot:  # noqa: ANN001
+    """The bot, configured; ``seed`` (a function returning an int) fixes new games' seeds for tests."""
+    return SoloBot(config, seed=seed)

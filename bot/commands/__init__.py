@@ -1,0 +1,1 @@
+"""Slash commands, one module per game (``/seasons``, ``/volfyrion``) and ``/game`` for what is common."""

@@ -1,0 +1,209 @@
+"""``/game`` — what both games share: status, undo, history, export, abandon, leaderboard, stats, help."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from engine.core import Action
+
+from ..buttons import ButtonSpec, view_of
+from ..controller import lang, send
+from ..i18n import L, t
+from ..render.embeds import COLOURS, notice_embed
+from ..sessions import Played, Refusal
+from ..store import GameRow, StoreError
+
+if TYPE_CHECKING:
+    from ..app import SoloBot
+
+Interaction = discord.Interaction["SoloBot"]
+
+GAMES = [
+    app_commands.Choice(name=L("Seasons", "word.seasons"), value="seasons"),
+    app_commands.Choice(name=L("Volfyirion", "word.volfyirion"), value="volfyirion"),
+]
+DIFFICULTIES = [
+    app_commands.Choice(name=L(d, f"word.{d}"), value=d)
+    for d in ("apprentice", "wizard", "archmage", "easy", "normal", "hard")
+]
+HISTORY_LIMIT = 15
+
+
+class GameCommands(app_commands.Group):
+    def __init__(self) -> None:
+        super().__init__(name="game", description=L("The game in this channel, results and help", "cmd.game"))
+
+    @app_commands.command(name="status", description=L("Show the game in this channel", "cmd.game.status"))
+    async def status(self, interaction: Interaction) -> None:
+        try:
+            row = await _latest(interaction)
+            record = await interaction.client.service.record(row)
+        except (Refusal, StoreError) as err:
+            await interaction.client.controller.refuse(interaction, err)
+            return
+        # Anyone may look; only the owner's view carries the buttons that change the game.
+        mine = interaction.user.id == row.owner_id
+        played = Played(row, record.last, record)
+        await interaction.client.controller.show(interaction, played, picture=True, ephemeral=not mine)
+
+    @app_commands.command(name="undo", description=L("Take back the last action", "cmd.game.undo"))
+    async def undo(self, interaction: Interaction) -> None:
+        try:
+            row = await _latest(interaction)
+        except (Refusal, StoreError) as err:
+            await interaction.client.controller.refuse(interaction, err)
+            return
+        await interaction.client.controller.undo(interaction, game_id=row.id)
+
+    @app_commands.command(name="history", description=L("The last actions of the game", "cmd.game.history"))
+    async def history(self, interaction: Interaction) -> None:
+        lg = lang(interaction)
+        ctl = interaction.client.controller
+        try:
+            row = await _latest(interaction)
+            actions = await interaction.client.store.history(row.id, HISTORY_LIMIT)
+        except (Refusal, StoreError) as err:
+            await ctl.refuse(interaction, err)
+            return
+        lines = []
+        for a in reversed(actions):
+            text = ctl.describe_action(lg, row.kind, Action.from_json(a.action))
+            line = f"`{a.ply:>3}` {text}"
+            lines.append(f"~~{line}~~ ({t(lg, 'history.undone')})" if a.undone else line)
+        embed = discord.Embed(title=t(lg, "history.title", game=row.kind, game_id=row.id),
+                              description="\n".join(lines)[:4000] or t(lg, "history.empty"),
+                              colour=COLOURS[row.kind])
+        await send(interaction, embed=embed, ephemeral=interaction.user.id != row.owner_id)
+
+    @app_commands.command(name="export", description=L("The game record as a JSON file", "cmd.game.export"))
+    async def export(self, interaction: Interaction) -> None:
+        try:
+            row = await _latest(interaction)
+            record = await interaction.client.service.record(row)
+            result = await interaction.client.store.result(row.id)
+        except (Refusal, StoreError) as err:
+            await interaction.client.controller.refuse(interaction, err)
+            return
+        data = export_record(row, record, result)
+        text = json.dumps(data, ensure_ascii=False, indent=2)
+        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"{row.kind}-game-{row.id}.json")
+        embed = notice_embed(lang(interaction), "export.text", kind=row.kind, game=row.kind, game_id=row.id,
+                             ply=row.ply)
+        await send(interaction, embed=embed, files=[file])
+
+    @app_commands.command(name="abandon", description=L("Abandon the game in this channel", "cmd.game.abandon"))
+    async def abandon(self, interaction: Interaction) -> None:
+        lg = lang(interaction)
+        service = interaction.client.service
+        try:
+            row = await service.require(interaction.channel_id)
+        except (Refusal, StoreError) as err:
+            await interaction.client.controller.refuse(interaction, err)
+            return
+        perms = interaction.permissions
+        if row.owner_id != interaction.user.id and not perms.manage_guild:
+            await interaction.client.controller.refuse(
+                interaction, Refusal("refuse.not_owner_abandon", owner=f"<@{row.owner_id}>"))
+            return
+        view = view_of(row.id, row.ply, [ButtonSpec("abandon", t(lg, "button.abandon_confirm"),
+                                                    style=discord.ButtonStyle.danger)])
+        embed = notice_embed(lg, "abandon.confirm", kind="lost", game=row.kind, game_id=row.id)
+        await send(interaction, embed=embed, view=view, ephemeral=True)
+
+    @app_commands.command(name="leaderboard", description=L("This server's best results", "cmd.game.leaderboard"))
+    @app_commands.describe(game=L("Which game", "opt.game.game"), difficulty=L("Only this difficulty",
+                                                                               "opt.game.difficulty"))
+    @app_commands.choices(game=GAMES, difficulty=DIFFICULTIES)
+    async def leaderboard(self, interaction: Interaction, game: str = "seasons", difficulty: str | None = None) -> None:
+        lg = lang(interaction)
+        try:
+            rows = await interaction.client.store.leaderboard(interaction.guild_id, game, difficulty, limit=10)
+        except StoreError as err:
+            await interaction.client.controller.refuse(interaction, err)
+            return
+        lines = []
+        for rank, r in enumerate(rows, 1):
+            if game == "seasons":
+                detail = t(lg, "leaderboard.seasons_row", margin=f"{r.margin:+d}", player=r.player_score,
+                           dummbot=r.dummbot_score, difficulty=r.difficulty)
+            else:
+                detail = t(lg, "leaderboard.volfyirion_row", turns=r.turns, how=r.how, difficulty=r.difficulty)
+            lines.append(f"**{rank}.** <@{r.user_id}> — {detail} · {r.finished_at[:10]}")
+        title = t(lg, "leaderboard.title", game=game) + (f" · {t(lg, f'word.{difficulty}')}" if difficulty else "")
+        embed = discord.Embed(title=title, description="\n".join(lines) or t(lg, "leaderboard.empty"),
+                              colour=COLOURS[game])
+        await send(interaction, embed=embed)
+
+    @app_commands.command(name="stats", description=L("Games, wins and best results of a player", "cmd.game.stats"))
+    @app_commands.describe(user=L("Whose (you by default)", "opt.game.user"))
+    async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
+        lg = lang(interaction)
+        who = user or interaction.user
+        try:
+            stats = await interaction.client.store.stats(interaction.guild_id, who.id)
+        except StoreError as err:
+            await interaction.client.controller.refuse(interaction, err)
+            return
+        embed = discord.Embed(title=t(lg, "stats.title", user=who.display_name), colour=COLOURS["seasons"])
+        embed.description = t(lg, "stats.totals", games=stats.get("games", 0), wins=stats.get("wins", 0),
+                              losses=stats.get("losses", 0), abandoned=stats.get("abandoned", 0))
+        for kind, best in (stats.get("best") or {}).items():
+            if best is None:
+                value = t(lg, "stats.no_best")
+            elif kind == "seasons":
+                value = t(lg, "leaderboard.seasons_row", margin=f"{best.margin:+d}", player=best.player_score,
+                          dummbot=best.dummbot_score, difficulty=best.difficulty)
+            else:
+                value = t(lg, "leaderboard.volfyirion_row", turns=best.turns, how=best.how, difficulty=best.difficulty)
+            embed.add_field(name=t(lg, "stats.best", game=kind), value=value, inline=False)
+        await send(interaction, embed=embed)
+
+    @app_commands.command(name="help", description=L("How to play each game with the bot", "cmd.game.help"))
+    @app_commands.describe(game=L("Which game", "opt.game.game"))
+    @app_commands.choices(game=GAMES)
+    async def help(self, interaction: Interaction, game: str | None = None) -> None:
+        lg = lang(interaction)
+        keys = [f"help.{game}"] if game else ["help.intro", "help.seasons", "help.volfyirion", "help.game"]
+        embed = discord.Embed(title=t(lg, "help.title"), colour=COLOURS["seasons"])
+        for key in keys:
+            embed.add_field(name=t(lg, f"{key}.name"), value=t(lg, key)[:1024], inline=False)
+        await send(interaction, embed=embed, ephemeral=True)
+
+
+async def _latest(interaction: Interaction) -> GameRow:
+    """The channel's active game, else its most recent one (status, history and export still work)."""
+    row = await interaction.client.store.last_game(interaction.channel_id)
+    if row is None:
+        raise Refusal("refuse.no_game", kind="any")
+    return row
+
+
+def export_record(row: GameRow, record: Any, result: Any) -> dict[str, Any]:
+    """The JSON record of DESIGN.md: game, options, seed, actions, state, result."""
+    if row.status == "abandoned":
+        outcome: dict[str, Any] | None = {"outcome": "abandoned"}
+    elif row.status == "finished":
+        outcome = record.state.result()
+    else:
+        outcome = None
+    return {
+        "game": row.kind,
+        "game_id": row.id,
+        "status": row.status,
+        "options": dict(row.options),
+        "seed": row.seed,
+        "actions": [a.to_json() for a in record.actions],
+        "state": record.state.summary(),
+        "result": outcome,
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
+    }
+
+
+def install(bot: SoloBot) -> None:
+    bot.tree.add_command(GameCommands())

@@ -1,0 +1,257 @@
+"""``/seasons`` — Dummbot's Challenge: start, roll/die, reveal, played, effect, time, crystals, score."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from engine.core import Action, GameRecord
+
+from ..buttons import ButtonSpec, FieldSpec
+from ..controller import Builder, Controller, lang, send, think
+from ..i18n import L, t
+from ..render.embeds import notice_embed
+from ..sessions import Played, Refusal
+from ..store import GameRow, StoreError
+from .common import card_choices, ids_of, int_field, require_text, reveal_form, start_game
+
+if TYPE_CHECKING:
+    from ..app import SoloBot
+
+KIND = "seasons"
+Interaction = discord.Interaction["SoloBot"]
+
+DIFFICULTIES = [
+    app_commands.Choice(name=L("apprentice", "word.apprentice"), value="apprentice"),
+    app_commands.Choice(name=L("wizard", "word.wizard"), value="wizard"),
+    app_commands.Choice(name=L("archmage", "word.archmage"), value="archmage"),
+]
+DICE = [
+    app_commands.Choice(name=L("table (I roll the dice)", "word.dice_table"), value="table"),
+    app_commands.Choice(name=L("bot (the bot rolls)", "word.dice_bot"), value="bot"),
+]
+
+
+def _engine():
+    import engine.seasons as seasons
+
+    return seasons
+
+
+def _effect_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=L(kind, f"effect.{kind}"), value=kind) for kind in _engine().EFFECT_KINDS]
+
+
+class SeasonsCommands(app_commands.Group):
+    def __init__(self) -> None:
+        super().__init__(name="seasons", description=L("Seasons: play against Dummbot", "cmd.seasons"))
+
+    @app_commands.command(name="start", description=L("Start a Dummbot's Challenge game in this channel",
+                                                      "cmd.seasons.start"))
+    @app_commands.describe(difficulty=L("Dummbot's difficulty", "opt.seasons.difficulty"),
+                           dice=L("Who rolls: you on the table, or the bot", "opt.seasons.dice"))
+    @app_commands.choices(difficulty=DIFFICULTIES, dice=DICE)
+    async def start(self, interaction: Interaction, difficulty: str, dice: str = "table") -> None:
+        await start_game(interaction, KIND, {"difficulty": difficulty, "dice": dice})
+
+    @app_commands.command(name="roll", description=L("Bot dice: roll this season's two dice", "cmd.seasons.roll"))
+    async def roll(self, interaction: Interaction) -> None:
+        await interaction.client.controller.act(interaction, Action("roll"), kind=KIND)
+
+    @app_commands.command(name="die", description=L("Table dice: the face of the die left for Dummbot",
+                                                    "cmd.seasons.die"))
+    @app_commands.describe(face=L("The face's symbols, e.g. 2 water, 3 crystals, 1 dot", "opt.seasons.face"))
+    async def die(self, interaction: Interaction, face: app_commands.Range[str, 1, 200]) -> None:
+        def build(record: GameRecord) -> Action:
+            return Action("die", face=_engine().resolve_face(record.state, face))
+
+        await interaction.client.controller.act(interaction, build, kind=KIND)
+
+    @die.autocomplete("face")
+    async def die_face(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        record = await _current_record(interaction)
+        if record is None:
+            return []
+        seasons, lg = _engine(), lang(interaction)
+        allowed = seasons.season_faces(record.state)
+        faces = [f for f in seasons.search_faces(record.state.season, current, lg, limit=60) if f in allowed]
+        return [app_commands.Choice(name=seasons.face_text(f, lg)[:100], value=seasons.face_text(f, "en")[:100])
+                for f in faces[:25]]
+
+    @app_commands.command(name="reveal", description=L("Name the cards the bot asked you to reveal",
+                                                       "cmd.seasons.reveal"))
+    @app_commands.describe(cards=L("Card numbers or names, comma separated", "opt.seasons.cards"))
+    async def reveal(self, interaction: Interaction, cards: app_commands.Range[str, 1, 500]) -> None:
+        await interaction.client.controller.act(
+            interaction, lambda _r: Action("reveal", cards=ids_of(_engine().CATALOG, cards)), kind=KIND
+        )
+
+    @reveal.autocomplete("cards")
+    async def reveal_cards(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return card_choices(lang(interaction), KIND, _engine().CATALOG, current, multiple=True)
+
+    @app_commands.command(name="played", description=L("You summoned a card that touches Dummbot",
+                                                       "cmd.seasons.played"))
+    @app_commands.describe(card=L("The card you summoned (number or name)", "opt.seasons.card"))
+    async def played(self, interaction: Interaction, card: app_commands.Range[str, 1, 100]) -> None:
+        await interaction.client.controller.act(
+            interaction, lambda _r: Action("played", card=ids_of(_engine().CATALOG, [card])[0]), kind=KIND
+        )
+
+    @played.autocomplete("card")
+    async def played_card(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return card_choices(lang(interaction), KIND, _engine().CATALOG, current)
+
+    @app_commands.command(name="effect", description=L("An effect on your side that touches Dummbot",
+                                                       "cmd.seasons.effect"))
+    @app_commands.describe(kind=L("What happened", "opt.seasons.effect"))
+    @app_commands.choices(kind=_effect_choices())
+    async def effect(self, interaction: Interaction, kind: str) -> None:
+        await interaction.client.controller.act(interaction, Action("effect", kind=kind), kind=KIND)
+
+    @app_commands.command(name="time", description=L("One of your cards moved the season token",
+                                                     "cmd.seasons.time"))
+    @app_commands.describe(steps=L("Spaces moved: 1 to 3 forward, -1 to -3 back", "opt.seasons.steps"))
+    async def time(self, interaction: Interaction, steps: app_commands.Range[int, -3, 3]) -> None:
+        await interaction.client.controller.act(interaction, Action("time", steps=steps), kind=KIND)
+
+    @app_commands.command(name="crystals", description=L("Correct Dummbot's crystals", "cmd.seasons.crystals"))
+    @app_commands.describe(change=L("How many to add (negative to take away)", "opt.seasons.change"))
+    async def crystals(self, interaction: Interaction, change: app_commands.Range[int, -500, 500]) -> None:
+        await interaction.client.controller.act(interaction, Action("crystals", change=change), kind=KIND)
+
+    @app_commands.command(name="score", description=L("Your final score, to compare with Dummbot's",
+                                                      "cmd.seasons.score"))
+    @app_commands.describe(
+        crystals=L("Your crystals", "opt.seasons.score.crystals"),
+        prestige=L("Printed prestige of your cards in play", "opt.seasons.score.prestige"),
+        bonuses=L("Bonus-track uses (0-3)", "opt.seasons.score.bonuses"),
+        hand=L("Cards left in your hand", "opt.seasons.score.hand"),
+        extra=L("End-of-game card effects (may be negative)", "opt.seasons.score.extra"),
+    )
+    async def score(
+        self, interaction: Interaction, crystals: app_commands.Range[int, 0, 10000],
+        prestige: app_commands.Range[int, -1000, 1000], bonuses: app_commands.Range[int, 0, 3],
+        hand: app_commands.Range[int, 0, 100], extra: app_commands.Range[int, -1000, 1000] = 0,
+    ) -> None:
+        action = Action("score", crystals=crystals, prestige=prestige, bonuses=bonuses, hand=hand, extra=extra)
+        await interaction.client.controller.act(interaction, action, kind=KIND)
+
+    @app_commands.command(name="forecast", description=L("Dummbot's projected final score",
+                                                         "cmd.seasons.forecast"))
+    async def forecast(self, interaction: Interaction) -> None:
+        await show_forecast(interaction)
+
+
+async def _current_record(interaction: Interaction) -> GameRecord | None:
+    service = interaction.client.service
+    try:
+        row = await service.active(interaction.channel_id)
+        if row is None or row.kind != KIND:
+            return None
+        return await service.record(row)
+    except StoreError:
+        return None
+
+
+async def show_forecast(interaction: Interaction, *, game_id: int | None = None) -> None:
+    """Monte Carlo over the rest of the game: Dummbot's projected score (anyone may look)."""
+    lg = lang(interaction)
+    service = interaction.client.service
+    try:
+        row = await service.require(interaction.channel_id, kind=KIND)
+        if game_id is not None and row.id != game_id:
+            raise Refusal("refuse.stale_game")
+        record = await service.record(row)
+    except (Refusal, StoreError) as err:
+        await interaction.client.controller.refuse(interaction, err)
+        return
+    await think(interaction)
+    state = record.state
+    result = await asyncio.to_thread(_engine().forecast, state, samples=10_000, seed=row.seed ^ row.ply)
+    embed = notice_embed(lg, "forecast.text", kind="seasons", mean=round(result["mean"], 1),
+                         p10=result["p10"], p90=result["p90"], samples=result["samples"],
+                         now=state.summary()["dummbot"]["score"])
+    await send(interaction, embed=embed)
+
+
+class SeasonsUI:
+    """Buttons and forms for the states a Seasons game waits in."""
+
+    kind = KIND
+
+    def buttons(self, record: GameRecord, row: GameRow, lg: str) -> list[ButtonSpec]:
+        waiting, specs = record.waiting, []
+        legal = set(waiting.legal)
+        if "roll" in legal:
+            specs.append(ButtonSpec("roll", t(lg, "button.roll"), style=discord.ButtonStyle.primary))
+        if "take" in legal:
+            for i, die in enumerate(waiting.params.get("dice", [])):
+                label = t(lg, "button.take", n=i + 1, face=die["face"])
+                specs.append(ButtonSpec("take", label, arg=i, style=discord.ButtonStyle.primary))
+        if "reveal" in legal:
+            specs.append(ButtonSpec("reveal", t(lg, "button.reveal"), style=discord.ButtonStyle.primary))
+        if "score" in legal:
+            specs.append(ButtonSpec("score", t(lg, "button.score"), style=discord.ButtonStyle.primary))
+        if "effect" in legal and record.state.summary().get("can_correct_payment"):
+            specs.append(ButtonSpec("cannot_pay", t(lg, "button.cannot_pay")))
+        if not record.state.finished:
+            specs.append(ButtonSpec("forecast", t(lg, "button.forecast")))
+        if record.ply:
+            specs.append(ButtonSpec("undo", t(lg, "button.undo"), style=discord.ButtonStyle.danger))
+        return specs
+
+    def button_action(self, op: str, arg: str | None, record: GameRecord) -> Builder | None:
+        if op == "roll":
+            return Action("roll")
+        if op == "take" and arg in ("0", "1"):
+            return Action("take", index=int(arg))
+        if op == "cannot_pay":
+            return Action("effect", kind="cannot_pay")
+        return None
+
+    def form(self, op: str, lg: str, record: GameRecord) -> tuple[str, list[FieldSpec]] | None:
+        if op == "reveal":
+            return reveal_form(lg, record.waiting.params.get("count"))
+        if op == "score":
+            return t(lg, "form.score.title"), [
+                FieldSpec("crystals", t(lg, "form.score.crystals"), "0"),
+                FieldSpec("prestige", t(lg, "form.score.prestige"), "0"),
+                FieldSpec("bonuses", t(lg, "form.score.bonuses"), "0"),
+                FieldSpec("hand", t(lg, "form.score.hand"), "0"),
+                FieldSpec("extra", t(lg, "form.score.extra"), "0", required=False),
+            ]
+        return None
+
+    def form_action(self, op: str, values: dict[str, str], record: GameRecord) -> Builder:
+        if op == "reveal":
+            return Action("reveal", cards=ids_of(_engine().CATALOG, require_text(values, "cards")))
+        if op == "score":
+            return Action("score", crystals=int_field(values, "crystals"), prestige=int_field(values, "prestige"),
+                          bonuses=int_field(values, "bonuses"), hand=int_field(values, "hand"),
+                          extra=int_field(values, "extra", default=0))
+        raise Refusal("refuse.unknown_button")
+
+    def board(self, summary: dict[str, Any]) -> bytes:
+        from ..render.images import seasons_board
+
+        return seasons_board(summary)
+
+    def wants_picture(self, played: Played) -> bool:
+        keys = {e.key for e in played.step.events}
+        return played.finished_now or any(k.endswith(("season_changed", "new_year", "game_over")) for k in keys)
+
+    async def extra_button(self, ctl: Controller, interaction: Interaction, row: GameRow, op: str,
+                           arg: str | None) -> bool:
+        if op == "forecast":
+            await show_forecast(interaction, game_id=row.id)
+            return True
+        return False
+
+
+def install(bot: SoloBot) -> None:
+    bot.tree.add_command(SeasonsCommands())
+    bot.controller.register(SeasonsUI())

@@ -1,0 +1,303 @@
+"""``/volfyrion`` — the dragon of Volfyirion's solo mode (the command keeps the spelling players type)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from engine.core import Action, GameRecord
+
+from ..buttons import ButtonSpec, FieldSpec
+from ..controller import Builder, Controller, lang, send, think
+from ..i18n import L, t
+from ..render.embeds import notice_embed
+from ..sessions import Played, Refusal
+from ..store import GameRow, StoreError
+from .common import card_choices, require_text, reveal_form, start_game
+
+if TYPE_CHECKING:
+    from ..app import SoloBot
+
+KIND = "volfyirion"
+Interaction = discord.Interaction["SoloBot"]
+
+DIFFICULTIES = [
+    app_commands.Choice(name=L("easy", "word.easy"), value="easy"),
+    app_commands.Choice(name=L("normal", "word.normal"), value="normal"),
+    app_commands.Choice(name=L("hard", "word.hard"), value="hard"),
+]
+BONUS = [
+    app_commands.Choice(name=L("official: per destroyed city", "word.bonus_official"), value="official"),
+    app_commands.Choice(name=L("flat: the translation's reading", "word.bonus_flat"), value="flat"),
+]
+PAID = [
+    app_commands.Choice(name=L("6 Battle points", "word.paid_battle"), value="battle"),
+    app_commands.Choice(name=L("6 Knowledge points", "word.paid_knowledge"), value="knowledge"),
+]
+HOW = [
+    app_commands.Choice(name=L("attack (16 Battle points)", "word.how_attack"), value="attack"),
+    app_commands.Choice(name=L("subjugate (16 Knowledge points)", "word.how_subjugate"), value="subjugate"),
+]
+IN_PLAY_TYPES = ("troop", "building", "wonder")
+
+
+def _engine():
+    import engine.volfyirion as volfyirion
+
+    return volfyirion
+
+
+def _act(interaction: Interaction, action: Builder) -> Any:
+    return interaction.client.controller.act(interaction, action, kind=KIND)
+
+
+class VolfyirionCommands(app_commands.Group):
+    def __init__(self) -> None:
+        super().__init__(name="volfyrion", description=L("Volfyirion: play the solo mode against the dragon",
+                                                         "cmd.volfyirion"))
+
+    @app_commands.command(name="start", description=L("Start a solo game against Volfyirion in this channel",
+                                                      "cmd.volfyirion.start"))
+    @app_commands.describe(
+        difficulty=L("Volfyirion's difficulty", "opt.volfyirion.difficulty"),
+        bonus=L("How the difficulty bonus is read (official by default)", "opt.volfyirion.bonus"),
+        cities=L("Your three city cards, e.g. Yrdesh, Akao Uket, Kyr", "opt.volfyirion.cities"),
+    )
+    @app_commands.choices(difficulty=DIFFICULTIES, bonus=BONUS)
+    async def start(self, interaction: Interaction, difficulty: str, bonus: str = "official",
+                    cities: app_commands.Range[str, 1, 100] | None = None) -> None:
+        options: dict[str, Any] = {"difficulty": difficulty, "bonus": bonus}
+        if cities:
+            options["cities"] = cities
+        await start_game(interaction, KIND, options)
+
+    @app_commands.command(name="play", description=L("You played a Troop, Building or Wonder",
+                                                     "cmd.volfyirion.play"))
+    @app_commands.describe(card=L("The card", "opt.volfyirion.card"),
+                           city=L("The city it goes to (Troops and Buildings)", "opt.volfyirion.city"))
+    async def play(self, interaction: Interaction, card: app_commands.Range[str, 1, 100],
+                   city: app_commands.Range[str, 1, 100] | None = None) -> None:
+        await _act(interaction, Action("play", card=card, city=city))
+
+    @app_commands.command(name="remove", description=L("You removed one of your cards in play",
+                                                       "cmd.volfyirion.remove"))
+    @app_commands.describe(card=L("The card", "opt.volfyirion.card"),
+                           city=L("Its city, when the same card stands in two", "opt.volfyirion.remove_city"))
+    async def remove(self, interaction: Interaction, card: app_commands.Range[str, 1, 100],
+                     city: app_commands.Range[str, 1, 100] | None = None) -> None:
+        await _act(interaction, Action("remove", card=card, city=city))
+
+    @app_commands.command(name="redeploy", description=L("You moved a Troop to another city",
+                                                         "cmd.volfyirion.redeploy"))
+    @app_commands.describe(troop=L("The Troop", "opt.volfyirion.troop"),
+                           city=L("The city it moves to", "opt.volfyirion.to_city"))
+    async def redeploy(self, interaction: Interaction, troop: app_commands.Range[str, 1, 100],
+                       city: app_commands.Range[str, 1, 100]) -> None:
+        await _act(interaction, Action("redeploy", troop=troop, city=city))
+
+    @app_commands.command(name="reshuffle", description=L("You reshuffled your discard into a new House Deck",
+                                                          "cmd.volfyirion.reshuffle"))
+    async def reshuffle(self, interaction: Interaction) -> None:
+        await _act(interaction, Action("reshuffle"))
+
+    @app_commands.command(name="putaside", description=L("Put aside the top card of the Rage Pile",
+                                                         "cmd.volfyirion.putaside"))
+    @app_commands.describe(paid=L("What you paid", "opt.volfyirion.paid"),
+                           card=L("The card, if you looked", "opt.volfyirion.putaside_card"))
+    @app_commands.choices(paid=PAID)
+    async def putaside(self, interaction: Interaction, paid: str,
+                       card: app_commands.Range[str, 1, 100] | None = None) -> None:
+        await _act(interaction, Action("putaside", paid=paid, card=card))
+
+    @app_commands.command(name="danger", description=L("How dangerous the Rage Pile is right now",
+                                                       "cmd.volfyirion.danger"))
+    async def danger(self, interaction: Interaction) -> None:
+        await show_danger(interaction)
+
+    @app_commands.command(name="end", description=L("End your turn (Volfyirion attacks if its token is away)",
+                                                    "cmd.volfyirion.end"))
+    async def end(self, interaction: Interaction) -> None:
+        await _act(interaction, Action("end"))
+
+    @app_commands.command(name="reveal", description=L("Name the Rage Pile's revealed cards",
+                                                       "cmd.volfyirion.reveal"))
+    @app_commands.describe(cards=L("Card names, comma separated", "opt.volfyirion.cards"))
+    async def reveal(self, interaction: Interaction, cards: app_commands.Range[str, 1, 1000]) -> None:
+        await _act(interaction, Action("reveal", cards=cards_list(cards)))
+
+    @app_commands.command(name="choose", description=L("Which of your Troops or Buildings is removed",
+                                                       "cmd.volfyirion.choose"))
+    @app_commands.describe(city=L("The city it stands in", "opt.volfyirion.choose_city"))
+    async def choose(self, interaction: Interaction, city: app_commands.Range[str, 1, 100]) -> None:
+        await _act(interaction, Action("choose", city=city))
+
+    @app_commands.command(name="win", description=L("You defeated Volfyirion", "cmd.volfyirion.win"))
+    @app_commands.describe(how=L("How", "opt.volfyirion.how"))
+    @app_commands.choices(how=HOW)
+    async def win(self, interaction: Interaction, how: str) -> None:
+        await _act(interaction, Action("win", how=how))
+
+    @play.autocomplete("card")
+    async def _play_card(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return card_choices(lang(interaction), KIND, _engine().CATALOG, current,
+                            keep=lambda c: c.type in IN_PLAY_TYPES and c.solo)
+
+    @remove.autocomplete("card")
+    async def _remove_card(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await _in_play_choices(interaction, current)
+
+    @redeploy.autocomplete("troop")
+    async def _redeploy_troop(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await _in_play_choices(interaction, current, slots=("troop",))
+
+    @putaside.autocomplete("card")
+    async def _putaside_card(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return card_choices(lang(interaction), KIND, _engine().CATALOG, current, keep=lambda c: c.in_asset_deck)
+
+    @reveal.autocomplete("cards")
+    async def _reveal_cards(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return card_choices(lang(interaction), KIND, _engine().CATALOG, current, keep=lambda c: c.in_asset_deck,
+                            multiple=True)
+
+    @play.autocomplete("city")
+    @remove.autocomplete("city")
+    @redeploy.autocomplete("city")
+    @choose.autocomplete("city")
+    async def _city(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        summary = await _summary(interaction)
+        names = [c["name"] for c in (summary or {}).get("cities", []) if not c.get("destroyed")]
+        typed = current.casefold().strip()
+        return [app_commands.Choice(name=n, value=n) for n in names if typed in n.casefold()][:25]
+
+
+def cards_list(text: str) -> list[str]:
+    from engine.core import split_list
+
+    return split_list(text)
+
+
+async def _summary(interaction: Interaction) -> dict[str, Any] | None:
+    service = interaction.client.service
+    try:
+        row = await service.active(interaction.channel_id)
+        if row is None or row.kind != KIND:
+            return None
+        return (await service.record(row)).state.summary()
+    except StoreError:
+        return None
+
+
+async def _in_play_choices(interaction: Interaction, current: str,
+                           slots: tuple[str, ...] = ("troop", "building")) -> list[app_commands.Choice[str]]:
+    summary = await _summary(interaction) or {}
+    names: list[str] = []
+    for city in summary.get("cities", []):
+        names += [city[s] for s in slots if city.get(s)]
+    if "troop" in slots and "building" in slots:
+        names += [w["name"] for w in summary.get("wonders", [])]
+    typed = current.casefold().strip()
+    unique = list(dict.fromkeys(n for n in names if typed in n.casefold()))
+    return [app_commands.Choice(name=n, value=n) for n in unique][:25]
+
+
+async def show_danger(interaction: Interaction, *, game_id: int | None = None) -> None:
+    """The Rage Pile's danger meter (anyone may look)."""
+    lg = lang(interaction)
+    service = interaction.client.service
+    try:
+        row = await service.require(interaction.channel_id, kind=KIND)
+        if game_id is not None and row.id != game_id:
+            raise Refusal("refuse.stale_game")
+        record = await service.record(row)
+    except (Refusal, StoreError) as err:
+        await interaction.client.controller.refuse(interaction, err)
+        return
+    await think(interaction)
+    report = await asyncio.to_thread(_engine().danger, record.state, seed=row.seed ^ row.ply)
+    await send(interaction, embed=danger_embed(lg, report))
+
+
+def danger_embed(lg: str, report: dict[str, Any]) -> discord.Embed:
+    attack = report.get("attack", {})
+    lines = [f"`{int(value):>3}` {'█' * max(1, round(p * 30))} {p:.0%}"
+             for value, p in sorted(((int(v), p) for v, p in attack.items()), key=lambda x: x[0]) if p >= 0.005]
+    embed = notice_embed(
+        lg, "danger.text", kind="volfyirion",
+        p_city=f"{report.get('p_city_falls', 0):.0%}", p_lost=f"{report.get('p_game_lost', 0):.0%}",
+        sealed=f"{report.get('expected_wonders_sealed', 0):.2f}", attack=f"{report.get('expected_attack', 0):.1f}",
+        unknown=report.get("unknown", 0), method=report.get("method", "?"),
+    )
+    if lines:
+        embed.add_field(name=t(lg, "danger.distribution"), value="\n".join(lines[:30])[:1000],
+                        inline=False)
+    return embed
+
+
+class VolfyirionUI:
+    kind = KIND
+
+    def buttons(self, record: GameRecord, row: GameRow, lg: str) -> list[ButtonSpec]:
+        waiting, specs = record.waiting, []
+        legal = set(waiting.legal)
+        if waiting.key.endswith(("choose_troop", "choose_building")):
+            for i, city in enumerate(waiting.params.get("cities", [])):
+                specs.append(ButtonSpec("choose", city, arg=i, style=discord.ButtonStyle.primary))
+        if "reveal" in legal:
+            specs.append(ButtonSpec("reveal", t(lg, "button.reveal"), style=discord.ButtonStyle.primary))
+        if "end" in legal:
+            specs.append(ButtonSpec("end", t(lg, "button.end_turn"), style=discord.ButtonStyle.primary))
+            specs.append(ButtonSpec("danger", t(lg, "button.danger")))
+        if "reshuffle" in legal and record.state.summary().get("token") == "lair":
+            specs.append(ButtonSpec("reshuffle", t(lg, "button.reshuffle")))
+        if "putaside" in legal and record.state.summary().get("rage_pile", {}).get("size"):
+            specs.append(ButtonSpec("putaside", t(lg, "button.putaside_battle"), arg="battle"))
+            specs.append(ButtonSpec("putaside", t(lg, "button.putaside_knowledge"), arg="knowledge"))
+        if record.ply:
+            specs.append(ButtonSpec("undo", t(lg, "button.undo"), style=discord.ButtonStyle.danger))
+        return specs
+
+    def button_action(self, op: str, arg: str | None, record: GameRecord) -> Builder | None:
+        if op == "choose" and arg is not None and arg.isdigit():
+            cities = record.waiting.params.get("cities", [])
+            if int(arg) < len(cities):
+                return Action("choose", city=cities[int(arg)])
+            return None
+        if op in ("end", "reshuffle"):
+            return Action(op)
+        if op == "putaside" and arg in ("battle", "knowledge"):
+            return Action("putaside", paid=arg, card=None)
+        return None
+
+    def form(self, op: str, lg: str, record: GameRecord) -> tuple[str, list[FieldSpec]] | None:
+        if op == "reveal":
+            return reveal_form(lg, record.waiting.params.get("count"))
+        return None
+
+    def form_action(self, op: str, values: dict[str, str], record: GameRecord) -> Builder:
+        if op == "reveal":
+            return Action("reveal", cards=cards_list(require_text(values, "cards")))
+        raise Refusal("refuse.unknown_button")
+
+    def board(self, summary: dict[str, Any]) -> bytes:
+        from ..render.images import volfyirion_board
+
+        return volfyirion_board(summary)
+
+    def wants_picture(self, played: Played) -> bool:
+        keys = {e.key for e in played.step.events}
+        return played.finished_now or any("destroy" in k or "attack" in k for k in keys)
+
+    async def extra_button(self, ctl: Controller, interaction: Interaction, row: GameRow, op: str,
+                           arg: str | None) -> bool:
+        if op == "danger":
+            await show_danger(interaction, game_id=row.id)
+            return True
+        return False
+
+
+def install(bot: SoloBot) -> None:
+    bot.tree.add_command(VolfyirionCommands())
+    bot.controller.register(VolfyirionUI())

@@ -444,7 +444,7 @@ def _summon_from_hand(s: SeasonsState, events: Events, drawn: list[str]) -> None
             _give_to_player(s, events, 1, C.LEECH)
         _dummbot_summons(s, events, summon, "hand")
     if discard is not None:
-        _ev(events, "discarded_from_hand", card=discard, reason_card="")
+        _ev(events, "discarded", card=discard, hand_size=s.hand_size)
     s.hand_known.extend(rest)  # the player has seen them: they go back known
     if rest:
         _ev(events, "returned_to_hand", count=len(rest), hand_size=s.hand_size)
@@ -592,7 +592,8 @@ def _do_score(s: SeasonsState, action: Action, events: Events) -> None:
     extra = _int_arg(action, "extra", 0)
     s.player_score = crystals + prestige + extra - BONUS_PENALTY[bonuses] - 5 * hand
     s.outcome = "won" if s.player_score > s.score else "lost"
-    _ev(events, "game_over", outcome=s.outcome, player_score=s.player_score, dummbot_score=s.score)
+    _ev(events, "game_won" if s.outcome == "won" else "game_lost", player_score=s.player_score,
+        dummbot_score=s.score)
     _wait(s, WAIT_FINISHED, outcome=s.outcome, player_score=s.player_score, dummbot_score=s.score)
 
 

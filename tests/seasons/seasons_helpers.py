@@ -1,0 +1,39 @@
+"""Shared helpers for the Seasons tests: states at a chosen point, faces by text, one-call actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import Action, Step
+from engine.seasons import RULES, parse_face
+from engine.seasons.state import SeasonsState
+
+
+def new(difficulty: str = "wizard", dice: str = "table", seed: int = 1, **fields: Any) -> SeasonsState:
+    """A new game's state with some fields replaced (month, crystals, hand_size, summoned …)."""
+    state = RULES.new_game({"difficulty": difficulty, "dice": dice}, seed).state
+    for name, value in fields.items():
+        setattr(state, name, value)
+    if "month" in fields or "year" in fields:
+        state.wait_params = {"season": state.season, "year": state.year, "month": state.month, "round": 1}
+    return state
+
+
+def face(text: str) -> dict[str, Any]:
+    return parse_face(text)
+
+
+def act(state: SeasonsState, type_: str, **args: Any) -> Step:
+    return RULES.apply(state, Action(type_, **args))
+
+
+def die(state: SeasonsState, text: str) -> Step:
+    return act(state, "die", face=face(text))
+
+
+def keys(step: Step) -> list[str]:
+    return [e.key.removeprefix("seasons.event.") for e in step.events]
+
+
+def params(step: Step, key: str) -> list[dict[str, Any]]:
+    return [e.params for e in step.events if e.key == f"seasons.event.{key}"]

@@ -113,6 +113,7 @@ class Reply:
         self.record = record
         self.activities: list[Activity] = []
         self._answered = asyncio.Event()
+        self._wake = asyncio.Event()  # set on any activity
         self._last = time.monotonic()
         self._order: list[tuple[int, str]] = []  # (message id, kind) in order of first appearance
 
@@ -121,6 +122,7 @@ class Reply:
     def _observe(self, record: InteractionRecord, activity: Activity) -> None:
         self.activities.append(activity)
         self._last = time.monotonic()
+        self._wake.set()
         if activity.kind == "response":
             if activity.payload.get("type") in ANSWERS:
                 self._answered.set()
@@ -145,10 +147,18 @@ class Reply:
             self._order.append((message.id, "channel"))
 
     async def _wait(self, grace: float, timeout: float) -> None:
-        try:
-            await asyncio.wait_for(self._answered.wait(), timeout)
-        except TimeoutError:
-            raise NoReply(self) from None
+        """Until answered (NoReply after `timeout`, or as soon as the response deadline passed with no
+        initial response at all — Discord's "This interaction failed"), then until `grace` of quiet."""
+        give_up = time.monotonic() + timeout
+        while not self._answered.is_set():
+            limit = give_up
+            if not self.record.responded:
+                limit = min(limit, self.record.created + self.standin.deadline + 0.25)
+            if time.monotonic() >= limit:
+                raise NoReply(self)
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), limit - time.monotonic())
         while (remaining := self._last + grace - time.monotonic()) > 0:
             await asyncio.sleep(remaining)
 

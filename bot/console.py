@@ -1,0 +1,382 @@
+"""The local console: play the bot's commands in a terminal, through the Discord stand-in.
+
+    python -m bot console [--json] [--db PATH] [--lang en|ja] [--user NAME] [--channel NAME]
+
+Lines, one interaction each (its whole reply is printed before the next line is read):
+    /seasons start difficulty:wizard dice:table      a slash command, options as `name:value`
+    /seasons die face:"2 water, 3 crystals, 1 dot"   values with spaces in quotes ("…" or '…') —
+    /seasons die face:2 water, 3 crystals            — or unquoted, running to the next `name:`
+    press 2                                          the 2nd button of the last message that has buttons
+                                                     (rows top to bottom, left to right, selects included)
+    press 3 value1,value2                            choose options in a select menu
+    form cards="12, 31" note=done                    fill the form a button opened (field id or label)
+Blank lines and lines starting with `#` are skipped; a bad line is reported and the console goes on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import dataclasses
+import json
+import logging
+import re
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from .config import Config
+from .standin import DriverError, NoReply, Reply, StandIn, World
+from .standin.driver import Driver, Message
+
+LOCALES = {"en": "en-US", "ja": "ja"}
+TEXT_SUFFIXES = (".json", ".txt", ".md", ".csv", ".log")
+
+MESSAGES = {
+    "en": {
+        "console.error.unknown_command": "Unknown command {command}. Commands: {choices}",
+        "console.error.incomplete_command": "{command} needs one of: {choices}",
+        "console.error.unknown_option": "{command} has no option `{option}`. Options: {choices}",
+        "console.error.missing_option": "{command} needs the option(s): {option}",
+        "console.error.bad_choice": "`{option}` cannot be {value!r}. Choose one of: {choices}",
+        "console.error.bad_value": "`{value}` is not a valid value for `{option}`",
+        "console.error.unsupported_option": "The console cannot fill the option `{option}`",
+        "console.error.no_button": "There is no button {number} on the last message",
+        "console.error.no_buttons": "The last message has no buttons",
+        "console.error.disabled": "The button {label} is disabled",
+        "console.error.link": "Button {number} is a link: {url}",
+        "console.error.no_form": "No form is open: press the button that opens it first",
+        "console.error.unknown_field": "The form has no field `{field}`. Fields: {choices}",
+        "console.error.missing_field": "The form needs the field `{field}`",
+        "console.error.syntax": "Cannot read {text!r}: write options as name:value",
+        "console.error.unknown_line": "Type a command (/…), `press N` or `form field=value`",
+        "console.error.no_reply": "The bot did not answer",
+        "console.ephemeral": "(only you can see this)",
+        "console.posted": "(posted in #{channel})",
+        "console.form": "Form “{title}” — fill it with: form {fields}",
+        "console.optional": "optional",
+        "console.disabled": "disabled",
+        "console.rejected": "(Discord refused a reply: {message})",
+        "console.start_failed": "The bot could not start: {error}",
+    },
+    "ja": {
+        "console.error.unknown_command": "{command} というコマンドはありません。コマンド: {choices}",
+        "console.error.incomplete_command": "{command} の後に次のどれかを指定してください: {choices}",
+        "console.error.unknown_option": "{command} に `{option}` というオプションはありません。オプション: {choices}",
+        "console.error.missing_option": "{command} にはオプションが必要です: {option}",
+        "console.error.bad_choice": "`{option}` に {value!r} は指定できません。選択肢: {choices}",
+        "console.error.bad_value": "`{value}` は `{option}` の値として正しくありません",
+        "console.error.unsupported_option": "コンソールではオプション `{option}` を指定できません",
+        "console.error.no_button": "最後のメッセージにボタン {number} はありません",
+        "console.error.no_buttons": "最後のメッセージにはボタンがありません",
+        "console.error.disabled": "ボタン {label} は押せません",
+        "console.error.link": "ボタン {number} はリンクです: {url}",
+        "console.error.no_form": "開いているフォームがありません。先にフォームを開くボタンを押してください",
+        "console.error.unknown_field": "フォームに `{field}` という項目はありません。項目: {choices}",
+        "console.error.missing_field": "フォームの項目 `{field}` を入力してください",
+        "console.error.syntax": "{text!r} を読み取れません。オプションは 名前:値 の形で書いてください",
+        "console.error.unknown_line": "コマンド (/…)、`press 番号`、`form 項目=値` のどれかを入力してください",
+        "console.error.no_reply": "ボットから応答がありませんでした",
+        "console.ephemeral": "(あなただけに表示されています)",
+        "console.posted": "(#{channel} に投稿)",
+        "console.form": "フォーム「{title}」— 入力方法: form {fields}",
+        "console.optional": "任意",
+        "console.disabled": "無効",
+        "console.rejected": "(Discord が応答を拒否しました: {message})",
+        "console.start_failed": "ボットを起動できませんでした: {error}",
+    },
+}
+
+OPTION = re.compile(r"([\w-]+)[:：]")
+FIELD = re.compile(r"([\w-]+)=")
+QUOTES = {'"': '"', "'": "'", "“": "”", "「": "」"}
+
+
+class LineError(Exception):
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key, self.params = key, params
+
+
+# -- parsing ---------------------------------------------------------------------------------------------------
+
+
+def parse_command(line: str, names: list[str], option_names: Callable[[str], list[str]]) -> tuple[str, dict]:
+    """`/seasons die face:2 water` → ("seasons die", {"face": "2 water"}); `names` are the known commands."""
+    words = line.strip().lstrip("/").split()
+    command = next((" ".join(words[:k]) for k in range(len(words), 0, -1) if " ".join(words[:k]) in names), None)
+    if command is None:
+        tops = [n for n in names if words and n.split()[0] == words[0]]
+        if tops and (len(words) == 1 or ":" not in words[1]):
+            raise LineError("console.error.incomplete_command", command="/" + " ".join(words[:2]),
+                            choices=", ".join(sorted(n.split(" ", 1)[-1] for n in tops)))
+        raise LineError("console.error.unknown_command", command="/" + (words[0] if words else ""),
+                        choices=", ".join(sorted({"/" + n.split()[0] for n in names})))
+    rest = line.strip().lstrip("/")
+    for word in command.split():
+        rest = rest.lstrip()[len(word):]
+    return command, parse_pairs(rest, OPTION, option_names(command), command)
+
+
+def parse_pairs(text: str, pattern: re.Pattern, known: list[str], command: str) -> dict[str, str]:
+    """`name:value` (or `name=value`) pairs: a value is quoted, or runs up to the next known `name:`."""
+    values: dict[str, str] = {}
+    pos = 0
+    while True:
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        if pos >= len(text):
+            return values
+        match = pattern.match(text, pos)
+        if match is None:
+            raise LineError("console.error.syntax", text=text[pos:].strip())
+        name = match[1]
+        if known and name not in known:
+            raise LineError("console.error.unknown_option", option=name, command="/" + command,
+                            choices=", ".join(known) or "-")
+        pos = match.end()
+        if pos < len(text) and text[pos] in QUOTES:
+            end = text.find(QUOTES[text[pos]], pos + 1)
+            if end < 0:
+                raise LineError("console.error.syntax", text=text[pos:])
+            values[name] = text[pos + 1:end]
+            pos = end + 1
+            continue
+        end = len(text)
+        for later in re.finditer(r"\s+" + pattern.pattern, text[pos:]):
+            if not known or later[1] in known:
+                end = pos + later.start()
+                break
+        values[name] = text[pos:end].strip()
+        pos = end
+
+
+# -- printing --------------------------------------------------------------------------------------------------
+
+
+class Printer:
+    def __init__(self, out: TextIO, lang: str, as_json: bool, world: World) -> None:
+        self.out, self.lang, self.as_json, self.world = out, lang, as_json, world
+
+    def t(self, key: str, **params: Any) -> str:
+        return MESSAGES[self.lang][key].format(**params)
+
+    def error(self, key: str, **params: Any) -> None:
+        text = self.t(key, **params)
+        self._emit({"error": text, "key": key} if self.as_json else f"! {text}")
+
+    def reply(self, reply: Reply) -> None:
+        for message in reply.messages:
+            self.message(message, reply)
+        if reply.modal:
+            self.modal(reply.modal)
+        for body in reply.rejections:
+            if not self.as_json:
+                self._emit(self.t("console.rejected", message=body.get("message")))
+
+    def message(self, message: Message, reply: Reply) -> None:
+        if self.as_json:
+            self._emit(message.payload | {"files": [_file_json(f) for f in message.files]})
+            return
+        lines = []
+        if message.ephemeral:
+            lines.append(self.t("console.ephemeral"))
+        if message.kind == "channel" and message.channel_id != reply.record.channel.id:
+            channel = self.world.find_channel(message.channel_id)
+            lines.append(self.t("console.posted", channel=channel.name if channel else message.channel_id))
+        if message.payload.get("content"):
+            lines.append(message.payload["content"])
+        for embed in message.payload.get("embeds") or []:
+            lines += _embed_lines(embed)
+        buttons = []
+        for number, comp in enumerate(message.buttons, 1):
+            buttons.append(self._button(number, comp))
+        if buttons:
+            lines.append("  ".join(buttons))
+        for f in message.files:
+            lines.append(f"📎 {f.filename} ({len(f.data)} bytes)")
+        self._emit("\n".join(lines) + "\n")
+
+    def _button(self, number: int, comp: dict) -> str:
+        if comp["type"] != 2:
+            options = " | ".join(o.get("value", "") for o in comp.get("options") or [])
+            return f"[{number}] ▾ {comp.get('placeholder') or ''} ({options})".replace("  ", " ")
+        label = comp.get("label") or (comp.get("emoji") or {}).get("name") or comp.get("custom_id", "")
+        if comp.get("url"):
+            label += " ↗"
+        if comp.get("disabled"):
+            label += f" ({self.t('console.disabled')})"
+        return f"[{number}] {label}"
+
+    def modal(self, modal: dict) -> None:
+        if self.as_json:
+            self._emit({"modal": modal})
+            return
+        fields = []
+        for row in modal.get("components") or []:
+            inputs = row.get("components") or [row.get("component") or {}]
+            for comp in inputs:
+                if comp.get("type") == 4:
+                    label = comp.get("label") or row.get("label") or ""
+                    optional = "" if comp.get("required", True) else f", {self.t('console.optional')}"
+                    fields.append(f"{comp['custom_id']}=… ({label}{optional})")
+        self._emit(self.t("console.form", title=modal.get("title", ""), fields=" ".join(fields)) + "\n")
+
+    def _emit(self, item: Any) -> None:
+        if isinstance(item, dict):
+            item = json.dumps(item, ensure_ascii=False)
+        print(item, file=self.out, flush=True)
+
+
+def _embed_lines(embed: dict) -> list[str]:
+    lines = []
+    if (embed.get("author") or {}).get("name"):
+        lines.append(embed["author"]["name"])
+    if embed.get("title"):
+        lines.append(f"## {embed['title']}")
+    if embed.get("description"):
+        lines.append(embed["description"])
+    for fld in embed.get("fields") or []:
+        lines.append(f"• {fld.get('name')}: {fld.get('value')}")
+    if (embed.get("image") or {}).get("url"):
+        lines.append(f"🖼 {embed['image']['url'].rsplit('/', 1)[-1]}")
+    if (embed.get("footer") or {}).get("text"):
+        lines.append(embed["footer"]["text"])
+    return lines
+
+
+def _file_json(f: Any) -> dict:
+    if f.filename.lower().endswith(TEXT_SUFFIXES):
+        try:
+            return {"filename": f.filename, "text": f.data.decode("utf-8")}
+        except UnicodeDecodeError:
+            pass
+    return {"filename": f.filename, "base64": base64.b64encode(f.data).decode()}
+
+
+# -- the session -----------------------------------------------------------------------------------------------
+
+
+class Console:
+    def __init__(self, driver: Driver, printer: Printer, *, user: str, channel: str, locale: str) -> None:
+        self.driver, self.printer = driver, printer
+        self.user, self.channel, self.locale = user, channel, locale
+        self.last_buttons: list[dict] = []
+        self.last_message_id: int | None = None
+
+    async def line(self, text: str) -> None:
+        text = text.strip()
+        if not text or text.startswith("#"):
+            return
+        try:
+            reply = await self._run(text)
+        except (LineError, DriverError) as error:
+            self.printer.error(error.key, **error.params)
+            return
+        except NoReply as no_reply:
+            self.printer.reply(no_reply.reply)
+            self.printer.error("console.error.no_reply")
+            return
+        self.printer.reply(reply)
+        for message in reversed(reply.messages):
+            if message.buttons:
+                self.last_buttons, self.last_message_id = message.buttons, message.id
+                break
+
+    async def _run(self, text: str) -> Reply:
+        who = {"user": self.user, "locale": self.locale}
+        if text.startswith("/"):
+            names = self.driver.command_names()
+            command, options = parse_command(text, names, self._option_names)
+            return await self.driver.slash(command, options, channel=self.channel, **who)
+        word, _, rest = text.partition(" ")
+        if word.lower() == "press":
+            return await self._press(rest.strip(), who)
+        if word.lower() == "form":
+            modal = self.driver.open_modal
+            if modal is None:
+                raise LineError("console.error.no_form")
+            fields = parse_pairs(rest, FIELD, [], "form")
+            return await self.driver.submit(modal["custom_id"], fields, **who)
+        raise LineError("console.error.unknown_line")
+
+    async def _press(self, rest: str, who: dict) -> Reply:
+        number_text, _, values = rest.partition(" ")
+        if not self.last_buttons:
+            raise LineError("console.error.no_buttons")
+        if not number_text.isdigit() or not 1 <= int(number_text) <= len(self.last_buttons):
+            raise LineError("console.error.no_button", number=number_text or "?")
+        number = int(number_text)
+        comp = self.last_buttons[number - 1]
+        if comp.get("url") or not comp.get("custom_id"):
+            raise LineError("console.error.link", number=number, url=comp.get("url", ""))
+        chosen = [v.strip() for v in values.split(",") if v.strip()] if comp["type"] != 2 else None
+        if comp["type"] == 3:
+            by_label = {o.get("label", "").casefold(): o["value"] for o in comp.get("options") or []}
+            chosen = [by_label.get(v.casefold(), v) for v in chosen or []]
+        return await self.driver.press(comp["custom_id"], message=self.last_message_id, values=chosen, **who)
+
+    def _option_names(self, command: str) -> list[str]:
+        return [o["name"] for o in self.driver.find_command(command)[2]]
+
+
+def _arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bot console", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--json", action="store_true", help="print one JSON object per message")
+    parser.add_argument("--db", type=Path, default=None, help="keep games in this SQLite file between runs")
+    parser.add_argument("--lang", choices=sorted(LOCALES), default="en", help="your Discord language")
+    parser.add_argument("--user", default="player", help="who you are (games belong to their owner)")
+    parser.add_argument("--channel", default="table", help="where you play: table, session (a thread), lobby")
+    return parser.parse_args(argv)
+
+
+def _default_bot_factory(config: Config) -> Any:
+    from .app import create_bot
+
+    return create_bot(config)
+
+
+async def run(args: argparse.Namespace, bot_factory: Callable[[Config], Any], stdin: TextIO,
+              stdout: TextIO) -> int:
+    world = World.default()
+    locale = LOCALES[args.lang]
+    if args.user not in {u.name for u in world.users}:
+        world.add_user(args.user, locale=locale)
+    printer = Printer(stdout, args.lang, args.json, world)
+    with tempfile.TemporaryDirectory(prefix="solo-console-") as scratch:
+        db_path = args.db if args.db is not None else Path(scratch) / "console.sqlite3"
+        async with StandIn(world) as standin:
+            config = dataclasses.replace(Config.from_env(), token=None, db_path=db_path,
+                                         api_base=standin.api_base, log_level="WARNING")
+            bot = bot_factory(config)
+            try:
+                driver = standin.connect(bot, timeout=standin.deadline + 30.0)
+                await driver.__aenter__()
+            except Exception as error:  # noqa: BLE001 - reported, then the console stops
+                printer.error("console.start_failed", error=error)
+                return 1
+            try:
+                console = Console(driver, printer, user=args.user, channel=args.channel, locale=locale)
+                loop = asyncio.get_running_loop()
+                while True:
+                    # Read in a thread: the client's heartbeats go on while a person thinks.
+                    line = await loop.run_in_executor(None, stdin.readline)
+                    if not line:
+                        return 0
+                    await console.line(line)
+            finally:
+                await driver.__aexit__(None, None, None)
+
+
+def main(argv: list[str] | None = None, *, bot_factory: Callable[[Config], Any] | None = None,
+         stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """The console's entry point; `bot_factory`, `stdin` and `stdout` are for tests."""
+    args = _arguments(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("discord").setLevel(logging.ERROR)
+    return asyncio.run(run(args, bot_factory or _default_bot_factory, stdin or sys.stdin, stdout or sys.stdout))

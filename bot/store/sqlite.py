@@ -457,9 +457,6 @@ class SqliteStore:
 async def _transaction(db: aiosqlite.Connection) -> AsyncIterator[None]:
     try:
         await db.execute("BEGIN IMMEDIATE")
-    except sqlite3.Error as exc:
-        raise translate(exc) from exc
-    try:
         yield
         await db.execute("COMMIT")
     except BaseException as exc:
@@ -470,11 +467,16 @@ async def _transaction(db: aiosqlite.Connection) -> AsyncIterator[None]:
 
 
 async def _rollback(db: aiosqlite.Connection) -> None:
-    # SQLite may already have rolled back by itself (SQLITE_FULL, some I/O errors).
-    if db.in_transaction:
-        try:
-            await db.execute("ROLLBACK")
-        except sqlite3.Error:
+    """Roll back whatever is open, unconditionally.
+
+    Statements run in order on the connection's thread, so this ROLLBACK also undoes a BEGIN or a
+    write that was still queued when the caller was cancelled. SQLite may already have rolled back
+    by itself (SQLITE_FULL, some I/O errors): then there is nothing to do.
+    """
+    try:
+        await db.execute("ROLLBACK")
+    except sqlite3.Error as exc:
+        if "no transaction is active" not in str(exc):
             log.exception("ROLLBACK failed")
 
 

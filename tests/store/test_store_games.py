@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import time
+
 import pytest
 from conftest import new_game_args, play
 
@@ -202,3 +206,53 @@ async def test_timestamps_come_from_the_clock(db_path) -> None:
         game = await store.append_action(game.id, expected_ply=0, action={"type": "x"}, user_id=7, summary=None)
         assert (game.created_at, game.updated_at) == ("2026-01-01T00:00:00+00:00", "2026-01-01T00:00:01+00:00")
         assert (await store.live_actions(game.id))[0].created_at == "2026-01-01T00:00:01+00:00"
+
+
+async def test_a_cancelled_write_is_all_or_nothing(store: SqliteStore, game: GameRow) -> None:
+    # Cancel an append at every point it can be cancelled: it either happened whole or not at all,
+    # and the store keeps working.
+    written: set[bool] = set()
+    for pause in range(100):
+        before = await store.game(game.id)
+        task = asyncio.create_task(store.append_action(
+            game.id, expected_ply=before.ply, action={"type": "c", "pause": pause}, user_id=7,
+            snapshot={"pause": pause}, summary={"pause": pause}))
+        await asyncio.sleep(pause * 0.0002)  # sweeps from "before it starts" to "after it is done"
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        game = await store.game(game.id)
+        assert game.ply in (before.ply, before.ply + 1)
+        live = await store.live_actions(game.id)
+        assert [a.ply for a in live] == list(range(1, game.ply + 1))
+        assert len([a for a in await store.history(game.id, 100) if not a.undone]) == game.ply
+        snapshot = await store.latest_snapshot(game.id, 100)
+        if game.ply > before.ply:  # the action came with its snapshot, or did not come at all
+            assert snapshot == (game.ply, {"pause": pause})
+        else:
+            assert snapshot is None or snapshot[0] <= game.ply
+        written.add(game.ply > before.ply)
+        game = await play(store, game, 1)
+        await store.undo_action(game.id, expected_ply=game.ply, user_id=7, summary=None)
+        game = await store.game(game.id)
+        if written == {True, False} and pause >= 30:
+            break
+    assert written == {True, False}  # both outcomes were seen
+
+
+async def test_a_write_cancelled_while_queued_leaves_no_transaction_open(store: SqliteStore, game: GameRow) -> None:
+    # Keep the connection's thread busy, queue an append behind it and cancel the append there: its
+    # BEGIN still runs later, so the store must roll that back too, or every later write would fail.
+    await store._db.create_function("slow", 0, lambda: time.sleep(0.2) or 1)
+    slow = asyncio.create_task(store._db.execute_fetchall("SELECT slow()"))
+    await asyncio.sleep(0.02)
+    task = asyncio.create_task(store.append_action(game.id, expected_ply=0, action={"type": "x"}, user_id=7,
+                                                   summary=None))
+    await asyncio.sleep(0.02)
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    await slow
+    assert not store._db.in_transaction
+    assert (await store.game(game.id)).ply == 0
+    assert (await play(store, game, 2)).ply == 2

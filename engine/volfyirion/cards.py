@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine import data
 from engine.core import Catalog, Entry, RuleError
@@ -45,9 +46,15 @@ CITIES: dict[str, int] = {c.name: c.defence or 0 for c in CARDS if c.type == "ci
 DEFAULT_CITIES: tuple[str, str, str] = ("Tylaris", "Vahylea", "Alantar")
 
 
+@lru_cache(maxsize=4096)
+def _find(query: str) -> Card | None:
+    """Exact ids first (what buttons and the autoplayer send), then the catalog's forgiving fold."""
+    return CATALOG[query] if query in CATALOG else CATALOG.find(query)
+
+
 def card(query: object) -> Card:
     """A card by any spelling; a miss is a ``volfyirion.unknown_card`` with suggestions."""
-    found = CATALOG.find(str(query)) if query is not None else None
+    found = _find(str(query)) if query is not None else None
     if found is None:
         raise RuleError(
             "volfyirion.unknown_card", query=str(query), suggestion_cards=CATALOG.suggest(str(query or ""))

@@ -321,8 +321,12 @@ def _reveal(state: VolfState, args: JSON, events: Events) -> None:
             raise RuleError("volfyirion.not_in_asset_deck", card=c.name)
     if len(cards) != state.unknown_in_pile:
         raise RuleError("volfyirion.reveal_count", expected=state.unknown_in_pile, got=len(cards))
+    known = state.known_elsewhere()
     for name, n in Counter(c.name for c in cards).items():
-        _check_copies(state, CATALOG[name], n)
+        left = CATALOG[name].qty - known[name]
+        if n > left:
+            raise RuleError("volfyirion.too_many_copies", card=name, count=n, available=max(left, 0),
+                            qty=CATALOG[name].qty)
     _reveal_cards(state, [c.name for c in cards], events)
 
 

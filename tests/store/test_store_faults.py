@@ -252,3 +252,57 @@ async def test_backup_main(db_path: Path, tmp_path: Path, capsys) -> None:
     db_path.write_bytes(b"garbage" * 100)
     assert await backup_main(db_path, dest) == 1
     assert "store.corrupt" in capsys.readouterr().err
+
+
+async def test_a_restart_while_another_process_writes_can_still_read(db_path: Path) -> None:
+    async with SqliteStore(db_path) as store:
+        game = await play(store, await store.create_game(**new_game_args()), 1)
+    async with Locker(db_path):
+        async with SqliteStore(db_path, busy_timeout=0.3) as store:
+            assert await store.active_game(100) == game
+
+
+# Several processes playing the same game as fast as they can, each reading the version and writing on it.
+RACER = r"""
+import asyncio, sys
+from bot.store import SqliteStore, StaleVersion
+
+async def main(path, game_id, target, me):
+    won = 0
+    async with SqliteStore(path, busy_timeout=10) as store:
+        while True:
+            game = await store.game(game_id)
+            if game.ply >= target:
+                break
+            try:
+                await store.append_action(game_id, expected_ply=game.ply, action={"type": "r", "by": me},
+                                          user_id=me, summary=None)
+                won += 1
+            except StaleVersion:
+                pass
+    print(won)
+
+asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])))
+"""
+
+
+async def test_processes_racing_never_write_twice_on_one_version(db_path: Path) -> None:
+    async with SqliteStore(db_path) as store:
+        game = await store.create_game(**new_game_args())
+    target, racers = 60, 3
+    procs = [
+        await asyncio.create_subprocess_exec(sys.executable, "-c", RACER, str(db_path), str(game.id), str(target),
+                                             str(me), stdout=subprocess.PIPE)
+        for me in range(racers)
+    ]
+    outputs = [await p.communicate() for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    wins = [int(out.decode()) for out, _ in outputs]
+    async with SqliteStore(db_path) as store:
+        game = await store.game(game.id)
+        live = await store.live_actions(game.id)
+        log = await store.history(game.id, 1000)
+    assert sum(wins) == game.ply == target
+    assert [a.ply for a in live] == list(range(1, target + 1))
+    assert len(log) == target
+    assert wins == [sum(a.user_id == me for a in live) for me in range(racers)]

@@ -1,0 +1,311 @@
+"""Conformance checks: request bodies against Discord's OpenAPI description, and the documented command
+rules the description lacks.
+
+The spec is passed in (tests load it from ../shared/discord-api/openapi.json); nothing here reads files.
+The validator covers the OpenAPI 3.1 / JSON Schema subset Discord's description uses: `$ref`, `type`
+(including type lists with "null"), `properties`, `required`, `additionalProperties`, `items`,
+`minItems`/`maxItems`, `minLength`/`maxLength`, `minimum`/`maximum`, `enum`, `const`, `pattern`,
+`maxProperties`, `uniqueItems`, `allOf`, `anyOf`, `oneOf`. `oneOf` is checked as "at least one branch":
+Discord's description marks plain unions as oneOf (and anyOf with `x-discord-union: oneOf`) whose branches
+overlap (e.g. a null branch and a nullable object), so "exactly one" would reject valid bodies.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from typing import Any
+
+API_PREFIX = "/api/v10"
+MAX_PROBLEMS = 20
+
+
+class SchemaValidator:
+    def __init__(self, spec: dict) -> None:
+        self.spec = spec
+        self._patterns: dict[str, re.Pattern] = {}
+
+    def resolve(self, schema: dict) -> dict:
+        while "$ref" in schema:
+            node: Any = self.spec
+            for part in schema["$ref"].lstrip("#/").split("/"):
+                node = node[part]
+            schema = node
+        return schema
+
+    def errors(self, schema: dict, value: Any, path: str = "$") -> list[str]:
+        """Every way `value` breaks `schema` (empty when it conforms)."""
+        schema = self.resolve(schema)
+        found: list[str] = []
+        types = schema.get("type")
+        if types is not None:
+            allowed = types if isinstance(types, list) else [types]
+            if not any(_is_type(value, t) for t in allowed):
+                return [f"{path}: {_kind(value)} is not {'/'.join(allowed)}"]
+        if "const" in schema and value != schema["const"]:
+            found.append(f"{path}: {value!r} is not {schema['const']!r}")
+        if "enum" in schema and value not in schema["enum"]:
+            found.append(f"{path}: {value!r} is not one of {schema['enum']}")
+        if isinstance(value, str):
+            found += self._string(schema, value, path)
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            if "minimum" in schema and value < schema["minimum"]:
+                found.append(f"{path}: {value} < minimum {schema['minimum']}")
+            if "maximum" in schema and value > schema["maximum"]:
+                found.append(f"{path}: {value} > maximum {schema['maximum']}")
+        elif isinstance(value, list):
+            found += self._array(schema, value, path)
+        elif isinstance(value, dict):
+            found += self._object(schema, value, path)
+        for sub in schema.get("allOf", []):
+            found += self.errors(sub, value, path)
+        for key in ("anyOf", "oneOf"):
+            if key in schema:
+                branches = [(self._rank(sub, value, path, errs), errs) for sub in schema[key]
+                            for errs in [self.errors(sub, value, path)]]
+                if all(errs for _, errs in branches):
+                    best = min(branches, key=lambda b: b[0])[1]
+                    found.append(f"{path}: matches no branch of {key}; closest: {'; '.join(best[:3])}")
+        return found
+
+    def _rank(self, schema: dict, value: Any, path: str, errs: list[str]) -> tuple:
+        """How close a failing union branch is: right type first, then right `type` tag, then fewest errors."""
+        types = self.resolve(schema).get("type")
+        allowed = types if isinstance(types, list) else [types] if types else []
+        type_ok = not allowed or any(_is_type(value, t) for t in allowed)
+        tag_bad = any(e.startswith(f"{path}.type:") for e in errs)
+        return (not type_ok, tag_bad, len(errs))
+
+    def _string(self, schema: dict, value: str, path: str) -> list[str]:
+        found = []
+        if "maxLength" in schema and len(value) > schema["maxLength"]:
+            found.append(f"{path}: length {len(value)} > maxLength {schema['maxLength']}")
+        if "minLength" in schema and len(value) < schema["minLength"]:
+            found.append(f"{path}: length {len(value)} < minLength {schema['minLength']}")
+        if "pattern" in schema:
+            pattern = self._patterns.setdefault(schema["pattern"], re.compile(schema["pattern"]))
+            if pattern.search(value) is None:
+                found.append(f"{path}: {value!r} does not match {schema['pattern']}")
+        return found
+
+    def _array(self, schema: dict, value: list, path: str) -> list[str]:
+        found = []
+        if "maxItems" in schema and len(value) > schema["maxItems"]:
+            found.append(f"{path}: {len(value)} items > maxItems {schema['maxItems']}")
+        if "minItems" in schema and len(value) < schema["minItems"]:
+            found.append(f"{path}: {len(value)} items < minItems {schema['minItems']}")
+        if schema.get("uniqueItems") and len({repr(v) for v in value}) < len(value):
+            found.append(f"{path}: items are not unique")
+        if "items" in schema:
+            for i, item in enumerate(value):
+                found += self.errors(schema["items"], item, f"{path}[{i}]")
+        return found
+
+    def _object(self, schema: dict, value: dict, path: str) -> list[str]:
+        found = []
+        properties = schema.get("properties", {})
+        for name in schema.get("required", []):
+            if name not in value:
+                found.append(f"{path}: missing required {name!r}")
+        if "maxProperties" in schema and len(value) > schema["maxProperties"]:
+            found.append(f"{path}: {len(value)} properties > maxProperties {schema['maxProperties']}")
+        extra = schema.get("additionalProperties", True)
+        for name, item in value.items():
+            if name in properties:
+                found += self.errors(properties[name], item, f"{path}.{name}")
+            elif extra is False:
+                found.append(f"{path}: unexpected property {name!r}")
+            elif isinstance(extra, dict):
+                found += self.errors(extra, item, f"{path}.{name}")
+        return found
+
+    # -- requests --
+
+    def request_schema(self, method: str, path: str) -> dict | None:
+        """The JSON request body schema of the operation matching `path` (with or without /api/v10)."""
+        if path.startswith(API_PREFIX):
+            path = path[len(API_PREFIX):]
+        best: tuple[int, dict] | None = None
+        for template, item in self.spec["paths"].items():
+            regex = "^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template)) + "$"
+            operation = item.get(method.lower())
+            if operation is None or re.match(regex, path) is None:
+                continue
+            content = (operation.get("requestBody") or {}).get("content", {})
+            schema = (content.get("application/json") or {}).get("schema")
+            literal = len(re.sub(r"\{[^}]+\}", "", template))  # prefer `@original` over `{message_id}`
+            if schema is not None and (best is None or literal > best[0]):
+                best = (literal, schema)
+        return best[1] if best else None
+
+    def request_errors(self, method: str, path: str, body: Any) -> list[str]:
+        schema = self.request_schema(method, path)
+        if schema is None:
+            return [f"{method} {path}: no request body schema in the OpenAPI description"]
+        return self.errors(schema, body)[:MAX_PROBLEMS]
+
+
+def _is_type(value: Any, name: str) -> bool:
+    if name == "null":
+        return value is None
+    if name == "boolean":
+        return isinstance(value, bool)
+    if name == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if name == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if name == "string":
+        return isinstance(value, str)
+    if name == "array":
+        return isinstance(value, list)
+    if name == "object":
+        return isinstance(value, dict)
+    return True
+
+
+def _kind(value: Any) -> str:
+    return {type(None): "null", bool: "boolean", int: "integer", float: "number", str: "string",
+            list: "array", dict: "object"}.get(type(value), type(value).__name__)
+
+
+def openapi_validator(spec: dict) -> Callable[[str, str, str, Any], list[str]]:
+    """A stand-in validator (`standin.add_validator(openapi_validator(spec))`): every JSON body the bot
+    sends must conform to the OpenAPI description; a command sync must also pass `check_command_payload`."""
+    validator = SchemaValidator(spec)
+
+    def validate(kind: str, method: str, path: str, body: Any) -> list[str]:
+        problems = validator.request_errors(method, path, _with_attachment_ids_as_strings(body))
+        if kind == "commands" and isinstance(body, list):
+            problems += check_command_payload(body)
+        return problems
+
+    return validate
+
+
+def _with_attachment_ids_as_strings(body: Any) -> Any:
+    """discord.py numbers new uploads `{"id": 0}` (the index of `files[0]`), as Discord's docs say to; the
+    OpenAPI description types attachment ids as snowflake strings only. Read the index as its string."""
+    if not isinstance(body, dict):
+        return body
+    data = body.get("data") if isinstance(body.get("data"), dict) else body
+    attachments = data.get("attachments")
+    if not isinstance(attachments, list):
+        return body
+    fixed = [a | {"id": str(a["id"])} if isinstance(a, dict) and isinstance(a.get("id"), int) else a
+             for a in attachments]
+    if data is body:
+        return body | {"attachments": fixed}
+    return body | {"data": data | {"attachments": fixed}}
+
+
+# -- the documented command rules the OpenAPI description lacks ---------------------------------------------
+
+COMMAND_CHARS_MAX = 8000
+OPTIONS_MAX = 25
+CHOICES_MAX = 25
+
+
+def _name_char_ok(char: str) -> bool:
+    """One character of `^[-_\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]` (scripts approximated by their blocks)."""
+    if char in "-_":
+        return True
+    if unicodedata.category(char)[0] in "LN":
+        return True
+    code = ord(char)
+    return 0x0900 <= code <= 0x097F or 0x0E00 <= code <= 0x0E7F or 0xA8E0 <= code <= 0xA8FF
+
+
+def name_problems(name: Any, where: str) -> list[str]:
+    if not isinstance(name, str) or not 1 <= len(name) <= 32 or not all(_name_char_ok(c) for c in name):
+        return [f"{where}: name {name!r} does not match ^[-_\\p{{L}}\\p{{N}}\\p{{sc=Deva}}\\p{{sc=Thai}}]{{1,32}}$"]
+    if name != name.lower():
+        return [f"{where}: name {name!r} must be lowercase"]
+    return []
+
+
+def _localized(node: dict, key: str) -> list[str]:
+    """The field and all its translations."""
+    values = [node.get(key)]
+    values += list((node.get(f"{key}_localizations") or {}).values())
+    return [v for v in values if v is not None]
+
+
+def _longest(node: dict, key: str) -> int:
+    return max((len(str(v)) for v in _localized(node, key)), default=0)
+
+
+def check_command_payload(commands: list[dict]) -> list[str]:
+    """Discord's documented rules for a bulk command sync that the OpenAPI description does not carry:
+    CHAT_INPUT command and option names match the naming regex and are lowercase (translations too),
+    descriptions 1-100 characters, at most 25 options per level and 25 choices, choice names 1-100 and
+    string values up to 100, unique names per level, and at most 8000 characters per command counting
+    names, descriptions and choice names/values — each field counted at its longest locale."""
+    problems: list[str] = []
+    seen: set[tuple[int, str]] = set()
+    for command in commands:
+        kind = command.get("type", 1) or 1
+        where = f"/{command.get('name')}"
+        if (kind, command.get("name")) in seen:
+            problems.append(f"{where}: duplicate command name")
+        seen.add((kind, command.get("name")))
+        if kind != 1:
+            continue
+        for name in _localized(command, "name"):
+            problems += name_problems(name, where)
+        problems += _description_problems(command, where)
+        problems += _options_problems(command.get("options") or [], where)
+        total = _characters(command)
+        if total > COMMAND_CHARS_MAX:
+            problems.append(f"{where}: {total} characters > {COMMAND_CHARS_MAX} per command")
+    return problems
+
+
+def _description_problems(node: dict, where: str) -> list[str]:
+    return [f"{where}: description {d!r} must be 1-100 characters"
+            for d in _localized(node, "description") or [None]
+            if not isinstance(d, str) or not 1 <= len(d) <= 100]
+
+
+def _options_problems(options: list[dict], where: str) -> list[str]:
+    problems = []
+    if len(options) > OPTIONS_MAX:
+        problems.append(f"{where}: {len(options)} options > {OPTIONS_MAX}")
+    names = [o.get("name") for o in options]
+    if len(set(names)) < len(names):
+        problems.append(f"{where}: option names are not unique")
+    required_seen_optional = False
+    for option in options:
+        here = f"{where} {option.get('name')}"
+        for name in _localized(option, "name"):
+            problems += name_problems(name, here)
+        problems += _description_problems(option, here)
+        if option.get("type") in (1, 2):
+            problems += _options_problems(option.get("options") or [], here)
+            continue
+        if option.get("required") and required_seen_optional:
+            problems.append(f"{here}: a required option after an optional one")
+        required_seen_optional |= not option.get("required")
+        choices = option.get("choices") or []
+        if len(choices) > CHOICES_MAX:
+            problems.append(f"{here}: {len(choices)} choices > {CHOICES_MAX}")
+        if choices and option.get("autocomplete"):
+            problems.append(f"{here}: autocomplete with choices")
+        for choice in choices:
+            for name in _localized(choice, "name"):
+                if not isinstance(name, str) or not 1 <= len(name) <= 100:
+                    problems.append(f"{here}: choice name {name!r} must be 1-100 characters")
+            value = choice.get("value")
+            if isinstance(value, str) and len(value) > 100:
+                problems.append(f"{here}: choice value {value[:20]!r}… longer than 100 characters")
+    return problems
+
+
+def _characters(node: dict) -> int:
+    """Names, descriptions and choice names/values of a command and everything under it."""
+    total = _longest(node, "name") + _longest(node, "description")
+    for choice in node.get("choices") or []:
+        total += _longest(choice, "name") + len(str(choice.get("value", "")))
+    for option in node.get("options") or []:
+        total += _characters(option)
+    return total

@@ -96,8 +96,7 @@ def card_name(lang: str, game: str, card_id: Any) -> str:
 
         if card_id in CATALOG:
             card = CATALOG[card_id]
-            name = card.get("name_ja") if lang == "ja" else None
-            name = name or card.get("name_en")
+            name = (card.name_ja if lang == "ja" else None) or card.name_en
             return f"{name} (#{card_id})"
     return card_id
 

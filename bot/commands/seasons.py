@@ -42,7 +42,7 @@ def _engine():
 
 
 def _effect_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=L(kind, f"effect.{kind}"), value=kind) for kind in _engine().EFFECT_KINDS]
+    return [app_commands.Choice(name=L(kind, f"seasons.effect.{kind}"), value=kind) for kind in _engine().EFFECT_KINDS]
 
 
 class SeasonsCommands(app_commands.Group):
@@ -107,10 +107,27 @@ class SeasonsCommands(app_commands.Group):
 
     @app_commands.command(name="effect", description=L("An effect on your side that touches Dummbot",
                                                        "cmd.seasons.effect"))
-    @app_commands.describe(kind=L("What happened", "opt.seasons.effect"))
+    @app_commands.describe(kind=L("What happened", "opt.seasons.effect"),
+                           card=L("The card concerned, when it matters", "opt.seasons.effect_card"))
     @app_commands.choices(kind=_effect_choices())
-    async def effect(self, interaction: Interaction, kind: str) -> None:
-        await interaction.client.controller.act(interaction, Action("effect", kind=kind), kind=KIND)
+    async def effect(self, interaction: Interaction, kind: str,
+                     card: app_commands.Range[str, 1, 100] | None = None) -> None:
+        def build(_record: GameRecord) -> Action:
+            if card is None:
+                return Action("effect", kind=kind)
+            return Action("effect", kind=kind, card=ids_of(_engine().CATALOG, [card])[0])
+
+        await interaction.client.controller.act(interaction, build, kind=KIND)
+
+    @effect.autocomplete("card")
+    async def effect_card(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return card_choices(lang(interaction), KIND, _engine().CATALOG, current)
+
+    @app_commands.command(name="answer", description=L("Answer the bot's question: how many crystals you have",
+                                                       "cmd.seasons.answer"))
+    @app_commands.describe(crystals=L("Your crystals", "opt.seasons.score.crystals"))
+    async def answer(self, interaction: Interaction, crystals: app_commands.Range[int, 0, 10000]) -> None:
+        await interaction.client.controller.act(interaction, Action("answer", crystals=crystals), kind=KIND)
 
     @app_commands.command(name="time", description=L("One of your cards moved the season token",
                                                      "cmd.seasons.time"))
@@ -194,6 +211,8 @@ class SeasonsUI:
                 specs.append(ButtonSpec("take", label, arg=i, style=discord.ButtonStyle.primary))
         if "reveal" in legal:
             specs.append(ButtonSpec("reveal", t(lg, "button.reveal"), style=discord.ButtonStyle.primary))
+        if "answer" in legal:
+            specs.append(ButtonSpec("answer", t(lg, "button.answer"), style=discord.ButtonStyle.primary))
         if "score" in legal:
             specs.append(ButtonSpec("score", t(lg, "button.score"), style=discord.ButtonStyle.primary))
         if "effect" in legal and record.state.summary().get("can_correct_payment"):
@@ -216,6 +235,8 @@ class SeasonsUI:
     def form(self, op: str, lg: str, record: GameRecord) -> tuple[str, list[FieldSpec]] | None:
         if op == "reveal":
             return reveal_form(lg, record.waiting.params.get("count"))
+        if op == "answer":
+            return t(lg, "form.answer.title"), [FieldSpec("crystals", t(lg, "form.score.crystals"), "0")]
         if op == "score":
             return t(lg, "form.score.title"), [
                 FieldSpec("crystals", t(lg, "form.score.crystals"), "0"),
@@ -229,6 +250,8 @@ class SeasonsUI:
     def form_action(self, op: str, values: dict[str, str], record: GameRecord) -> Builder:
         if op == "reveal":
             return Action("reveal", cards=ids_of(_engine().CATALOG, require_text(values, "cards")))
+        if op == "answer":
+            return Action("answer", crystals=int_field(values, "crystals"))
         if op == "score":
             return Action("score", crystals=int_field(values, "crystals"), prestige=int_field(values, "prestige"),
                           bonuses=int_field(values, "bonuses"), hand=int_field(values, "hand"),

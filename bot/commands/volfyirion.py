@@ -98,6 +98,12 @@ class VolfyirionCommands(app_commands.Group):
                        city: app_commands.Range[str, 1, 100]) -> None:
         await _act(interaction, Action("redeploy", troop=troop, city=city))
 
+    @app_commands.command(name="acquire", description=L("You acquired an Asset card (helps the danger meter)",
+                                                        "cmd.volfyirion.acquire"))
+    @app_commands.describe(card=L("The card", "opt.volfyirion.card"))
+    async def acquire(self, interaction: Interaction, card: app_commands.Range[str, 1, 100]) -> None:
+        await _act(interaction, Action("acquire", card=card))
+
     @app_commands.command(name="reshuffle", description=L("You reshuffled your discard into a new House Deck",
                                                           "cmd.volfyirion.reshuffle"))
     async def reshuffle(self, interaction: Interaction) -> None:
@@ -153,6 +159,7 @@ class VolfyirionCommands(app_commands.Group):
     async def _redeploy_troop(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await _in_play_choices(interaction, current, slots=("troop",))
 
+    @acquire.autocomplete("card")
     @putaside.autocomplete("card")
     async def _putaside_card(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
         return card_choices(lang(interaction), KIND, _engine().CATALOG, current, keep=lambda c: c.in_asset_deck)

@@ -1,0 +1,93 @@
+"""Play engine actions through the bot as a user would: slash commands, buttons and forms."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.standin.driver import Driver, Reply
+from engine.core import Action
+
+
+def seasons_command(action: Action) -> tuple[str, dict[str, Any]]:
+    """The slash command a player types for a Seasons action."""
+    from engine.seasons import face_text
+
+    a = action.args
+    match action.type:
+        case "roll":
+            return "seasons roll", {}
+        case "die":
+            return "seasons die", {"face": face_text(a["face"])}
+        case "reveal":
+            return "seasons reveal", {"cards": ", ".join(a["cards"])}
+        case "played":
+            return "seasons played", {"card": a["card"]}
+        case "effect":
+            return "seasons effect", {k: v for k, v in (("kind", a["kind"]), ("card", a.get("card"))) if v is not None}
+        case "time":
+            return "seasons time", {"steps": a["steps"]}
+        case "crystals":
+            return "seasons crystals", {"change": a["change"]}
+        case "answer":
+            return "seasons answer", {"crystals": a["crystals"]}
+        case "score":
+            return "seasons score", {k: a[k] for k in ("crystals", "prestige", "bonuses", "hand", "extra")}
+    raise ValueError(action)
+
+
+def volfyirion_command(action: Action) -> tuple[str, dict[str, Any]]:
+    a = {k: v for k, v in action.args.items() if v is not None}
+    if action.type == "reveal":
+        a["cards"] = ", ".join(a["cards"])
+    return f"volfyrion {action.type}", a
+
+
+def button(reply: Reply, op: str, arg: str | None = None) -> str:
+    """The custom_id of the reply's button for ``op`` (and ``arg``)."""
+    for b in reply.buttons:
+        parts = b.get("custom_id", "").split(":")
+        if len(parts) >= 4 and parts[3] == op and (arg is None or (len(parts) > 4 and parts[4] == arg)):
+            return b["custom_id"]
+    raise AssertionError(f"no {op}:{arg} button in {[b.get('custom_id') for b in reply.buttons]}")
+
+
+async def play_seasons(driver: Driver, actions: list[Action], *, use_buttons: bool = True, **who: Any) -> Reply:
+    """Every action of a Seasons game through the bot; `take` always by button, some others by button too."""
+    reply: Reply | None = None
+    # A button press or form happens where its message is: it takes the user, not the channel.
+    presser = {k: v for k, v in who.items() if k != "channel"}
+    for i, action in enumerate(actions):
+        by_button = use_buttons and i % 3 == 0
+        if action.type == "take":
+            reply = await driver.press(button(reply, "take", str(action.args["index"])), **presser)
+        elif action.type == "roll" and by_button and reply is not None:
+            reply = await driver.press(button(reply, "roll"), **presser)
+        elif action.type == "reveal" and by_button and reply is not None:
+            opened = await driver.press(button(reply, "reveal"), **presser)
+            assert opened.modal is not None, opened.text
+            reply = await driver.submit(opened.modal["custom_id"], {"cards": ", ".join(action.args["cards"])},
+                                        **presser)
+        else:
+            name, options = seasons_command(action)
+            reply = await driver.slash(name, options, **who)
+        assert not reply.ephemeral, f"{action.to_json()} was refused: {reply.text}"
+    assert reply is not None
+    return reply
+
+
+async def play_volfyirion(driver: Driver, actions: list[Action], **who: Any) -> Reply:
+    reply: Reply | None = None
+    for action in actions:
+        name, options = volfyirion_command(action)
+        reply = await driver.slash(name, options, **who)
+        assert not reply.ephemeral, f"{action.to_json()} was refused: {reply.text}"
+    assert reply is not None
+    return reply
+
+
+async def export(driver: Driver, **who: Any) -> dict[str, Any]:
+    reply = await driver.slash("game export", {}, **who)
+    files = [f for f in reply.files if f.filename.endswith(".json")]
+    assert files, reply.text
+    return json.loads(files[0].data.decode("utf-8"))

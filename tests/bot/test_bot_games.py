@@ -1,0 +1,154 @@
+"""Whole games through the real client and the stand-in: slash commands, buttons, forms, restarts, undo.
+
+Each game's actions come from the engines' seeded random players; the bot must end in exactly the state
+the engine reaches on its own with the same seed and actions (nothing lost, nothing doubled).
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import running_bot
+from play import button, export, play_seasons, play_volfyirion, seasons_command
+
+from engine.core import GameRecord
+from engine.seasons import RULES as SEASONS
+from engine.seasons.autoplay import play_game as seasons_game
+from engine.volfyirion import RULES as VOLFYIRION
+from engine.volfyirion.autoplay import play_game as volfyirion_game
+
+SEED = 7
+
+
+@pytest.mark.parametrize("difficulty", ["apprentice", "wizard", "archmage"])
+@pytest.mark.parametrize("dice", ["table", "bot"])
+async def test_whole_seasons_game_through_commands_buttons_and_forms(driver, standin, difficulty, dice):
+    actions, steps = seasons_game(difficulty, dice, SEED)
+    start = await driver.slash("seasons start", {"difficulty": difficulty, "dice": dice})
+    assert not start.ephemeral and start.files, start.text  # the season wheel comes with the start
+    final = await play_seasons(driver, actions)
+    record = await export(driver)
+    expected = steps[-1].state
+    assert record["game"] == "seasons"
+    assert record["seed"] == SEED
+    assert record["actions"] == [a.to_json() for a in actions]
+    assert record["state"] == expected.summary()
+    assert record["result"] == expected.result()
+    assert record["result"]["outcome"] in ("won", "lost")
+    # The public result card: in the channel, as a message of its own.
+    cards = [m for m in final.messages if m.kind in ("followup", "channel") and m.payload.get("embeds")]
+    assert cards, final.text
+    assert any(str(expected.result()["dummbot_score"]) in str(m.payload) for m in cards)
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+async def test_whole_volfyirion_game_through_commands(driver, seed):
+    game = volfyirion_game(seed, max_actions=400, options={"difficulty": "hard"})
+    assert game.state.finished
+    await driver.slash("volfyrion start", {"difficulty": "hard"})
+    await play_volfyirion(driver, game.actions)
+    record = await export(driver)
+    assert record["game"] == "volfyirion"
+    assert record["state"] == game.state.summary()
+    assert record["result"] == game.state.result()
+
+
+async def test_volfyirion_lost_game_posts_a_defeat(standin, db_path):
+    # Look for a seed whose random game ends with every city destroyed.
+    for seed in range(200):
+        game = volfyirion_game(seed, max_actions=400, options={"difficulty": "hard"}, allow_win=False)
+        if game.state.finished and game.state.result()["outcome"] == "lost":
+            break
+    else:
+        pytest.skip("no lost game among the seeds tried")
+    async with running_bot(standin, db_path, seed=seed) as driver:
+        await driver.slash("volfyrion start", {"difficulty": "hard"})
+        final = await play_volfyirion(driver, game.actions)
+        assert "Volfyirion destroyed the last city" in final.text
+        record = await export(driver)
+        assert record["result"]["outcome"] == "lost" and record["result"]["how"] == "cities_destroyed"
+
+
+async def test_restart_in_the_middle_carries_on(standin, db_path):
+    actions, steps = seasons_game("wizard", "bot", SEED)
+    half = len(actions) // 2
+    async with running_bot(standin, db_path) as driver:
+        await driver.slash("seasons start", {"difficulty": "wizard", "dice": "bot"})
+        await play_seasons(driver, actions[:half])
+        before = await driver.slash("game status", {})
+    # A new client, the same database file: buttons drawn before the restart still work.
+    async with running_bot(standin, db_path) as driver:
+        status = await driver.slash("game status", {})
+        assert status.text == before.text
+        await play_seasons(driver, actions[half:])
+        record = await export(driver)
+    assert record["state"] == steps[-1].state.summary()
+
+
+async def test_volfyirion_restart_keeps_a_pending_attack(standin, db_path):
+    game = volfyirion_game(5, max_actions=400)
+    reveal_at = next(i for i, a in enumerate(game.actions) if a.type == "reveal")
+    async with running_bot(standin, db_path) as driver:
+        await driver.slash("volfyrion start", {"difficulty": "normal"})
+        waiting = await play_volfyirion(driver, game.actions[:reveal_at])
+        assert button(waiting, "reveal")
+    async with running_bot(standin, db_path) as driver:
+        opened = await driver.press(button(waiting, "reveal"))
+        assert opened.modal is not None
+        reply = await driver.submit(opened.modal["custom_id"], {"cards": ", ".join(game.actions[reveal_at].args["cards"])})
+        assert not reply.ephemeral, reply.text
+        await play_volfyirion(driver, game.actions[reveal_at + 1:])
+        record = await export(driver)
+    assert record["state"] == game.state.summary()
+
+
+async def test_undo_is_repeatable_and_equals_replay(driver):
+    actions, _ = seasons_game("archmage", "table", SEED, extras=False)
+    await driver.slash("seasons start", {"difficulty": "archmage", "dice": "table"})
+    await play_seasons(driver, actions[:12], use_buttons=False)
+    for _ in range(3):
+        reply = await driver.slash("game undo", {})
+        assert not reply.ephemeral and "Taken back" in reply.text, reply.text
+    record = await export(driver)
+    replay = GameRecord.replay(SEASONS, {"difficulty": "archmage", "dice": "table"}, SEED, actions[:9])
+    assert record["actions"] == [a.to_json() for a in actions[:9]]
+    assert record["state"] == replay.state.summary()
+    # Undo by button too.
+    reply = await driver.slash(*seasons_command(actions[9]))
+    reply = await driver.press(button(reply, "undo"))
+    assert (await export(driver))["state"] == replay.state.summary()
+
+
+async def test_undo_after_the_final_score_reopens_the_game(driver):
+    actions, steps = seasons_game("apprentice", "bot", SEED, extras=False)
+    await driver.slash("seasons start", {"difficulty": "apprentice", "dice": "bot"})
+    await play_seasons(driver, actions)
+    assert (await export(driver))["result"] is not None
+    await driver.slash("game undo", {})
+    record = await export(driver)
+    assert record["result"] is None and record["status"] == "active"
+    score = await driver.slash(*seasons_command(actions[-1]))
+    assert not score.ephemeral
+    assert (await export(driver))["result"] == steps[-1].state.result()
+
+
+async def test_game_in_a_thread_posts_the_result_in_the_parent(driver, standin):
+    actions, steps = seasons_game("apprentice", "bot", SEED, extras=False)
+    thread = standin.world.channel("session")
+    await driver.slash("seasons start", {"difficulty": "apprentice", "dice": "bot"}, channel=thread)
+    final = await play_seasons(driver, actions, channel=thread)
+    parent_posts = [m for m in final.messages if m.kind == "channel" and m.channel_id == thread.parent_id]
+    assert parent_posts, [m.kind for m in final.messages]
+    assert str(steps[-1].state.result()["player_score"]) in str(parent_posts[0].payload)
+
+
+async def test_export_fields_follow_the_design(driver):
+    await driver.slash("volfyrion start", {"difficulty": "easy", "bonus": "flat"})
+    record = await export(driver)
+    assert set(record) >= {"game", "options", "seed", "actions", "state", "result"}
+    state = record["state"]
+    assert set(state) >= {"turn", "cities", "rage_pile", "token", "wonders"}
+    assert set(state["cities"][0]) >= {"name", "defence", "destroyed", "troop", "building"}
+    assert set(state["rage_pile"]) >= {"size", "top"}
+    assert record["options"]["bonus"] == "flat" and record["result"] is None
+    fresh = GameRecord(VOLFYIRION, record["options"], record["seed"])
+    assert state == fresh.state.summary()

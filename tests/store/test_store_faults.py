@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import new_game_args, play
+from store_helpers import new_game_args, play
 
 from bot.store import (
     ChannelBusy,

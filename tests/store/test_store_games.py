@@ -7,7 +7,7 @@ import contextlib
 import time
 
 import pytest
-from conftest import new_game_args, play
+from store_helpers import new_game_args, play
 
 from bot.store import (
     ChannelBusy,

@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import BUSY, new_game_args, play
+from store_helpers import BUSY, new_game_args, play
 
 from bot.store import SchemaTooNew, SqliteStore, StoreCorrupt, schema
 

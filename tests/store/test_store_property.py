@@ -10,9 +10,9 @@ import asyncio
 import tempfile
 from pathlib import Path
 
-from conftest import new_game_args
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from store_helpers import new_game_args
 
 from bot.store import FinishInfo, GameNotActive, NothingToUndo, SqliteStore, StaleVersion
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from conftest import new_game_args
+from store_helpers import new_game_args
 
 from bot.store import FinishInfo, SqliteStore
 

@@ -65,7 +65,7 @@ class Table:
                 self.hand += [self.draw() for _ in range(p["n"])]
             elif key == "item_to_hand":
                 self.hand.append(p["card"])
-            elif key in ("summoned", "discarded_from_hand", "onys_to_player") and p.get("card") in self.revealed:
+            elif key in ("summoned", "discarded", "discarded_from_hand", "onys_to_player") and p.get("card") in self.revealed:
                 self.revealed.remove(p["card"])
         if step.state.wait_key not in ("seasons.waiting.reveal_hand", "seasons.waiting.reveal_discard"):
             self.hand += self.revealed  # the cards drawn and not used go back

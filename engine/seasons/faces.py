@@ -236,6 +236,9 @@ def _distance(a: dict[str, Any], b: dict[str, Any]) -> int:
 
 def search_faces(season: str, typed: str, lang: str = "en", limit: int = 25) -> list[dict[str, Any]]:
     """Autocomplete: the season's faces whose English or Japanese text holds every typed word."""
+    wanted = _typed_face(typed)
+    if wanted is not None:  # "water 2", "水2 1点": match the symbols, not the words
+        return [f for f in season_faces(season) if _contains(f, wanted)][:limit]
     words = [w for w in re.split(r"[\s,、，]+", unicodedata.normalize("NFKC", typed).casefold()) if w]
     first, second = [], []
     for face in season_faces(season):
@@ -244,6 +247,25 @@ def search_faces(season: str, typed: str, lang: str = "en", limit: int = 25) -> 
         if all(any(_word_in(w, t) for t in texts) for w in words):
             (first if all(_word_in(w, texts[0]) for w in words) else second).append(face)
     return (first + second)[:limit]
+
+
+def _typed_face(typed: str) -> dict[str, Any] | None:
+    """A face read from what was typed, only when it holds a number (a bare "crystal" is a word search)."""
+    if not re.search(r"\d", unicodedata.normalize("NFKC", typed)):
+        return None
+    try:
+        return parse_face(typed)
+    except RuleError:
+        return None
+
+
+def _contains(face: dict[str, Any], wanted: dict[str, Any]) -> bool:
+    if any(face["energy"].get(e) != n for e, n in wanted["energy"].items()):
+        return False
+    return ((not wanted["crystals"] or face["crystals"] == wanted["crystals"])
+            and face["star"] >= wanted["star"] and face["draw"] >= wanted["draw"]
+            and (face["transmute"] or not wanted["transmute"])
+            and (not wanted["dots"] or face["dots"] == wanted["dots"]))
 
 
 def _word_in(word: str, text: str) -> bool:

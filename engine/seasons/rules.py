@@ -344,8 +344,9 @@ def _resolve_die(s: SeasonsState, face: JSON, events: Events) -> None:
         for element, n in energy.items():
             _gain(s, events, n * RATES[season][element], "energy", element=element, energies=n,
                   rate=RATES[season][element], season=season)
-    if face["crystals"]:  # S-4.3
-        _gain(s, events, face["crystals"], "die")
+    number = face["crystals"]
+    if number:  # S-4.3
+        _gain(s, events, number, "die")
     for _ in range(face["star"]):  # S-4.4, S-4.7
         _draw_to_hand(s, events, 2 if face["transmute"] else 1, "star")
         for _ in range(s.player_area.count(C.FAIRIES)):
@@ -592,8 +593,10 @@ def _do_score(s: SeasonsState, action: Action, events: Events) -> None:
     extra = _int_arg(action, "extra", 0)
     s.player_score = crystals + prestige + extra - BONUS_PENALTY[bonuses] - 5 * hand
     s.outcome = "won" if s.player_score > s.score else "lost"
-    _ev(events, "game_won" if s.outcome == "won" else "game_lost", player_score=s.player_score,
-        dummbot_score=s.score)
+    if s.outcome == "won":
+        _ev(events, "game_won", player_score=s.player_score, dummbot_score=s.score)
+    else:
+        _ev(events, "game_lost", player_score=s.player_score, dummbot_score=s.score)
     _wait(s, WAIT_FINISHED, outcome=s.outcome, player_score=s.player_score, dummbot_score=s.score)
 
 

@@ -124,9 +124,11 @@ class SqliteStore:
         synchronous: str = "FULL",
         clock: Callable[[], str] = _utc_now,
     ) -> None:
+        if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+            raise ValueError(f"unknown synchronous setting {synchronous!r}")
         self.path = Path(path)
         self.busy_timeout = busy_timeout
-        self.synchronous = synchronous
+        self.synchronous = synchronous.upper()
         self._clock = clock
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
@@ -134,8 +136,11 @@ class SqliteStore:
     # -- opening -----------------------------------------------------------------------------------
     async def open(self) -> None:
         """Connect, check the file, migrate. Loads no game."""
-        if self._db is not None:
-            return
+        async with self._lock:
+            if self._db is None:
+                self._db = await self._connect()
+
+    async def _connect(self) -> aiosqlite.Connection:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -154,7 +159,7 @@ class SqliteStore:
         except BaseException:
             await db.close()
             raise
-        self._db = db
+        return db
 
     async def _prepare(self, db: aiosqlite.Connection) -> None:
         await db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")

@@ -306,3 +306,41 @@ async def test_processes_racing_never_write_twice_on_one_version(db_path: Path) 
     assert [a.ply for a in live] == list(range(1, target + 1))
     assert len(log) == target
     assert wins == [sum(a.user_id == me for a in live) for me in range(racers)]
+
+
+# A bot that acknowledges each action once it is committed, then dies by SIGKILL at a random moment.
+PLAYER = r"""
+import asyncio, sys
+from bot.store import SqliteStore
+
+async def main(path, game_id):
+    async with SqliteStore(path) as store:
+        game = await store.game(game_id)
+        while True:
+            game = await store.append_action(game_id, expected_ply=game.ply, action={"type": "k", "n": game.ply + 1},
+                                             user_id=7, snapshot={"at": game.ply + 1}, summary={"at": game.ply + 1})
+            print(game.ply, flush=True)
+
+asyncio.run(main(sys.argv[1], int(sys.argv[2])))
+"""
+
+
+async def test_kill_9_keeps_every_acknowledged_action_and_no_half(db_path: Path) -> None:
+    async with SqliteStore(db_path) as store:
+        game = await store.create_game(**new_game_args())
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-c", PLAYER, str(db_path), str(game.id),
+                                                stdout=subprocess.PIPE)
+    acknowledged = 0
+    while acknowledged < 25:
+        acknowledged = int(await proc.stdout.readline())
+    proc.kill()
+    await proc.wait()
+    async with SqliteStore(db_path) as store:
+        game = await store.game(game.id)
+        live = await store.live_actions(game.id)
+        snapshot = await store.latest_snapshot(game.id, game.ply)
+    assert game.ply >= acknowledged
+    assert [a.ply for a in live] == list(range(1, game.ply + 1))
+    assert [a.action["n"] for a in live] == list(range(1, game.ply + 1))
+    assert snapshot == (game.ply, {"at": game.ply})
+    assert game.summary == {"at": game.ply}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -132,3 +133,18 @@ async def test_the_store_is_a_store(store: SqliteStore) -> None:
     from bot.store import Store
 
     assert isinstance(store, Store)
+
+
+async def test_open_twice_at_once_connects_once(db_path: Path) -> None:
+    store = SqliteStore(db_path)
+    await asyncio.gather(store.open(), store.open())
+    first = store._db
+    await store.open()
+    assert store._db is first
+    await store.close()
+    await store.close()  # closing twice is harmless
+
+
+def test_an_unknown_synchronous_setting_is_refused(db_path: Path) -> None:
+    with pytest.raises(ValueError):
+        SqliteStore(db_path, synchronous="SOMETIMES; DROP TABLE games")

@@ -46,7 +46,7 @@ class ChannelBusy(StoreError):
 
 
 class StaleVersion(StoreError):
-    """Someone else wrote first: the game's ply is not the one expected (params: game_id, expected, actual)."""
+    """Someone else wrote first: the ply is not the expected one (params: game_id, expected, actual)."""
 
     key = "store.stale_version"
 

@@ -228,9 +228,20 @@ class SqliteStore:
         async with self._write() as db:
             try:
                 cursor = await db.execute(
-                    "INSERT INTO games (guild_id, channel_id, parent_channel_id, owner_id, kind, options, seed,"
-                    " status, ply, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'active', 0, ?, ?)",
-                    (guild_id, channel_id, parent_channel_id, owner_id, kind, options_text, _signed(seed), now, now),
+                    "INSERT INTO games (guild_id, channel_id, parent_channel_id, owner_id, kind, options,"
+                    " seed, status, ply, created_at, updated_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, 'active', 0, ?, ?)",
+                    (
+                        guild_id,
+                        channel_id,
+                        parent_channel_id,
+                        owner_id,
+                        kind,
+                        options_text,
+                        _signed(seed),
+                        now,
+                        now,
+                    ),
                 )
             except sqlite3.IntegrityError as exc:
                 raise await _channel_busy(db, channel_id) from exc
@@ -238,8 +249,11 @@ class SqliteStore:
 
     async def active_game(self, channel_id: int) -> GameRow | None:
         async with self._read() as db:
-            row = await _one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'",
-                             (channel_id,))
+            row = await _one(
+                db,
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'",
+                (channel_id,),
+            )
         return _game_row(row) if row else None
 
     async def game(self, game_id: int) -> GameRow:
@@ -249,8 +263,11 @@ class SqliteStore:
     async def last_game(self, channel_id: int) -> GameRow | None:
         """The channel's most recent game, whatever its status."""
         async with self._read() as db:
-            row = await _one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
-                             (channel_id,))
+            row = await _one(
+                db,
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+                (channel_id,),
+            )
         return _game_row(row) if row else None
 
     async def count_games(self, status: str | None = None) -> int:
@@ -333,7 +350,9 @@ class SqliteStore:
                 await _insert_result(db, game, finish, ended_by=user_id, now=now)
             return game
 
-    async def undo_action(self, game_id: int, *, expected_ply: int, user_id: int, summary: JSON | None) -> GameRow:
+    async def undo_action(
+        self, game_id: int, *, expected_ply: int, user_id: int, summary: JSON | None
+    ) -> GameRow:
         """Take back the last live action: marked undone (never deleted), ply − 1, snapshots above the
         new ply dropped; a game that action had finished is active again and its result is gone."""
         summary_text = None if summary is None else _dumps(summary)
@@ -358,7 +377,9 @@ class SqliteStore:
             )
             if cursor.rowcount != 1:
                 raise StoreCorrupt("log_mismatch", game_id=game_id, ply=expected_ply)
-            await db.execute("DELETE FROM snapshots WHERE game_id = ? AND ply > ?", (game_id, expected_ply - 1))
+            await db.execute(
+                "DELETE FROM snapshots WHERE game_id = ? AND ply > ?", (game_id, expected_ply - 1)
+            )
             await db.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
             return await _game(db, game_id)
 
@@ -404,7 +425,12 @@ class SqliteStore:
         return [_result_row(r) for r in rows]
 
     async def stats(self, guild_id: int | None, user_id: int) -> JSON:
-        """``{"games", "active", "wins", "losses", "abandoned", "by_kind": {kind: {...}}, "best": {kind: ResultRow|None}}``."""
+        """A player's record in one server.
+
+        ``{"games", "active", "wins", "losses", "abandoned"}`` (counts; games counts every game they
+        started), ``"by_kind": {kind: the same counts}``, ``"best": {kind: ResultRow | None}`` ranked as
+        on the leaderboard.
+        """
         async with self._read() as db:
             started = await db.execute_fetchall(
                 "SELECT kind, count(*), sum(status = 'active') FROM games"
@@ -431,7 +457,10 @@ class SqliteStore:
             by_kind[kind]["active"] = active or 0
         for kind, outcome, n in ended:
             by_kind[kind][{"won": "wins", "lost": "losses", "abandoned": "abandoned"}[outcome]] = n
-        totals = {key: sum(k[key] for k in by_kind.values()) for key in ("games", "active", "wins", "losses", "abandoned")}
+        totals = {
+            key: sum(k[key] for k in by_kind.values())
+            for key in ("games", "active", "wins", "losses", "abandoned")
+        }
         return {**totals, "by_kind": by_kind, "best": best}
 
     # -- backup ------------------------------------------------------------------------------------
@@ -563,9 +592,18 @@ async def _insert_result(
     await db.execute(
         f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
-            game.id, game.guild_id, game.owner_id, game.kind, finish.outcome, difficulty,
-            finish.player_score, finish.dummbot_score, finish.turns, finish.how,
-            finish.finished_at or now, ended_by,
+            game.id,
+            game.guild_id,
+            game.owner_id,
+            game.kind,
+            finish.outcome,
+            difficulty,
+            finish.player_score,
+            finish.dummbot_score,
+            finish.turns,
+            finish.how,
+            finish.finished_at or now,
+            ended_by,
         ),
     )
 

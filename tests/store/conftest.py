@@ -27,4 +27,3 @@ async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
 @pytest.fixture
 async def game(store: SqliteStore) -> GameRow:
     return await store.create_game(**new_game_args())
-

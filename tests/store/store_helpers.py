@@ -8,8 +8,14 @@ from bot.store import GameRow, SqliteStore
 BUSY = 1.0
 
 
-def new_game_args(channel_id: int = 100, *, guild_id: int | None = 1, owner_id: int = 7, kind: str = "seasons",
-                  difficulty: str = "wizard") -> dict:
+def new_game_args(
+    channel_id: int = 100,
+    *,
+    guild_id: int | None = 1,
+    owner_id: int = 7,
+    kind: str = "seasons",
+    difficulty: str = "wizard",
+) -> dict:
     return {
         "guild_id": guild_id,
         "channel_id": channel_id,
@@ -25,7 +31,10 @@ async def play(store: SqliteStore, game: GameRow, n: int, *, user_id: int = 7) -
     """Append ``n`` numbered actions to ``game``."""
     for _ in range(n):
         game = await store.append_action(
-            game.id, expected_ply=game.ply, action={"type": "step", "n": game.ply + 1}, user_id=user_id,
+            game.id,
+            expected_ply=game.ply,
+            action={"type": "step", "n": game.ply + 1},
+            user_id=user_id,
             summary={"ply": game.ply + 1},
         )
     return game

@@ -38,8 +38,12 @@ conn.execute("ROLLBACK")
 
 class Locker:
     def __init__(self, path: Path, mode: str = "normal") -> None:
-        self.proc = subprocess.Popen([sys.executable, "-c", LOCKER, str(path), mode],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", LOCKER, str(path), mode],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
 
     async def __aenter__(self) -> Locker:
         line = await asyncio.to_thread(self.proc.stdout.readline)
@@ -53,13 +57,22 @@ class Locker:
 
 
 # -- two writers ---------------------------------------------------------------------------------------
-async def test_two_stores_racing_on_one_ply_exactly_one_wins(store: SqliteStore, db_path: Path,
-                                                             game: GameRow) -> None:
+async def test_two_stores_racing_on_one_ply_exactly_one_wins(
+    store: SqliteStore, db_path: Path, game: GameRow
+) -> None:
     async with SqliteStore(db_path, busy_timeout=5.0) as other:
         for ply in range(15):
             outcomes = await asyncio.gather(
-                *(s.append_action(game.id, expected_ply=ply, action={"type": "race", "by": i}, user_id=i,
-                                  summary={"by": i}) for i, s in enumerate((store, other))),
+                *(
+                    s.append_action(
+                        game.id,
+                        expected_ply=ply,
+                        action={"type": "race", "by": i},
+                        user_id=i,
+                        summary={"by": i},
+                    )
+                    for i, s in enumerate((store, other))
+                ),
                 return_exceptions=True,
             )
             won = [o for o in outcomes if isinstance(o, GameRow)]
@@ -74,8 +87,11 @@ async def test_two_stores_racing_on_one_ply_exactly_one_wins(store: SqliteStore,
 
 async def test_two_stores_starting_a_game_in_one_channel(store: SqliteStore, db_path: Path) -> None:
     async with SqliteStore(db_path, busy_timeout=5.0) as other:
-        outcomes = await asyncio.gather(store.create_game(**new_game_args(5)), other.create_game(**new_game_args(5)),
-                                        return_exceptions=True)
+        outcomes = await asyncio.gather(
+            store.create_game(**new_game_args(5)),
+            other.create_game(**new_game_args(5)),
+            return_exceptions=True,
+        )
     assert sorted(type(o).__name__ for o in outcomes) == ["ChannelBusy", "GameRow"]
     busy = next(o for o in outcomes if isinstance(o, ChannelBusy))
     assert busy.params["game_id"] == next(o for o in outcomes if isinstance(o, GameRow)).id
@@ -88,7 +104,9 @@ async def test_a_write_lock_held_by_another_process(db_path: Path) -> None:
         game = await play(store, await store.create_game(**new_game_args()), 2)
         async with Locker(db_path):
             with pytest.raises(StoreUnavailable) as info:
-                await store.append_action(game.id, expected_ply=2, action={"type": "x"}, user_id=7, summary=None)
+                await store.append_action(
+                    game.id, expected_ply=2, action={"type": "x"}, user_id=7, summary=None
+                )
             assert info.value.key == "store.unavailable"
             assert info.value.params == {"reason": "locked"}
             with pytest.raises(StoreUnavailable):
@@ -99,7 +117,9 @@ async def test_a_write_lock_held_by_another_process(db_path: Path) -> None:
         assert len(await store.history(game.id, 10)) == 2
         assert await store.count_games() == 1
         # The lock is gone: the same store carries on.
-        game = await store.append_action(game.id, expected_ply=2, action={"type": "x"}, user_id=7, summary=None)
+        game = await store.append_action(
+            game.id, expected_ply=2, action={"type": "x"}, user_id=7, summary=None
+        )
         assert [a.ply for a in await store.live_actions(game.id)] == [1, 2, 3]
 
 
@@ -121,15 +141,27 @@ async def test_disk_full_writes_nothing(store: SqliteStore, game: GameRow) -> No
     pages = (await (await store._db.execute("PRAGMA page_count")).fetchone())[0]
     await store._db.execute(f"PRAGMA max_page_count = {pages}")
     with pytest.raises(StoreUnavailable) as info:
-        await store.append_action(game.id, expected_ply=3, action={"type": "big"}, user_id=7,
-                                  snapshot={"pad": "x" * 200_000}, summary={"ply": 4})
+        await store.append_action(
+            game.id,
+            expected_ply=3,
+            action={"type": "big"},
+            user_id=7,
+            snapshot={"pad": "x" * 200_000},
+            summary={"ply": 4},
+        )
     assert info.value.reason == "disk_full"
     assert await store.game(game.id) == game
     assert len(await store.history(game.id, 10)) == 3
     assert await store.latest_snapshot(game.id, 10) is None
     await store._db.execute("PRAGMA max_page_count = 1073741823")
-    game = await store.append_action(game.id, expected_ply=3, action={"type": "big"}, user_id=7,
-                                     snapshot={"pad": "x" * 200_000}, summary={"ply": 4})
+    game = await store.append_action(
+        game.id,
+        expected_ply=3,
+        action={"type": "big"},
+        user_id=7,
+        snapshot={"pad": "x" * 200_000},
+        summary={"ply": 4},
+    )
     assert (await store.latest_snapshot(game.id, 10))[0] == 4
 
 
@@ -157,8 +189,14 @@ async def test_a_really_full_disk_writes_nothing_and_recovers(small_disk: Path) 
         acknowledged = 0
         with pytest.raises(StoreUnavailable) as info:
             for _ in range(100):
-                game = await store.append_action(game.id, expected_ply=game.ply, action={"type": "x"}, user_id=7,
-                                                 snapshot={"pad": "y" * 20_000}, summary=None)
+                game = await store.append_action(
+                    game.id,
+                    expected_ply=game.ply,
+                    action={"type": "x"},
+                    user_id=7,
+                    snapshot={"pad": "y" * 20_000},
+                    summary=None,
+                )
                 acknowledged += 1
         assert info.value.reason == "disk_full"
         assert acknowledged > 0
@@ -166,8 +204,9 @@ async def test_a_really_full_disk_writes_nothing_and_recovers(small_disk: Path) 
         assert [a.ply for a in await store.live_actions(game.id)] == list(range(1, acknowledged + 1))
         assert (await store.latest_snapshot(game.id, 1000))[0] == acknowledged
         filler.unlink()
-        game = await store.append_action(game.id, expected_ply=acknowledged, action={"type": "x"}, user_id=7,
-                                         summary=None)
+        game = await store.append_action(
+            game.id, expected_ply=acknowledged, action={"type": "x"}, user_id=7, summary=None
+        )
         assert game.ply == acknowledged + 1
     async with SqliteStore(small_disk / "bot.sqlite3") as again:
         assert (await again.game(game.id)).ply == acknowledged + 1
@@ -220,7 +259,9 @@ def test_damage_and_bugs_are_not_unavailability() -> None:
 
 
 # -- backup ------------------------------------------------------------------------------------------
-async def test_backup_is_a_readable_self_contained_copy(store: SqliteStore, game: GameRow, tmp_path: Path) -> None:
+async def test_backup_is_a_readable_self_contained_copy(
+    store: SqliteStore, game: GameRow, tmp_path: Path
+) -> None:
     game = await play(store, game, 4)
     other = await store.create_game(**new_game_args(101))
     dest = tmp_path / "backups" / "copy.sqlite3"
@@ -291,8 +332,16 @@ async def test_processes_racing_never_write_twice_on_one_version(db_path: Path) 
         game = await store.create_game(**new_game_args())
     target, racers = 60, 3
     procs = [
-        await asyncio.create_subprocess_exec(sys.executable, "-c", RACER, str(db_path), str(game.id), str(target),
-                                             str(me), stdout=subprocess.PIPE)
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            RACER,
+            str(db_path),
+            str(game.id),
+            str(target),
+            str(me),
+            stdout=subprocess.PIPE,
+        )
         for me in range(racers)
     ]
     outputs = [await p.communicate() for p in procs]
@@ -317,8 +366,9 @@ async def main(path, game_id):
     async with SqliteStore(path) as store:
         game = await store.game(game_id)
         while True:
-            game = await store.append_action(game_id, expected_ply=game.ply, action={"type": "k", "n": game.ply + 1},
-                                             user_id=7, snapshot={"at": game.ply + 1}, summary={"at": game.ply + 1})
+            n = game.ply + 1
+            game = await store.append_action(game_id, expected_ply=game.ply, action={"type": "k", "n": n},
+                                             user_id=7, snapshot={"at": n}, summary={"at": n})
             print(game.ply, flush=True)
 
 asyncio.run(main(sys.argv[1], int(sys.argv[2])))
@@ -328,8 +378,9 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2])))
 async def test_kill_9_keeps_every_acknowledged_action_and_no_half(db_path: Path) -> None:
     async with SqliteStore(db_path) as store:
         game = await store.create_game(**new_game_args())
-    proc = await asyncio.create_subprocess_exec(sys.executable, "-c", PLAYER, str(db_path), str(game.id),
-                                                stdout=subprocess.PIPE)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", PLAYER, str(db_path), str(game.id), stdout=subprocess.PIPE
+    )
     acknowledged = 0
     while acknowledged < 25:
         acknowledged = int(await proc.stdout.readline())

@@ -28,7 +28,13 @@ async def test_create_and_find_the_channel_game(store: SqliteStore) -> None:
     game = await store.create_game(**{**new_game_args(100), "parent_channel_id": 99})
     assert (game.channel_id, game.parent_channel_id, game.owner_id, game.guild_id) == (100, 99, 7, 1)
     assert (game.kind, game.options, game.seed, game.status, game.ply, game.summary) == (
-        "seasons", {"difficulty": "wizard"}, 12345, "active", 0, None)
+        "seasons",
+        {"difficulty": "wizard"},
+        12345,
+        "active",
+        0,
+        None,
+    )
     assert await store.active_game(100) == game
     assert await store.game(game.id) == game
     assert await store.last_game(100) == game
@@ -50,8 +56,10 @@ async def test_the_index_not_a_read_keeps_one_active_game(store: SqliteStore, ga
     import sqlite3
 
     with sqlite3.connect(store.path) as conn, pytest.raises(sqlite3.IntegrityError):
-        conn.execute("INSERT INTO games (channel_id, owner_id, kind, options, seed, created_at, updated_at)"
-                     " VALUES (100, 1, 'seasons', '{}', 1, 'now', 'now')")
+        conn.execute(
+            "INSERT INTO games (channel_id, owner_id, kind, options, seed, created_at, updated_at)"
+            " VALUES (100, 1, 'seasons', '{}', 1, 'now', 'now')"
+        )
 
 
 async def test_a_channel_is_free_again_once_its_game_ended(store: SqliteStore, game: GameRow) -> None:
@@ -78,8 +86,9 @@ async def test_unknown_game_kind_is_refused(store: SqliteStore) -> None:
 
 
 async def test_append_checks_the_version(store: SqliteStore, game: GameRow) -> None:
-    after = await store.append_action(game.id, expected_ply=0, action={"type": "die", "face": 3}, user_id=7,
-                                      summary={"crystals": 3})
+    after = await store.append_action(
+        game.id, expected_ply=0, action={"type": "die", "face": 3}, user_id=7, summary={"crystals": 3}
+    )
     assert (after.ply, after.summary, after.status) == (1, {"crystals": 3}, "active")
     with pytest.raises(StaleVersion) as info:
         await store.append_action(game.id, expected_ply=0, action={"type": "die"}, user_id=7, summary=None)
@@ -103,8 +112,9 @@ async def test_append_to_a_missing_or_ended_game(store: SqliteStore, game: GameR
 
 async def test_a_value_that_is_not_json_writes_nothing(store: SqliteStore, game: GameRow) -> None:
     with pytest.raises(TypeError):
-        await store.append_action(game.id, expected_ply=0, action={"type": "x", "bad": object()}, user_id=7,
-                                  summary=None)
+        await store.append_action(
+            game.id, expected_ply=0, action={"type": "x", "bad": object()}, user_id=7, summary=None
+        )
     assert (await store.game(game.id)).ply == 0
     assert await store.history(game.id, 10) == []
 
@@ -112,8 +122,9 @@ async def test_a_value_that_is_not_json_writes_nothing(store: SqliteStore, game:
 async def test_snapshots_are_found_at_or_below_a_ply(store: SqliteStore, game: GameRow) -> None:
     for ply in range(1, 8):
         snapshot = {"at": ply} if ply % 3 == 0 else None
-        game = await store.append_action(game.id, expected_ply=ply - 1, action={"type": "s"}, user_id=7,
-                                         snapshot=snapshot, summary=None)
+        game = await store.append_action(
+            game.id, expected_ply=ply - 1, action={"type": "s"}, user_id=7, snapshot=snapshot, summary=None
+        )
     assert await store.latest_snapshot(game.id, 7) == (6, {"at": 6})
     assert await store.latest_snapshot(game.id, 5) == (3, {"at": 3})
     assert await store.latest_snapshot(game.id, 2) is None
@@ -122,14 +133,16 @@ async def test_snapshots_are_found_at_or_below_a_ply(store: SqliteStore, game: G
 
 async def test_undo_and_redo_keep_the_log(store: SqliteStore, game: GameRow) -> None:
     game = await play(store, game, 3)
-    game = await store.append_action(game.id, expected_ply=3, action={"type": "s4"}, user_id=7,
-                                     snapshot={"at": 4}, summary={"ply": 4})
+    game = await store.append_action(
+        game.id, expected_ply=3, action={"type": "s4"}, user_id=7, snapshot={"at": 4}, summary={"ply": 4}
+    )
     game = await store.undo_action(game.id, expected_ply=4, user_id=7, summary={"ply": 3})
     assert (game.ply, game.summary) == (3, {"ply": 3})
     assert await store.latest_snapshot(game.id, 10) is None  # the snapshot above the new ply is gone
     game = await store.undo_action(game.id, expected_ply=3, user_id=7, summary={"ply": 2})
-    game = await store.append_action(game.id, expected_ply=2, action={"type": "redo"}, user_id=8,
-                                     snapshot={"at": 3}, summary=None)
+    game = await store.append_action(
+        game.id, expected_ply=2, action={"type": "redo"}, user_id=8, snapshot={"at": 3}, summary=None
+    )
     assert game.ply == 3
     live = await store.live_actions(game.id)
     assert [(a.ply, a.action["type"]) for a in live] == [(1, "step"), (2, "step"), (3, "redo")]
@@ -152,8 +165,9 @@ async def test_undo_checks_the_version_and_needs_an_action(store: SqliteStore, g
 
 async def test_the_final_action_finishes_and_can_be_undone(store: SqliteStore, game: GameRow) -> None:
     game = await play(store, game, 2)
-    done = await store.append_action(game.id, expected_ply=2, action={"type": "score"}, user_id=7,
-                                     summary={"final": True}, finish=WON)
+    done = await store.append_action(
+        game.id, expected_ply=2, action={"type": "score"}, user_id=7, summary={"final": True}, finish=WON
+    )
     assert (done.status, done.ply) == ("finished", 3)
     assert await store.active_game(100) is None
     result = await store.result(game.id)
@@ -167,14 +181,23 @@ async def test_the_final_action_finishes_and_can_be_undone(store: SqliteStore, g
     assert await store.result(game.id) is None
     assert await store.leaderboard(1, "seasons") == []
     # …and finishing again records a fresh result.
-    await store.append_action(game.id, expected_ply=2, action={"type": "score"}, user_id=7, summary=None,
-                              finish=FinishInfo("finished", "lost", player_score=90, dummbot_score=95))
+    await store.append_action(
+        game.id,
+        expected_ply=2,
+        action={"type": "score"},
+        user_id=7,
+        summary=None,
+        finish=FinishInfo("finished", "lost", player_score=90, dummbot_score=95),
+    )
     assert (await store.result(game.id)).outcome == "lost"
 
 
-async def test_reopening_a_game_in_a_channel_that_moved_on_is_refused(store: SqliteStore, game: GameRow) -> None:
-    done = await store.append_action(game.id, expected_ply=0, action={"type": "score"}, user_id=7, summary=None,
-                                     finish=WON)
+async def test_reopening_a_game_in_a_channel_that_moved_on_is_refused(
+    store: SqliteStore, game: GameRow
+) -> None:
+    done = await store.append_action(
+        game.id, expected_ply=0, action={"type": "score"}, user_id=7, summary=None, finish=WON
+    )
     newer = await store.create_game(**new_game_args(100))
     with pytest.raises(ChannelBusy) as info:
         await store.undo_action(game.id, expected_ply=done.ply, user_id=7, summary=None)
@@ -203,8 +226,13 @@ async def test_timestamps_come_from_the_clock(db_path) -> None:
     ticks = iter(f"2026-01-01T00:00:0{i}+00:00" for i in range(10))
     async with SqliteStore(db_path, clock=lambda: next(ticks)) as store:
         game = await store.create_game(**new_game_args())
-        game = await store.append_action(game.id, expected_ply=0, action={"type": "x"}, user_id=7, summary=None)
-        assert (game.created_at, game.updated_at) == ("2026-01-01T00:00:00+00:00", "2026-01-01T00:00:01+00:00")
+        game = await store.append_action(
+            game.id, expected_ply=0, action={"type": "x"}, user_id=7, summary=None
+        )
+        assert (game.created_at, game.updated_at) == (
+            "2026-01-01T00:00:00+00:00",
+            "2026-01-01T00:00:01+00:00",
+        )
         assert (await store.live_actions(game.id))[0].created_at == "2026-01-01T00:00:01+00:00"
 
 
@@ -214,9 +242,16 @@ async def test_a_cancelled_write_is_all_or_nothing(store: SqliteStore, game: Gam
     written: set[bool] = set()
     for pause in range(100):
         before = await store.game(game.id)
-        task = asyncio.create_task(store.append_action(
-            game.id, expected_ply=before.ply, action={"type": "c", "pause": pause}, user_id=7,
-            snapshot={"pause": pause}, summary={"pause": pause}))
+        task = asyncio.create_task(
+            store.append_action(
+                game.id,
+                expected_ply=before.ply,
+                action={"type": "c", "pause": pause},
+                user_id=7,
+                snapshot={"pause": pause},
+                summary={"pause": pause},
+            )
+        )
         await asyncio.sleep(pause * 0.0002)  # sweeps from "before it starts" to "after it is done"
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -240,14 +275,17 @@ async def test_a_cancelled_write_is_all_or_nothing(store: SqliteStore, game: Gam
     assert written == {True, False}  # both outcomes were seen
 
 
-async def test_a_write_cancelled_while_queued_leaves_no_transaction_open(store: SqliteStore, game: GameRow) -> None:
+async def test_a_write_cancelled_while_queued_leaves_no_transaction_open(
+    store: SqliteStore, game: GameRow
+) -> None:
     # Keep the connection's thread busy, queue an append behind it and cancel the append there: its
     # BEGIN still runs later, so the store must roll that back too, or every later write would fail.
     await store._db.create_function("slow", 0, lambda: time.sleep(0.2) or 1)
     slow = asyncio.create_task(store._db.execute_fetchall("SELECT slow()"))
     await asyncio.sleep(0.02)
-    task = asyncio.create_task(store.append_action(game.id, expected_ply=0, action={"type": "x"}, user_id=7,
-                                                   summary=None))
+    task = asyncio.create_task(
+        store.append_action(game.id, expected_ply=0, action={"type": "x"}, user_id=7, summary=None)
+    )
     await asyncio.sleep(0.02)
     task.cancel()
     with contextlib.suppress(asyncio.CancelledError):

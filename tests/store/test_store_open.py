@@ -103,8 +103,14 @@ async def _filled(db_path: Path) -> None:
     async with SqliteStore(db_path) as store:
         for channel in range(20):
             game = await store.create_game(**new_game_args(channel))
-            await store.append_action(game.id, expected_ply=0, action={"type": "x", "pad": "p" * 3000},
-                                      user_id=7, snapshot={"pad": "s" * 5000}, summary=None)
+            await store.append_action(
+                game.id,
+                expected_ply=0,
+                action={"type": "x", "pad": "p" * 3000},
+                user_id=7,
+                snapshot={"pad": "s" * 5000},
+                summary=None,
+            )
 
 
 async def test_a_truncated_database_is_corrupt(db_path: Path) -> None:

@@ -39,10 +39,19 @@ async def _run(ops: list[tuple[str, object]], path: Path) -> None:
             if op in ("append", "finish"):
                 action = {"type": op, "i": i}
                 snapshot = {"ply": ply + 1, "i": i} if arg else None
-                finish = FinishInfo("finished", "won", player_score=i, dummbot_score=0) if op == "finish" else None
+                finish = (
+                    FinishInfo("finished", "won", player_score=i, dummbot_score=0) if op == "finish" else None
+                )
                 try:
-                    await store.append_action(game.id, expected_ply=ply, action=action, user_id=7,
-                                              snapshot=snapshot, summary={"i": i}, finish=finish)
+                    await store.append_action(
+                        game.id,
+                        expected_ply=ply,
+                        action=action,
+                        user_id=7,
+                        snapshot=snapshot,
+                        summary={"i": i},
+                        finish=finish,
+                    )
                 except GameNotActive:
                     assert finished
                 else:
@@ -63,8 +72,13 @@ async def _run(ops: list[tuple[str, object]], path: Path) -> None:
                     finished = False
             else:
                 try:
-                    await store.append_action(game.id, expected_ply=ply + int(arg), action={"type": "stale"},
-                                              user_id=7, summary=None)
+                    await store.append_action(
+                        game.id,
+                        expected_ply=ply + int(arg),
+                        action={"type": "stale"},
+                        user_id=7,
+                        summary=None,
+                    )
                     raise AssertionError("a stale write went through")
                 except (StaleVersion, GameNotActive):
                     pass

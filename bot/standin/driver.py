@@ -265,8 +265,9 @@ class Driver:
     """`async with standin.connect(bot) as driver:` — logs the client in and plays interactions."""
 
     def __init__(self, standin: StandIn, bot: discord.Client, *, grace: float = 0.05, timeout: float | None = None,
-                 ready_timeout: float = 15.0) -> None:
+                 ready_timeout: float = 15.0, token: str | None = None) -> None:
         self.standin = standin
+        self.token = token if token is not None else standin.bot_token
         self.bot = bot
         self.grace = grace
         self.timeout = timeout if timeout is not None else standin.deadline + 5.0
@@ -283,7 +284,7 @@ class Driver:
         # The stand-in sends every GUILD_CREATE right after READY: no need to wait 2 s for stragglers.
         self.bot._connection.guild_ready_timeout = 0.05
         try:
-            await self.bot.login(self.standin.bot_token)
+            await self.bot.login(self.token)
             self._task = asyncio.create_task(self.bot.connect(reconnect=False))
             ready = asyncio.create_task(self.bot.wait_until_ready())
             done, _ = await asyncio.wait({ready, self._task}, timeout=self.ready_timeout,

@@ -53,8 +53,10 @@ class SoloBot(commands.Bot):
         """Form submissions are handled here, so that a form opened before a restart still works."""
         data = interaction.data or {}
         if interaction.type is discord.InteractionType.component:
-            # Our buttons are DynamicItems; anything else (a forged or foreign custom_id) gets a clear answer.
-            if CUSTOM_ID.fullmatch(str(data.get("custom_id", ""))) is None:
+            # Our buttons are DynamicItems, which discord.py only calls for a custom_id that is really on
+            # the message; anything else (forged, foreign, or from an old message format) gets a clear answer.
+            custom_id = str(data.get("custom_id", ""))
+            if CUSTOM_ID.fullmatch(custom_id) is None or not _on_message(interaction.message, custom_id):
                 await self._answer_unknown(interaction)
             return
         if interaction.type is not discord.InteractionType.modal_submit:
@@ -95,6 +97,16 @@ class SoloBot(commands.Bot):
                 await interaction.response.send_message(embed=embed, ephemeral=True)
         except discord.HTTPException:
             log.warning("could not send the error reply: %s", t("en", key, **params))
+
+
+def _on_message(message: discord.Message | None, custom_id: str) -> bool:
+    if message is None:
+        return False
+    for row in message.components:
+        for item in getattr(row, "children", [row]):
+            if getattr(item, "custom_id", None) == custom_id:
+                return True
+    return False
 
 
 def create_bot(config: Config, *, seed=None) -> SoloBot:  # noqa: ANN001

@@ -99,7 +99,8 @@ class Controller:
         await send(interaction, embed=embed, ephemeral=True)
 
     async def show(self, interaction: discord.Interaction, played: Played, *, started: float | None = None,
-                   note: str | None = None, picture: bool | None = None, ephemeral: bool = False) -> None:
+                   note: str | None = None, picture: bool | None = None, ephemeral: bool = False,
+                   buttons: bool = True) -> None:
         """Answer with the game as it now stands: events, the next step, the state, a picture, buttons."""
         lg = lang(interaction)
         row, record = played.row, played.record
@@ -118,7 +119,7 @@ class Controller:
         )
         if note:
             embed.description = note + ("\n" + embed.description if embed.description else "")
-        view = view_of(row.id, row.ply, ui.buttons(record, row, lg))
+        view = view_of(row.id, row.ply, ui.buttons(record, row, lg)) if buttons else None
         await send(interaction, embed=embed, view=view, files=files, ephemeral=ephemeral)
         if played.finished_now and not played.undone:
             await self.post_result(interaction, row, record)

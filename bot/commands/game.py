@@ -49,7 +49,8 @@ class GameCommands(app_commands.Group):
         # Anyone may look; only the owner's view carries the buttons that change the game.
         mine = interaction.user.id == row.owner_id
         played = Played(row, record.last, record)
-        await interaction.client.controller.show(interaction, played, picture=True, ephemeral=not mine)
+        await interaction.client.controller.show(interaction, played, picture=True, ephemeral=not mine,
+                                                buttons=mine)
 
     @app_commands.command(name="undo", description=L("Take back the last action", "cmd.game.undo"))
     async def undo(self, interaction: Interaction) -> None:

@@ -1,0 +1,42 @@
+"""Autocomplete: die faces of the current season (English and Japanese words) and card names."""
+
+from __future__ import annotations
+
+from engine.seasons import parse_face, season_faces
+
+
+async def test_die_faces_filtered_by_english_and_japanese_words(driver):
+    start = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
+    assert not start.ephemeral
+    winter = season_faces("winter")
+    for typed in ("crystal", "クリスタル", "3 crystals"):
+        choices = await driver.autocomplete("seasons die", {"face": typed}, focused="face")
+        assert choices, typed
+        for c in choices:
+            face = parse_face(c["value"])
+            assert face in winter and face["crystals"] > 0, (typed, c)
+    everything = await driver.autocomplete("seasons die", {"face": ""}, focused="face")
+    assert 0 < len(everything) <= 25
+    ja = await driver.autocomplete("seasons die", {"face": "星"}, focused="face", locale="ja")
+    assert ja and all("星" in c["name"] for c in ja)
+
+
+async def test_die_faces_without_a_game_offer_nothing(driver):
+    assert await driver.autocomplete("seasons die", {"face": "water"}, focused="face") == []
+
+
+async def test_card_names_in_both_languages(driver):
+    found = await driver.autocomplete("seasons played", {"card": "kair"}, focused="card")
+    assert found[0]["value"] == "16"
+    ja = await driver.autocomplete("seasons played", {"card": "ケアン"}, focused="card", locale="ja")
+    assert ja[0]["value"] == "16" and "破壊者ケアン" in ja[0]["name"]
+    several = await driver.autocomplete("seasons reveal", {"cards": "12, amulet of"}, focused="cards")
+    assert several and all(c["value"].startswith("12, ") for c in several)
+
+
+async def test_volfyirion_cards_and_cities(driver):
+    await driver.slash("volfyrion start", {"difficulty": "normal"})
+    cards = await driver.autocomplete("volfyrion play", {"card": "gua"}, focused="card")
+    assert [c["value"] for c in cards] == ["Guard"]
+    cities = await driver.autocomplete("volfyrion play", {"card": "Guard", "city": "a"}, focused="city")
+    assert {c["value"] for c in cities} == {"Tylaris", "Vahylea", "Alantar"}

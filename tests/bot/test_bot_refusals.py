@@ -1,0 +1,129 @@
+"""Every refusal is private, localized, clear, and changes nothing."""
+
+from __future__ import annotations
+
+from conftest import running_bot
+from play import button, export
+
+from bot.standin.server import MESSAGE_COMPONENT
+
+
+async def _actions(driver) -> int:
+    return len((await export(driver))["actions"])
+
+
+async def test_no_game_in_the_channel(driver):
+    reply = await driver.slash("seasons die", {"face": "2 water, 1 dot"})
+    assert reply.ephemeral and "no game in this channel" in reply.text
+
+
+async def test_another_user_cannot_change_the_game_but_may_look(driver):
+    await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"}, user="player")
+    refused = await driver.slash("seasons die", {"face": "2 water, 3 crystals, 1 dot"}, user="haruka", locale="ja")
+    assert refused.ephemeral and "開始したプレイヤー" in refused.text
+    look = await driver.slash("game status", {}, user="haruka", locale="ja")
+    assert look.ephemeral and "ダムボット" in look.text and not look.buttons
+    assert await _actions(driver) == 0
+
+
+async def test_another_users_button_is_refused(driver):
+    start = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "bot"}, user="player")
+    refused = await driver.press(button(start, "roll"), user="haruka", locale="en")
+    assert refused.ephemeral and "Only the player who started" in refused.text
+    assert await _actions(driver) == 0
+
+
+async def test_a_stale_button_changes_nothing(driver):
+    start = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "bot"})
+    rolled = await driver.press(button(start, "roll"))
+    assert not rolled.ephemeral
+    again = await driver.press(button(start, "roll"))  # the start message's button, after the roll
+    assert again.ephemeral and "moved on" in again.text
+    assert await _actions(driver) == 1
+
+
+async def test_buttons_of_a_finished_or_abandoned_game(driver):
+    start = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "bot"})
+    confirm = await driver.slash("game abandon", {})
+    assert confirm.ephemeral
+    done = await driver.press(button(confirm, "abandon"))
+    assert not done.ephemeral and "abandoned" in done.text
+    stale = await driver.press(button(start, "roll"))
+    assert stale.ephemeral and "over" in stale.text
+    assert (await export(driver))["result"] == {"outcome": "abandoned"}
+
+
+async def test_only_owner_or_manager_may_abandon(driver):
+    await driver.slash("volfyrion start", {"difficulty": "normal"}, user="player")
+    refused = await driver.slash("game abandon", {}, user="haruka")
+    assert refused.ephemeral and "server manager" in refused.text.replace("サーバー管理者", "server manager")
+    confirm = await driver.slash("game abandon", {}, user="admin")
+    done = await driver.press(button(confirm, "abandon"), user="admin")
+    assert not done.ephemeral
+    again = await driver.slash("volfyrion end", {}, user="player")
+    assert again.ephemeral and "no game" in again.text
+
+
+async def test_impossible_face_names_the_closest(driver):
+    await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
+    reply = await driver.slash("seasons die", {"face": "7 fire, 1 dot"})
+    assert reply.ephemeral and "Closest" in reply.text
+    unreadable = await driver.slash("seasons die", {"face": "banana"}, locale="ja")
+    assert unreadable.ephemeral and "banana" in unreadable.text
+    assert await _actions(driver) == 0
+
+
+async def test_unknown_card_suggests_near_names(driver):
+    await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
+    reply = await driver.slash("seasons played", {"card": "Kairn the Destroyr"})
+    assert reply.ephemeral and "Kairn the Destroyer" in reply.text
+    assert await _actions(driver) == 0
+
+
+async def test_commands_of_the_other_game_and_a_second_start(driver):
+    await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
+    other = await driver.slash("volfyrion end", {})
+    assert other.ephemeral and "Seasons" in other.text
+    second = await driver.slash("volfyrion start", {"difficulty": "easy"})
+    assert second.ephemeral and "already has a game" in second.text
+    out_of_turn = await driver.slash("seasons score", {"crystals": 1, "prestige": 1, "bonuses": 0, "hand": 0})
+    assert out_of_turn.ephemeral
+    assert await _actions(driver) == 0
+
+
+async def test_forged_and_foreign_custom_ids(driver, standin):
+    start = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "bot"})
+    channel = standin.world.channel("table")
+    message = standin.messages[start.original.id]
+    for custom_id in ("solo:999999:0:roll", "solo:1:0:nonsense", "not-ours", "solo:1:0:take:9", "solo:1:5:roll"):
+        reply = await driver._run(MESSAGE_COMPONENT, {"custom_id": custom_id, "component_type": 2}, "player",
+                                  channel, None, message, None, None)
+        assert reply.ephemeral, (custom_id, reply.text)
+    assert await _actions(driver) == 0
+
+
+async def test_concurrent_presses_apply_once(driver):
+    import asyncio
+
+    start = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "bot"})
+    roll = button(start, "roll")
+    replies = await asyncio.gather(*(driver.press(roll) for _ in range(8)))
+    assert sum(not r.ephemeral for r in replies) == 1
+    assert await _actions(driver) == 1
+
+
+async def test_japanese_replies_for_japanese_users(driver):
+    start = await driver.slash("seasons start", {"difficulty": "archmage", "dice": "table"}, user="haruka",
+                               locale="ja")
+    assert "ダムボット" in start.text and "クリスタル" in start.text
+    face = await driver.slash("seasons die", {"face": "水2、クリスタル3、1点"}, user="haruka", locale="ja")
+    assert not face.ephemeral, face.text
+    assert "クリスタル" in face.text
+
+
+async def test_restart_does_not_forget_refusal_state(standin, db_path):
+    async with running_bot(standin, db_path) as driver:
+        await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"}, user="player")
+    async with running_bot(standin, db_path) as driver:
+        refused = await driver.slash("seasons die", {"face": "2 water, 3 crystals, 1 dot"}, user="haruka")
+        assert refused.ephemeral

@@ -169,6 +169,8 @@ def _remove(state: VolfState, args: JSON, events: Events) -> None:
             holders = [h for h in holders if h is city]
         if not holders:
             raise RuleError("volfyirion.not_in_play", card=c.name)
+        if len(holders) > 1:
+            raise RuleError("volfyirion.which_city", card=c.name, cities=", ".join(h["name"] for h in holders))
         holders[0][slot] = None
         state.removed.append(c.name)
         events.append(Event("volfyirion.event.card_removed_from_city", card=c.name, city=holders[0]["name"]))

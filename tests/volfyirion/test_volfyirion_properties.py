@@ -45,11 +45,23 @@ def test_property_cities_only_fall(seed, options):
 @FEW
 @given(SEEDS, OPTIONS)
 def test_property_rage_pile_size_is_added_minus_taken(seed, options):
+    """Counted from the events the player sees, independently of the state's own counters."""
     _, steps = _steps(seed, options)
+    size = 0
     for _, step in steps:
+        for event in step.events:
+            name = event.key.rsplit(".", 1)[-1]
+            if name in ("rage_card_added", "command_kept"):
+                size += 1
+            elif name in ("top_put_aside", "unknown_put_aside"):
+                size -= 1
+            elif name == "revealed":
+                size -= len(event.params["cards"])
+            if name == "rage_card_added":
+                assert event.params["size"] == size
         state = step.state
-        assert state.rage_size == state.added - state.taken >= 0
-        assert state.summary()["rage_pile"]["size"] == state.rage_size
+        assert state.summary()["rage_pile"]["size"] == state.rage_size == size >= 0
+        assert state.rage_size == state.added - state.taken
         assert state.unknown_in_pile >= 0
 
 

@@ -1,0 +1,83 @@
+"""The contract the bot relies on: exports, option records, summary and result shapes, lookups."""
+
+from __future__ import annotations
+
+import pytest
+from volfyirion_helpers import events, new, push
+
+from engine import data
+from engine.core import Catalog, RuleError
+from engine.volfyirion import CATALOG, RULES, danger
+
+
+def test_exports_and_rules_protocol():
+    assert RULES.game == "volfyirion" and isinstance(RULES.version, int)
+    assert isinstance(CATALOG, Catalog) and len(CATALOG) == len(data.load("volfyirion_cards"))
+    assert callable(danger)
+    step = RULES.new_game({}, 1)
+    assert step.waiting.key == "volfyirion.waiting.turn"
+    assert {"play", "remove", "redeploy", "reshuffle", "putaside", "end", "win"} <= set(step.waiting.legal)
+    assert RULES.state_from_json(step.state.to_json()) == step.state
+
+
+def test_catalog_ids_are_english_names_and_lookup_forgives():
+    assert CATALOG.lookup("shrewd deal").name == "Shrewd Deal"
+    assert CATALOG.lookup("ＳＨＲＥＷＤ　ＤＥＡＬ").name == "Shrewd Deal"
+    assert CATALOG.lookup("celethes law").name == "Celethe's Law"
+    with pytest.raises(RuleError) as err:
+        CATALOG.lookup("Shrewd Dael")
+    assert "Shrewd Deal" in err.value.params["suggestions"]
+    with pytest.raises(RuleError) as err:
+        push(new(), "play", card="Elite Troper", city="Tylaris")
+    assert err.value.key == "volfyirion.unknown_card" and "Elite Trooper" in err.value.params["suggestion_cards"]
+
+
+def test_options_are_normalised_and_recorded():
+    opts = RULES.normalize_options({"difficulty": "HARD", "bonus": "flat", "cities": "kyr, yrdesh, Vahylea"})
+    assert opts == {"difficulty": "hard", "bonus": "flat", "cities": ["Yrdesh", "Vahylea", "Kyr"], "unseal": False}
+    assert RULES.normalize_options({}) == {"difficulty": "normal", "bonus": "official",
+                                           "cities": ["Tylaris", "Vahylea", "Alantar"], "unseal": False}
+    for bad, key in (({"bonus": "double"}, "bad_bonus"), ({"unseal": "yes"}, "bad_unseal")):
+        with pytest.raises(RuleError) as err:
+            RULES.normalize_options(bad)
+        assert err.value.key == f"volfyirion.{key}"
+
+
+def test_summary_and_result_shapes():
+    record = new()
+    push(record, "play", card="Guard", city="Tylaris")
+    push(record, "play", card="Pure Qoam")
+    summary = record.state.summary()
+    assert {"turn", "difficulty", "bonus", "cities", "rage_pile", "token", "wonders", "put_aside",
+            "removed"} <= set(summary)
+    assert set(summary["cities"][0]) == {"name", "defence", "destroyed", "troop", "building"}
+    assert summary["cities"][0]["troop"] == "Guard" and summary["cities"][0]["defence"] == 8
+    assert summary["rage_pile"] == {"size": 3, "top": None} and summary["token"] == "lair"
+    assert summary["wonders"] == [{"name": "Pure Qoam", "cost": 3, "sealed": False}]
+    assert record.state.result() is None and not record.state.finished
+    push(record, "win", how="attack")
+    assert record.state.result() == {"outcome": "won", "turn": 1, "how": "attack", "cities_left": 3}
+
+
+def test_remove_needs_the_city_when_the_card_stands_in_two():
+    record = new()
+    push(record, "play", card="Guard", city="Tylaris")
+    push(record, "play", card="Guard", city="Alantar")
+    with pytest.raises(RuleError) as err:
+        push(record, "remove", card="Guard")
+    assert err.value.key == "volfyirion.which_city"
+    step = push(record, "remove", card="Guard", city="Alantar")
+    assert events(step, "card_removed_from_city") == [{"card": "Guard", "city": "Alantar"}]
+    with pytest.raises(RuleError, match="not_in_play"):
+        push(record, "remove", card="Guard", city="Alantar")
+    push(record, "play", card="Pure Qoam")
+    push(record, "remove", card="Pure Qoam")
+    assert record.state.summary()["wonders"] == []
+
+
+def test_events_of_new_game_are_the_setup_checklist_then_turn_one():
+    step = RULES.new_game({"cities": ["Yrdesh", "Akao Uket", "Kyr"]}, 3)
+    names = [e.key.rsplit(".", 1)[-1] for e in step.events]
+    assert names == ["setup_cities", "setup_remove", "setup_decks", "setup_asset_row", "setup_lair",
+                     "setup_house_deck", "setup_token", "setup_difficulty", "turn_started", "rage_card_added"]
+    assert step.events[0].params == {"city8": "Yrdesh", "city9": "Akao Uket", "city10": "Kyr"}

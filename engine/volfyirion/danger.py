@@ -30,8 +30,9 @@ from . import attack as arith
 from .cards import CATALOG
 from .state import VolfState
 
-# Above this many unknown cards "auto" switches to Monte Carlo (see bench/bench_volfyirion.py).
-EXACT_LIMIT = 12
+# Above this many unknown cards "auto" switches to Monte Carlo: exact stays under ~0.4 s up to here
+# (bench/bench_volfyirion.py), and real piles rarely pass a dozen cards.
+EXACT_LIMIT = 20
 
 
 def danger(state: VolfState, *, method: str = "auto", samples: int = 20000, seed: int = 0) -> dict[str, Any]:
@@ -71,19 +72,40 @@ def _troop_cap(state: VolfState) -> int:
 
 
 def _exact(pool: Counter[str], unknown: int, fixed: tuple[int, int, int], cap: int) -> dict[tuple, float]:
-    """P(troops, cost, kp) by a DP over kinds: ways[drawn, troops, cost, kp] = Σ Π C(n_kind, k_kind)."""
-    kinds: Counter[tuple[int, int, int]] = Counter()
+    """P(troops, cost, kp) exactly (multivariate hypergeometric).
+
+    A DP over Command kinds grouped by (cost, KP) counts the ways to draw m Command cards with a given
+    cost and KP sum (Σ Π C(n_kind, k_kind)); Troops and the other cards then fill the draw:
+    × C(troops, j) × C(others, unknown − m − j).
+    """
+    commands: Counter[tuple[int, int]] = Counter()
+    troops = others = 0
     for name, n in pool.items():
-        kinds[_features(name)] += n
-    ways: dict[tuple[int, int, int, int], int] = {(0, min(fixed[0], cap), fixed[1], fixed[2]): 1}
-    for (t, cost, kp), n in kinds.items():
-        grown: dict[tuple[int, int, int, int], int] = defaultdict(int)
-        for (drawn, tt, cc, kk), w in ways.items():
-            for j in range(min(n, unknown - drawn) + 1):
-                grown[(drawn + j, min(tt + j * t, cap), cc + j * cost, kk + j * kp)] += w * comb(n, j)
+        t, cost, kp = _features(name)
+        if cost:
+            commands[(cost, kp)] += n
+        elif t:
+            troops += n
+        else:
+            others += n
+    ways: dict[tuple[int, int, int], int] = {(0, 0, 0): 1}
+    for (cost, kp), n in commands.items():
+        grown: dict[tuple[int, int, int], int] = defaultdict(int)
+        choose = [comb(n, j) for j in range(n + 1)]
+        for (m, cc, kk), w in ways.items():
+            for j in range(min(n, unknown - m) + 1):
+                grown[(m + j, cc + j * cost, kk + j * kp)] += w * choose[j]
         ways = grown
-    total = comb(sum(kinds.values()), unknown)
-    return {(tt, cc, kk): w / total for (drawn, tt, cc, kk), w in ways.items() if drawn == unknown}
+    total = comb(sum(commands.values()) + troops + others, unknown)
+    ft, fcost, fkp = fixed
+    out: dict[tuple, float] = defaultdict(float)
+    for (m, cc, kk), w in ways.items():
+        rest = unknown - m
+        for j in range(min(troops, rest) + 1):
+            fill = comb(others, rest - j)
+            if fill:
+                out[(min(ft + j, cap), fcost + cc, fkp + kk)] += w * comb(troops, j) * fill / total
+    return dict(out)
 
 
 def _monte_carlo(pool: Counter[str], unknown: int, fixed: tuple[int, int, int], cap: int, samples: int,

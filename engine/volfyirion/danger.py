@@ -137,22 +137,30 @@ def _resolver(state: VolfState):
     wonder_costs = [w["cost"] for w in state.wonders if not w["sealed"]]
 
     @cache
+    def fallen(troops: int, attack: int) -> int:
+        """Cities this attack destroys after the player's best choice of ``troops`` Troops to lose."""
+        best: tuple[int, int] | None = None
+        for removed in combinations(troop_slots, troops):
+            defences = [(printed[i] + (0 if i in removed else troop_def[i]), printed[i]) for i in range(len(standing))]
+            falls, _ = arith.destroy_order(attack, defences)
+            kept = sum(d for i, (d, _) in enumerate(defences) if i not in falls)
+            score = (len(falls), -kept)
+            if best is None or score < best:
+                best = score
+        return best[0] if best else 0
+
+    @cache
+    def sealed(kp: int) -> int:
+        return len(arith.seal_order(kp, wonder_costs)[0])
+
+    @cache
     def outcome(troops: int, cost: int, kp: int) -> tuple[int, int, bool, int]:
         if cost == 0:  # no Command card: no attack, no sealing (V-4.3)
             return 0, 0, False, 0
         attack = cost + bonus
-        best: tuple[int, int] | None = None
-        for removed in combinations(troop_slots, troops):
-            defences = [(printed[i] + (0 if i in removed else troop_def[i]), printed[i]) for i in range(len(standing))]
-            fallen, _ = arith.destroy_order(attack, defences)
-            kept = sum(d for i, (d, _) in enumerate(defences) if i not in fallen)
-            score = (len(fallen), -kept)
-            if best is None or score < best:
-                best = score
-        n_fallen = best[0] if best else 0
+        n_fallen = fallen(troops, attack)
         lost = n_fallen == len(standing)
-        sealed = 0 if lost else len(arith.seal_order(kp, wonder_costs)[0])
-        return attack, n_fallen, lost, sealed
+        return attack, n_fallen, lost, 0 if lost else sealed(kp)
 
     return outcome
 

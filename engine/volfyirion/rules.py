@@ -42,7 +42,8 @@ class VolfyirionRules:
         events: Events = [
             Event("volfyirion.event.setup_cities", city8=cities[0]["name"], city9=cities[1]["name"],
                   city10=cities[2]["name"]),
-            Event("volfyirion.event.setup_remove", cards=list(SOLO_REMOVED)),
+            Event("volfyirion.event.setup_remove", cards=[n for n in SOLO_REMOVED for _ in range(CATALOG[n].qty)],
+                  count=sum(CATALOG[n].qty for n in SOLO_REMOVED)),
             Event("volfyirion.event.setup_decks"),
             Event("volfyirion.event.setup_asset_row"),
             Event("volfyirion.event.setup_lair", max_cost=3),

@@ -34,7 +34,7 @@ def test_v1_2_solo_asset_deck_is_62_cards_without_move_volfyirion():
     assert by_type == {"command": 35, "troop": 15, "building": 12}
     assert "Volfyirion's Mark" not in SOLO_ASSET_DECK
     setup = events(new().last, "setup_remove")[0]
-    assert setup["cards"] == ["Volfyirion's Mark", "Emerald Horn"]
+    assert setup == {"cards": ["Volfyirion's Mark", "Emerald Horn", "Emerald Horn"], "count": 3}
     with pytest.raises(RuleError, match="not_in_solo"):
         push(new(), "play", card="Emerald Horn")
 

@@ -47,7 +47,8 @@ def t(lang: str, key: str, /, **params: Any) -> str:
     template = texts.get(lang, {}).get(key) or texts["en"].get(key)
     if template is None:
         return key
-    game = key.split(".", 1)[0]
+    # Card ids are the game's: the key says which (``seasons.…``, ``action.volfyirion.…``) unless a param does.
+    game = next((part for part in key.split(".") if part in ("seasons", "volfyirion")), "")
     rendered = {name: render_param(lang, name, value, game=params.get("game", game)) for name, value in params.items()}
     try:
         return string.Formatter().vformat(template, (), _Lenient(rendered))

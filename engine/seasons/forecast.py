@@ -86,11 +86,18 @@ class _Sim:
         for i in range(k):  # the first k positions become a random draw of k cards
             j = i + int(rnd() * (n - i))
             hand[i], hand[j] = hand[j], hand[i]
-        best = max(range(k), key=lambda i: _PRES[hand[i]])
+        pres = _PRES
+        best, top = 0, pres[hand[0]]
+        for i in range(1, k):
+            if pres[hand[i]] > top:
+                best, top = i, pres[hand[i]]
         if self.difficulty == "archmage" and k >= 2:
-            worst = min((i for i in range(k) if i != best), key=lambda i: _PRES[hand[i]])
+            worst, low = -1, 1 << 30
+            for i in range(k):
+                if i != best and pres[hand[i]] < low:
+                    worst, low = i, pres[hand[i]]
             card = hand[best]
-            for i in sorted((best, worst), reverse=True):
+            for i in (best, worst) if best > worst else (worst, best):
                 hand.pop(i)
             self.to_play(card)
         else:

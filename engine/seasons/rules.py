@@ -102,6 +102,8 @@ class SeasonsRules:
         events: Events = []
         handler(s, action, events)
         _advance(s, events)
+        if len(s.hand_known) > s.hand_size:  # a mistaken reveal cannot make known cards outnumber the hand
+            del s.hand_known[s.hand_size:]
         return Step(s, tuple(events), s.waiting)
 
 

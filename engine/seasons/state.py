@@ -95,14 +95,12 @@ class SeasonsState:
 
     # -- copying and JSON --------------------------------------------------------------------------
     def copy(self) -> SeasonsState:
+        """A copy the rules may change: lists are copied one level deep; dicts and the lists inside
+        ``queue``/``rolled``/``payments`` are only ever replaced, never changed in place, so they are shared."""
         new = object.__new__(SeasonsState)
         for name in _FIELDS:
             value = getattr(self, name)
-            if isinstance(value, list):
-                value = [list(v) if isinstance(v, list) else v for v in value]
-            elif isinstance(value, dict):
-                value = copy.deepcopy(value)
-            setattr(new, name, value)
+            setattr(new, name, value[:] if type(value) is list else value)
         return new
 
     def to_json(self) -> JSON:

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.core import JSON, RuleError, Waiting
 
-from .cards import CATALOG, SOLO_ASSET_DECK
+from .cards import SOLO_ASSET_DECK
 
 STATE_VERSION = 1
 
@@ -176,8 +176,7 @@ class VolfState:
         if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
             raise RuleError("volfyirion.state_version", version=str(data.get("version") if isinstance(data, dict) else None))
         fields = {k: v for k, v in data.items() if k != "version"}
-        for name in ("owned", "put_aside", "removed"):
-            for card_name in fields.get(name, []):
-                if card_name not in CATALOG:
-                    raise RuleError("volfyirion.state_version", version=str(data.get("version")))
-        return cls(**fields)
+        try:
+            return cls(**fields)
+        except TypeError:  # a field missing or unknown: not a state this version wrote
+            raise RuleError("volfyirion.state_version", version=str(data.get("version"))) from None

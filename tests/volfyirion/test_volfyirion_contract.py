@@ -81,3 +81,11 @@ def test_events_of_new_game_are_the_setup_checklist_then_turn_one():
     assert names == ["setup_cities", "setup_remove", "setup_decks", "setup_asset_row", "setup_lair",
                      "setup_house_deck", "setup_token", "setup_difficulty", "turn_started", "rage_card_added"]
     assert step.events[0].params == {"city8": "Yrdesh", "city9": "Akao Uket", "city10": "Kyr"}
+
+
+def test_state_from_json_refuses_other_versions_and_shapes():
+    data = RULES.new_game({}, 1).state.to_json()
+    with pytest.raises(RuleError, match="state_version"):
+        RULES.state_from_json({**data, "version": 99})
+    with pytest.raises(RuleError, match="state_version"):
+        RULES.state_from_json({**data, "mystery": 1})

@@ -267,6 +267,14 @@ def test_v4_4_highest_payable_defence_falls_repeatedly_troops_add_defence():
     assert "Elite Trooper" in record.state.summary()["removed"]
 
 
+def test_v4_4_engine_ruling_equal_defences_higher_printed_falls_first():
+    record = new(difficulty="easy")
+    push(record, "play", card="Fighter", city="Tylaris")  # 8 + 2 = 10, like Alantar
+    step = attack(record, ["Sabotage", "Sabotage"])  # 10: Alantar (printed 10) rather than Tylaris
+    assert [e["city"] for e in events(step, "city_destroyed")] == ["Alantar"]
+    assert city(record, "Tylaris")["troop"] == "Fighter"
+
+
 def test_v4_5_last_city_falling_loses_at_once():
     record = new(difficulty="easy")
     push(record, "play", card="Sibilant Crystal")

@@ -28,7 +28,7 @@ def random_action(state: VolfState, rng: Rng) -> Action:
     if state.phase in (CHOOSE_TROOP, CHOOSE_BUILDING):
         return Action("choose", city=rng.choice(state.waiting.params["cities"]))
     if state.phase != TURN:
-        raise RuleError("volfyirion.not_now", action="autoplay", waiting=state.waiting.key)
+        raise RuleError("volfyirion.not_now", action="autoplay", waiting=state.waiting.key, expected="—")
     total = sum(w for _, w in _TURN_WEIGHTS)
     roll = rng.randbelow(total)
     for kind, weight in _TURN_WEIGHTS:

@@ -60,7 +60,9 @@ class VolfyirionRules:
         if handler is None:
             raise RuleError("volfyirion.unknown_action", action=str(action.type))
         if action.type not in state.waiting.legal:
-            raise RuleError("volfyirion.not_now", action=action.type, waiting=state.waiting.key)
+            waiting = state.waiting
+            raise RuleError("volfyirion.not_now", action=action.type, waiting=waiting.key,
+                            expected=", ".join(waiting.legal) or "—")
         new = state.clone()
         events: Events = []
         handler(new, action.args, events)

@@ -10,6 +10,7 @@ recording each refusal in `violations`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -184,6 +185,7 @@ class StandIn:
         self._sessions: dict[str, GatewaySession] = {}
         self._active: GatewaySession | None = None
         self._connected = asyncio.Event()
+        self.resumes = 0
         self._runner: web.AppRunner | None = None
         self.port = 0
         self._routes = self._route_table()
@@ -292,8 +294,18 @@ class StandIn:
         self._by_token[token] = record
         return record
 
+    async def drop_connection(self, code: int = 4000) -> None:
+        """Close the client's gateway connection as Discord does at times; discord.py resumes."""
+        if self._active is not None and self._active.open:
+            self._connected.clear()
+            await self._active.ws.close(code=code)
+
     async def dispatch(self, record: InteractionRecord) -> None:
-        """Send INTERACTION_CREATE to the connected client; the response deadline starts now."""
+        """Send INTERACTION_CREATE to the connected client (waiting up to 10 s for a reconnecting one);
+        the response deadline starts now."""
+        if not self._connected.is_set():
+            with contextlib.suppress(TimeoutError):
+                await self.wait_connected(10.0)
         session = self._active
         if session is None or not session.open:
             raise ConnectionError("no discord.py client is connected to the stand-in")
@@ -329,9 +341,13 @@ class StandIn:
                     continue
                 session.ws = ws
                 self._active = session
+                self.resumes += 1
                 await session.send(0, {}, "RESUMED")
+                self._connected.set()
             elif op == 8:  # request guild members: answer with the members we know
                 await self._members_chunk(session, data)
+        if session is not None and session is self._active and session.ws is ws:
+            self._connected.clear()  # until the client resumes or identifies again
         return ws
 
     async def _ready(self, session: GatewaySession) -> None:

@@ -84,3 +84,14 @@ async def test_two_stand_ins_one_after_the_other():
     for _ in range(2):
         async with StandIn() as server, server.connect(EchoBot()) as driver:
             assert (await driver.slash("echo noop")).text == "ok"
+
+
+async def test_a_dropped_gateway_connection_is_resumed(standin):
+    bot = EchoBot()
+    async with standin.connect(bot) as driver:
+        session_id = bot.ws.session_id
+        await standin.drop_connection()
+        reply = await driver.slash("echo say", {"text": "after the drop"})
+        assert reply.text == "after the drop (en-US)"
+        assert standin.resumes == 1
+        assert bot.ws.session_id == session_id

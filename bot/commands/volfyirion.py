@@ -65,11 +65,12 @@ class VolfyirionCommands(app_commands.Group):
         difficulty=L("Volfyirion's difficulty", "opt.volfyirion.difficulty"),
         bonus=L("How the difficulty bonus is read (official by default)", "opt.volfyirion.bonus"),
         cities=L("Your three city cards, e.g. Yrdesh, Akao Uket, Kyr", "opt.volfyirion.cities"),
+        unseal=L("Allow unsealing Wonders Volfyirion sealed (off by default)", "opt.volfyirion.unseal"),
     )
     @app_commands.choices(difficulty=DIFFICULTIES, bonus=BONUS)
     async def start(self, interaction: Interaction, difficulty: str, bonus: str = "official",
-                    cities: app_commands.Range[str, 1, 100] | None = None) -> None:
-        options: dict[str, Any] = {"difficulty": difficulty, "bonus": bonus}
+                    cities: app_commands.Range[str, 1, 100] | None = None, unseal: bool = False) -> None:
+        options: dict[str, Any] = {"difficulty": difficulty, "bonus": bonus, "unseal": unseal}
         if cities:
             options["cities"] = cities
         await start_game(interaction, KIND, options)
@@ -139,6 +140,17 @@ class VolfyirionCommands(app_commands.Group):
     @app_commands.describe(city=L("The city it stands in", "opt.volfyirion.choose_city"))
     async def choose(self, interaction: Interaction, city: app_commands.Range[str, 1, 100]) -> None:
         await _act(interaction, Action("choose", city=city))
+
+    @app_commands.command(name="refill", description=L("The Asset Deck ran out: put-aside cards were shuffled in",
+                                                       "cmd.volfyirion.refill"))
+    async def refill(self, interaction: Interaction) -> None:
+        await _act(interaction, Action("refill"))
+
+    @app_commands.command(name="unseal", description=L("You unsealed a Wonder (only if the game allows it)",
+                                                       "cmd.volfyirion.unseal"))
+    @app_commands.describe(card=L("The Wonder", "opt.volfyirion.wonder"))
+    async def unseal(self, interaction: Interaction, card: app_commands.Range[str, 1, 100]) -> None:
+        await _act(interaction, Action("unseal", card=card))
 
     @app_commands.command(name="win", description=L("You defeated Volfyirion", "cmd.volfyirion.win"))
     @app_commands.describe(how=L("How", "opt.volfyirion.how"))

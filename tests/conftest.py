@@ -1,0 +1,27 @@
+"""Root test configuration: the long-running `soak` suites run only when asked for.
+
+`make soak` runs `pytest tests -m soak --soak`; `make test` leaves every soak-marked test skipped, so the
+short forms of the load and fault suites are all that `make test` pays for.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--soak", action="store_true", default=False,
+                     help="run the long load, fault and fuzz suites (tests marked soak)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "soak: long form of the load/fault/fuzz suites; runs only with --soak")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--soak"):
+        return
+    skip = pytest.mark.skip(reason="soak test: run with --soak (make soak)")
+    for item in items:
+        if "soak" in item.keywords:
+            item.add_marker(skip)

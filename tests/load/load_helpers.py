@@ -1,0 +1,312 @@
+"""Many seeded games played at once through the stand-in, and the checks that nothing was lost or doubled.
+
+A `ChannelGame` is one channel's game: its seeded script (the engines' random players), the log the
+acknowledged commands make (`log`: what a sequential replay must reproduce) and the last reply (whose
+buttons the next press uses). A command is *acknowledged* when the bot answered it publicly; a refusal is
+ephemeral. Plain helpers (no fixtures) so the fault suites can use them too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.standin import World
+from bot.standin.driver import Driver, Reply
+from bot.standin.world import Channel, User
+from engine.core import Action, GameRecord, RuleError
+from engine.seasons import RULES as SEASONS
+from engine.seasons.autoplay import play_game as seasons_game
+from engine.volfyirion import RULES as VOLFYIRION
+from engine.volfyirion.autoplay import play_game as volfyirion_game
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bot"))
+from play import seasons_command, volfyirion_command  # noqa: E402 - tests/bot/play.py
+
+STALE = "The game has moved on since this message"
+RULES = {"seasons": SEASONS, "volfyirion": VOLFYIRION}
+# Buttons that stand for a scripted action: (game, action type) -> (op, the argument from the action).
+BUTTON_FOR = {
+    ("seasons", "roll"): ("roll", lambda a: None),
+    ("seasons", "take"): ("take", lambda a: str(a.args["index"])),
+    ("volfyirion", "end"): ("end", lambda a: None),
+    ("volfyirion", "reshuffle"): ("reshuffle", lambda a: None),
+}
+
+
+# -- the world ------------------------------------------------------------------------------------------
+def crowded_world(channels: int) -> tuple[World, list[tuple[Channel, User]]]:
+    """The default world plus `channels` places to play, every fourth a thread under the channel before
+    it, each with its own player."""
+    world = World.default()
+    guild = world.guilds[0]
+    places = []
+    last_text: Channel | None = None
+    for i in range(channels):
+        if i % 4 == 3 and last_text is not None:
+            channel = guild.add_channel(f"load-thread-{i}", parent=last_text)
+        else:
+            channel = last_text = guild.add_channel(f"load-{i}")
+        places.append((channel, world.add_user(f"loader-{i}")))
+    return world, places
+
+
+def game_seeds(first: int = 1000):
+    """The bot's seed function: a different seed for every game it starts."""
+    counter = itertools.count(first)
+    return lambda: next(counter)
+
+
+# -- figures --------------------------------------------------------------------------------------------
+@dataclass
+class Tally:
+    commands: int = 0
+    acknowledged: int = 0
+    refused: int = 0
+    latencies: list[float] = field(default_factory=list)
+    started: float = field(default_factory=time.monotonic)
+
+    def count(self, reply: Reply, seconds: float) -> None:
+        self.commands += 1
+        self.latencies.append(seconds)
+        if reply.ephemeral:
+            self.refused += 1
+        else:
+            self.acknowledged += 1
+
+    def percentile(self, p: float) -> float:
+        if not self.latencies:
+            return 0.0
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+    def summary(self, games: int) -> str:
+        elapsed = time.monotonic() - self.started
+        p50 = statistics.median(self.latencies) if self.latencies else 0.0
+        return (f"games={games} commands={self.commands} acknowledged={self.acknowledged} "
+                f"refused={self.refused} elapsed={elapsed:.1f}s rate={self.commands / max(elapsed, 1e-9):.0f}/s "
+                f"p50={p50 * 1000:.0f}ms p99={self.percentile(99) * 1000:.0f}ms "
+                f"max={max(self.latencies, default=0) * 1000:.0f}ms")
+
+
+# -- one channel's game ---------------------------------------------------------------------------------
+@dataclass
+class ChannelGame:
+    index: int
+    channel: Channel
+    user: User
+    kind: str
+    options: dict[str, Any]
+    seed: int | None = None
+    script: list[Action] = field(default_factory=list)
+    log: list[Action] = field(default_factory=list)  # what the acknowledged commands made of the game
+    reply: Reply | None = None
+
+    @property
+    def who(self) -> dict[str, Any]:
+        return {"user": self.user, "channel": self.channel}
+
+    @property
+    def pos(self) -> int:
+        return len(self.log)
+
+    def write_script(self, length: int) -> None:
+        """The seeded random player's game for this seed (at least `length` actions when it lasts that long)."""
+        assert self.seed is not None
+        if self.kind == "seasons":
+            actions, _ = seasons_game(self.options["difficulty"], self.options["dice"], self.seed)
+        else:
+            actions = volfyirion_game(self.seed, max_actions=max(length, 1), options=self.options).actions
+        self.script = list(actions)
+
+    def replay(self, actions: list[Action] | None = None) -> GameRecord:
+        return GameRecord.replay(RULES[self.kind], self.options, self.seed, self.log if actions is None else actions)
+
+
+def plan(i: int, channel: Channel, user: User) -> ChannelGame:
+    """A mix: Seasons with table dice, Seasons with bot dice, Volfyirion, difficulties cycling."""
+    kind = ("seasons", "seasons", "volfyirion")[i % 3]
+    if kind == "seasons":
+        options = {"difficulty": ("apprentice", "wizard", "archmage")[i // 3 % 3], "dice": ("table", "bot")[i % 2]}
+    else:
+        options = {"difficulty": ("easy", "normal", "hard")[i // 3 % 3]}
+    return ChannelGame(i, channel, user, kind, options)
+
+
+async def timed(tally: Tally, call) -> Reply:  # noqa: ANN001 - an awaitable of a Reply
+    began = time.monotonic()
+    reply = await call
+    tally.count(reply, time.monotonic() - began)
+    return reply
+
+
+def buttons_message(reply: Reply) -> int | None:
+    """The id of the reply's last message with buttons (where a press happens)."""
+    for message in reversed(reply.messages):
+        if message.buttons:
+            return message.id
+    return None
+
+
+def find_button(reply: Reply | None, op: str, arg: str | None = None) -> str | None:
+    for b in reply.buttons if reply is not None else []:
+        parts = b.get("custom_id", "").split(":")
+        if len(parts) >= 4 and parts[3] == op and (arg is None or (len(parts) > 4 and parts[4] == arg)):
+            return b["custom_id"]
+    return None
+
+
+def ply_of(custom_id: str) -> int:
+    return int(custom_id.split(":")[2])
+
+
+async def start(driver: Driver, game: ChannelGame, tally: Tally, *, length: int) -> None:
+    """Start the channel's game, learn its seed from the export, write its script."""
+    name = "seasons start" if game.kind == "seasons" else "volfyrion start"
+    reply = await timed(tally, driver.slash(name, dict(game.options), grace=0, **game.who))
+    assert not reply.ephemeral, f"start refused in {game.channel.name}: {reply.text}"
+    game.reply = reply
+    record = await export(driver, game, tally)
+    game.seed = record["seed"]
+    game.options = record["options"]
+    game.write_script(length)
+
+
+def command_for(game: ChannelGame, action: Action) -> tuple[str, dict[str, Any]]:
+    return seasons_command(action) if game.kind == "seasons" else volfyirion_command(action)
+
+
+def send(driver: Driver, game: ChannelGame, action: Action, *, by_button: bool):
+    """The interaction for `action`: a press of its button when asked for (or when it has no slash
+    command, like taking a die), else its slash command."""
+    op_arg = BUTTON_FOR.get((game.kind, action.type))
+    custom_id = find_button(game.reply, op_arg[0], op_arg[1](action)) if op_arg else None
+    if custom_id is not None and (by_button or action.type == "take"):
+        return driver.press(custom_id, message=buttons_message(game.reply), user=game.user, grace=0)
+    name, options = command_for(game, action)
+    return driver.slash(name, options, grace=0, **game.who)
+
+
+async def step(driver: Driver, game: ChannelGame, tally: Tally, *, by_button: bool) -> Reply:
+    """Play the next scripted action; nobody else acts in the channel, so it must be acknowledged."""
+    action = game.script[game.pos]
+    reply = await timed(tally, send(driver, game, action, by_button=by_button))
+    assert not reply.ephemeral, f"{game.channel.name} {action.to_json()} refused: {reply.text}"
+    game.log.append(action)
+    game.reply = reply
+    return reply
+
+
+async def burst(driver: Driver, game: ChannelGame, tally: Tally, k: int) -> tuple[str, list[Reply]]:
+    """Press the same button `k` times at once: the next action's button when it has one, else undo.
+    Exactly one press may change the game; every other one is refused, ephemerally, as stale."""
+    action = game.script[game.pos] if game.pos < len(game.script) else None
+    op_arg = BUTTON_FOR.get((game.kind, action.type)) if action is not None else None
+    custom_id = find_button(game.reply, op_arg[0], op_arg[1](action)) if op_arg else None
+    op = "action" if custom_id else "undo"
+    custom_id = custom_id or find_button(game.reply, "undo")
+    assert custom_id is not None, f"no button to press in {game.channel.name}: {game.reply.buttons}"
+    message = buttons_message(game.reply)
+    replies = await asyncio.gather(*(
+        timed(tally, driver.press(custom_id, message=message, user=game.user, grace=0)) for _ in range(k)))
+    applied = [r for r in replies if not r.ephemeral]
+    assert len(applied) == 1, f"{len(applied)} of {k} presses of {custom_id} applied in {game.channel.name}"
+    for refused in (r for r in replies if r.ephemeral):
+        assert STALE in refused.text, refused.text
+    if op == "action":
+        game.log.append(action)
+    else:
+        game.log.pop()
+    game.reply = applied[0]
+    return op, replies
+
+
+# -- races: two different commands at once --------------------------------------------------------------
+@dataclass(frozen=True)
+class Op:
+    """One racing command as the bot sees it: push `action` (None: undo), refused as stale unless the
+    game is still at `ply` when it was a button."""
+
+    action: Action | None
+    ply: int | None = None
+
+
+def serial_outcomes(game: ChannelGame, ops: list[Op]) -> list[tuple[list[bool], list[dict]]]:
+    """For each order of `ops`: which were applied and the live log after them, as a sequential bot would."""
+    outcomes = []
+    for order in itertools.permutations(range(len(ops))):
+        record = game.replay(list(game.log))
+        applied = [False] * len(ops)
+        for i in order:
+            op = ops[i]
+            if op.ply is not None and record.ply != op.ply:
+                continue
+            try:
+                if op.action is None:
+                    record.pop()
+                else:
+                    record.push(op.action)
+            except (RuleError, IndexError, ValueError):
+                continue
+            applied[i] = True
+        outcomes.append((applied, [a.to_json() for a in record.actions]))
+    return outcomes
+
+
+async def race(driver: Driver, game: ChannelGame, tally: Tally, rng_pick: int) -> tuple[list[Op], list[Reply]]:
+    """The next scripted action and another command, at once. Afterwards the game must be what one of the
+    two sequential orders gives: both or one applied, never half. Returns the ops and their replies."""
+    action = game.script[game.pos]
+    partners = [Op(None)]
+    if game.kind == "seasons":
+        partners.append(Op(Action("crystals", change=1)))
+    else:
+        partners.append(Op(Action("end")))
+    partner = partners[rng_pick % len(partners)]
+    first_id = None
+    op_arg = BUTTON_FOR.get((game.kind, action.type))
+    if action.type == "take":
+        first_id = find_button(game.reply, op_arg[0], op_arg[1](action))
+    first = Op(action, ply_of(first_id) if first_id else None)
+    calls = [send(driver, game, action, by_button=action.type == "take")]
+    if partner.action is None:
+        calls.append(driver.slash("game undo", {}, grace=0, **game.who))
+    else:
+        calls.append(driver.slash(*command_for(game, partner.action), grace=0, **game.who))
+    replies = list(await asyncio.gather(*(timed(tally, c) for c in calls)))
+    return [first, partner], replies
+
+
+def check_race(game: ChannelGame, ops: list[Op], replies: list[Reply], exported: list[dict]) -> None:
+    observed = [not r.ephemeral for r in replies]
+    possible = serial_outcomes(game, ops)
+    assert (observed, exported) in possible, (
+        f"{game.channel.name}: race of {[o.action.to_json() if o.action else 'undo' for o in ops]} "
+        f"acknowledged {observed}, log tail {exported[len(game.log) - 2:]}, not any sequential order: "
+        f"{[(a, log[len(game.log) - 2:]) for a, log in possible]}")
+
+
+# -- checking -------------------------------------------------------------------------------------------
+async def export(driver: Driver, game: ChannelGame, tally: Tally | None = None) -> dict[str, Any]:
+    call = driver.slash("game export", {}, grace=0.02, **game.who)
+    reply = await (timed(tally, call) if tally else call)
+    files = [f for f in reply.files if f.filename.endswith(".json")]
+    assert files, f"no export in {game.channel.name}: {reply.text}"
+    return json.loads(files[0].data.decode("utf-8"))
+
+
+def check_record(game: ChannelGame, record: dict[str, Any], log: list[Action] | None = None) -> None:
+    """The bot's record equals a sequential replay of the acknowledged commands: the same log, the same
+    state, the same result."""
+    log = game.log if log is None else log
+    replay = game.replay(log)
+    assert record["actions"] == [a.to_json() for a in log], f"{game.channel.name}: the log differs"
+    assert record["state"] == replay.state.summary(), f"{game.channel.name}: the state differs from a replay"
+    assert record["result"] == replay.state.result(), f"{game.channel.name}: the result differs"

@@ -168,25 +168,30 @@ class Printer:
         text = self.t(key, **params)
         self._emit({"error": text, "key": key} if self.as_json else f"! {text}")
 
+    def post(self, message: Any) -> None:
+        """A channel post the bot made outside any reply's window (a late result card)."""
+        channel = self.world.find_channel(message.channel_id)
+        self.message(Message(message.id, message.channel_id, dict(message.sent), list(message.files), False,
+                             "channel"), None, channel_name=channel.name if channel else str(message.channel_id))
+
     def reply(self, reply: Reply) -> None:
         for message in reply.messages:
             self.message(message, reply)
         if reply.modal:
             self.modal(reply.modal)
         for body in reply.rejections:
-            if not self.as_json:
-                self._emit(self.t("console.rejected", message=body.get("message")))
+            self.error("console.rejected", message=body.get("message"))
 
-    def message(self, message: Message, reply: Reply) -> None:
+    def message(self, message: Message, reply: Reply | None, channel_name: str | None = None) -> None:
         if self.as_json:
             self._emit(message.payload | {"files": [_file_json(f) for f in message.files]})
             return
         lines = []
         if message.ephemeral:
             lines.append(self.t("console.ephemeral"))
-        if message.kind == "channel" and message.channel_id != reply.record.channel.id:
+        if message.kind == "channel" and (reply is None or message.channel_id != reply.record.channel.id):
             channel = self.world.find_channel(message.channel_id)
-            lines.append(self.t("console.posted", channel=channel.name if channel else message.channel_id))
+            lines.append(self.t("console.posted", channel=channel_name or (channel.name if channel else "?")))
         if message.payload.get("content"):
             lines.append(message.payload["content"])
         for embed in message.payload.get("embeds") or []:
@@ -266,6 +271,8 @@ class Console:
         self.user, self.channel, self.locale = user, channel, locale
         self.last_buttons: list[dict] = []
         self.last_message_id: int | None = None
+        self.posts: list[Any] = []  # channel posts not yet printed
+        driver.standin.watch_channels(self.posts.append)
 
     async def line(self, text: str) -> None:
         text = text.strip()
@@ -279,12 +286,21 @@ class Console:
         except NoReply as no_reply:
             self.printer.reply(no_reply.reply)
             self.printer.error("console.error.no_reply")
+            self.posts.clear()
             return
         self.printer.reply(reply)
+        self.flush(shown={m.id for m in reply.messages})
         for message in reversed(reply.messages):
             if message.buttons:
                 self.last_buttons, self.last_message_id = message.buttons, message.id
                 break
+
+    def flush(self, shown: set[int] = frozenset()) -> None:
+        """Print the channel posts that arrived outside a reply's window."""
+        for post in self.posts:
+            if post.id not in shown:
+                self.printer.post(post)
+        self.posts.clear()
 
     async def _run(self, text: str) -> Reply:
         who = {"user": self.user, "locale": self.locale}
@@ -354,7 +370,8 @@ async def run(args: argparse.Namespace, bot_factory: Callable[[Config], Any], st
                                          api_base=standin.api_base, log_level="WARNING")
             bot = bot_factory(config)
             try:
-                driver = standin.connect(bot, timeout=standin.deadline + 30.0)
+                # A generous grace: a result card posted just after the reply still prints with it.
+                driver = standin.connect(bot, timeout=standin.deadline + 30.0, grace=0.15)
                 await driver.__aenter__()
             except Exception as error:  # noqa: BLE001 - reported, then the console stops
                 printer.error("console.start_failed", error=error)
@@ -366,6 +383,8 @@ async def run(args: argparse.Namespace, bot_factory: Callable[[Config], Any], st
                     # Read in a thread: the client's heartbeats go on while a person thinks.
                     line = await loop.run_in_executor(None, stdin.readline)
                     if not line:
+                        await asyncio.sleep(driver.grace)  # a last card posted right after the last reply
+                        console.flush()
                         return 0
                     await console.line(line)
             finally:

@@ -57,6 +57,16 @@ class EchoForm(discord.ui.Modal, title="Echo form"):
         await interaction.response.send_message(f"form {self.name.value}|{self.note.value}")
 
 
+class Chooser(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.select(custom_id="echo:choose", placeholder="Pick letters", min_values=1, max_values=3,
+                       options=[discord.SelectOption(label=f"Letter {c.upper()}", value=c) for c in "abc"])
+    async def chosen(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        await interaction.response.send_message(f"chose {','.join(select.values)}")
+
+
 class Echo(app_commands.Group, name="echo", description="Echo replies of every kind"):
     @app_commands.command(description="Answer ok at once")
     async def noop(self, interaction: discord.Interaction) -> None:
@@ -88,6 +98,10 @@ class Echo(app_commands.Group, name="echo", description="Echo replies of every k
         view.add_item(discord.ui.Button(label="Docs", url="https://example.com/docs"))
         embed = discord.Embed(title="Buttons", description="Press one").add_field(name="Count", value="0")
         await interaction.response.send_message(embed=embed, view=view)
+
+    @app_commands.command(description="A select menu")
+    async def choose(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("choose", view=Chooser())
 
     @app_commands.command(description="Open a form")
     async def form(self, interaction: discord.Interaction) -> None:
@@ -151,6 +165,7 @@ def EchoBot() -> commands.Bot:  # noqa: N802 - a factory named like the class it
 
     async def setup_hook() -> None:
         bot.add_dynamic_items(CountButton, FormButton)
+        bot.add_view(Chooser())
 
     bot.setup_hook = setup_hook  # type: ignore[method-assign]
     return bot

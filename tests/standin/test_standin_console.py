@@ -188,3 +188,25 @@ def test_an_unquoted_value_runs_to_the_next_known_option_only():
 def test_parse_command_refuses(line):
     with pytest.raises(LineError):
         parse_command(line, NAMES, OPTIONS.__getitem__)
+
+
+def test_select_menus_are_numbered_and_pressed_with_values():
+    out = run_here("/echo choose\npress 1 b, Letter C\npress 1\n")
+    assert "[1] ▾ Pick letters (a | b | c)" in out
+    assert "chose b,c" in out
+
+
+def test_a_late_channel_post_is_still_printed():
+
+    async def late_post(self, interaction, text: str):
+        await interaction.response.send_message("posting later", ephemeral=True)
+        await asyncio.sleep(0.4)  # after the reply's grace: printed after that reply
+        await interaction.channel.send(f"late {text}")
+
+    def factory(config):
+        bot = EchoBot()
+        bot.tree.get_command("echo").get_command("post")._callback = late_post
+        return bot
+
+    out = run_here("/echo post text:card\n/echo slow pause:0.6\n", factory=factory)
+    assert out.index("posting later") < out.index("late card") < out.index("slow")

@@ -95,3 +95,11 @@ async def test_post_from_a_thread_lands_in_the_parent_and_in_the_reply(driver):
     other = await driver.slash("echo post", {"text": "elsewhere"}, channel="lobby", grace=0.2)
     assert [m.kind for m in other.messages] == ["original", "channel"]
     assert other.messages[1].channel_id == world.channel("lobby").id
+
+
+async def test_select_menu(driver):
+    reply = await driver.slash("echo choose")
+    assert reply.buttons[0]["type"] == 3
+    chosen = await driver.press("echo:choose", values=["a", "c"])
+    assert chosen.text == "chose a,c"
+    assert chosen.record.payload["data"] == {"custom_id": "echo:choose", "component_type": 3, "values": ["a", "c"]}

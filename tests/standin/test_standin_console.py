@@ -122,7 +122,7 @@ def test_bad_lines_are_reported_and_the_console_goes_on():
     errors = [line for line in lines if line.startswith("! ")]
     assert errors == [
         "! Unknown command /nope. Commands: /echo",
-        "! /echo needs one of: buttons, edit, files, followup, form, later, noop, pick, post, say, slow, toolong",
+        "! /echo needs one of: buttons, choose, edit, files, followup, form, later, noop, pick, post, say, slow, toolong",
         "! /echo say has no option `txt`. Options: text, hidden",
         "! `size` cannot be 'huge'. Choose one of: s, l",
         "! /echo pick needs the option(s): face",

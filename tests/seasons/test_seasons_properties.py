@@ -34,7 +34,9 @@ def test_every_game_ends_after_year_three_with_the_last_summon(game):
     end = events.index("year_three_over")
     assert {"draw_from_hand", "hand_empty"} & set(events[end:])
     assert "new_year" not in events[end:]
-    assert events.count("new_year") == 2
+    assert events.count("new_year") >= 2  # more only when the player moved time back across a year
+    _, plain = play_game(*game, extras=False)
+    assert sum(e.key == "seasons.event.new_year" for s in plain for e in s.events) == 2
 
 
 @settings(max_examples=25, deadline=None)

@@ -379,7 +379,10 @@ async def run(args: argparse.Namespace, bot_factory: Callable[[Config], Any], st
             try:
                 console = Console(driver, printer, user=args.user, channel=args.channel, locale=locale)
                 loop = asyncio.get_running_loop()
+                prompt = "> " if stdin.isatty() and stdout.isatty() else ""
                 while True:
+                    if prompt:
+                        print(prompt, end="", file=stdout, flush=True)
                     # Read in a thread: the client's heartbeats go on while a person thinks.
                     line = await loop.run_in_executor(None, stdin.readline)
                     if not line:
@@ -398,4 +401,7 @@ def main(argv: list[str] | None = None, *, bot_factory: Callable[[Config], Any] 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord").setLevel(logging.ERROR)
-    return asyncio.run(run(args, bot_factory or _default_bot_factory, stdin or sys.stdin, stdout or sys.stdout))
+    try:
+        return asyncio.run(run(args, bot_factory or _default_bot_factory, stdin or sys.stdin, stdout or sys.stdout))
+    except KeyboardInterrupt:
+        return 130

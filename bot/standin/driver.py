@@ -1,9 +1,20 @@
 """Play a real discord.py client through the stand-in: slash commands, button presses, forms, autocomplete.
 
     async with StandIn() as standin:
-        async with standin.connect(bot) as driver:
-            reply = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
-            reply = await driver.press(reply.buttons[0]["custom_id"])
+        async with standin.connect(bot) as driver:      # Driver(standin, bot, grace=0.05, timeout=None, token=None)
+            reply = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"},
+                                       user="haruka", channel="session", locale="ja")
+            reply = await driver.press(reply.buttons[0]["custom_id"], message=reply.original)
+            opened = await driver.press("…:reveal")
+            reply = await driver.submit(opened.modal["custom_id"], {"cards": "12, 31"})
+            choices = await driver.autocomplete("seasons die", {"face": "cry"}, focused="face")
+
+Entering logs the client in (Route.BASE and the gateway URL are set for the duration and restored on
+exit; the client's `guild_ready_timeout` is made tiny) and waits until it is ready. Option values are typed
+per the command schema: what the bot synced to the stand-in if it did, else its command tree
+(`driver.refresh_schema()` after a sync). Choices match by value or name. What Discord's client itself
+would refuse (unknown command or option, a missing required option, a value outside the choices or
+bounds, a disabled button, a form field that is missing or too long) raises `DriverError(key, **params)`.
 
 When a reply is complete: an interaction is *answered* by an initial response of type 4 (message),
 7 (update), 8 (autocomplete) or 9 (modal), or — after a deferral (type 5 or 6) — by the first edit of the

@@ -315,6 +315,8 @@ class StandIn:
     # -- gateway ---------------------------------------------------------------------------------------------
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        # discord.py asks for `compress=zlib-stream` (or zstd-stream) in the URL, but it only decompresses
+        # binary frames: text frames of plain JSON are read as they are, so the stand-in sends those.
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
         session: GatewaySession | None = None

@@ -188,7 +188,9 @@ async def show_forecast(interaction: Interaction, *, game_id: int | None = None)
         return
     await think(interaction)
     state = record.state
-    result = await asyncio.to_thread(_engine().forecast, state, samples=10_000, seed=row.seed ^ row.ply)
+    from engine.seasons.forecast import forecast
+
+    result = await asyncio.to_thread(forecast, state, samples=10_000, seed=row.seed ^ row.ply)
     embed = notice_embed(lg, "forecast.text", kind="seasons", mean=round(result["mean"], 1),
                          p10=result["p10"], p90=result["p90"], samples=result["samples"],
                          now=state.summary()["dummbot"]["score"])

@@ -14,6 +14,9 @@ from bot.config import Config
 from bot.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.openapi import SPEC_PATH, load_spec, openapi_validator  # noqa: E402
 
 
 @pytest.fixture
@@ -31,14 +34,9 @@ async def standin() -> AsyncIterator[StandIn]:
 
 
 def _install_conformance(server: StandIn) -> None:
-    """Validate every request body against Discord's OpenAPI description when it is beside the checkout."""
-    with contextlib.suppress(ImportError, FileNotFoundError):
-        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-        from openapi import installed_validator  # tests/openapi.py
-
-        validator = installed_validator()
-        if validator is not None:
-            server.add_validator(validator)
+    """Every request body the bot sends is validated against Discord's OpenAPI description (from ../shared)."""
+    if SPEC_PATH.is_file():
+        server.add_validator(openapi_validator(load_spec()))
 
 
 @contextlib.asynccontextmanager

@@ -90,9 +90,9 @@ def main_action(state: SeasonsState, table: Table, rng: Rng) -> Action:
         table.revealed = list(drawn)
         return Action("reveal", cards=drawn)
     if key == "seasons.waiting.reveal_discard":
-        drawn = table.take_from_hand(params["count"])
+        drawn = table.take_from_hand(params["drawn"])
         table.revealed = list(drawn)
-        return Action("reveal", cards=drawn[: params["discard"]])
+        return Action("reveal", cards=drawn[: params["count"]])
     if key == "seasons.waiting.player_crystals":
         return Action("answer", crystals=rng.randbelow(20))
     if key == "seasons.waiting.score":

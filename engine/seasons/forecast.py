@@ -175,7 +175,7 @@ def _pending(sim: _Sim, state: SeasonsState) -> None:
     elif key == "seasons.waiting.reveal_hand":
         sim.summon()
     elif key == "seasons.waiting.reveal_discard":
-        for _ in range(min(params["discard"], len(sim.hand))):
+        for _ in range(min(params["count"], len(sim.hand))):
             sim.hand.pop(int(sim.rnd.random() * len(sim.hand)))
     for step in state.queue:
         name = step[0]

@@ -221,7 +221,7 @@ def _step_hand_discard(s: SeasonsState, events: Events, card: str, count: int, d
         _ev(events, "hand_empty_no_effect", card=card)
         return False
     _ev(events, "draw_to_discard", card=card, count=count, discard=discard)
-    return _wait(s, WAIT_DISCARD, card=card, count=count, discard=discard)
+    return _wait(s, WAIT_DISCARD, card=card, drawn=count, count=discard)
 
 
 _STEPS: dict[str, Callable[..., bool]] = {
@@ -393,7 +393,7 @@ def _do_die(s: SeasonsState, action: Action, events: Events) -> None:
 def _do_reveal(s: SeasonsState, action: Action, events: Events) -> None:
     cards = _card_list(action.get("cards", action.get("card")))
     params = s.wait_params
-    expected = params["discard"] if s.wait_key == WAIT_DISCARD else params["count"]
+    expected = params["count"]
     if len(cards) != expected:
         raise RuleError("seasons.reveal_count", expected=expected, got=len(cards))
     if s.wait_key == WAIT_SUMMON:
@@ -411,7 +411,7 @@ def _do_reveal(s: SeasonsState, action: Action, events: Events) -> None:
             _leave_hand(s, card)
             s.discards.append(card)
             _ev(events, "discarded_from_hand", card=card, reason_card=params["card"])
-        _ev(events, "returned_to_hand", count=params["count"] - len(cards), hand_size=s.hand_size)
+        _ev(events, "returned_to_hand", count=params["drawn"] - len(cards), hand_size=s.hand_size)
 
 
 def _leave_hand(s: SeasonsState, card: str) -> None:

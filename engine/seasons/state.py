@@ -16,6 +16,9 @@ from .faces import SEASONS
 
 STATE_VERSION = 1
 
+# Cards whose effect on the other side lasts while they are in play (S-8 table).
+_ONGOING = frozenset({"11", "16", "33", "39", "41", "50"})
+
 # Which action types each waiting situation accepts; corrections stay open between rounds.
 LEGAL: dict[str, tuple[str, ...]] = {
     "seasons.waiting.die": ("die", "played", "effect", "time", "crystals"),
@@ -88,6 +91,10 @@ class SeasonsState:
             "player_area": list(self.player_area),
             "rolled": copy.deepcopy(self.rolled),
             "pending": self.wait_key,
+            "can_correct_payment": bool(self.payments),
+            "payments": [dict(p) for p in self.payments],
+            "dummbot_ongoing": sorted({c for c in self.summoned if c in _ONGOING}),
+            "player_ongoing": sorted({c for c in self.player_area if c in _ONGOING}),
             "pending_params": copy.deepcopy(self.wait_params),
             "game_over": self.over,
             "result": self.result(),

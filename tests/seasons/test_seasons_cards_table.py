@@ -142,14 +142,14 @@ def test_s8_1_arcano_leech_dummbot_side_player_pays_before_summoning():
 def test_s8_1_demon_of_argos_player_side_draw_five_discard_one():
     step = player_plays("38")
     assert step.waiting.key == "seasons.waiting.reveal_discard"
-    assert step.waiting.params == {"card": "38", "count": 5, "discard": 1}
+    assert step.waiting.params == {"card": "38", "drawn": 5, "count": 1}
     step = act(step.state, "reveal", cards=["1"])
     assert step.state.hand_size == 5 and step.state.discards == ["1"] and step.waiting.key == "seasons.waiting.die"
 
 
 def test_s8_1_demon_of_argos_player_side_all_when_fewer():
     step = player_plays("38", hand_size=2)
-    assert step.waiting.params["count"] == 2 and step.waiting.params["discard"] == 1
+    assert step.waiting.params["drawn"] == 2 and step.waiting.params["count"] == 1
     assert player_plays("38", hand_size=0).waiting.key == "seasons.waiting.die"
 
 
@@ -179,14 +179,14 @@ def test_s8_1_titus_dummbot_side_player_pays_each_round():
 
 def test_s8_1_air_elemental_player_side_draw_three_discard_two():
     step = player_plays("40")
-    assert step.waiting.params == {"card": "40", "count": 3, "discard": 2}
+    assert step.waiting.params == {"card": "40", "drawn": 3, "count": 2}
     step = act(step.state, "reveal", cards=["1", "2"])
     assert step.state.hand_size == 4 and params(step, "returned_to_hand")[0]["count"] == 1
 
 
 def test_s8_1_air_elemental_player_side_one_card_only():
     step = player_plays("40", hand_size=1)
-    assert step.waiting.params == {"card": "40", "count": 1, "discard": 1}
+    assert step.waiting.params == {"card": "40", "drawn": 1, "count": 1}
 
 
 def test_s8_1_air_elemental_dummbot_side_energy_becomes_air():
@@ -262,8 +262,10 @@ def test_s8_2_onys_never_costs_dummbot_crystals_but_counts_minus_five():
 def test_s8_3_cannot_pay_corrects_the_last_assumed_payment():
     state = dummbot_summons("41").state
     state = act(state, "effect", kind="activate").state
+    assert state.summary()["can_correct_payment"] is True
     step = act(state, "effect", kind="cannot_pay")
     assert step.state.crystals == 1 and step.state.payments == []
+    assert step.state.summary()["can_correct_payment"] is False
     with pytest.raises(RuleError) as err:
         act(step.state, "effect", kind="cannot_pay")
     assert err.value.key == "seasons.nothing_to_correct"

@@ -38,12 +38,14 @@ from load_helpers import (  # noqa: E402
 
 
 async def play_channel(driver, game: ChannelGame, tally: Tally, *, commands: int, burst_k: int,
-                       rng: random.Random) -> int:
+                       rng: random.Random, think: tuple[float, float] = (0.0, 0.0)) -> int:
     """One channel's whole run; returns how many presses were refused in its burst (0 without one)."""
     await start(driver, game, tally, length=commands + 2)
     burst_at = commands // 2
     refused = 0
     for n in range(commands):
+        if think[1]:
+            await asyncio.sleep(rng.uniform(*think))  # a player reading the reply
         if game.pos >= len(game.script) - 1:
             break  # keep one action for the race
         if n == burst_at and burst_k > 1:
@@ -61,7 +63,10 @@ async def play_channel(driver, game: ChannelGame, tally: Tally, *, commands: int
 
 
 async def run_load(tmp_path: Path, *, channels: int, commands: int, burst_k: int, bound: int,
-                   seed: int) -> tuple[Tally, list[ChannelGame], list[int]]:
+                   seed: int, ramp: float = 0.0, think: tuple[float, float] = (0.0, 0.0),
+                   ) -> tuple[Tally, list[ChannelGame], list[int]]:
+    """Every channel's game at once (at most `bound` at a time); `ramp` seconds between channels' starts,
+    `think` seconds (a range) between a reply and the player's next command."""
     world, places = crowded_world(channels)
     games = [plan(i, channel, user) for i, (channel, user) in enumerate(places)]
     tally = Tally()
@@ -73,8 +78,10 @@ async def run_load(tmp_path: Path, *, channels: int, commands: int, burst_k: int
         bot = create_bot(Config(db_path=tmp_path / "load.sqlite3"), seed=game_seeds(seed * 1000))
         async with standin.connect(bot, timeout=30.0) as driver:
             async def one(game: ChannelGame, r: random.Random) -> int:
+                await asyncio.sleep(game.index * ramp)
                 async with limit:
-                    return await play_channel(driver, game, tally, commands=commands, burst_k=burst_k, rng=r)
+                    return await play_channel(driver, game, tally, commands=commands, burst_k=burst_k, rng=r,
+                                              think=think)
 
             stale = await asyncio.gather(*(one(g, r) for g, r in zip(games, rngs, strict=True)))
         assert standin.violations == [], standin.violations[:5]
@@ -140,7 +147,8 @@ async def test_two_commands_racing_in_one_channel_are_serialised(tmp_path, partn
 
 @pytest.mark.soak
 async def test_soak_two_hundred_games_thousands_of_commands(tmp_path):
-    tally, games, stale = await run_load(tmp_path, channels=240, commands=25, burst_k=20, bound=240, seed=2)
+    tally, games, stale = await run_load(tmp_path, channels=240, commands=25, burst_k=20, bound=240, seed=2,
+                                         ramp=0.02, think=(1.0, 4.0))
     print("\nload (soak):", tally.summary(len(games)), f"bursts={sum(n > 0 for n in stale)}")
     assert sum(n == 19 for n in stale) >= 200
     assert len(games) >= 200 and tally.commands >= 5000

@@ -1,0 +1,153 @@
+"""kill -9 of the bot at random moments while several games are played, then a restart on the same file.
+
+The bot runs in a process of its own (bot_process.py); the stand-in and the players run here. At each
+seeded kill point the process gets SIGKILL with commands in flight; after the restart every game's
+`/game export` must hold every action whose reply arrived, the one in flight at most once, and a state
+equal to the replay of the stored log (never half an action). Then play goes on, to each game's end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from bot.standin import StandIn
+from engine.core import Action
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "load"))
+from bot_process import BotProcess, driver_for  # noqa: E402
+from load_helpers import ChannelGame, Tally, check_record, crowded_world, export, plan, send, start  # noqa: E402
+
+
+@dataclass
+class Player:
+    game: ChannelGame
+    pending: Action | None = None  # sent, but no reply came: it may or may not be stored
+    task: asyncio.Task | None = None  # the command in flight
+
+
+@dataclass
+class KillRun:
+    kills: int = 0
+    in_flight: int = 0  # commands cut off by a kill
+    stored_in_flight: int = 0  # of those, how many the restarted bot had kept
+    tally: Tally = field(default_factory=Tally)
+
+
+async def settle(driver, player: Player, tally: Tally) -> None:  # noqa: ANN001
+    """After a restart: the store holds exactly the acknowledged log, plus at most the pending action;
+    the state is the replay of what is stored. The game carries on from what is stored."""
+    game = player.game
+    record = await export(driver, game)
+    acked = [a.to_json() for a in game.log]
+    stored = record["actions"]
+    if player.pending is None:
+        assert stored == acked, f"{game.channel.name}: acknowledged {len(acked)} actions, stored {len(stored)}"
+    else:
+        assert stored in (acked, acked + [player.pending.to_json()]), (
+            f"{game.channel.name}: stored log is neither the acknowledged one nor it plus the action in flight")
+        if len(stored) > len(acked):
+            game.log.append(player.pending)
+        player.pending = None
+    check_record(game, record)
+    # The buttons of the newest message, as the player would see them after the restart.
+    game.reply = await driver.slash("game status", {}, grace=0, **game.who)
+
+
+async def play_until_end(driver, player: Player, gate: asyncio.Event, run: KillRun, rng: random.Random) -> None:  # noqa: ANN001
+    game = player.game
+    while game.pos < len(game.script):
+        await gate.wait()
+        if not gate.is_set() or player.pending is not None:
+            await asyncio.sleep(0.01)
+            continue
+        action = game.script[game.pos]
+        player.task = asyncio.ensure_future(send(driver, game, action, by_button=rng.random() < 0.4))
+        await asyncio.wait({player.task})
+        task, player.task = player.task, None
+        if task.cancelled():
+            continue  # cut off by a kill: the orchestrator marked it pending, the restart settles it
+        if task.exception() is not None:
+            raise task.exception()
+        reply = task.result()
+        run.tally.count(reply, 0.0)
+        assert not reply.ephemeral, f"{game.channel.name} {action.to_json()} refused: {reply.text}"
+        game.log.append(action)
+        game.reply = reply
+
+
+async def kill_rounds(tmp_path: Path, *, rounds: int, games_per_round: int, kills_per_round: int,
+                      seed: int) -> KillRun:
+    rng = random.Random(seed)
+    world, places = crowded_world(rounds * games_per_round)
+    run = KillRun()
+    async with StandIn(world) as standin:
+        proc = BotProcess(standin, tmp_path / "killed.sqlite3")
+        await proc.start()
+        driver = driver_for(standin, timeout=15.0)
+        try:
+            for r in range(rounds):
+                chunk = places[r * games_per_round:(r + 1) * games_per_round]
+                players = [Player(plan(r * games_per_round + i, *place)) for i, place in enumerate(chunk)]
+                for p in players:
+                    await start(driver, p.game, run.tally, length=400)
+                gate = asyncio.Event()
+                gate.set()
+                playing = [asyncio.ensure_future(play_until_end(driver, p, gate, run, random.Random(rng.random())))
+                           for p in players]
+                for _ in range(kills_per_round):
+                    await asyncio.sleep(rng.uniform(0.02, 0.5))
+                    if all(t.done() for t in playing):
+                        break
+                    # SIGKILL with whatever is in flight; those commands' replies never come.
+                    gate.clear()
+                    proc.kill()
+                    cut = []
+                    for p in players:
+                        if p.task is not None and not p.task.done():
+                            p.pending = p.game.script[p.game.pos]
+                            p.task.cancel()
+                            cut.append(p.task)
+                    await asyncio.gather(*cut, return_exceptions=True)
+                    await proc.wait()
+                    run.kills += 1
+                    await proc.start()
+                    driver.refresh_schema()
+                    for p in players:
+                        pending = p.pending is not None
+                        before = len(p.game.log)
+                        await settle(driver, p, run.tally)
+                        run.in_flight += pending
+                        run.stored_in_flight += pending and len(p.game.log) > before
+                    gate.set()
+                await asyncio.gather(*playing)
+                for p in players:  # every game played to its end, and is what a replay gives
+                    record = await export(driver, p.game)
+                    check_record(p.game, record)
+                    assert record["result"] is not None, f"{p.game.channel.name} did not end"
+        finally:
+            await proc.stop()
+    return run
+
+
+async def test_kill_9_at_random_moments_keeps_every_acknowledged_action(tmp_path):
+    run = await kill_rounds(tmp_path, rounds=1, games_per_round=3, kills_per_round=3, seed=11)
+    print(f"\nkill -9 (short): kills={run.kills} commands={run.tally.commands} in_flight={run.in_flight} "
+          f"kept_in_flight={run.stored_in_flight}")
+    assert run.kills == 3
+    assert run.tally.acknowledged > 30
+
+
+@pytest.mark.soak
+async def test_soak_fifty_kill_points(tmp_path):
+    run = await kill_rounds(tmp_path, rounds=12, games_per_round=4, kills_per_round=5, seed=12)
+    print(f"\nkill -9 (soak): kills={run.kills} commands={run.tally.commands} in_flight={run.in_flight} "
+          f"kept_in_flight={run.stored_in_flight}")
+    assert run.kills >= 50
+    assert run.in_flight > 0

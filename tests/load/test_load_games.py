@@ -148,7 +148,7 @@ async def test_two_commands_racing_in_one_channel_are_serialised(tmp_path, partn
 @pytest.mark.soak
 async def test_soak_two_hundred_games_thousands_of_commands(tmp_path):
     tally, games, stale = await run_load(tmp_path, channels=240, commands=25, burst_k=20, bound=240, seed=2,
-                                         ramp=0.02, think=(1.0, 4.0))
+                                         ramp=0.1, think=(1.0, 4.0))
     print("\nload (soak):", tally.summary(len(games)), f"bursts={sum(n > 0 for n in stale)}")
     assert sum(n == 19 for n in stale) >= 200
     assert len(games) >= 200 and tally.commands >= 5000

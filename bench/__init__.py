@@ -1,0 +1,1 @@
+"""Benchmarks: figures printed, never asserted. ``python -m bench`` runs them all (``--quick``, ``--only``)."""

@@ -1,0 +1,617 @@
+"""The bot end to end: commands per second and latency through the stand-in, resume, bytes, memory, startup.
+
+Run: ``.venv/bin/python -m bench.bench_bot`` (``--quick`` for small counts). Prints the machine, then one
+table per figure, each a median of several runs with a baseline measured in the same run:
+
+- commands/s and p50/p99 latency (dispatch to answered, Driver ``grace=0``) at 1, 10 and 200 channels
+  playing at once, each channel a player who sends the next command as soon as the last one is answered
+  (a closed loop), for real games' commands (``/seasons die``/``reveal``… and ``/volfyrion play``/``end``…,
+  a new game started when one ends) beside EchoBot's ``/echo noop`` in the same channels: the floor that
+  the stand-in, the gateway and discord.py cost without any engine or store;
+- resume: the first command's work after a restart (``GameService.require`` + ``record``, cache cold) for
+  Seasons games of 50, 500 and 5,000 actions, against the same database without snapshots (a full
+  replay) and a cache hit; bytes per action after VACUUM;
+- memory per active game: cached ``GameRecord``s of games played to their last move, tracemalloc and RSS;
+- startup to ready with 10,000 finished games in the database against an empty database.
+
+The stand-in, the discord.py client and the bot share one process and one event loop, as in the tests:
+the floor is the cost of that loop, and the ratio is what the engine, the store and rendering add to it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import logging
+import os
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.common import percentile, print_machine, print_table
+from bot.app import create_bot
+from bot.config import Config
+from bot.sessions import GameService
+from bot.standin import StandIn, World
+from bot.standin.driver import Driver, NoReply
+from bot.standin.echo import EchoBot
+from bot.standin.world import Channel, User
+from bot.store import SqliteStore
+from engine.core import Action
+from engine.seasons.autoplay import play_game as seasons_game
+from engine.volfyirion.autoplay import play_game as volfyirion_game
+
+SEED = 7  # every game the bot starts gets this seed, so one recorded game's commands fit every game
+SEASONS_OPTIONS = {"difficulty": "wizard", "dice": "table"}
+VOLFYIRION_OPTIONS = {"difficulty": "hard"}
+GUILD_ID, OWNER_ID = 1, 1001
+CLONE_CHANNELS = 10**15  # channel ids of cloned games, far from any real one
+
+Command = tuple[str, dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Scale:
+    runs: int
+    levels: dict[int, int]  # channels playing at once -> commands each channel sends per run
+    resume_sizes: tuple[int, ...]
+    resume_runs: int
+    cached_games: int
+    startup_games: int
+    startup_runs: int
+
+
+FULL = Scale(runs=3, levels={1: 150, 10: 30, 200: 4}, resume_sizes=(50, 500, 5000), resume_runs=7,
+             cached_games=1000, startup_games=10_000, startup_runs=3)
+QUICK = Scale(runs=1, levels={1: 6, 10: 1}, resume_sizes=(50, 500), resume_runs=1, cached_games=20,
+              startup_games=100, startup_runs=1)
+
+
+# -- commands a player types ---------------------------------------------------------------------------------
+def seasons_command(action: Action) -> Command:
+    """The slash command for a Seasons action of a table-dice game (no buttons needed)."""
+    from engine.seasons import face_text
+
+    a = action.args
+    match action.type:
+        case "die":
+            return "seasons die", {"face": face_text(a["face"])}
+        case "reveal":
+            return "seasons reveal", {"cards": ", ".join(a["cards"])}
+        case "played":
+            return "seasons played", {"card": a["card"]}
+        case "effect":
+            return "seasons effect", {k: v for k, v in (("kind", a["kind"]), ("card", a.get("card"))) if v}
+        case "roll" | "time" | "crystals" | "answer" | "score":
+            return f"seasons {action.type}", dict(a)
+    raise ValueError(f"no slash command for {action.to_json()}")
+
+
+def volfyirion_command(action: Action) -> Command:
+    args = {k: v for k, v in action.args.items() if v is not None}
+    if action.type == "reveal":
+        args["cards"] = ", ".join(args["cards"])
+    return f"volfyrion {action.type}", args
+
+
+def seasons_stream() -> list[Command]:
+    """A whole Seasons game as typed: start, every action, the final score."""
+    actions, _ = seasons_game(SEASONS_OPTIONS["difficulty"], SEASONS_OPTIONS["dice"], SEED)
+    return [("seasons start", dict(SEASONS_OPTIONS))] + [seasons_command(a) for a in actions]
+
+
+def volfyirion_stream() -> list[Command]:
+    game = volfyirion_game(SEED, max_actions=400, options=VOLFYIRION_OPTIONS)
+    if not game.state.finished:
+        raise RuntimeError("the recorded Volfyirion game did not finish: pick another seed")
+    return [("volfyrion start", dict(VOLFYIRION_OPTIONS))] + [volfyirion_command(a) for a in game.actions]
+
+
+@dataclass
+class Table:
+    """One channel and its player, and where that player is in their stream of games."""
+
+    channel: Channel
+    user: User
+    stream: list[Command]
+    position: int = 0
+
+    def next_command(self) -> Command:
+        command = self.stream[self.position % len(self.stream)]
+        self.position += 1
+        return command
+
+
+def crowded_world(channels: int) -> World:
+    world = World.default()
+    guild = world.guilds[0]
+    for i in range(channels):
+        guild.add_channel(f"bench-{i}")
+        world.add_user(f"bench-player-{i}")
+    return world
+
+
+# -- commands per second and latency -------------------------------------------------------------------------
+NOFSYNC_UP_TO = 10  # the bot without fsync is measured up to this many channels
+
+
+def client_for(who: str, db_path: Path) -> Any:
+    """EchoBot (the floor), the bot as shipped, or the bot on a store that never fsyncs."""
+    if who == "noop":
+        return EchoBot()
+    bot = create_bot(Config(db_path=db_path), seed=lambda: SEED)
+    if who == "nofsync":
+        bot.store = bot.service.store = SqliteStore(db_path, synchronous="OFF")
+    return bot
+
+
+@contextlib.contextmanager
+def collected_logs() -> Iterator[list[logging.LogRecord]]:
+    """The bot's and discord.py's log records, kept instead of printed (late answers log tracebacks)."""
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    handler = Keep(logging.WARNING)
+    loggers = [logging.getLogger(name) for name in ("bot", "discord")]
+    saved = [(lg.propagate, lg.level) for lg in loggers]
+    for lg in loggers:
+        lg.addHandler(handler)
+        lg.propagate = False
+    try:
+        yield records
+    finally:
+        for lg, (propagate, _level) in zip(loggers, saved, strict=True):
+            lg.removeHandler(handler)
+            lg.propagate = propagate
+
+
+@dataclass
+class Load:
+    """One closed-loop run: every latency in seconds, the wall time, what went wrong."""
+
+    latencies: list[float] = field(default_factory=list)
+    by_command: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    elapsed: float = 0.0
+    failures: int = 0
+
+    @property
+    def rate(self) -> float:
+        return len(self.latencies) / self.elapsed if self.elapsed else float("nan")
+
+
+async def closed_loop(driver: Driver, tables: list[Table], per_channel: int,
+                      pick: Callable[[Table], Command]) -> Load:
+    """Each table sends ``per_channel`` commands, the next one as soon as the last is answered."""
+    load = Load()
+
+    async def player(table: Table) -> None:
+        for _ in range(per_channel):
+            name, options = pick(table)
+            start = time.perf_counter()
+            try:
+                reply = await driver.slash(name, options, channel=table.channel, user=table.user, grace=0)
+            except NoReply:
+                load.failures += 1
+                continue
+            latency = time.perf_counter() - start
+            load.latencies.append(latency)
+            load.by_command[name].append(latency)
+            if reply.rejections or reply.ephemeral:  # the stand-in refused it, or the bot turned it down
+                load.failures += 1
+
+    start = time.perf_counter()
+    await asyncio.gather(*(player(t) for t in tables))
+    load.elapsed = time.perf_counter() - start
+    return load
+
+
+async def _load_runs(standin: StandIn, scale: Scale, tables: list[Table], db_path: Path,
+                     results: dict[tuple[str, int], list[Load]]) -> tuple[tuple[int, int], int]:
+    noop: Command = ("echo noop", {})
+    for _ in range(scale.runs):
+        # The floor and the bot take turns in every run, so a drift of the machine hits both alike;
+        # "nofsync" is the bot on a store without fsync, at the lower levels: what durability costs.
+        for who in ("noop", "bot", "nofsync"):
+            levels = {n: c for n, c in scale.levels.items() if who != "nofsync" or n <= NOFSYNC_UP_TO}
+            async with standin.connect(client_for(who, db_path), grace=0) as driver:
+                pick = (lambda _t: noop) if who == "noop" else Table.next_command
+                for level, per_channel in levels.items():
+                    await closed_loop(driver, tables[:level], 1, pick)  # warm up: caches, first renders
+                    results[who, level].append(await closed_loop(driver, tables[:level], per_channel, pick))
+    late = sum(1 for v in standin.violations if v.kind in ("late_response", "expired_token"))
+    return (len(standin.violations), len(standin.unknown_routes)), late
+
+
+async def bench_load(scale: Scale, workdir: Path) -> None:
+    most = max(scale.levels)
+    world = crowded_world(most)
+    guild = world.guilds[0]
+    channels = [c for c in guild.channels if c.name.startswith("bench-")]
+    users = [u for u in world.users if u.name.startswith("bench-player-")]
+    streams = (seasons_stream(), volfyirion_stream())
+    tables = [Table(channels[i], users[i], streams[i % 2]) for i in range(most)]
+    results: dict[tuple[str, int], list[Load]] = defaultdict(list)
+    db_path = workdir / "load.sqlite3"
+
+    with collected_logs() as logged:
+        async with StandIn(world) as standin:
+            problems, late = await _load_runs(standin, scale, tables, db_path, results)
+
+    rows, latency_rows = [], []
+    for level in scale.levels:
+        floor, bot = results["noop", level], results["bot", level]
+        f_rate, b_rate = _median(r.rate for r in floor), _median(r.rate for r in bot)
+        rows.append([level, len(bot[0].latencies), f_rate, b_rate, b_rate / f_rate,
+                     sum(r.failures for r in floor + bot)])
+        f50, b50 = (_median(percentile(r.latencies, 50) * 1e3 for r in rs) for rs in (floor, bot))
+        f99, b99 = (_median(percentile(r.latencies, 99) * 1e3 for r in rs) for rs in (floor, bot))
+        latency_rows.append([level, f50, b50, b50 / f50, f99, b99, b99 / f99])
+    errors = [r for r in logged if r.levelno >= logging.ERROR]
+    notes = [f"medians of {scale.runs} run(s); each channel is one player who sends the next command as soon as "
+             "the last is answered (no thinking time): at N channels N commands are always waiting",
+             "failures: commands refused, unanswered, or answered after Discord's 3 s deadline (the stand-in "
+             f"refused the late answer: {late} late answers of {problems[0]} stand-in violations, warm-ups "
+             f"included); the bot logged {len(errors)} errors; unknown routes {problems[1]}",
+             "when the bot cannot keep up, latency ≈ channels / throughput (Little's law) and commands start "
+             "missing the 3 s deadline: the bot/no-op ratio at the top level is then a ratio of capacities"]
+    print_table("Commands per second through the stand-in (bot vs no-op /echo noop, same run)",
+                ["channels", "commands/run", "no-op cmd/s", "bot cmd/s", "bot/no-op", "failures"], rows, notes)
+    print_table("Latency, dispatch to answered (ms)",
+                ["channels", "no-op p50", "bot p50", "ratio", "no-op p99", "bot p99", "ratio"], latency_rows,
+                ["a command that missed the deadline counts with the time its refusal came back"])
+    fsync_rows = []
+    for level in [n for n in scale.levels if n <= NOFSYNC_UP_TO]:
+        bot, nofsync = results["bot", level], results["nofsync", level]
+        b_rate, n_rate = _median(r.rate for r in bot), _median(r.rate for r in nofsync)
+        b50, n50 = (_median(percentile(r.latencies, 50) * 1e3 for r in rs) for rs in (bot, nofsync))
+        fsync_rows.append([level, b_rate, n_rate, n_rate / b_rate, b50, n50])
+    print_table("What durability costs: the bot with synchronous=FULL (as shipped) and OFF (no fsync)",
+                ["channels", "FULL cmd/s", "OFF cmd/s", "OFF/FULL", "FULL p50 ms", "OFF p50 ms"], fsync_rows,
+                [f"database on {filesystem(db_path)}; FULL fsyncs the WAL at every commit, one per command"])
+
+    # Where the time goes at one channel: the commands of the mix, pooled over the runs.
+    one = min(scale.levels)
+    pooled: dict[str, list[float]] = defaultdict(list)
+    for load in results["bot", one]:
+        for name, values in load.by_command.items():
+            pooled[name].extend(values)
+    mix = sorted(pooled.items(), key=lambda kv: -len(kv[1]))
+    print_table(f"The bot's command mix at {one} channel (pooled over runs)",
+                ["command", "count", "p50 ms", "max ms"],
+                [[f"/{name}", len(v), statistics.median(v) * 1e3, max(v) * 1e3] for name, v in mix],
+                ["commands that show a picture (a new game, a new month or season, the end) render a PNG in a "
+                 "thread: tens of ms on this machine, the largest share of the bot's time"])
+
+
+# -- filling databases -----------------------------------------------------------------------------------------
+async def play_into(store: SqliteStore, channel_id: int, kind: str, actions: list[Action]) -> int:
+    """Play a game through GameService, exactly as the bot saves it (snapshots, summaries, results)."""
+    service = GameService(store, seed=lambda: SEED)
+    options = SEASONS_OPTIONS if kind == "seasons" else VOLFYIRION_OPTIONS
+    started = await service.start(kind=kind, options=dict(options), guild_id=GUILD_ID, channel_id=channel_id,
+                                  parent_channel_id=None, owner_id=OWNER_ID)
+    for action in actions:
+        await service.play(channel_id, OWNER_ID, action)
+    return started.row.id
+
+
+def clone_games(path: Path, total: int) -> int:
+    """Copy the file's games (ids 1..T, with their actions, snapshots and results) until it holds about
+    ``total`` games. One SQL statement per table: far faster than ``total`` games of commits, and the rows
+    are the ones the store itself wrote."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        count = db.execute("SELECT count(*), max(id) FROM games").fetchone()
+        if count[0] != count[1]:
+            raise RuntimeError("clone_games expects games numbered 1..T")
+        templates = count[0]
+        copies = max(0, -(-total // templates) - 1)
+        numbers = "WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < :copies)"
+        db.execute("BEGIN")
+        db.execute(
+            f"{numbers} INSERT INTO games (id, guild_id, channel_id, parent_channel_id, owner_id, kind, options,"
+            " seed, status, ply, created_at, updated_at, summary)"
+            " SELECT g.id + k.n * :t, g.guild_id, :base + g.id + k.n * :t, g.parent_channel_id, g.owner_id,"
+            " g.kind, g.options, g.seed, g.status, g.ply, g.created_at, g.updated_at, g.summary FROM k, games g",
+            {"copies": copies, "t": templates, "base": CLONE_CHANNELS})
+        db.execute(
+            f"{numbers} INSERT INTO actions (game_id, ply, action, user_id, created_at, undone, undone_at,"
+            " undone_by) SELECT a.game_id + k.n * :t, a.ply, a.action, a.user_id, a.created_at, a.undone,"
+            " a.undone_at, a.undone_by FROM k, actions a WHERE a.game_id <= :t ORDER BY k.n, a.seq",
+            {"copies": copies, "t": templates})
+        db.execute(
+            f"{numbers} INSERT INTO snapshots (game_id, ply, state, created_at)"
+            " SELECT s.game_id + k.n * :t, s.ply, s.state, s.created_at FROM k, snapshots s WHERE s.game_id <= :t",
+            {"copies": copies, "t": templates})
+        db.execute(
+            f"{numbers} INSERT INTO results (game_id, guild_id, user_id, kind, outcome, difficulty, player_score,"
+            " dummbot_score, turns, how, finished_at, ended_by) SELECT r.game_id + k.n * :t, r.guild_id,"
+            " r.user_id, r.kind, r.outcome, r.difficulty, r.player_score, r.dummbot_score, r.turns, r.how,"
+            " r.finished_at, r.ended_by FROM k, results r WHERE r.game_id <= :t",
+            {"copies": copies, "t": templates})
+        db.execute("COMMIT")
+        return db.execute("SELECT count(*) FROM games").fetchone()[0]
+    finally:
+        db.close()
+
+
+def compact(path: Path) -> None:
+    """Checkpoint the WAL into the file and VACUUM, so the file size is the data's size."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        db.execute("VACUUM")
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        db.close()
+
+
+def table_bytes(path: Path) -> dict[str, int]:
+    """Bytes of pages each table and index holds (SQLite's dbstat), and the file's size."""
+    db = sqlite3.connect(path)
+    try:
+        sizes = dict(db.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name").fetchall())
+        page_count = db.execute("PRAGMA page_count").fetchone()[0]
+        page_size = db.execute("PRAGMA page_size").fetchone()[0]
+    except sqlite3.OperationalError:  # SQLite built without dbstat: the file size alone
+        sizes = {}
+        page_count = db.execute("PRAGMA page_count").fetchone()[0]
+        page_size = db.execute("PRAGMA page_size").fetchone()[0]
+    finally:
+        db.close()
+    sizes["file"] = page_count * page_size
+    return sizes
+
+
+async def new_store(path: Path, *, fast: bool = False) -> SqliteStore:
+    # Filling needs no durability: synchronous=OFF. Measurements use the bot's own setting.
+    store = SqliteStore(path, synchronous="OFF") if fast else SqliteStore(path)
+    await store.open()
+    return store
+
+
+# -- resume and bytes per action -----------------------------------------------------------------------------
+def long_seasons_game(n: int) -> list[Action]:
+    """A Seasons game of ``n`` actions, still active: a real game's moves (without the final score), padded
+    with crystal corrections (+1, −1, …) after the first move, as a long evening of fixes would be."""
+    actions, _ = seasons_game(SEASONS_OPTIONS["difficulty"], SEASONS_OPTIONS["dice"], SEED, extras=False)
+    body = actions[1:-1]
+    padding = [Action("crystals", change=1 if i % 2 == 0 else -1) for i in range(n - 1 - len(body))]
+    return ([actions[0]] + padding + body)[:n]
+
+
+async def first_command(path: Path, channel_id: int) -> tuple[float, float, float, int]:
+    """(seconds for require + record on a cold cache, seconds for the log read alone, seconds for a cache hit,
+    the ply reached) on a store opened afresh: what the first command after a restart costs."""
+    store = await new_store(path)
+    try:
+        service = GameService(store)
+        start = time.perf_counter()
+        row = await service.require(channel_id, kind="seasons")
+        record = await service.record(row)
+        cold = time.perf_counter() - start
+        start = time.perf_counter()
+        await store.live_actions(row.id)
+        log_read = time.perf_counter() - start
+        start = time.perf_counter()
+        row = await service.require(channel_id, kind="seasons")
+        await service.record(row)
+        warm = time.perf_counter() - start
+        return cold, log_read, warm, record.ply
+    finally:
+        await store.close()
+
+
+async def bench_resume(scale: Scale, workdir: Path) -> None:
+    empty = workdir / "empty.sqlite3"
+    await (await new_store(empty)).close()
+    compact(empty)
+    empty_bytes = table_bytes(empty)
+    rows, byte_rows = [], []
+    for n in scale.resume_sizes:
+        path, bare = workdir / f"resume-{n}.sqlite3", workdir / f"resume-{n}-nosnap.sqlite3"
+        store = await new_store(path, fast=True)
+        try:
+            await play_into(store, channel_id=n, kind="seasons", actions=long_seasons_game(n))
+        finally:
+            await store.close()
+        compact(path)
+        sizes = table_bytes(path)
+        # The baseline: the same game without its snapshots, so resume replays every action.
+        shutil.copyfile(path, bare)
+        with contextlib.closing(sqlite3.connect(bare, isolation_level=None)) as db:
+            db.execute("DELETE FROM snapshots")
+        compact(bare)
+
+        with_snap, without, log_reads, hits = [], [], [], []
+        for _ in range(scale.resume_runs):
+            cold, log_read, warm, ply = await first_command(path, n)
+            base, _, _, base_ply = await first_command(bare, n)
+            if ply != n or base_ply != n:
+                raise RuntimeError(f"resumed at ply {ply}/{base_ply}, expected {n}")
+            with_snap.append(cold)
+            without.append(base)
+            log_reads.append(log_read)
+            hits.append(warm)
+        snap, full = statistics.median(with_snap), statistics.median(without)
+        rows.append([n, snap * 1e3, statistics.median(log_reads) * 1e3, full * 1e3, full / snap,
+                     statistics.median(hits) * 1e3])
+        log_bytes = sum(sizes.get(k, 0) for k in ("actions", "actions_live_ply", "actions_game_seq"))
+        byte_rows.append([n, (sizes["file"] - empty_bytes["file"]) / n, log_bytes / n,
+                          sizes.get("snapshots", 0) / n, sizes["file"] / 1024])
+    print_table("Resume: the first command's load after a restart (Seasons, cache cold, ms)",
+                ["actions", "with snapshots", "of which log read", "no snapshots", "ratio", "cache hit"], rows,
+                [f"medians of {scale.resume_runs} runs; store freshly opened each run (SQLite cache cold, OS "
+                 "page cache warm)", "GameService.record reads the whole live log even when a snapshot covers "
+                 "it (live_actions after ply 0), so resume stays linear in the game's length"])
+    print_table("Bytes per action (after VACUUM)",
+                ["actions", "file bytes/action", "log bytes/action", "snapshot bytes/action", "file KiB"],
+                byte_rows,
+                ["file: (file − empty database) / actions; log: the actions table and its two indexes; "
+                 "snapshots: a Seasons state every 50 actions"])
+
+
+# -- memory per active game ----------------------------------------------------------------------------------
+def rss_bytes() -> int:
+    with open("/proc/self/statm", encoding="ascii") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+async def cached_growth(path: Path, total: int, how: str) -> float:
+    """Bytes each cached game adds, measured by ``how`` (tracemalloc or RSS), after one warm-up game
+    (imports, catalogs, the first connection) so that one-off costs are not counted."""
+    store = await new_store(path)
+    try:
+        service = GameService(store)
+        rows = [await store.game(game_id) for game_id in range(1, total + 1)]
+        await service.record(rows[0])
+        gc.collect()
+        if how == "tracemalloc":
+            tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0] if how == "tracemalloc" else rss_bytes()
+        for row in rows[1:]:
+            await service.record(row)
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0] if how == "tracemalloc" else rss_bytes()
+        if how == "tracemalloc":
+            tracemalloc.stop()
+        if service.cached_games() != total:
+            raise RuntimeError(f"{service.cached_games()} games cached, expected {total}")
+        return (after - before) / (total - 1)
+    finally:
+        await store.close()
+
+
+def rss_in_child(path: Path, total: int) -> float:
+    """RSS growth per game in a fresh interpreter: in this one, memory freed by the earlier benches would
+    be reused and hide the growth."""
+    code = ("import asyncio, sys; from pathlib import Path; from bench.bench_bot import cached_growth; "
+            "print(asyncio.run(cached_growth(Path(sys.argv[1]), int(sys.argv[2]), 'RSS')))")
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", code, str(path), str(total)], cwd=root, capture_output=True,
+                          text=True, check=True, timeout=600)
+    return float(done.stdout.split()[-1])
+
+
+async def bench_memory(scale: Scale, workdir: Path) -> None:
+    path = workdir / "memory.sqlite3"
+    store = await new_store(path, fast=True)
+    try:
+        # Games played to their last move, not finished: the largest an ordinary game's record gets.
+        seasons_actions, _ = seasons_game(SEASONS_OPTIONS["difficulty"], SEASONS_OPTIONS["dice"], SEED)
+        await play_into(store, 1, "seasons", seasons_actions[:-1])
+        volf = volfyirion_game(SEED, max_actions=400, options=VOLFYIRION_OPTIONS)
+        await play_into(store, 2, "volfyirion", volf.actions[:-1])
+    finally:
+        await store.close()
+    total = clone_games(path, scale.cached_games)
+    figures = {"tracemalloc": await cached_growth(path, total, "tracemalloc"),
+               "RSS (fresh process)": await asyncio.to_thread(rss_in_child, path, total)}
+    print_table(f"Memory per active game ({total:,} cached records, half Seasons, half Volfyirion)",
+                ["measure", "KiB per game", f"MiB for {total:,}"],
+                [[how, per / 1024, per * total / 2**20] for how, per in figures.items()],
+                [f"games at their last move: Seasons {len(seasons_actions) - 1} actions, Volfyirion "
+                 f"{len(volf.actions) - 1}; each cached record keeps its actions, its last step and a "
+                 "state every 50 actions", "tracemalloc counts the Python objects allocated; RSS adds the "
+                 "allocator's slack and SQLite's page cache filling up as the games are read"])
+
+
+# -- startup to ready ---------------------------------------------------------------------------------------------
+async def time_to_ready(standin: StandIn, path: Path) -> tuple[float, float]:
+    """(seconds from creating the bot to ready on the stand-in, seconds opening the store alone)."""
+    start = time.perf_counter()
+    bot = create_bot(Config(db_path=path))
+    async with standin.connect(bot, grace=0):
+        ready = time.perf_counter() - start
+    store = SqliteStore(path)
+    start = time.perf_counter()
+    await store.open()
+    opened = time.perf_counter() - start
+    await store.close()
+    return ready, opened
+
+
+async def bench_startup(scale: Scale, workdir: Path) -> None:
+    empty, full = workdir / "startup-empty.sqlite3", workdir / "startup-full.sqlite3"
+    await (await new_store(empty)).close()
+    store = await new_store(full, fast=True)
+    try:
+        seasons_actions, _ = seasons_game(SEASONS_OPTIONS["difficulty"], SEASONS_OPTIONS["dice"], SEED)
+        await play_into(store, 1, "seasons", seasons_actions)
+        volf = volfyirion_game(SEED, max_actions=400, options=VOLFYIRION_OPTIONS)
+        await play_into(store, 2, "volfyirion", volf.actions)
+    finally:
+        await store.close()
+    games = clone_games(full, scale.startup_games)
+    compact(full)
+    timings: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    async with StandIn() as standin:
+        for _ in range(scale.startup_runs):
+            for label, path in (("empty", empty), ("full", full)):
+                timings[label].append(await time_to_ready(standin, path))
+    rows = []
+    for label, path, count in (("empty", empty, 0), ("full", full, games)):
+        ready = statistics.median(t[0] for t in timings[label]) * 1e3
+        opened = statistics.median(t[1] for t in timings[label]) * 1e3
+        rows.append([f"{count:,} finished games", path.stat().st_size / 2**20, ready, opened])
+    rows[1].append(rows[1][2] / rows[0][2])
+    rows[0].append(1.0)
+    print_table("Startup: bot created to ready on the stand-in (ms)",
+                ["database", "MiB", "to ready", "store open alone", "ratio"], rows,
+                [f"medians of {scale.startup_runs} run(s); games are copies of one finished Seasons and one "
+                 "finished Volfyirion game, with their actions, snapshots and results",
+                 "the bot loads no game at startup; opening the store runs PRAGMA integrity_check, which reads "
+                 "the whole file"])
+
+
+# -- helpers -------------------------------------------------------------------------------------------------------
+def _median(values: Any) -> float:
+    return statistics.median(list(values))
+
+
+def filesystem(path: Path) -> str:
+    """The file system type the path lives on (from /proc/mounts), for the fsync note."""
+    best, kind = "", "unknown file system"
+    with contextlib.suppress(OSError), open("/proc/mounts", encoding="utf-8") as mounts:
+        for line in mounts:
+            parts = line.split()
+            if len(parts) >= 3 and str(path.resolve()).startswith(parts[1]) and len(parts[1]) > len(best):
+                best, kind = parts[1], parts[2]
+    return kind
+
+
+async def run(scale: Scale) -> None:
+    with tempfile.TemporaryDirectory(prefix="bench-bot-") as tmp:
+        workdir = Path(tmp)
+        await bench_load(scale, workdir)
+        await bench_resume(scale, workdir)
+        await bench_memory(scale, workdir)
+        await bench_startup(scale, workdir)
+
+
+def main(quick: bool = False) -> None:
+    scale = QUICK if quick else FULL
+    print("Bot end-to-end bench" + (" (quick: small counts, figures indicative only)" if quick else ""))
+    print_machine()
+    asyncio.run(run(scale))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small counts: a smoke run, not figures")
+    main(parser.parse_args().quick)

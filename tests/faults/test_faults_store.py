@@ -8,6 +8,7 @@ fault is gone the same command works.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sqlite3
 import subprocess
@@ -158,6 +159,54 @@ async def test_a_full_disk_refuses_clearly_writes_nothing_and_other_channels_rea
             assert not other.ephemeral and other.text
             check_record(volf, await export(driver, volf))
             await conn.execute("PRAGMA max_page_count = 1073741823")
+            again = await send(driver, seasons, action, by_button=False)
+            assert not again.ephemeral, again.text
+            seasons.log.append(action)
+            check_record(seasons, await export(driver, seasons))
+        assert standin.violations == []
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path):
+    """A 2 MiB tmpfs when this process may mount one (root in a container); otherwise skip."""
+    mount = tmp_path / "small"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+async def test_a_really_full_disk_refuses_clearly_and_recovers(small_disk):
+    world, places = crowded_world(3)
+    async with StandIn(world) as standin:
+        bot = create_bot(Config(db_path=small_disk / "bot.sqlite3"), seed=game_seeds(60))
+        async with standin.connect(bot, timeout=20.0) as driver:
+            seasons, volf = await two_games(driver, places, Tally(), played=2)
+            filler = small_disk / "filler"
+            with filler.open("wb", buffering=0) as f:  # fill the disk to the last block
+                with contextlib.suppress(OSError):
+                    while True:
+                        f.write(b"\0" * 4096)
+            refused = None
+            for _ in range(len(seasons.script) - seasons.pos - 1):
+                action = seasons.script[seasons.pos]
+                reply = await send(driver, seasons, action, by_button=False)
+                if reply.ephemeral:
+                    refused = reply
+                    break
+                seasons.log.append(action)
+                seasons.reply = reply
+            assert refused is not None, "the disk never filled up"
+            assert "unavailable" in refused.text, refused.text
+            assert "disk_full" in refused.text or "(io)" in refused.text, refused.text
+            other = await driver.slash("game status", {}, grace=0, **volf.who)
+            assert not other.ephemeral and other.text
+            check_record(seasons, await export(driver, seasons))  # nothing half written
+            filler.unlink()
             again = await send(driver, seasons, action, by_button=False)
             assert not again.ephemeral, again.text
             seasons.log.append(action)

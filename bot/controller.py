@@ -13,9 +13,9 @@ import io
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import discord
 
@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 DEFER_AFTER = 1.2
 
 Builder = Action | Callable[[GameRecord], Action]
+T = TypeVar("T")
 
 
 class GameUI(Protocol):
@@ -72,10 +73,10 @@ class Controller:
     async def act(self, interaction: discord.Interaction, action: Builder, *, kind: str | None = None,
                   game_id: int | None = None, ply: int | None = None) -> None:
         started = time.monotonic()
+        work = self.service.play(interaction.channel_id, interaction.user.id, action, kind=kind, game_id=game_id,
+                                 ply=ply)
         try:
-            played = await self.service.play(
-                interaction.channel_id, interaction.user.id, action, kind=kind, game_id=game_id, ply=ply
-            )
+            played = await within_deadline(interaction, started, work)
         except (Refusal, RuleError, StoreError) as err:
             await self.refuse(interaction, err)
             return
@@ -83,8 +84,9 @@ class Controller:
 
     async def undo(self, interaction: discord.Interaction, *, game_id: int | None = None, ply: int | None = None) -> None:
         started = time.monotonic()
+        work = self.service.undo(interaction.channel_id, interaction.user.id, game_id=game_id, ply=ply)
         try:
-            played = await self.service.undo(interaction.channel_id, interaction.user.id, game_id=game_id, ply=ply)
+            played = await within_deadline(interaction, started, work)
         except (Refusal, RuleError, StoreError) as err:
             await self.refuse(interaction, err)
             return
@@ -105,7 +107,7 @@ class Controller:
         lg = lang(interaction)
         row, record = played.row, played.record
         ui = self.uis[row.kind]
-        if started is not None and time.monotonic() - started > DEFER_AFTER:
+        if started is not None and age(interaction, started) > DEFER_AFTER:
             await think(interaction, ephemeral=ephemeral)
         summary = record.state.summary()
         want_picture = ui.wants_picture(played) if picture is None else picture
@@ -223,11 +225,28 @@ class Controller:
         return text if text != key else f"{action.type} {json.dumps(action.args, ensure_ascii=False)}"
 
 
+def age(interaction: discord.Interaction, started: float) -> float:
+    """Seconds since the interaction was created: by Discord's clock (its id), or ours if that is behind."""
+    local = time.monotonic() - started
+    remote = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    return max(local, min(remote, 10.0))
+
+
+async def within_deadline(interaction: discord.Interaction, started: float, work: Awaitable[T]) -> T:
+    """Await ``work``; if it is still running close to Discord's deadline (a busy lock, a locked database),
+    answer "thinking…" first so the interaction does not fail, and the answer follows as an edit."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=max(0.0, DEFER_AFTER - age(interaction, started)))
+    if not done:
+        await think(interaction)
+    return await task
+
+
 async def think(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
     """Answer "thinking…" now, for work that may take longer than Discord's 3 s (forecasts, exports)."""
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-        interaction.extras["thinking"] = True
+        interaction.extras["thinking"] = "private" if ephemeral else "public"
 
 
 async def send(interaction: discord.Interaction, *, embed: discord.Embed | None = None,
@@ -246,6 +265,11 @@ async def send(interaction: discord.Interaction, *, embed: discord.Embed | None 
         kwargs["content"] = content
     if not interaction.response.is_done():
         await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+    elif interaction.extras.get("thinking") == "public" and ephemeral:
+        # A public "thinking…" cannot turn private: remove it and answer privately instead.
+        interaction.extras.pop("thinking")
+        await interaction.delete_original_response()
+        await interaction.followup.send(ephemeral=True, **kwargs)
     elif interaction.extras.pop("thinking", False):
         if "files" in kwargs:
             kwargs["attachments"] = kwargs.pop("files")

@@ -127,3 +127,23 @@ async def test_restart_does_not_forget_refusal_state(standin, db_path):
     async with running_bot(standin, db_path) as driver:
         refused = await driver.slash("seasons die", {"face": "2 water, 3 crystals, 1 dot"}, user="haruka")
         assert refused.ephemeral
+
+
+async def test_a_slow_moment_defers_instead_of_missing_the_deadline(driver, standin):
+    """A command that waits (here: behind another holding the channel's lock) answers "thinking…" in time."""
+    import asyncio
+
+    await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
+    lock = driver.bot.service.lock(standin.world.channel("table").id)
+    await lock.acquire()
+    asyncio.get_running_loop().call_later(3.5, lock.release)
+    played = await driver.slash("seasons die", {"face": "2 water, 3 crystals, 1 dot"})
+    assert played.deferred and not played.ephemeral and "Dummbot" in played.text
+    await lock.acquire()
+    asyncio.get_running_loop().call_later(3.5, lock.release)
+    refused = await driver.slash("seasons die", {"face": "not a face"})
+    # The public "thinking…" is removed and the refusal comes privately.
+    assert refused.deferred and refused.original is None
+    assert refused.messages and all(m.ephemeral for m in refused.messages)
+    assert "“not”" in refused.text
+    assert await _actions(driver) == 1

@@ -26,9 +26,20 @@ def _logging(config: Config) -> None:
 def run_bot(config: Config) -> int:
     from .app import create_bot
 
+    from .i18n import t
+    from .store import StoreError
+
     _logging(config)
     bot = create_bot(config)
-    bot.run(config.token, log_handler=None)
+    try:
+        bot.run(config.token, log_handler=None)
+    except StoreError as err:
+        # A locked, full or damaged database: say so plainly instead of a traceback.
+        print(f"{t('en', err.key, **err.params)} ({config.db_path})", file=sys.stderr)
+        return 2
+    except discord.LoginFailure:
+        print("Discord refused the token (DISCORD_TOKEN): check it in the developer portal.", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -25,7 +25,6 @@ def _logging(config: Config) -> None:
 
 def run_bot(config: Config) -> int:
     from .app import create_bot
-
     from .i18n import t
     from .store import StoreError
 

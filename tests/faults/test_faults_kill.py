@@ -22,7 +22,17 @@ from engine.core import Action
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "load"))
 from bot_process import BotProcess, driver_for  # noqa: E402
-from load_helpers import ChannelGame, Tally, check_record, crowded_world, export, plan, send, start  # noqa: E402
+from load_helpers import (  # noqa: E402
+    ChannelGame,
+    Tally,
+    acknowledged,
+    check_record,
+    crowded_world,
+    export,
+    plan,
+    send,
+    start,
+)
 
 
 @dataclass
@@ -77,7 +87,7 @@ async def play_until_end(driver, player: Player, gate: asyncio.Event, run: KillR
             raise task.exception()
         reply = task.result()
         run.tally.count(reply, 0.0)
-        assert not reply.ephemeral, f"{game.channel.name} {action.to_json()} refused: {reply.text}"
+        assert acknowledged(reply), f"{game.channel.name} {action.to_json()} refused: {reply.text}"
         game.log.append(action)
         game.reply = reply
 

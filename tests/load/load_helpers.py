@@ -64,6 +64,18 @@ def game_seeds(first: int = 1000):
     return lambda: next(counter)
 
 
+def acknowledged(reply: Reply) -> bool:
+    """The bot answered publicly: a public message of this reply is still there (a public "thinking…"
+    the bot deleted to answer privately instead does not count)."""
+    return any(not m.ephemeral for m in reply.messages)
+
+
+def refused(reply: Reply) -> bool:
+    """The bot answered, and only privately (a refusal, which changes nothing)."""
+    messages = reply.messages
+    return bool(messages) and all(m.ephemeral for m in messages)
+
+
 # -- figures --------------------------------------------------------------------------------------------
 @dataclass
 class Tally:
@@ -76,10 +88,10 @@ class Tally:
     def count(self, reply: Reply, seconds: float) -> None:
         self.commands += 1
         self.latencies.append(seconds)
-        if reply.ephemeral:
-            self.refused += 1
-        else:
+        if acknowledged(reply):
             self.acknowledged += 1
+        elif refused(reply):
+            self.refused += 1
 
     def percentile(self, p: float) -> float:
         if not self.latencies:
@@ -171,7 +183,7 @@ async def start(driver: Driver, game: ChannelGame, tally: Tally, *, length: int)
     """Start the channel's game, learn its seed from the export, write its script."""
     name = "seasons start" if game.kind == "seasons" else "volfyrion start"
     reply = await timed(tally, driver.slash(name, dict(game.options), grace=0, **game.who))
-    assert not reply.ephemeral, f"start refused in {game.channel.name}: {reply.text}"
+    assert acknowledged(reply), f"start refused in {game.channel.name}: {reply.text}"
     game.reply = reply
     record = await export(driver, game, tally)
     game.seed = record["seed"]
@@ -198,7 +210,7 @@ async def step(driver: Driver, game: ChannelGame, tally: Tally, *, by_button: bo
     """Play the next scripted action; nobody else acts in the channel, so it must be acknowledged."""
     action = game.script[game.pos]
     reply = await timed(tally, send(driver, game, action, by_button=by_button))
-    assert not reply.ephemeral, f"{game.channel.name} {action.to_json()} refused: {reply.text}"
+    assert acknowledged(reply), f"{game.channel.name} {action.to_json()} refused: {reply.text}"
     game.log.append(action)
     game.reply = reply
     return reply
@@ -216,10 +228,11 @@ async def burst(driver: Driver, game: ChannelGame, tally: Tally, k: int) -> tupl
     message = buttons_message(game.reply)
     replies = await asyncio.gather(*(
         timed(tally, driver.press(custom_id, message=message, user=game.user, grace=0)) for _ in range(k)))
-    applied = [r for r in replies if not r.ephemeral]
+    applied = [r for r in replies if acknowledged(r)]
     assert len(applied) == 1, f"{len(applied)} of {k} presses of {custom_id} applied in {game.channel.name}"
-    for refused in (r for r in replies if r.ephemeral):
-        assert STALE in refused.text, refused.text
+    for other in replies:
+        if other is not applied[0]:
+            assert refused(other) and STALE in other.text, other.text
     if op == "action":
         game.log.append(action)
     else:
@@ -285,7 +298,7 @@ async def race(driver: Driver, game: ChannelGame, tally: Tally, rng_pick: int) -
 
 
 def check_race(game: ChannelGame, ops: list[Op], replies: list[Reply], exported: list[dict]) -> None:
-    observed = [not r.ephemeral for r in replies]
+    observed = [acknowledged(r) for r in replies]
     possible = serial_outcomes(game, ops)
     assert (observed, exported) in possible, (
         f"{game.channel.name}: race of {[o.action.to_json() if o.action else 'undo' for o in ops]} "

@@ -15,7 +15,7 @@ from bot.config import Config
 from bot.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load_helpers import crowded_world, game_seeds  # noqa: E402
+from load_helpers import acknowledged, crowded_world, game_seeds  # noqa: E402
 
 
 def slow_pictures(bot, seconds: float) -> None:  # noqa: ANN001
@@ -44,7 +44,7 @@ async def test_a_slow_start_is_deferred_and_still_answered(tmp_path):
             reply = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"},
                                        channel=channel, user=user)
             assert reply.deferred and reply.rejections == []
-            assert not reply.ephemeral and reply.files
+            assert acknowledged(reply) and reply.files
         assert standin.violations == []
 
 
@@ -64,5 +64,5 @@ async def test_a_slow_command_waiting_on_its_channel_is_deferred(tmp_path):
             finally:
                 lock.release()
             reply = await pending
-            assert reply.deferred and reply.rejections == [] and not reply.ephemeral, reply.text
+            assert reply.deferred and reply.rejections == [] and acknowledged(reply), reply.text
         assert standin.violations == []

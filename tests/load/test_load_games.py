@@ -32,6 +32,7 @@ from load_helpers import (  # noqa: E402
     game_seeds,
     plan,
     race,
+    refused,
     start,
     step,
 )
@@ -42,7 +43,7 @@ async def play_channel(driver, game: ChannelGame, tally: Tally, *, commands: int
     """One channel's whole run; returns how many presses were refused in its burst (0 without one)."""
     await start(driver, game, tally, length=commands + 2)
     burst_at = commands // 2
-    refused = 0
+    stale = 0
     for n in range(commands):
         if think[1]:
             await asyncio.sleep(rng.uniform(*think))  # a player reading the reply
@@ -50,7 +51,7 @@ async def play_channel(driver, game: ChannelGame, tally: Tally, *, commands: int
             break  # keep one action for the race
         if n == burst_at and burst_k > 1:
             _, replies = await burst(driver, game, tally, burst_k)
-            refused = sum(r.ephemeral for r in replies)
+            stale = sum(refused(r) for r in replies)
             continue
         await step(driver, game, tally, by_button=rng.random() < 0.4)
     check_record(game, await export(driver, game, tally))
@@ -59,7 +60,7 @@ async def play_channel(driver, game: ChannelGame, tally: Tally, *, commands: int
     record = await export(driver, game, tally)
     check_race(game, ops, replies, record["actions"])
     check_record(game, record, [Action.from_json(a) for a in record["actions"]])
-    return refused
+    return stale
 
 
 async def run_load(tmp_path: Path, *, channels: int, commands: int, burst_k: int, bound: int,
@@ -148,7 +149,7 @@ async def test_two_commands_racing_in_one_channel_are_serialised(tmp_path, partn
 @pytest.mark.soak
 async def test_soak_two_hundred_games_thousands_of_commands(tmp_path):
     tally, games, stale = await run_load(tmp_path, channels=240, commands=25, burst_k=20, bound=240, seed=2,
-                                         ramp=0.1, think=(1.0, 4.0))
+                                         ramp=0.1, think=(3.0, 8.0))
     print("\nload (soak):", tally.summary(len(games)), f"bursts={sum(n > 0 for n in stale)}")
     assert sum(n == 19 for n in stale) >= 200
     assert len(games) >= 200 and tally.commands >= 5000

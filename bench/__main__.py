@@ -77,8 +77,8 @@ def run(name: str, *, quick: bool) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench", description="Run the benchmarks; figures are printed.")
-    parser.add_argument("--quick", action="store_true", help="small counts: a smoke run, figures only indicative")
+    parser = argparse.ArgumentParser(prog="python -m bench", description="Run the benchmarks.")
+    parser.add_argument("--quick", action="store_true", help="small counts: a smoke run, figures indicative")
     parser.add_argument("--only", action="append", choices=BENCHES, metavar="NAME",
                         help=f"run only this bench (repeatable): {', '.join(BENCHES)}")
     args = parser.parse_args(argv)

@@ -7,7 +7,8 @@ table per figure, each a median of several runs with a baseline measured in the 
   playing at once, each channel a player who sends the next command as soon as the last one is answered
   (a closed loop), for real games' commands (``/seasons die``/``reveal``… and ``/volfyrion play``/``end``…,
   a new game started when one ends) beside EchoBot's ``/echo noop`` in the same channels: the floor that
-  the stand-in, the gateway and discord.py cost without any engine or store;
+  the stand-in, the gateway and discord.py cost without any engine or store; and, up to 10 channels, the
+  bot on a store that never fsyncs, to show what durability costs;
 - resume: the first command's work after a restart (``GameService.require`` + ``record``, cache cold) for
   Seasons games of 50, 500 and 5,000 actions, against the same database without snapshots (a full
   replay) and a cache hit; bytes per action after VACUUM;
@@ -145,6 +146,7 @@ def crowded_world(channels: int) -> World:
 
 # -- commands per second and latency -------------------------------------------------------------------------
 NOFSYNC_UP_TO = 10  # the bot without fsync is measured up to this many channels
+DRAIN = 3.0  # seconds after a run with failures: the driver stops waiting, the bot may still be working
 
 
 def client_for(who: str, db_path: Path) -> Any:
@@ -167,15 +169,16 @@ def collected_logs() -> Iterator[list[logging.LogRecord]]:
             records.append(record)
 
     handler = Keep(logging.WARNING)
-    loggers = [logging.getLogger(name) for name in ("bot", "discord")]
-    saved = [(lg.propagate, lg.level) for lg in loggers]
+    # asyncio's: a command still running when a client closes ends in "Task exception was never retrieved".
+    loggers = [logging.getLogger(name) for name in ("bot", "discord", "asyncio")]
+    saved = [lg.propagate for lg in loggers]
     for lg in loggers:
         lg.addHandler(handler)
         lg.propagate = False
     try:
         yield records
     finally:
-        for lg, (propagate, _level) in zip(loggers, saved, strict=True):
+        for lg, propagate in zip(loggers, saved, strict=True):
             lg.removeHandler(handler)
             lg.propagate = propagate
 
@@ -232,7 +235,10 @@ async def _load_runs(standin: StandIn, scale: Scale, tables: list[Table], db_pat
                 pick = (lambda _t: noop) if who == "noop" else Table.next_command
                 for level, per_channel in levels.items():
                     await closed_loop(driver, tables[:level], 1, pick)  # warm up: caches, first renders
-                    results[who, level].append(await closed_loop(driver, tables[:level], per_channel, pick))
+                    load = await closed_loop(driver, tables[:level], per_channel, pick)
+                    results[who, level].append(load)
+                    if load.failures:
+                        await asyncio.sleep(DRAIN)  # a late command may still be at work: let it finish
     late = sum(1 for v in standin.violations if v.kind in ("late_response", "expired_token"))
     return (len(standin.violations), len(standin.unknown_routes)), late
 
@@ -243,7 +249,10 @@ async def bench_load(scale: Scale, workdir: Path) -> None:
     guild = world.guilds[0]
     channels = [c for c in guild.channels if c.name.startswith("bench-")]
     users = [u for u in world.users if u.name.startswith("bench-player-")]
-    streams = (seasons_stream(), volfyirion_stream())
+    # Every channel plays a Seasons game, then a Volfyirion game, and so on (half the channels the other way
+    # round), so even one channel sees the whole mix.
+    seasons, volfyirion = seasons_stream(), volfyirion_stream()
+    streams = (seasons + volfyirion, volfyirion + seasons)
     tables = [Table(channels[i], users[i], streams[i % 2]) for i in range(most)]
     results: dict[tuple[str, int], list[Load]] = defaultdict(list)
     db_path = workdir / "load.sqlite3"
@@ -257,20 +266,21 @@ async def bench_load(scale: Scale, workdir: Path) -> None:
         floor, bot = results["noop", level], results["bot", level]
         f_rate, b_rate = _median(r.rate for r in floor), _median(r.rate for r in bot)
         rows.append([level, len(bot[0].latencies), f_rate, b_rate, b_rate / f_rate,
-                     sum(r.failures for r in floor + bot)])
+                     sum(r.failures for r in floor), sum(r.failures for r in bot)])
         f50, b50 = (_median(percentile(r.latencies, 50) * 1e3 for r in rs) for rs in (floor, bot))
         f99, b99 = (_median(percentile(r.latencies, 99) * 1e3 for r in rs) for rs in (floor, bot))
         latency_rows.append([level, f50, b50, b50 / f50, f99, b99, b99 / f99])
     errors = [r for r in logged if r.levelno >= logging.ERROR]
-    notes = [f"medians of {scale.runs} run(s); each channel is one player who sends the next command as soon as "
-             "the last is answered (no thinking time): at N channels N commands are always waiting",
-             "failures: commands refused, unanswered, or answered after Discord's 3 s deadline (the stand-in "
-             f"refused the late answer: {late} late answers of {problems[0]} stand-in violations, warm-ups "
-             f"included); the bot logged {len(errors)} errors; unknown routes {problems[1]}",
+    notes = [f"medians of {scale.runs} run(s); each channel is one player who sends the next command as soon "
+             "as the last is answered (no thinking time): at N channels N commands are always waiting",
+             "failed (all runs): commands refused, unanswered, or answered after Discord's 3 s deadline (the "
+             f"stand-in refused the late answer: {late} late answers of {problems[0]} stand-in violations, "
+             f"warm-ups included); the bot logged {len(errors)} errors; unknown routes {problems[1]}",
              "when the bot cannot keep up, latency ≈ channels / throughput (Little's law) and commands start "
              "missing the 3 s deadline: the bot/no-op ratio at the top level is then a ratio of capacities"]
     print_table("Commands per second through the stand-in (bot vs no-op /echo noop, same run)",
-                ["channels", "commands/run", "no-op cmd/s", "bot cmd/s", "bot/no-op", "failures"], rows, notes)
+                ["channels", "commands/run", "no-op cmd/s", "bot cmd/s", "bot/no-op", "no-op failed",
+                 "bot failed"], rows, notes)
     print_table("Latency, dispatch to answered (ms)",
                 ["channels", "no-op p50", "bot p50", "ratio", "no-op p99", "bot p99", "ratio"], latency_rows,
                 ["a command that missed the deadline counts with the time its refusal came back"])
@@ -294,11 +304,11 @@ async def bench_load(scale: Scale, workdir: Path) -> None:
     print_table(f"The bot's command mix at {one} channel (pooled over runs)",
                 ["command", "count", "p50 ms", "max ms"],
                 [[f"/{name}", len(v), statistics.median(v) * 1e3, max(v) * 1e3] for name, v in mix],
-                ["commands that show a picture (a new game, a new month or season, the end) render a PNG in a "
-                 "thread: tens of ms on this machine, the largest share of the bot's time"])
+                ["commands that answer with a picture (a new game, a new month or season, the final score) "
+                 "wait for a PNG rendered in a thread: they are the slow ones"])
 
 
-# -- filling databases -----------------------------------------------------------------------------------------
+# -- filling databases ---------------------------------------------------------------------------------------
 async def play_into(store: SqliteStore, channel_id: int, kind: str, actions: list[Action]) -> int:
     """Play a game through GameService, exactly as the bot saves it (snapshots, summaries, results)."""
     service = GameService(store, seed=lambda: SEED)
@@ -324,10 +334,11 @@ def clone_games(path: Path, total: int) -> int:
         numbers = "WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < :copies)"
         db.execute("BEGIN")
         db.execute(
-            f"{numbers} INSERT INTO games (id, guild_id, channel_id, parent_channel_id, owner_id, kind, options,"
-            " seed, status, ply, created_at, updated_at, summary)"
+            f"{numbers} INSERT INTO games (id, guild_id, channel_id, parent_channel_id, owner_id, kind,"
+            " options, seed, status, ply, created_at, updated_at, summary)"
             " SELECT g.id + k.n * :t, g.guild_id, :base + g.id + k.n * :t, g.parent_channel_id, g.owner_id,"
-            " g.kind, g.options, g.seed, g.status, g.ply, g.created_at, g.updated_at, g.summary FROM k, games g",
+            " g.kind, g.options, g.seed, g.status, g.ply, g.created_at, g.updated_at, g.summary"
+            " FROM k, games g",
             {"copies": copies, "t": templates, "base": CLONE_CHANNELS})
         db.execute(
             f"{numbers} INSERT INTO actions (game_id, ply, action, user_id, created_at, undone, undone_at,"
@@ -336,13 +347,15 @@ def clone_games(path: Path, total: int) -> int:
             {"copies": copies, "t": templates})
         db.execute(
             f"{numbers} INSERT INTO snapshots (game_id, ply, state, created_at)"
-            " SELECT s.game_id + k.n * :t, s.ply, s.state, s.created_at FROM k, snapshots s WHERE s.game_id <= :t",
+            " SELECT s.game_id + k.n * :t, s.ply, s.state, s.created_at FROM k, snapshots s"
+            " WHERE s.game_id <= :t",
             {"copies": copies, "t": templates})
         db.execute(
-            f"{numbers} INSERT INTO results (game_id, guild_id, user_id, kind, outcome, difficulty, player_score,"
-            " dummbot_score, turns, how, finished_at, ended_by) SELECT r.game_id + k.n * :t, r.guild_id,"
-            " r.user_id, r.kind, r.outcome, r.difficulty, r.player_score, r.dummbot_score, r.turns, r.how,"
-            " r.finished_at, r.ended_by FROM k, results r WHERE r.game_id <= :t",
+            f"{numbers} INSERT INTO results (game_id, guild_id, user_id, kind, outcome, difficulty,"
+            " player_score, dummbot_score, turns, how, finished_at, ended_by)"
+            " SELECT r.game_id + k.n * :t, r.guild_id, r.user_id, r.kind, r.outcome, r.difficulty,"
+            " r.player_score, r.dummbot_score, r.turns, r.how, r.finished_at, r.ended_by"
+            " FROM k, results r WHERE r.game_id <= :t",
             {"copies": copies, "t": templates})
         db.execute("COMMIT")
         return db.execute("SELECT count(*) FROM games").fetchone()[0]
@@ -455,10 +468,11 @@ async def bench_resume(scale: Scale, workdir: Path) -> None:
         byte_rows.append([n, (sizes["file"] - empty_bytes["file"]) / n, log_bytes / n,
                           sizes.get("snapshots", 0) / n, sizes["file"] / 1024])
     print_table("Resume: the first command's load after a restart (Seasons, cache cold, ms)",
-                ["actions", "with snapshots", "of which log read", "no snapshots", "ratio", "cache hit"], rows,
-                [f"medians of {scale.resume_runs} runs; store freshly opened each run (SQLite cache cold, OS "
-                 "page cache warm)", "GameService.record reads the whole live log even when a snapshot covers "
-                 "it (live_actions after ply 0), so resume stays linear in the game's length"])
+                ["actions", "with snapshots", "of which log read", "no snapshots", "ratio", "cache hit"],
+                rows,
+                [f"medians of {scale.resume_runs} runs; store freshly opened each run (SQLite cache cold, "
+                 "OS page cache warm)", "GameService.record reads the whole live log even when a snapshot "
+                 "covers it (live_actions after ply 0), so resume stays linear in the game's length"])
     print_table("Bytes per action (after VACUUM)",
                 ["actions", "file bytes/action", "log bytes/action", "snapshot bytes/action", "file KiB"],
                 byte_rows,
@@ -531,7 +545,7 @@ async def bench_memory(scale: Scale, workdir: Path) -> None:
                  "allocator's slack and SQLite's page cache filling up as the games are read"])
 
 
-# -- startup to ready ---------------------------------------------------------------------------------------------
+# -- startup to ready ----------------------------------------------------------------------------------------
 async def time_to_ready(standin: StandIn, path: Path) -> tuple[float, float]:
     """(seconds from creating the bot to ready on the stand-in, seconds opening the store alone)."""
     start = time.perf_counter()
@@ -559,6 +573,9 @@ async def bench_startup(scale: Scale, workdir: Path) -> None:
         await store.close()
     games = clone_games(full, scale.startup_games)
     compact(full)
+    with contextlib.closing(sqlite3.connect(full)) as db:
+        actions = db.execute("SELECT count(*) FROM actions").fetchone()[0]
+    size = full.stat().st_size
     timings: dict[str, list[tuple[float, float]]] = defaultdict(list)
     async with StandIn() as standin:
         for _ in range(scale.startup_runs):
@@ -575,11 +592,13 @@ async def bench_startup(scale: Scale, workdir: Path) -> None:
                 ["database", "MiB", "to ready", "store open alone", "ratio"], rows,
                 [f"medians of {scale.startup_runs} run(s); games are copies of one finished Seasons and one "
                  "finished Volfyirion game, with their actions, snapshots and results",
-                 "the bot loads no game at startup; opening the store runs PRAGMA integrity_check, which reads "
-                 "the whole file"])
+                 "the bot loads no game at startup; opening the store runs PRAGMA integrity_check, which "
+                 "reads the whole file",
+                 f"real games take {size / games / 1024:.1f} KiB each, {size / actions:.0f} bytes per action "
+                 f"({actions:,} actions; game rows, snapshots and results included)"])
 
 
-# -- helpers -------------------------------------------------------------------------------------------------------
+# -- helpers -------------------------------------------------------------------------------------------------
 def _median(values: Any) -> float:
     return statistics.median(list(values))
 

@@ -81,7 +81,8 @@ def print_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[obje
     """A titled plain-text table: text columns left-aligned, numbers right-aligned, notes below."""
     cells = [[_cell(v) for v in row] for row in rows]
     widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
-    numeric = [all(isinstance(row[i], int | float) for row in rows) and bool(rows) for i in range(len(headers))]
+    numeric = [bool(rows) and all(isinstance(row[i], int | float) for row in rows)
+               for i in range(len(headers))]
 
     def line(values: Sequence[str]) -> str:
         return "  ".join(v.rjust(w) if num else v.ljust(w)

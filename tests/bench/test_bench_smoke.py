@@ -12,8 +12,8 @@ HEADINGS = {
     "volfyirion": ["Volfyirion engine bench", "attacks resolved", "danger meter"],
     "images": ["machine:", "picture", "seasons typical", "volfyirion crowded"],
     "bot": ["machine:", "Commands per second through the stand-in", "Latency, dispatch to answered",
-            "What durability costs", "Resume: the first command", "Bytes per action", "Memory per active game",
-            "Startup: bot created to ready"],
+            "What durability costs", "Resume: the first command", "Bytes per action",
+            "Memory per active game", "Startup: bot created to ready"],
 }
 
 

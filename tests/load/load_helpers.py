@@ -84,6 +84,7 @@ class Tally:
     refused: int = 0
     latencies: list[float] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)
+    races: dict[str, int] = field(default_factory=dict)  # "both" / "one" / "none" applied -> count
 
     def count(self, reply: Reply, seconds: float) -> None:
         self.commands += 1
@@ -105,7 +106,7 @@ class Tally:
         return (f"games={games} commands={self.commands} acknowledged={self.acknowledged} "
                 f"refused={self.refused} elapsed={elapsed:.1f}s rate={self.commands / max(elapsed, 1e-9):.0f}/s "
                 f"p50={p50 * 1000:.0f}ms p99={self.percentile(99) * 1000:.0f}ms "
-                f"max={max(self.latencies, default=0) * 1000:.0f}ms")
+                f"max={max(self.latencies, default=0) * 1000:.0f}ms races={self.races}")
 
 
 # -- one channel's game ---------------------------------------------------------------------------------
@@ -297,8 +298,12 @@ async def race(driver: Driver, game: ChannelGame, tally: Tally, rng_pick: int) -
     return [first, partner], replies
 
 
-def check_race(game: ChannelGame, ops: list[Op], replies: list[Reply], exported: list[dict]) -> None:
+def check_race(game: ChannelGame, ops: list[Op], replies: list[Reply], exported: list[dict],
+               tally: Tally | None = None) -> None:
     observed = [acknowledged(r) for r in replies]
+    if tally is not None:
+        key = {2: "both", 1: "one", 0: "none"}[sum(observed)]
+        tally.races[key] = tally.races.get(key, 0) + 1
     possible = serial_outcomes(game, ops)
     assert (observed, exported) in possible, (
         f"{game.channel.name}: race of {[o.action.to_json() if o.action else 'undo' for o in ops]} "

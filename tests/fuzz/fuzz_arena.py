@@ -202,7 +202,8 @@ class Arena:
             problems.append(f"autocomplete answered with response type {reply.response_type}: {reply.text[:200]!r}")
             return Outcome(case, "failed", problems)
         for choice in reply.choices or []:
-            problems += text_problems(str(choice.get("name", "")), case.locale, case.typed, refused=False)
+            problems += text_problems(str(choice.get("name", "")), case.locale, case.typed, refused=False,
+                                      language=False)
         return Outcome(case, "choices", problems)
 
     async def run(self, seed: int, count: int, *, known: Any = None) -> Summary:

@@ -39,11 +39,19 @@ def versions() -> str:
     return ", ".join(found + [f"SQLite {sqlite3.sqlite_version}"])
 
 
+def load_average() -> str:
+    """The 1-minute load average at the start: above the CPU count, other work shared the machine."""
+    try:
+        return f"load average {os.getloadavg()[0]:.2f}"
+    except OSError:
+        return "load average unknown"
+
+
 def machine() -> str:
-    """One line: OS, CPU model and cores, Python, the package versions that matter to the figures."""
+    """One line: OS, CPU model and cores, Python, the package versions that matter, how busy the machine was."""
     return (f"{platform.system()} {platform.release()} {platform.machine()}; {cpu_model()}, "
-            f"{os.cpu_count()} CPU(s); {platform.python_implementation()} {platform.python_version()}; "
-            f"{versions()}")
+            f"{os.cpu_count()} CPU(s), {load_average()}; {platform.python_implementation()} "
+            f"{platform.python_version()}; {versions()}")
 
 
 def print_machine() -> None:

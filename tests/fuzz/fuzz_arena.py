@@ -159,6 +159,7 @@ class Arena:
         after = await self.snapshot()
         changed = [g for g in set(before) | set(after) if before.get(g) != after.get(g)]
         outcome = self._judge(case, reply, changed)
+        outcome.problems += await self._strangers(case, changed)
         if not self.alive():
             outcome.problems.append("the bot stopped running")
         violations = self.standin.violations[seen_violations:]
@@ -171,6 +172,16 @@ class Arena:
         if outcome.problems and outcome.kind not in ("failed",):
             outcome.kind = "failed"
         return outcome
+
+    async def _strangers(self, case: Case, changed: list[int]) -> list[str]:
+        """Only a game's owner changes it (a server manager may abandon it)."""
+        user = self.standin.world.user(case.user)
+        problems = []
+        for game_id in changed:
+            row = await self.bot.store.game(game_id)
+            if row.owner_id != user.id and not (user.manager and row.status == "abandoned"):
+                problems.append(f"{case.user} changed game {game_id}, which belongs to someone else")
+        return problems
 
     def _judge(self, case: Case, reply: Reply | None, changed: list[int]) -> Outcome:
         if reply is None or not reply.answered:

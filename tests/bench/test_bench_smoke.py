@@ -47,3 +47,24 @@ def test_quick_counts_are_restored_after_the_run():
     with quick_counts(seasons):
         assert seasons.RUNS == 1 and seasons.calibration is not before[2]
     assert (seasons.RUNS, seasons.GAMES, seasons.calibration) == before
+
+
+def test_percentile_is_an_observed_value_by_nearest_rank():
+    from bench.common import percentile
+
+    values = [5.0, 1.0, 4.0, 2.0, 3.0]
+    assert percentile(values, 50) == 3.0
+    assert percentile(values, 99) == 5.0
+    assert percentile(values, 1) == 1.0
+    assert percentile(list(range(1, 101)), 99) == 99
+
+
+def test_median_of_calls_the_measure_runs_times(capsys):
+    from bench.common import median_of, print_table
+
+    calls = iter([3.0, 1.0, 2.0])
+    assert median_of(lambda: next(calls), 3) == 2.0
+    print_table("Title", ["name", "value"], [["a", 1234.5], ["bb", 0.25]], ["why"])
+    lines = capsys.readouterr().out.splitlines()
+    # Text left-aligned, numbers right-aligned under their heading, thousands separated, notes below.
+    assert lines == ["", "Title", "  name  value", "  ----  -----", "  a     1,234", "  bb     0.25", "  note: why"]

@@ -3,9 +3,17 @@ in bench/'s output, not in tests."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
-from bench.__main__ import BENCHES, main, run
+# bench/ is not an installed package: make the checkout importable however pytest was started.
+ROOT = str(Path(__file__).resolve().parents[2])
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from bench.__main__ import BENCHES, main, run  # noqa: E402
 
 HEADINGS = {
     "seasons": ["machine:", "actions applied per second", "resume a", "calibration"],

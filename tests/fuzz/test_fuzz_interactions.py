@@ -131,7 +131,7 @@ async def test_a_game_id_beyond_sqlite_integers_is_refused(tmp_path, kind):
             data, case_type = {"custom_id": custom_id, "component_type": 2}, MESSAGE_COMPONENT
         before = await place.snapshot()
         try:
-            reply = await place.driver._run(case_type, data, "player", "table", "en-US", message, 0.05, 5.0)
+            reply = await place.driver._run(case_type, data, "player", "table", "en-US", message, 0.05, 1.0)
         except NoReply:
             reply = None
         assert await place.snapshot() == before

@@ -14,7 +14,7 @@ import os
 import time
 
 import pytest
-from fuzz_arena import Outcome, Summary, arena
+from fuzz_arena import Arena, Outcome, Summary, arena
 from fuzz_known import known_bug as known
 from fuzz_oracle import text_problems
 from fuzz_payloads import message_with_button
@@ -32,6 +32,7 @@ SHORT_SEED = 20261129
 SHORT_CASES = 250
 SOAK_SEEDS = [int(s) for s in os.environ.get("FUZZ_SEEDS", "1,2,3,4,5,6,7,8").split(",")]
 SOAK_CASES = int(os.environ.get("FUZZ_CASES", "600"))
+
 
 def known_bug(outcome: Outcome) -> str | None:
     return known(outcome.case.data, outcome.problems)
@@ -82,6 +83,31 @@ def test_the_oracle_sees_raw_keys_placeholders_tracebacks_and_wrong_language():
     assert text_problems(english, "ja", [], refused=True)  # an English refusal for a Japanese user
     assert text_problems("I could not read the value “{0}”. Nothing was changed.", "en-US", ["{0}"],
                          refused=True) == []  # echoing what the user typed is fine
+
+
+class _StubReply:
+    """Just what Arena._judge reads from a reply."""
+
+    def __init__(self, text: str, *, ephemeral: bool, answered: bool = True) -> None:
+        self.text, self.ephemeral, self.answered = text, ephemeral, answered
+        self.response_type, self.choices = 4, None
+
+
+def test_the_judge_sees_a_change_on_refusal_a_missing_answer_and_an_internal_error():
+    from fuzz_payloads import Case
+
+    judge = Arena._judge
+    refusal = "There is no game in this channel. Start one with `/seasons start` or `/volfyrion start`."
+    case = Case(0, "press.forged", MESSAGE_COMPONENT, {"custom_id": "x"}, "player", "table", "en-US",
+                discord_valid=True)
+    assert judge(None, case, _StubReply(refusal, ephemeral=True), []).problems == []
+    assert "a refused input changed games [1]" in judge(None, case, _StubReply(refusal, ephemeral=True), [1]).problems
+    assert judge(None, case, None, []).problems == ["no answer"]
+    internal = "Something went wrong on my side; nothing was changed. Please try again."
+    assert judge(None, case, _StubReply(internal, ephemeral=True), []).problems
+    malformed = Case(0, "press.real.as_select", MESSAGE_COMPONENT, {}, "player", "table", "en-US", malformed=True)
+    assert judge(None, malformed, None, []).kind == "dropped"
+    assert judge(None, malformed, None, [2]).problems
 
 
 # -- known bugs: minimal failing tests ------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 import discord
@@ -32,6 +33,22 @@ class SoloBot(commands.Bot):
             seed = lambda: config.seed  # noqa: E731 - fixed seeds make console sessions reproducible
         self.service = GameService(self.store, cache_seconds=config.cache_seconds, seed=seed)
         self.controller = Controller(self)
+        self._guard_interaction_parser()
+
+    def _guard_interaction_parser(self) -> None:
+        """discord.py's gateway parser raises on a malformed INTERACTION_CREATE (Discord never sends one), and
+        an exception there ends the connection: log it and stay online instead."""
+        parsers = self._connection.parsers
+        parse = parsers["INTERACTION_CREATE"]
+
+        def guarded(data: dict) -> None:
+            try:
+                parse(data)
+            except Exception:  # noqa: BLE001 - one bad event must not take the bot offline
+                log.warning("ignored a malformed interaction %s", data.get("id") if isinstance(data, dict) else "?",
+                            exc_info=True)
+
+        parsers["INTERACTION_CREATE"] = guarded
 
     async def setup_hook(self) -> None:
         await self.store.open()
@@ -79,6 +96,12 @@ class SoloBot(commands.Bot):
     ) -> None:
         """The one error handler: a localized answer for what the user can fix, a log line for the rest."""
         lg = lang_of(interaction.locale)
+        if interaction.type is discord.InteractionType.autocomplete:
+            # Suggestions cannot carry an error message: offer none.
+            if not interaction.response.is_done():
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.response.autocomplete([])
+            return
         if isinstance(error, app_commands.TransformerError):
             key, params = "refuse.bad_option", {"value": str(error.value)[:100]}
         elif isinstance(error, app_commands.CommandNotFound):

@@ -17,7 +17,8 @@ import discord
 if TYPE_CHECKING:
     from .app import SoloBot
 
-CUSTOM_ID = re.compile(r"solo:(?P<game>\d{1,19}):(?P<ply>\d{1,9}):(?P<op>[a-z_]{1,20})(?::(?P<arg>[\w.-]{0,40}))?")
+# 18 digits: every game id fits SQLite's signed 64-bit INTEGER.
+CUSTOM_ID = re.compile(r"solo:(?P<game>\d{1,18}):(?P<ply>\d{1,9}):(?P<op>[a-z_]{1,20})(?::(?P<arg>[\w.-]{0,40}))?")
 
 
 def custom_id(game_id: int, ply: int, op: str, arg: str | int | None = None) -> str:

@@ -107,13 +107,15 @@ class Controller:
         lg = lang(interaction)
         row, record = played.row, played.record
         ui = self.uis[row.kind]
-        if started is not None and age(interaction, started) > DEFER_AFTER:
+        started = time.monotonic() if started is None else started
+        if age(interaction, started) > DEFER_AFTER:
             await think(interaction, ephemeral=ephemeral)
         summary = record.state.summary()
         want_picture = ui.wants_picture(played) if picture is None else picture
         files = []
         if want_picture:
-            png = await asyncio.to_thread(ui.board, summary)
+            drawing = asyncio.to_thread(ui.board, summary)
+            png = await within_deadline(interaction, started, drawing, ephemeral=ephemeral)
             files.append(discord.File(io.BytesIO(png), filename="board.png"))
         embed = game_embed(
             lg, kind=row.kind, game_id=row.id, ply=row.ply, summary=summary,
@@ -232,13 +234,14 @@ def age(interaction: discord.Interaction, started: float) -> float:
     return max(local, min(remote, 10.0))
 
 
-async def within_deadline(interaction: discord.Interaction, started: float, work: Awaitable[T]) -> T:
+async def within_deadline(interaction: discord.Interaction, started: float, work: Awaitable[T], *,
+                          ephemeral: bool = False) -> T:
     """Await ``work``; if it is still running close to Discord's deadline (a busy lock, a locked database),
     answer "thinking…" first so the interaction does not fail, and the answer follows as an edit."""
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=max(0.0, DEFER_AFTER - age(interaction, started)))
     if not done:
-        await think(interaction)
+        await think(interaction, ephemeral=ephemeral)
     return await task
 
 

@@ -169,7 +169,9 @@ class GameCommands(app_commands.Group):
     @app_commands.choices(game=GAMES)
     async def help(self, interaction: Interaction, game: str | None = None) -> None:
         lg = lang(interaction)
-        keys = [f"help.{game}"] if game else ["help.intro", "help.seasons", "help.volfyirion", "help.game"]
+        # Discord only sends the offered choices; anything else (a stale sync) gets the whole help.
+        keys = [f"help.{game}"] if game in ("seasons", "volfyirion") else [
+            "help.intro", "help.seasons", "help.volfyirion", "help.game"]
         embed = discord.Embed(title=t(lg, "help.title"), colour=COLOURS["seasons"])
         for key in keys:
             embed.add_field(name=t(lg, f"{key}.name"), value=t(lg, key)[:1024], inline=False)

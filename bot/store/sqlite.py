@@ -132,6 +132,10 @@ class SqliteStore:
         self._clock = clock
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        # Reads have a connection of their own: in WAL mode they never wait for a writer, so one channel's
+        # write stuck behind another process's lock does not hold up every other channel's reads.
+        self._reader: aiosqlite.Connection | None = None
+        self._read_lock = asyncio.Lock()
 
     # -- opening -----------------------------------------------------------------------------------
     async def open(self) -> None:
@@ -139,6 +143,18 @@ class SqliteStore:
         async with self._lock:
             if self._db is None:
                 self._db = await self._connect()
+            if self._reader is None:
+                self._reader = await self._connect_reader()
+
+    async def _connect_reader(self) -> aiosqlite.Connection:
+        try:
+            db = await aiosqlite.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
+            db.row_factory = sqlite3.Row
+            await db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
+            await db.execute("PRAGMA query_only = ON")
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
+        return db
 
     async def _connect(self) -> aiosqlite.Connection:
         try:
@@ -172,6 +188,10 @@ class SqliteStore:
         await _migrate(db)
 
     async def close(self) -> None:
+        reader, self._reader = self._reader, None
+        if reader is not None:
+            async with self._read_lock:
+                await reader.close()
         if self._db is None:
             return
         db, self._db = self._db, None
@@ -193,9 +213,11 @@ class SqliteStore:
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
+        async with self._read_lock:
+            if self._reader is None:
+                raise RuntimeError("the store is not open")
             try:
-                yield self._conn()
+                yield self._reader
             except sqlite3.Error as exc:
                 raise translate(exc) from exc
 

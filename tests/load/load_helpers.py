@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.standin import World
-from bot.standin.driver import Driver, Reply
+from bot.standin.driver import Driver, NoReply, Reply
 from bot.standin.world import Channel, User
 from engine.core import Action, GameRecord, RuleError
 from engine.seasons import RULES as SEASONS
@@ -85,6 +85,9 @@ class Tally:
     latencies: list[float] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)
     races: dict[str, int] = field(default_factory=dict)  # "both" / "one" / "none" applied -> count
+    missed: dict[str, int] = field(default_factory=dict)  # what -> interactions with no answer in time
+    aborted: int = 0  # channels that stopped at a missed answer (and were checked from the store)
+    violations: list[str] = field(default_factory=list)  # kinds of the stand-in's refusals
 
     def count(self, reply: Reply, seconds: float) -> None:
         self.commands += 1
@@ -106,7 +109,8 @@ class Tally:
         return (f"games={games} commands={self.commands} acknowledged={self.acknowledged} "
                 f"refused={self.refused} elapsed={elapsed:.1f}s rate={self.commands / max(elapsed, 1e-9):.0f}/s "
                 f"p50={p50 * 1000:.0f}ms p99={self.percentile(99) * 1000:.0f}ms "
-                f"max={max(self.latencies, default=0) * 1000:.0f}ms races={self.races}")
+                f"max={max(self.latencies, default=0) * 1000:.0f}ms races={self.races} missed={self.missed} "
+                f"aborted={self.aborted} violations={len(self.violations)}")
 
 
 # -- one channel's game ---------------------------------------------------------------------------------
@@ -153,9 +157,13 @@ def plan(i: int, channel: Channel, user: User) -> ChannelGame:
     return ChannelGame(i, channel, user, kind, options)
 
 
-async def timed(tally: Tally, call) -> Reply:  # noqa: ANN001 - an awaitable of a Reply
+async def timed(tally: Tally, call, what: str = "command") -> Reply:  # noqa: ANN001 - awaits a Reply
     began = time.monotonic()
-    reply = await call
+    try:
+        reply = await call
+    except NoReply:
+        tally.missed[what] = tally.missed.get(what, 0) + 1
+        raise
     tally.count(reply, time.monotonic() - began)
     return reply
 
@@ -183,7 +191,7 @@ def ply_of(custom_id: str) -> int:
 async def start(driver: Driver, game: ChannelGame, tally: Tally, *, length: int) -> None:
     """Start the channel's game, learn its seed from the export, write its script."""
     name = "seasons start" if game.kind == "seasons" else "volfyrion start"
-    reply = await timed(tally, driver.slash(name, dict(game.options), grace=0, **game.who))
+    reply = await timed(tally, driver.slash(name, dict(game.options), grace=0, **game.who), "start")
     assert acknowledged(reply), f"start refused in {game.channel.name}: {reply.text}"
     game.reply = reply
     record = await export(driver, game, tally)
@@ -210,7 +218,7 @@ def send(driver: Driver, game: ChannelGame, action: Action, *, by_button: bool):
 async def step(driver: Driver, game: ChannelGame, tally: Tally, *, by_button: bool) -> Reply:
     """Play the next scripted action; nobody else acts in the channel, so it must be acknowledged."""
     action = game.script[game.pos]
-    reply = await timed(tally, send(driver, game, action, by_button=by_button))
+    reply = await timed(tally, send(driver, game, action, by_button=by_button), action.type)
     assert acknowledged(reply), f"{game.channel.name} {action.to_json()} refused: {reply.text}"
     game.log.append(action)
     game.reply = reply
@@ -228,7 +236,7 @@ async def burst(driver: Driver, game: ChannelGame, tally: Tally, k: int) -> tupl
     assert custom_id is not None, f"no button to press in {game.channel.name}: {game.reply.buttons}"
     message = buttons_message(game.reply)
     replies = await asyncio.gather(*(
-        timed(tally, driver.press(custom_id, message=message, user=game.user, grace=0)) for _ in range(k)))
+        timed(tally, driver.press(custom_id, message=message, user=game.user, grace=0), "burst") for _ in range(k)))
     applied = [r for r in replies if acknowledged(r)]
     assert len(applied) == 1, f"{len(applied)} of {k} presses of {custom_id} applied in {game.channel.name}"
     for other in replies:
@@ -294,7 +302,7 @@ async def race(driver: Driver, game: ChannelGame, tally: Tally, rng_pick: int) -
         calls.append(driver.slash("game undo", {}, grace=0, **game.who))
     else:
         calls.append(driver.slash(*command_for(game, partner.action), grace=0, **game.who))
-    replies = list(await asyncio.gather(*(timed(tally, c) for c in calls)))
+    replies = list(await asyncio.gather(*(timed(tally, c, "race") for c in calls)))
     return [first, partner], replies
 
 
@@ -311,10 +319,31 @@ def check_race(game: ChannelGame, ops: list[Op], replies: list[Reply], exported:
         f"{[(a, log[len(game.log) - 2:]) for a, log in possible]}")
 
 
+async def check_after_miss(driver: Driver, game: ChannelGame, tally: Tally) -> None:
+    """A channel whose command got no answer in time: once the bot is quiet, the store holds every
+    acknowledged action (an undo or up to two commands in flight may have landed too) and a state equal to
+    the replay of its log. The channel's run stops there."""
+    tally.aborted += 1
+    for _ in range(5):
+        await asyncio.sleep(3.0)
+        try:
+            record = await export(driver, game)
+            break
+        except NoReply:
+            continue
+    else:
+        raise AssertionError(f"{game.channel.name}: no export answered in time after a missed answer")
+    acked, stored = [a.to_json() for a in game.log], record["actions"]
+    # Only an undo in flight may have taken back the last acknowledged action.
+    assert stored[:len(acked) - 1] == acked[:-1], f"{game.channel.name}: an acknowledged action is lost"
+    assert len(stored) <= len(acked) + 2, f"{game.channel.name}: more stored than was sent"
+    check_record(game, record, [Action.from_json(a) for a in stored])
+
+
 # -- checking -------------------------------------------------------------------------------------------
 async def export(driver: Driver, game: ChannelGame, tally: Tally | None = None) -> dict[str, Any]:
     call = driver.slash("game export", {}, grace=0.02, **game.who)
-    reply = await (timed(tally, call) if tally else call)
+    reply = await (timed(tally, call, "export") if tally else call)
     files = [f for f in reply.files if f.filename.endswith(".json")]
     assert files, f"no export in {game.channel.name}: {reply.text}"
     return json.loads(files[0].data.decode("utf-8"))

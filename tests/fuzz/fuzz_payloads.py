@@ -268,9 +268,6 @@ class PayloadFuzzer:
         elif rng.random() < 0.05:
             message = None
             label += ".no_message"
-        # Never generated: a non-string `custom_id` or no `component_type`. discord.py's gateway parser raises
-        # on those (TypeError in the DynamicItem regex, KeyError 'component_type') and the client's connection
-        # task ends — the bot would go offline. Discord never sends either shape (see the report).
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
         malformed = False
         roll = rng.random()
@@ -279,6 +276,16 @@ class PayloadFuzzer:
             data["values"] = [self.text() for _ in range(rng.randint(0, 3))]
             label += ".as_select"
             malformed = True  # the bot's messages carry buttons only: Discord never sends a select for them
+        elif roll < 0.08:
+            # discord.py's gateway parser raises on these two (TypeError in the DynamicItem pattern, KeyError
+            # 'component_type'); the bot guards the parser so they are dropped instead of ending the gateway.
+            data["custom_id"] = self.wrong_value()
+            label += ".custom_id_type"
+            malformed = not isinstance(data["custom_id"], str)
+        elif roll < 0.1:
+            data.pop("component_type")
+            label += ".no_component_type"
+            malformed = True
         channel = pools.message_channels.get(message.id, rng.choice(pools.channels)) if message else \
             rng.choice(pools.channels)
         if rng.random() < 0.1:

@@ -77,6 +77,8 @@ async def play_until_end(driver, player: Player, gate: asyncio.Event, run: KillR
         if not gate.is_set() or player.pending is not None:
             await asyncio.sleep(0.01)
             continue
+        if game.pos >= len(game.script):
+            break  # the restart found the last action stored: the game is over
         action = game.script[game.pos]
         player.task = asyncio.ensure_future(send(driver, game, action, by_button=rng.random() < 0.4))
         await asyncio.wait({player.task})

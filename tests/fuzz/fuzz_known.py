@@ -15,10 +15,23 @@ from typing import Any
 BY_PROBLEM: dict[str, str] = {}
 
 
+def _command_path(data: Any) -> list[str]:
+    path, node = [], data
+    while isinstance(node, dict) and "name" in node:
+        path.append(node["name"])
+        options = node.get("options")
+        node = options[0] if isinstance(options, list) and options and isinstance(options[0], dict) \
+            and options[0].get("type") in (1, 2) else None
+    return path
+
+
 def known_bug(data: Any, problems: list[str]) -> str | None:
     """The known bug(s) that explain every problem of one case, or None."""
     if not problems:
         return None
+    symptoms = ("raw message key shown: 'word.", "stand-in violation limits")
+    if _command_path(data) == ["game", "leaderboard"] and all(p.startswith(symptoms) for p in problems):
+        return "leaderboard_trusts_its_choices"
     names = set()
     for problem in problems:
         text = problem.split(": ", 1)[1] if problem.startswith("line ") else problem

@@ -16,7 +16,7 @@ import time
 import pytest
 from fuzz_arena import Arena, Outcome, Summary, arena
 from fuzz_known import known_bug as known
-from fuzz_oracle import text_problems
+from fuzz_oracle import internal_error_text, text_problems
 from fuzz_payloads import message_with_button
 
 from bot.standin import NoReply
@@ -108,6 +108,27 @@ def test_the_judge_sees_a_change_on_refusal_a_missing_answer_and_an_internal_err
     malformed = Case(0, "press.real.as_select", MESSAGE_COMPONENT, {}, "player", "table", "en-US", malformed=True)
     assert judge(None, malformed, None, []).kind == "dropped"
     assert judge(None, malformed, None, [2]).problems
+
+
+# -- bugs the fuzz found ---------------------------------------------------------------------------------------------
+
+
+def _leaderboard(option: str, value: str) -> dict:
+    return {"id": "1", "name": "game", "type": 1, "options": [
+        {"name": "leaderboard", "type": 1, "options": [{"name": option, "type": 3, "value": value}]}]}
+
+
+@pytest.mark.xfail(strict=True, reason="/game leaderboard uses its `game` and `difficulty` options without checking "
+                   "they are among its choices (bot/commands/game.py leaderboard): `word.<difficulty>` shows raw in "
+                   "the title, and an unknown game is a KeyError in the store's ranking (answered 'something went "
+                   "wrong', logged as an error)")
+@pytest.mark.parametrize(("option", "value"), [("difficulty", "legendary"), ("game", "chess")])
+async def test_leaderboard_outside_its_choices_is_refused_clearly(tmp_path, option, value):
+    async with arena(tmp_path / "bug.sqlite3") as place:
+        reply = await place.driver._run(APPLICATION_COMMAND, _leaderboard(option, value), "player", "table",
+                                        "en-US", None, 0.05, 5.0)
+        assert "word." not in reply.text, reply.text
+        assert reply.text.strip() != internal_error_text("en").strip(), reply.text
 
 
 # -- bugs the fuzz found (fixed in b37f456), kept as regression tests -----------------------------------------------

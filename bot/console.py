@@ -323,9 +323,9 @@ class Console:
         number_text, _, values = rest.partition(" ")
         if not self.last_buttons:
             raise LineError("console.error.no_buttons")
-        if not number_text.isdigit() or not 1 <= int(number_text) <= len(self.last_buttons):
-            raise LineError("console.error.no_button", number=number_text or "?")
-        number = int(number_text)
+        number = int(number_text) if number_text.isascii() and number_text.isdecimal() and len(number_text) < 9 else 0
+        if not 1 <= number <= len(self.last_buttons):
+            raise LineError("console.error.no_button", number=number_text[:20] or "?")
         comp = self.last_buttons[number - 1]
         if comp.get("url") or not comp.get("custom_id"):
             raise LineError("console.error.link", number=number, url=comp.get("url", ""))
@@ -401,6 +401,9 @@ def main(argv: list[str] | None = None, *, bot_factory: Callable[[Config], Any] 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord").setLevel(logging.ERROR)
+    if stdin is None and hasattr(sys.stdin, "reconfigure"):
+        # A stray byte that is not UTF-8 in a piped script is a bad line, not the end of the session.
+        sys.stdin.reconfigure(errors="replace")
     try:
         return asyncio.run(run(args, bot_factory or _default_bot_factory, stdin or sys.stdin, stdout or sys.stdout))
     except KeyboardInterrupt:

@@ -84,6 +84,8 @@ def render_param(lang: str, name: str, value: Any, *, game: str) -> Any:
         return ", ".join(str(v) for v in value) or "—"
     if isinstance(value, bool):
         return t(lang, "word.yes" if value else "word.no")
+    if name == "reason" and isinstance(value, str) and has(f"reason.{value}"):
+        return t(lang, f"reason.{value}")
     if name == "waiting" and isinstance(value, str) and has(f"step.{value}"):
         return t(lang, f"step.{value}")
     if name in WORD_PARAMS and isinstance(value, str) and has(f"word.{value}"):

@@ -122,6 +122,9 @@ class GameCommands(app_commands.Group):
     @app_commands.choices(game=GAMES, difficulty=DIFFICULTIES)
     async def leaderboard(self, interaction: Interaction, game: str = "seasons", difficulty: str | None = None) -> None:
         lg = lang(interaction)
+        # Discord only sends the offered choices; a stale sync could send others: fall back to the defaults.
+        game = game if game in ("seasons", "volfyirion") else "seasons"
+        difficulty = difficulty if difficulty in {c.value for c in DIFFICULTIES} else None
         try:
             rows = await interaction.client.store.leaderboard(interaction.guild_id, game, difficulty, limit=10)
         except StoreError as err:

@@ -8,16 +8,48 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from engine.core import Catalog, RuleError
+from engine.core import Catalog, GameRecord, RuleError
 
 from ..buttons import FieldSpec
 from ..controller import lang, send
-from ..i18n import card_name, t
+from ..i18n import L, card_name, t
 from ..sessions import Played, Refusal
-from ..store import StoreError
+from ..store import GameRow, StoreError
 
 if TYPE_CHECKING:
     from ..app import SoloBot
+
+
+def word_choices(*values: str) -> list[app_commands.Choice[str]]:
+    """Choices named by their ``word.<value>`` translation (in English, the value itself)."""
+    return [app_commands.Choice(name=L(v, f"word.{v}"), value=v) for v in values]
+
+
+async def current_record(interaction: discord.Interaction[SoloBot], kind: str) -> GameRecord | None:
+    """The channel's game of ``kind``, for autocomplete: read-only, no lock, None when there is none."""
+    service = interaction.client.service
+    try:
+        row = await service.active(interaction.channel_id)
+        if row is None or row.kind != kind:
+            return None
+        return await service.record(row)
+    except StoreError:
+        return None
+
+
+async def record_to_look_at(interaction: discord.Interaction[SoloBot], kind: str,
+                            game_id: int | None) -> tuple[GameRow, GameRecord] | None:
+    """The channel's game for a read-only look (forecast, danger meter): anyone may look. On a refusal the
+    user has been answered and None comes back."""
+    service = interaction.client.service
+    try:
+        row = await service.require(interaction.channel_id, kind=kind)
+        if game_id is not None and row.id != game_id:
+            raise Refusal("refuse.stale_game")
+        return row, await service.record(row)
+    except (Refusal, StoreError) as err:
+        await interaction.client.controller.refuse(interaction, err)
+        return None
 
 
 async def start_game(interaction: discord.Interaction[SoloBot], kind: str, options: dict[str, Any]) -> None:

@@ -17,6 +17,7 @@ from ..i18n import L, t
 from ..render.embeds import COLOURS, notice_embed
 from ..sessions import Played, Refusal
 from ..store import GameRow, StoreError
+from .common import word_choices
 
 if TYPE_CHECKING:
     from ..app import SoloBot
@@ -27,10 +28,7 @@ GAMES = [
     app_commands.Choice(name=L("Seasons", "word.seasons"), value="seasons"),
     app_commands.Choice(name=L("Volfyirion", "word.volfyirion"), value="volfyirion"),
 ]
-DIFFICULTIES = [
-    app_commands.Choice(name=L(d, f"word.{d}"), value=d)
-    for d in ("apprentice", "wizard", "archmage", "easy", "normal", "hard")
-]
+DIFFICULTIES = word_choices("apprentice", "wizard", "archmage", "easy", "normal", "hard")
 HISTORY_LIMIT = 15
 
 

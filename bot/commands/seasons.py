@@ -15,8 +15,18 @@ from ..controller import Builder, Controller, lang, send, think
 from ..i18n import L, t
 from ..render.embeds import notice_embed
 from ..sessions import Played, Refusal
-from ..store import GameRow, StoreError
-from .common import card_choices, ids_of, int_field, require_text, reveal_form, start_game
+from ..store import GameRow
+from .common import (
+    card_choices,
+    current_record,
+    ids_of,
+    int_field,
+    record_to_look_at,
+    require_text,
+    reveal_form,
+    start_game,
+    word_choices,
+)
 
 if TYPE_CHECKING:
     from ..app import SoloBot
@@ -24,11 +34,7 @@ if TYPE_CHECKING:
 KIND = "seasons"
 Interaction = discord.Interaction["SoloBot"]
 
-DIFFICULTIES = [
-    app_commands.Choice(name=L("apprentice", "word.apprentice"), value="apprentice"),
-    app_commands.Choice(name=L("wizard", "word.wizard"), value="wizard"),
-    app_commands.Choice(name=L("archmage", "word.archmage"), value="archmage"),
-]
+DIFFICULTIES = word_choices("apprentice", "wizard", "archmage")
 DICE = [
     app_commands.Choice(name=L("table (I roll the dice)", "word.dice_table"), value="table"),
     app_commands.Choice(name=L("bot (the bot rolls)", "word.dice_bot"), value="bot"),
@@ -72,7 +78,7 @@ class SeasonsCommands(app_commands.Group):
 
     @die.autocomplete("face")
     async def die_face(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        record = await _current_record(interaction)
+        record = await current_record(interaction, KIND)
         if record is None:
             return []
         seasons, lg = _engine(), lang(interaction)
@@ -163,31 +169,15 @@ class SeasonsCommands(app_commands.Group):
         await show_forecast(interaction)
 
 
-async def _current_record(interaction: Interaction) -> GameRecord | None:
-    service = interaction.client.service
-    try:
-        row = await service.active(interaction.channel_id)
-        if row is None or row.kind != KIND:
-            return None
-        return await service.record(row)
-    except StoreError:
-        return None
-
-
 async def show_forecast(interaction: Interaction, *, game_id: int | None = None) -> None:
     """Monte Carlo over the rest of the game: Dummbot's projected score (anyone may look)."""
-    lg = lang(interaction)
-    service = interaction.client.service
-    try:
-        row = await service.require(interaction.channel_id, kind=KIND)
-        if game_id is not None and row.id != game_id:
-            raise Refusal("refuse.stale_game")
-        record = await service.record(row)
-    except (Refusal, StoreError) as err:
-        await interaction.client.controller.refuse(interaction, err)
+    found = await record_to_look_at(interaction, KIND, game_id)
+    if found is None:
         return
+    row, record = found
     await think(interaction)
     state = record.state
+    lg = lang(interaction)
     from engine.seasons.forecast import forecast
 
     result = await asyncio.to_thread(forecast, state, samples=10_000, seed=row.seed ^ row.ply)

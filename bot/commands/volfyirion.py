@@ -8,15 +8,23 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from engine.core import Action, GameRecord
+from engine.core import Action, GameRecord, split_list
 
 from ..buttons import ButtonSpec, FieldSpec
 from ..controller import Builder, Controller, lang, send, think
 from ..i18n import L, t
 from ..render.embeds import notice_embed
 from ..sessions import Played, Refusal
-from ..store import GameRow, StoreError
-from .common import card_choices, require_text, reveal_form, start_game
+from ..store import GameRow
+from .common import (
+    card_choices,
+    current_record,
+    record_to_look_at,
+    require_text,
+    reveal_form,
+    start_game,
+    word_choices,
+)
 
 if TYPE_CHECKING:
     from ..app import SoloBot
@@ -24,11 +32,7 @@ if TYPE_CHECKING:
 KIND = "volfyirion"
 Interaction = discord.Interaction["SoloBot"]
 
-DIFFICULTIES = [
-    app_commands.Choice(name=L("easy", "word.easy"), value="easy"),
-    app_commands.Choice(name=L("normal", "word.normal"), value="normal"),
-    app_commands.Choice(name=L("hard", "word.hard"), value="hard"),
-]
+DIFFICULTIES = word_choices("easy", "normal", "hard")
 BONUS = [
     app_commands.Choice(name=L("official: per destroyed city", "word.bonus_official"), value="official"),
     app_commands.Choice(name=L("flat: the translation's reading", "word.bonus_flat"), value="flat"),
@@ -193,20 +197,12 @@ class VolfyirionCommands(app_commands.Group):
 
 
 def cards_list(text: str) -> list[str]:
-    from engine.core import split_list
-
     return split_list(text)
 
 
 async def _summary(interaction: Interaction) -> dict[str, Any] | None:
-    service = interaction.client.service
-    try:
-        row = await service.active(interaction.channel_id)
-        if row is None or row.kind != KIND:
-            return None
-        return (await service.record(row)).state.summary()
-    except StoreError:
-        return None
+    record = await current_record(interaction, KIND)
+    return None if record is None else record.state.summary()
 
 
 async def _in_play_choices(interaction: Interaction, current: str,
@@ -224,17 +220,12 @@ async def _in_play_choices(interaction: Interaction, current: str,
 
 async def show_danger(interaction: Interaction, *, game_id: int | None = None) -> None:
     """The Rage Pile's danger meter (anyone may look)."""
-    lg = lang(interaction)
-    service = interaction.client.service
-    try:
-        row = await service.require(interaction.channel_id, kind=KIND)
-        if game_id is not None and row.id != game_id:
-            raise Refusal("refuse.stale_game")
-        record = await service.record(row)
-    except (Refusal, StoreError) as err:
-        await interaction.client.controller.refuse(interaction, err)
+    found = await record_to_look_at(interaction, KIND, game_id)
+    if found is None:
         return
+    row, record = found
     await think(interaction)
+    lg = lang(interaction)
     report = await asyncio.to_thread(_engine().danger, record.state, seed=row.seed ^ row.ply)
     await send(interaction, embed=danger_embed(lg, report))
 

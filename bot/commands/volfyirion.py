@@ -137,7 +137,7 @@ class VolfyirionCommands(app_commands.Group):
                                                        "cmd.volfyirion.reveal"))
     @app_commands.describe(cards=L("Card names, comma separated", "opt.volfyirion.cards"))
     async def reveal(self, interaction: Interaction, cards: app_commands.Range[str, 1, 1000]) -> None:
-        await _act(interaction, Action("reveal", cards=cards_list(cards)))
+        await _act(interaction, Action("reveal", cards=split_list(cards)))
 
     @app_commands.command(name="choose", description=L("Which of your Troops or Buildings is removed",
                                                        "cmd.volfyirion.choose"))
@@ -194,10 +194,6 @@ class VolfyirionCommands(app_commands.Group):
         names = [c["name"] for c in (summary or {}).get("cities", []) if not c.get("destroyed")]
         typed = current.casefold().strip()
         return [app_commands.Choice(name=n, value=n) for n in names if typed in n.casefold()][:25]
-
-
-def cards_list(text: str) -> list[str]:
-    return split_list(text)
 
 
 async def _summary(interaction: Interaction) -> dict[str, Any] | None:
@@ -288,7 +284,7 @@ class VolfyirionUI:
 
     def form_action(self, op: str, values: dict[str, str], record: GameRecord) -> Builder:
         if op == "reveal":
-            return Action("reveal", cards=cards_list(require_text(values, "cards")))
+            return Action("reveal", cards=split_list(require_text(values, "cards")))
         raise Refusal("refuse.unknown_button")
 
     def board(self, summary: dict[str, Any]) -> bytes:

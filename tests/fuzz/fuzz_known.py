@@ -9,29 +9,30 @@ from __future__ import annotations
 
 from typing import Any
 
-# problem text starts with -> bug name. Fixed in b37f456: not_now_shows_waiting_key,
+# problem text starts with -> bug name. Fixed since: not_now_shows_waiting_key,
 # error_handler_answers_autocomplete_with_a_message, custom_id_game_id_overflows_sqlite,
-# help_trusts_its_game_choice, malformed_component_ends_the_gateway.
+# help_trusts_its_game_choice, malformed_component_ends_the_gateway (b37f456), leaderboard_trusts_its_choices,
+# console_strict_utf8_stdin, console_press_int_of_odd_digits (223f66a).
 BY_PROBLEM: dict[str, str] = {}
 
 
-def _command_path(data: Any) -> list[str]:
-    path, node = [], data
-    while isinstance(node, dict) and "name" in node:
-        path.append(node["name"])
-        options = node.get("options")
-        node = options[0] if isinstance(options, list) and options and isinstance(options[0], dict) \
-            and options[0].get("type") in (1, 2) else None
-    return path
+def _retyped_snowflake(data: Any) -> bool:
+    """Does the payload hold an option typed as a user/channel/role/mentionable/attachment?"""
+    if isinstance(data, dict):
+        if data.get("type") in (6, 7, 8, 9, 11) and "value" in data:
+            return True
+        return any(_retyped_snowflake(v) for v in data.values())
+    if isinstance(data, list):
+        return any(_retyped_snowflake(v) for v in data)
+    return False
 
 
 def known_bug(data: Any, problems: list[str]) -> str | None:
     """The known bug(s) that explain every problem of one case, or None."""
     if not problems:
         return None
-    symptoms = ("raw message key shown: 'word.", "stand-in violation limits")
-    if _command_path(data) == ["game", "leaderboard"] and all(p.startswith(symptoms) for p in problems):
-        return "leaderboard_trusts_its_choices"
+    if all(p.startswith("python error shown: \"<class '\"") for p in problems) and _retyped_snowflake(data):
+        return "string_option_echoes_a_python_repr"
     names = set()
     for problem in problems:
         text = problem.split(": ", 1)[1] if problem.startswith("line ") else problem

@@ -28,8 +28,10 @@ from bot.standin.driver import Driver, Reply, pressable
 from bot.standin.server import AUTOCOMPLETE, AUTOCOMPLETE_RESULT, MODAL
 from bot.store import StoreError
 
-OWNERS = {"table": ("player", "seasons start", {"difficulty": "wizard", "dice": "bot"}),
-          "session": ("haruka", "volfyrion start", {"difficulty": "normal"})}
+OWNERS = {
+    "table": ("player", "seasons start", {"difficulty": "wizard", "dice": "bot"}),
+    "session": ("haruka", "volfyrion start", {"difficulty": "normal"}),
+}
 KEEP_MESSAGES = 40  # the newest messages with buttons kept in the pool
 
 
@@ -68,18 +70,26 @@ class Summary:
             self.failures.append(outcome)
 
     def report(self) -> str:
-        lines = [f"fuzzed {self.cases} interactions",
-                 "outcomes: " + ", ".join(f"{k}={v}" for k, v in sorted(self.outcomes.items())),
-                 "kinds: " + ", ".join(f"{k}={v}" for k, v in sorted(self.labels.items()))]
+        lines = [
+            f"fuzzed {self.cases} interactions",
+            "outcomes: " + ", ".join(f"{k}={v}" for k, v in sorted(self.outcomes.items())),
+            "kinds: " + ", ".join(f"{k}={v}" for k, v in sorted(self.labels.items())),
+        ]
         if self.dropped:
-            lines.append("dropped (no answer, nothing changed): " + ", ".join(
-                f"{k}={v}" for k, v in self.dropped.most_common(12)))
+            lines.append(
+                "dropped (no answer, nothing changed): "
+                + ", ".join(f"{k}={v}" for k, v in self.dropped.most_common(12))
+            )
         if self.internal:
-            lines.append("answered 'something went wrong' (payloads Discord never sends): " + ", ".join(
-                f"{k}={v}" for k, v in self.internal.most_common(12)))
+            lines.append(
+                "answered 'something went wrong' (payloads Discord never sends): "
+                + ", ".join(f"{k}={v}" for k, v in self.internal.most_common(12))
+            )
         lines.append(f"failures: {len(self.failures)}")
         for failure in self.failures[:15]:
-            lines.append(f"  {failure.case.describe()}\n    -> {failure.kind}: {'; '.join(failure.problems)[:600]}")
+            lines.append(
+                f"  {failure.case.describe()}\n    -> {failure.kind}: {'; '.join(failure.problems)[:600]}"
+            )
         return "\n".join(lines)
 
 
@@ -91,16 +101,18 @@ class Arena:
     # -- the world -------------------------------------------------------------------------------------------
 
     async def setup(self) -> None:
-        lobby = await self.driver.slash("seasons start", {"difficulty": "apprentice", "dice": "table"},
-                                        user="player", channel="lobby")
+        lobby = await self.driver.slash(
+            "seasons start", {"difficulty": "apprentice", "dice": "table"}, user="player", channel="lobby"
+        )
         assert not lobby.ephemeral, lobby.text
         confirm = await self.driver.slash("game abandon", {}, user="player", channel="lobby")
         done = await self.driver.press(confirm.buttons[0]["custom_id"], user="player")
         assert not done.ephemeral, done.text
         await self.ensure_games()
         table = await self.driver.slash("game status", {}, user="player", channel="table")
-        rolled = await self.driver.press(next(b["custom_id"] for b in table.buttons if ":roll" in b["custom_id"]),
-                                         user="player")
+        rolled = await self.driver.press(
+            next(b["custom_id"] for b in table.buttons if ":roll" in b["custom_id"]), user="player"
+        )
         assert not rolled.ephemeral, rolled.text
 
     async def ensure_games(self) -> None:
@@ -114,8 +126,11 @@ class Arena:
         with_buttons = [m for m in self.standin.messages.values() if pressable(m.payload)][-KEEP_MESSAGES:]
         names = {c.id: c.name for g in world.guilds for c in g.channels}
         return Pools(
-            schema=self.driver.schema, users=[u.name for u in world.users], channels=list(names.values()),
-            games=dict(self._games), messages=with_buttons,
+            schema=self.driver.schema,
+            users=[u.name for u in world.users],
+            channels=list(names.values()),
+            games=dict(self._games),
+            messages=with_buttons,
             message_channels={m.id: names.get(m.channel_id, "table") for m in with_buttons},
         )
 
@@ -151,8 +166,9 @@ class Arena:
             self.standin.messages[case.message.id] = case.message
         timeout = 0.3 if case.malformed else 8.0  # the bot answers in milliseconds
         try:
-            reply: Reply | None = await self.driver._run(case.type, case.data, case.user, case.channel, case.locale,
-                                                         case.message, 0.01, timeout)
+            reply: Reply | None = await self.driver._run(
+                case.type, case.data, case.user, case.channel, case.locale, case.message, 0.01, timeout
+            )
         except NoReply:
             reply = None
         await asyncio.sleep(0)
@@ -164,8 +180,9 @@ class Arena:
             outcome.problems.append("the bot stopped running")
         violations = self.standin.violations[seen_violations:]
         if violations:
-            outcome.problems += [f"stand-in violation {v.kind}: {v.message} {v.errors or ''}"[:300]
-                                 for v in violations]
+            outcome.problems += [
+                f"stand-in violation {v.kind}: {v.message} {v.errors or ''}"[:300] for v in violations
+            ]
         if outcome.kind == "accepted":
             await self.ensure_games()
             await self.snapshot()
@@ -210,11 +227,14 @@ class Arena:
     def _judge_choices(self, case: Case, reply: Reply, changed: list[int]) -> Outcome:
         problems = [f"autocomplete changed games {changed}"] if changed else []
         if reply.response_type != AUTOCOMPLETE_RESULT:
-            problems.append(f"autocomplete answered with response type {reply.response_type}: {reply.text[:200]!r}")
+            problems.append(
+                f"autocomplete answered with response type {reply.response_type}: {reply.text[:200]!r}"
+            )
             return Outcome(case, "failed", problems)
         for choice in reply.choices or []:
-            problems += text_problems(str(choice.get("name", "")), case.locale, case.typed, refused=False,
-                                      language=False)
+            problems += text_problems(
+                str(choice.get("name", "")), case.locale, case.typed, refused=False, language=False
+            )
         return Outcome(case, "choices", problems)
 
     async def run(self, seed: int, count: int, *, known: Any = None) -> Summary:

@@ -2,7 +2,8 @@
 
 Each has a minimal strict-xfail test (test_fuzz_interactions.py, test_fuzz_console.py). The fuzz runs count a
 case as `known:<bug>` when every problem it shows is explained by these, so everything else is still checked.
-When a bug is fixed its xfail test passes — and fails, being strict: then remove the marker and the entry here.
+When a bug is fixed its xfail test passes — and fails, being strict: then remove the marker and the
+entry here.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ def known_bug(data: Any, problems: list[str]) -> str | None:
     """The known bug(s) that explain every problem of one case, or None."""
     if not problems:
         return None
-    if all(p.startswith("python error shown: \"<class '\"") for p in problems) and _retyped_snowflake(data):
+    if all(p.startswith('python error shown: "<class \'"') for p in problems) and _retyped_snowflake(data):
         return "string_option_echoes_a_python_repr"
     names = set()
     for problem in problems:

@@ -13,12 +13,16 @@ from functools import cache
 from bot.i18n import catalog_texts, t
 
 # A Python error that reached a user: a traceback, a file/line, an exception class, a repr.
-TRACEBACK = re.compile(r"Traceback \(most recent|File \"|\b[A-Z]\w*(Error|Exception)\b|<class '|object at 0x|"
-                       r"\bNoneType\b")
+TRACEBACK = re.compile(
+    r"Traceback \(most recent|File \"|\b[A-Z]\w*(Error|Exception)\b|<class '|object at 0x|"
+    r"\bNoneType\b"
+)
 RAW_KEY_LINE = re.compile(r"^[a-z_]+(\.[a-z_]+)+$")
 KEY_TOKEN = re.compile(r"(?<![\w./])[a-z_]+(?:\.[a-z_]+){1,4}(?![\w/])")
-KEY_PREFIXED = re.compile(r"(?<![\w./])(?:seasons|volfyirion|refuse|form|word|store|action|reply|button|console)"
-                          r"(?:\.[a-z_]+)+(?![\w/])")
+KEY_PREFIXED = re.compile(
+    r"(?<![\w./])(?:seasons|volfyirion|refuse|form|word|store|action|reply|button|console)"
+    r"(?:\.[a-z_]+)+(?![\w/])"
+)
 PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.\[\]!:]*\}")
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
 
@@ -99,7 +103,9 @@ def internal_error_text(lang: str) -> str:
     return t(lang, "refuse.internal")
 
 
-def text_problems(text: str, locale: str, typed: list[str], *, refused: bool, language: bool = True) -> list[str]:
+def text_problems(
+    text: str, locale: str, typed: list[str], *, refused: bool, language: bool = True
+) -> list[str]:
     """Problems in an answer's visible text. `typed` holds the strings the user sent (echoing them back is
     fine, so a brace or a dotted word that came from the user is not counted). `refused`: the answer is a
     refusal, so it must be one of the locale's templates. `language`: a Japanese user's answer must hold

@@ -27,19 +27,84 @@ from bot.standin.server import (
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
 SNOWFLAKE_TYPES = {USER, CHANNEL, ROLE, MENTIONABLE, ATTACHMENT}
 LOCALES = ["en-US", "en-GB", "ja", "ja", "fr", "de", "zh-CN", "ko", "es-ES"]
-OPS = ["roll", "take", "reveal", "answer", "score", "cannot_pay", "forecast", "undo", "abandon", "end_turn",
-       "danger", "reshuffle", "putaside", "form_reveal", "form_score", "form_answer", "form_", "nonsense"]
+OPS = [
+    "roll",
+    "take",
+    "reveal",
+    "answer",
+    "score",
+    "cannot_pay",
+    "forecast",
+    "undo",
+    "abandon",
+    "end_turn",
+    "danger",
+    "reshuffle",
+    "putaside",
+    "form_reveal",
+    "form_score",
+    "form_answer",
+    "form_",
+    "nonsense",
+]
 
 # Strings a user (or a broken client) may send: empty, huge, emoji, right-to-left, NUL, full-width, format
 # fields, message keys, mentions, markdown, SQL, numbers that overflow.
 NASTY = [
-    "", " ", "\t\n", "x" * 10_000, "🎲" * 600, "👨‍👩‍👧‍👦🏳️‍🌈" * 50, "\u202eevil\u202c", "مرحبا بالعالم", "שלום",
-    "a\x00b", "\x00", "\x1b[31mred", "２　水、３　クリスタル、１点", "ＡＢＣ１２３", "水水水水", "クリスタル" * 300,
-    "{0}", "{face}", "{__class__}", "{value!r}", "{", "}", "%s %d", "refuse.no_game", "seasons.error.bad_face",
-    "<@123456789>", "@everyone", "```py\nprint(1)\n```", "||spoiler||", "\\", "'; DROP TABLE games; --",
-    "9" * 40, "-1", "0", "1e309", "NaN", "-0", "null", "true", "Z̷̢̛a̶l̸g̷o̵" * 20, "\n" * 50, "\ud800",
-    "2 water, 3 crystals, 1 dot", "7 fire, 1 dot", "banana", "Kairn the Destroyer", "1, 2, 3, 4, 5, 6, 7, 8",
-    ",,,,", "、、、", "1" * 101, " ".join(["water"] * 400), "Lair", "Amber", "12",
+    "",
+    " ",
+    "\t\n",
+    "x" * 10_000,
+    "🎲" * 600,
+    "👨‍👩‍👧‍👦🏳️‍🌈" * 50,
+    "\u202eevil\u202c",
+    "مرحبا بالعالم",
+    "שלום",
+    "a\x00b",
+    "\x00",
+    "\x1b[31mred",
+    "２　水、３　クリスタル、１点",
+    "ＡＢＣ１２３",
+    "水水水水",
+    "クリスタル" * 300,
+    "{0}",
+    "{face}",
+    "{__class__}",
+    "{value!r}",
+    "{",
+    "}",
+    "%s %d",
+    "refuse.no_game",
+    "seasons.error.bad_face",
+    "<@123456789>",
+    "@everyone",
+    "```py\nprint(1)\n```",
+    "||spoiler||",
+    "\\",
+    "'; DROP TABLE games; --",
+    "9" * 40,
+    "-1",
+    "0",
+    "1e309",
+    "NaN",
+    "-0",
+    "null",
+    "true",
+    "Z̷̢̛a̶l̸g̷o̵" * 20,
+    "\n" * 50,
+    "\ud800",
+    "2 water, 3 crystals, 1 dot",
+    "7 fire, 1 dot",
+    "banana",
+    "Kairn the Destroyer",
+    "1, 2, 3, 4, 5, 6, 7, 8",
+    ",,,,",
+    "、、、",
+    "1" * 101,
+    " ".join(["water"] * 400),
+    "Lair",
+    "Amber",
+    "12",
 ]
 ALPHABET = "aZ09 ,、:=\"'{}%.\\/-_#@<>|`~!?水火風土クリスタル星点🎲\u202e\u200b\x00\x7f\t"
 
@@ -57,12 +122,16 @@ class Case:
     malformed: bool = False
     typed: list[str] = field(default_factory=list)  # the strings the user sent, allowed to be echoed
     forged_message: bool = False  # `message` was made up to carry a forged button
-    discord_valid: bool = False  # Discord itself could send this (schema respected): "something went wrong" is a bug
+    discord_valid: bool = (
+        False  # Discord itself could send this (schema respected): "something went wrong" is a bug
+    )
 
     def describe(self) -> str:
         data = repr(self.data)
-        return f"#{self.number} {self.label} user={self.user} channel={self.channel} locale={self.locale} " \
-               f"data={data[:300]}{'…' if len(data) > 300 else ''}"
+        return (
+            f"#{self.number} {self.label} user={self.user} channel={self.channel} locale={self.locale} "
+            f"data={data[:300]}{'…' if len(data) > 300 else ''}"
+        )
 
 
 @dataclass
@@ -91,12 +160,20 @@ class PayloadFuzzer:
 
     def wrong_value(self) -> Any:
         rng = self.rng
-        return rng.choice([
-            lambda: rng.randint(-10**30, 10**30), lambda: rng.choice([0, -1, 1, 2**63, -(2**63) - 1, 10**9]),
-            lambda: rng.uniform(-1e6, 1e6), lambda: rng.choice([True, False]), lambda: None,
-            lambda: [self.text(), 1, None], lambda: {"a": {"b": [1, {"c": self.text()}]}}, lambda: [],
-            lambda: {}, self.text,
-        ])()
+        return rng.choice(
+            [
+                lambda: rng.randint(-(10**30), 10**30),
+                lambda: rng.choice([0, -1, 1, 2**63, -(2**63) - 1, 10**9]),
+                lambda: rng.uniform(-1e6, 1e6),
+                lambda: rng.choice([True, False]),
+                lambda: None,
+                lambda: [self.text(), 1, None],
+                lambda: {"a": {"b": [1, {"c": self.text()}]}},
+                lambda: [],
+                lambda: {},
+                self.text,
+            ]
+        )()
 
     def value_for(self, schema: dict) -> tuple[Any, bool]:
         """(a value for the option, whether it has the right JSON type for the option's declared type)."""
@@ -112,7 +189,9 @@ class PayloadFuzzer:
         if kind in (INTEGER, NUMBER):
             low = schema.get("min_value", -10)
             high = schema.get("max_value", 10)
-            return rng.choice([low, high, low - 1, high + 1, rng.randint(low - 5, high + 5), 10**20, -(10**20)]), True
+            return rng.choice(
+                [low, high, low - 1, high + 1, rng.randint(low - 5, high + 5), 10**20, -(10**20)]
+            ), True
         if kind == BOOLEAN:
             return rng.choice([True, False]), True
         if kind in SNOWFLAKE_TYPES:
@@ -193,7 +272,9 @@ class PayloadFuzzer:
                 valid, malformed = False, True
         if rng.random() < 0.08:
             path = list(path)
-            path[rng.randrange(len(path))] = rng.choice(["nope", "SEASONS", "seasons ", "", "x" * 100, "ゲーム"])
+            path[rng.randrange(len(path))] = rng.choice(
+                ["nope", "SEASONS", "seasons ", "", "x" * 100, "ゲーム"]
+            )
             label += ".unknown_name"
             valid = False
         for option in options:
@@ -218,8 +299,18 @@ class PayloadFuzzer:
             nested[0].pop("options", None)
         channel = rng.choice(pools.channels)
         kind = AUTOCOMPLETE if autocomplete else APPLICATION_COMMAND
-        return Case(number, label, kind, data, rng.choice(pools.users), channel, rng.choice(LOCALES),
-                    malformed=malformed, typed=typed + path, discord_valid=valid and not malformed)
+        return Case(
+            number,
+            label,
+            kind,
+            data,
+            rng.choice(pools.users),
+            channel,
+            rng.choice(LOCALES),
+            malformed=malformed,
+            typed=typed + path,
+            discord_valid=valid and not malformed,
+        )
 
     # -- buttons ---------------------------------------------------------------------------------------------
 
@@ -237,7 +328,12 @@ class PayloadFuzzer:
 
     def custom_id(self, pools: Pools, on_message: list[str]) -> tuple[str, str]:
         rng = self.rng
-        real = [c.get("custom_id", "") for m in pools.messages for c in _pressable(m.payload) if c.get("custom_id")]
+        real = [
+            c.get("custom_id", "")
+            for m in pools.messages
+            for c in _pressable(m.payload)
+            if c.get("custom_id")
+        ]
         pick = rng.random()
         if pick < 0.3 and on_message:
             return rng.choice(on_message), "real"
@@ -249,13 +345,17 @@ class PayloadFuzzer:
             full = rng.choice(real)
             return full[: rng.randrange(len(full))], "truncated"
         if pick < 0.92:
-            return rng.choice(real or ["solo:1:0:roll"]) + ":" + "z" * rng.choice([10, 100, 5000]), "oversized"
+            return rng.choice(real or ["solo:1:0:roll"]) + ":" + "z" * rng.choice(
+                [10, 100, 5000]
+            ), "oversized"
         return self.text(), "garbage"
 
     def press(self, number: int, pools: Pools) -> Case:
         rng = self.rng
         message = rng.choice(pools.messages) if pools.messages else None
-        on_message = [c["custom_id"] for c in _pressable(message.payload) if c.get("custom_id")] if message else []
+        on_message = (
+            [c["custom_id"] for c in _pressable(message.payload) if c.get("custom_id")] if message else []
+        )
         custom_id, how = self.custom_id(pools, on_message)
         label = f"press.{how}"
         forged_message = False
@@ -286,16 +386,31 @@ class PayloadFuzzer:
             data.pop("component_type")
             label += ".no_component_type"
             malformed = True
-        channel = pools.message_channels.get(message.id, rng.choice(pools.channels)) if message else \
-            rng.choice(pools.channels)
+        channel = (
+            pools.message_channels.get(message.id, rng.choice(pools.channels))
+            if message
+            else rng.choice(pools.channels)
+        )
         if rng.random() < 0.1:
             channel = rng.choice(pools.channels)
             label += ".elsewhere"
-        return Case(number, label, MESSAGE_COMPONENT, data, rng.choice(pools.users), channel, rng.choice(LOCALES),
-                    message=message, malformed=malformed, typed=[str(data.get("custom_id"))] + data.get("values", []),
-                    forged_message=forged_message,
-                    discord_valid=isinstance(data.get("custom_id"), str) and len(data["custom_id"]) <= 100
-                    and data.get("component_type") == 2 and message is not None)
+        return Case(
+            number,
+            label,
+            MESSAGE_COMPONENT,
+            data,
+            rng.choice(pools.users),
+            channel,
+            rng.choice(LOCALES),
+            message=message,
+            malformed=malformed,
+            typed=[str(data.get("custom_id"))] + data.get("values", []),
+            forged_message=forged_message,
+            discord_valid=isinstance(data.get("custom_id"), str)
+            and len(data["custom_id"]) <= 100
+            and data.get("component_type") == 2
+            and message is not None,
+        )
 
     # -- forms -----------------------------------------------------------------------------------------------
 
@@ -304,28 +419,47 @@ class PayloadFuzzer:
         games = list(pools.games) or [1]
         game = rng.choice(games)
         status, ply = pools.games.get(game, ("active", 0))
-        op = rng.choice(["form_reveal", "form_score", "form_answer", "form_nonsense", "form_", "reveal", "roll"])
-        custom_id = "solo:9999999999999999999:0:form_reveal" if rng.random() < 0.02 else rng.choice([
-            f"solo:{game}:{ply}:{op}", f"solo:{game}:{ply}:{op}", f"solo:{game}:{max(ply - 1, 0)}:{op}",
-            f"solo:{rng.choice([0, 424242, 9223372036854775807])}:{ply}:{op}", self.text(),
-        ])
+        op = rng.choice(
+            ["form_reveal", "form_score", "form_answer", "form_nonsense", "form_", "reveal", "roll"]
+        )
+        custom_id = (
+            "solo:9999999999999999999:0:form_reveal"
+            if rng.random() < 0.02
+            else rng.choice(
+                [
+                    f"solo:{game}:{ply}:{op}",
+                    f"solo:{game}:{ply}:{op}",
+                    f"solo:{game}:{max(ply - 1, 0)}:{op}",
+                    f"solo:{rng.choice([0, 424242, 9223372036854775807])}:{ply}:{op}",
+                    self.text(),
+                ]
+            )
+        )
         names = ["cards", "crystals", "prestige", "bonuses", "hand", "extra", "zzz", "", "x" * 100]
         fields = {}
         for name in rng.sample(names, rng.randint(0, 5)):
-            fields[name] = rng.choice([self.text(), str(rng.randint(-10**6, 10**6)), "3", "0", "-0", "１２", "1,2"])
+            fields[name] = rng.choice(
+                [self.text(), str(rng.randint(-(10**6), 10**6)), "3", "0", "-0", "１２", "1,2"]
+            )
         style = rng.random()
         malformed = False
         if style < 0.7:
-            components: Any = [{"type": 1, "components": [{"type": 4, "custom_id": k, "value": v}]}
-                               for k, v in fields.items()]
+            components: Any = [
+                {"type": 1, "components": [{"type": 4, "custom_id": k, "value": v}]}
+                for k, v in fields.items()
+            ]
             label = "form.rows"
         elif style < 0.85:
-            components = [{"type": 18, "id": i, "component": {"type": 4, "custom_id": k, "value": v}}
-                          for i, (k, v) in enumerate(fields.items())]
+            components = [
+                {"type": 18, "id": i, "component": {"type": 4, "custom_id": k, "value": v}}
+                for i, (k, v) in enumerate(fields.items())
+            ]
             label = "form.labels"
         elif style < 0.93:
-            components = [{"type": 1, "components": [{"type": 4, "custom_id": k, "value": self.wrong_value()}]}
-                          for k in fields]
+            components = [
+                {"type": 1, "components": [{"type": 4, "custom_id": k, "value": self.wrong_value()}]}
+                for k in fields
+            ]
             label = "form.wrong_value_types"
         else:
             components = rng.choice(["not a list", [1, 2, 3], [{"type": 1, "components": "x"}], None, [[[]]]])
@@ -333,11 +467,23 @@ class PayloadFuzzer:
             malformed = True
         data = {"custom_id": custom_id, "components": components}
         channel = rng.choice(pools.channels)
-        valid = label in ("form.rows", "form.labels") and len(custom_id) <= 100 and \
-            all(0 < len(k) <= 100 and len(v) <= 4000 for k, v in fields.items())
-        return Case(number, label, MODAL_SUBMIT, data, rng.choice(pools.users), channel, rng.choice(LOCALES),
-                    malformed=malformed, typed=[custom_id, *fields, *fields.values(), *_strings(components)],
-                    discord_valid=valid)
+        valid = (
+            label in ("form.rows", "form.labels")
+            and len(custom_id) <= 100
+            and all(0 < len(k) <= 100 and len(v) <= 4000 for k, v in fields.items())
+        )
+        return Case(
+            number,
+            label,
+            MODAL_SUBMIT,
+            data,
+            rng.choice(pools.users),
+            channel,
+            rng.choice(LOCALES),
+            malformed=malformed,
+            typed=[custom_id, *fields, *fields.values(), *_strings(components)],
+            discord_valid=valid,
+        )
 
     # -- one case --------------------------------------------------------------------------------------------
 
@@ -368,7 +514,9 @@ def _fits(schema: dict, value: Any) -> bool:
     if schema.get("choices"):
         return any(value == c["value"] and type(value) is type(c["value"]) for c in schema["choices"])
     if kind == STRING:
-        return isinstance(value, str) and schema.get("min_length", 0) <= len(value) <= schema.get("max_length", 6000)
+        return isinstance(value, str) and schema.get("min_length", 0) <= len(value) <= schema.get(
+            "max_length", 6000
+        )
     if kind in (INTEGER, NUMBER):
         wanted = (int,) if kind == INTEGER else (int, float)
         if isinstance(value, bool) or not isinstance(value, wanted) or abs(value) > 2**53:
@@ -406,6 +554,7 @@ def _pressable(payload: dict) -> list[dict]:
 def message_with_button(message: StoredMessage, custom_id: Any, new_id: int) -> StoredMessage:
     payload = copy.deepcopy(message.payload)
     payload["id"] = str(new_id)
-    payload["components"] = [{"type": 1, "components": [
-        {"type": 2, "style": 2, "label": "forged", "custom_id": str(custom_id)}]}]
+    payload["components"] = [
+        {"type": 1, "components": [{"type": 2, "style": 2, "label": "forged", "custom_id": str(custom_id)}]}
+    ]
     return StoredMessage(payload, dict(payload))

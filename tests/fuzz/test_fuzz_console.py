@@ -1,5 +1,5 @@
-"""Random and adversarial lines into the local console (`python -m bot console --json`, the real bot): it never
-stops early, answers every line that is not blank or a comment (an error for a bad line, the bot's reply
+"""Random and adversarial lines into the local console (`python -m bot console --json`, the real bot): it
+never stops early, answers every line that is not blank or a comment (an error for a bad line, the bot's reply
 otherwise), shows no Python error, raw message key or unfilled placeholder, and exits 0 at end of input.
 
 After each fuzzed line a marker line `/zzmarkN` (an unknown command, so the console reports it with its name)
@@ -77,7 +77,9 @@ def check_session(lines: list[str], code: int, items: list[dict], locale: str) -
             text = message_text(item)
             if text:
                 private = bool(item.get("flags", 0) & EPHEMERAL)
-                problems += [f"line {expected}: {p}" for p in text_problems(text, locale, typed, refused=private)]
+                problems += [
+                    f"line {expected}: {p}" for p in text_problems(text, locale, typed, refused=private)
+                ]
     if expected != len(lines):
         problems.append(f"stopped early: {expected} of {len(lines)} lines answered")
     return problems
@@ -113,9 +115,11 @@ def test_fuzz_console_soak(capsys):
         problems = [p for p in found if known_bug({}, [p]) is None]
         errors = sum(1 for i in items if "error" in i) - len(lines)
         with capsys.disabled():
-            print(f"\n[console fuzz seed {seed}, {lang}] {len(lines)} lines, {errors} reported as bad, "
-                  f"{len(items)} outputs, exit {code}, problems {len(problems)} "
-                  f"(+{len(found) - len(problems)} from known bugs)")
+            print(
+                f"\n[console fuzz seed {seed}, {lang}] {len(lines)} lines, {errors} reported as bad, "
+                f"{len(items)} outputs, exit {code}, problems {len(problems)} "
+                f"(+{len(found) - len(problems)} from known bugs)"
+            )
         assert problems == [], "\n".join(problems[:20])
         total += len(lines)
     assert total == SOAK_LINES * len(SOAK_SEEDS)
@@ -123,15 +127,19 @@ def test_fuzz_console_soak(capsys):
 
 def test_the_session_check_sees_an_early_stop_and_a_silent_line():
     lines = ["/game help", "press 0"]
-    items = [{"content": "help"}, {"error": f"Unknown command {marker(0)}. Commands: /game", "key":
-                                   "console.error.unknown_command"}]
+    items = [
+        {"content": "help"},
+        {"error": f"Unknown command {marker(0)}. Commands: /game", "key": "console.error.unknown_command"},
+    ]
     problems = check_session(lines, 0, items, "en-US")
     assert any("stopped early" in p for p in problems)
-    items.append({"error": f"Unknown command {marker(1)}. Commands: /game", "key": "console.error.unknown_command"})
+    items.append(
+        {"error": f"Unknown command {marker(1)}. Commands: /game", "key": "console.error.unknown_command"}
+    )
     assert any("line 1 got no answer" in p for p in check_session(lines, 0, items, "en-US"))
 
 
-# -- bugs the fuzz found and the owner fixed (223f66a), kept as regression tests ------------------------------------
+# -- bugs the fuzz found and the owner fixed (223f66a), kept as regression tests -----------------------------
 
 
 def test_a_byte_that_is_not_utf8_is_a_bad_line_not_the_end():
@@ -139,8 +147,14 @@ def test_a_byte_that_is_not_utf8_is_a_bad_line_not_the_end():
     # (en_US.UTF-8, ja_JP.UTF-8...), where most people run the console.
     env = dict(os.environ, PYTHONIOENCODING="utf-8:strict")
     script = b"/game help\n\xff\xfe junk \x80\n/game help\n"
-    done = subprocess.run([sys.executable, "-m", "bot", "console"], input=script, capture_output=True, cwd=ROOT,
-                          env=env, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "console"],
+        input=script,
+        capture_output=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-500:]
     assert done.stdout.decode().count("Playing solo") == 2
 

@@ -71,7 +71,7 @@ async def test_fuzz_interactions_soak(tmp_path, capsys):
     _check(total, SOAK_CASES * len(SOAK_SEEDS))
 
 
-# -- the invariants themselves fail when they should -------------------------------------------------------------
+# -- the invariants themselves fail when they should ---------------------------------------------------------
 
 
 def test_the_oracle_sees_raw_keys_placeholders_tracebacks_and_wrong_language():
@@ -81,8 +81,12 @@ def test_the_oracle_sees_raw_keys_placeholders_tracebacks_and_wrong_language():
     english = "There is no game in this channel. Start one with `/seasons start` or `/volfyrion start`."
     assert text_problems(english, "en-US", [], refused=True) == []
     assert text_problems(english, "ja", [], refused=True)  # an English refusal for a Japanese user
-    assert text_problems("I could not read the value “{0}”. Nothing was changed.", "en-US", ["{0}"],
-                         refused=True) == []  # echoing what the user typed is fine
+    assert (
+        text_problems(
+            "I could not read the value “{0}”. Nothing was changed.", "en-US", ["{0}"], refused=True
+        )
+        == []
+    )  # echoing what the user typed is fine
 
 
 class _StubReply:
@@ -98,46 +102,77 @@ def test_the_judge_sees_a_change_on_refusal_a_missing_answer_and_an_internal_err
 
     judge = Arena._judge
     refusal = "There is no game in this channel. Start one with `/seasons start` or `/volfyrion start`."
-    case = Case(0, "press.forged", MESSAGE_COMPONENT, {"custom_id": "x"}, "player", "table", "en-US",
-                discord_valid=True)
+    case = Case(
+        0,
+        "press.forged",
+        MESSAGE_COMPONENT,
+        {"custom_id": "x"},
+        "player",
+        "table",
+        "en-US",
+        discord_valid=True,
+    )
     assert judge(None, case, _StubReply(refusal, ephemeral=True), []).problems == []
-    assert "a refused input changed games [1]" in judge(None, case, _StubReply(refusal, ephemeral=True), [1]).problems
+    assert (
+        "a refused input changed games [1]"
+        in judge(None, case, _StubReply(refusal, ephemeral=True), [1]).problems
+    )
     assert judge(None, case, None, []).problems == ["no answer"]
     internal = "Something went wrong on my side; nothing was changed. Please try again."
     assert judge(None, case, _StubReply(internal, ephemeral=True), []).problems
-    malformed = Case(0, "press.real.as_select", MESSAGE_COMPONENT, {}, "player", "table", "en-US", malformed=True)
+    malformed = Case(
+        0, "press.real.as_select", MESSAGE_COMPONENT, {}, "player", "table", "en-US", malformed=True
+    )
     assert judge(None, malformed, None, []).kind == "dropped"
     assert judge(None, malformed, None, [2]).problems
 
 
-# -- bugs the fuzz found that are still open ---------------------------------------------------------------------
+# -- bugs the fuzz found that are still open -----------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="a string option that arrives typed as a user/channel/role (a stale command "
-                   "sync) reaches the command as a discord.Object — app_commands.Range[str, ...] lets it through — "
-                   "and the refusal echoes its repr: “<Object id=1 type=<class 'discord.object.Object'>>”")
+@pytest.mark.xfail(
+    strict=True,
+    reason="a string option that arrives typed as a user/channel/role (a stale command "
+    "sync) reaches the command as a discord.Object — app_commands.Range[str, ...] lets it through — "
+    "and the refusal echoes its repr: “<Object id=1 type=<class 'discord.object.Object'>>”",
+)
 async def test_a_string_option_sent_as_a_user_does_not_echo_a_python_repr(tmp_path):
     async with arena(tmp_path / "bug.sqlite3") as place:
-        data = {"id": "1", "name": "volfyrion", "type": 1, "options": [
-            {"name": "acquire", "type": 1, "options": [{"name": "card", "type": 6, "value": "123"}]}]}
-        reply = await place.driver._run(APPLICATION_COMMAND, data, "haruka", "session", "en-US", None, 0.05, 5.0)
+        data = {
+            "id": "1",
+            "name": "volfyrion",
+            "type": 1,
+            "options": [
+                {"name": "acquire", "type": 1, "options": [{"name": "card", "type": 6, "value": "123"}]}
+            ],
+        }
+        reply = await place.driver._run(
+            APPLICATION_COMMAND, data, "haruka", "session", "en-US", None, 0.05, 5.0
+        )
         assert reply.ephemeral
         assert text_problems(reply.text, "en-US", ["123"], refused=True) == [], reply.text
 
 
-# -- bugs the fuzz found and the owner fixed (b37f456, 223f66a), kept as regression tests -----------------------
+# -- bugs the fuzz found and the owner fixed (b37f456, 223f66a), kept as regression tests --------------------
 
 
 def _leaderboard(option: str, value: str) -> dict:
-    return {"id": "1", "name": "game", "type": 1, "options": [
-        {"name": "leaderboard", "type": 1, "options": [{"name": option, "type": 3, "value": value}]}]}
+    return {
+        "id": "1",
+        "name": "game",
+        "type": 1,
+        "options": [
+            {"name": "leaderboard", "type": 1, "options": [{"name": option, "type": 3, "value": value}]}
+        ],
+    }
 
 
 @pytest.mark.parametrize(("option", "value"), [("difficulty", "legendary"), ("game", "chess")])
 async def test_leaderboard_outside_its_choices_is_refused_clearly(tmp_path, option, value):
     async with arena(tmp_path / "bug.sqlite3") as place:
-        reply = await place.driver._run(APPLICATION_COMMAND, _leaderboard(option, value), "player", "table",
-                                        "en-US", None, 0.05, 5.0)
+        reply = await place.driver._run(
+            APPLICATION_COMMAND, _leaderboard(option, value), "player", "table", "en-US", None, 0.05, 5.0
+        )
         assert "word." not in reply.text, reply.text
         assert reply.text.strip() != internal_error_text("en").strip(), reply.text
 
@@ -145,7 +180,9 @@ async def test_leaderboard_outside_its_choices_is_refused_clearly(tmp_path, opti
 async def test_not_now_names_the_waiting_step_in_words(tmp_path):
     async with arena(tmp_path / "bug.sqlite3") as place:  # #table: Seasons, bot dice, rolled: waiting to take
         for locale in ("en-US", "ja"):
-            reply = await place.driver.slash("seasons roll", {}, user="player", channel="table", locale=locale)
+            reply = await place.driver.slash(
+                "seasons roll", {}, user="player", channel="table", locale=locale
+            )
             assert reply.ephemeral
             assert "seasons.waiting." not in reply.text, reply.text
             assert text_problems(reply.text, locale, ["roll"], refused=True) == [], reply.text
@@ -153,8 +190,12 @@ async def test_not_now_names_the_waiting_step_in_words(tmp_path):
 
 async def test_autocomplete_for_an_unknown_command_is_not_answered_with_a_message(tmp_path):
     async with arena(tmp_path / "bug.sqlite3") as place:
-        data = {"id": "1", "name": "oldgame", "type": 1,
-                "options": [{"name": "card", "type": 3, "value": "kai", "focused": True}]}
+        data = {
+            "id": "1",
+            "name": "oldgame",
+            "type": 1,
+            "options": [{"name": "card", "type": 3, "value": "kai", "focused": True}],
+        }
         reply = await place.driver._run(AUTOCOMPLETE, data, "player", "table", "en-US", None, 0.05, 1.0)
         assert place.standin.violations == [], place.standin.violations
         assert reply.response_type == AUTOCOMPLETE_RESULT and reply.choices == []
@@ -163,15 +204,22 @@ async def test_autocomplete_for_an_unknown_command_is_not_answered_with_a_messag
 @pytest.mark.parametrize("kind", ["press", "form"])
 async def test_a_game_id_beyond_sqlite_integers_is_refused(tmp_path, kind):
     async with arena(tmp_path / "bug.sqlite3") as place:
-        custom_id = "solo:9999999999999999999:0:form_reveal" if kind == "form" else "solo:9999999999999999999:0:roll"
+        custom_id = (
+            "solo:9999999999999999999:0:form_reveal" if kind == "form" else "solo:9999999999999999999:0:roll"
+        )
         if kind == "form":
-            data = {"custom_id": custom_id, "components": [
-                {"type": 1, "components": [{"type": 4, "custom_id": "cards", "value": "12"}]}]}
+            data = {
+                "custom_id": custom_id,
+                "components": [{"type": 1, "components": [{"type": 4, "custom_id": "cards", "value": "12"}]}],
+            }
             case_type, message = MODAL_SUBMIT, None
         else:
             # the button really is on the message, so the bot's own "is it on the message?" check passes
-            base = next(m for m in place.standin.messages.values() if m.channel_id == place.standin.world.channel(
-                "table").id and m.payload.get("components"))
+            base = next(
+                m
+                for m in place.standin.messages.values()
+                if m.channel_id == place.standin.world.channel("table").id and m.payload.get("components")
+            )
             message = message_with_button(base, custom_id, 10**15 + 1)
             place.standin.messages[message.id] = message
             data, case_type = {"custom_id": custom_id, "component_type": 2}, MESSAGE_COMPONENT
@@ -186,16 +234,27 @@ async def test_a_game_id_beyond_sqlite_integers_is_refused(tmp_path, kind):
 
 async def test_help_for_a_game_outside_its_choices_is_refused(tmp_path):
     async with arena(tmp_path / "bug.sqlite3") as place:
-        data = {"id": "1", "name": "game", "type": 1, "options": [
-            {"name": "help", "type": 1, "options": [{"name": "game", "type": 3, "value": "chess"}]}]}
-        reply = await place.driver._run(APPLICATION_COMMAND, data, "player", "table", "en-US", None, 0.05, 5.0)
+        data = {
+            "id": "1",
+            "name": "game",
+            "type": 1,
+            "options": [
+                {"name": "help", "type": 1, "options": [{"name": "game", "type": 3, "value": "chess"}]}
+            ],
+        }
+        reply = await place.driver._run(
+            APPLICATION_COMMAND, data, "player", "table", "en-US", None, 0.05, 5.0
+        )
         assert "help.chess" not in reply.text, reply.text
         assert text_problems(reply.text, "en-US", ["chess"], refused=False) == []
         assert place.standin.violations == []
 
 
-@pytest.mark.parametrize("data", [{"custom_id": "solo:1:0:roll"}, {"custom_id": 12345, "component_type": 2}],
-                         ids=["no_component_type", "int_custom_id"])
+@pytest.mark.parametrize(
+    "data",
+    [{"custom_id": "solo:1:0:roll"}, {"custom_id": 12345, "component_type": 2}],
+    ids=["no_component_type", "int_custom_id"],
+)
 async def test_a_malformed_component_payload_does_not_take_the_bot_offline(tmp_path, data):
     async with arena(tmp_path / "bug.sqlite3") as place:
         message = next(m for m in place.standin.messages.values() if m.payload.get("components"))
@@ -211,7 +270,12 @@ async def test_a_command_without_its_required_option_is_refused_privately(tmp_pa
     """Discord never sends this, but a stale command sync would: the answer is private and changes nothing."""
     async with arena(tmp_path / "fuzz.sqlite3") as place:
         before = await place.snapshot()
-        data = {"id": "1", "name": "seasons", "type": 1, "options": [{"name": "time", "type": 1, "options": []}]}
+        data = {
+            "id": "1",
+            "name": "seasons",
+            "type": 1,
+            "options": [{"name": "time", "type": 1, "options": []}],
+        }
         reply = await place.driver._run(APPLICATION_COMMAND, data, "player", "table", "ja", None, 0.05, 5.0)
         assert reply.ephemeral and reply.text
         assert text_problems(reply.text, "ja", [], refused=True) == []

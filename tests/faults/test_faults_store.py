@@ -180,9 +180,6 @@ async def test_a_full_disk_refuses_clearly_writes_nothing_and_other_channels_rea
         assert standin.violations == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG (minor): store.unavailable fills {reason} with the raw code (disk_full, locked) in every language "
-    "(bot/locales/bot.ja.json store.unavailable; bot/controller.py refuse passes err.params as they are)"))
 async def test_a_full_disk_is_explained_in_japanese_without_codes(tmp_path):
     world, places = crowded_world(3)
     async with StandIn(world) as standin:
@@ -199,7 +196,7 @@ async def test_a_full_disk_is_explained_in_japanese_without_codes(tmp_path):
                     break
                 seasons.log.append(action)
             assert refused(reply) and "保存できません" in reply.text, reply.text
-            assert "disk_full" not in reply.text, reply.text
+            assert "disk_full" not in reply.text and "ディスクがいっぱい" in reply.text, reply.text
 
 
 @pytest.fixture

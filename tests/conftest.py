@@ -23,5 +23,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     skip = pytest.mark.skip(reason="soak test: run with --soak (make soak)")
     for item in items:
-        if "soak" in item.keywords:
+        if item.get_closest_marker("soak") is not None:
             item.add_marker(skip)

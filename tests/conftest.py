@@ -14,8 +14,26 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="run the long load, fault and fuzz suites (tests marked soak)")
 
 
+_FIGURES = pytest.StashKey[list[str]]()
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "soak: long form of the load/fault/fuzz suites; runs only with --soak")
+    config.stash[_FIGURES] = []
+
+
+@pytest.fixture
+def figures(request: pytest.FixtureRequest):  # noqa: ANN201 - a (str) -> None
+    """`figures("load: ...")` — a line for the end of the run: what a load or fault suite tried and what held."""
+    return request.config.stash[_FIGURES].append
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:  # noqa: ANN001
+    lines = config.stash.get(_FIGURES, [])
+    if lines:
+        terminalreporter.section("load and fault figures: what was tried, what held")
+        for line in lines:
+            terminalreporter.write_line(line)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -48,6 +48,13 @@ class KillRun:
     in_flight: int = 0  # commands cut off by a kill
     stored_in_flight: int = 0  # of those, how many the restarted bot had kept
     tally: Tally = field(default_factory=Tally)
+    games: int = 0
+
+    def summary(self) -> str:
+        return (f"games={self.games} (each played to its end) kills={self.kills} commands={self.tally.commands} "
+                f"acknowledged={self.tally.acknowledged} (all found after each restart) "
+                f"in_flight_at_kill={self.in_flight} kept={self.stored_in_flight} "
+                f"dropped={self.in_flight - self.stored_in_flight} (unacknowledged; none half applied)")
 
 
 async def settle(driver, player: Player, tally: Tally) -> None:  # noqa: ANN001
@@ -107,6 +114,7 @@ async def kill_rounds(tmp_path: Path, *, rounds: int, games_per_round: int, kill
             for r in range(rounds):
                 chunk = places[r * games_per_round:(r + 1) * games_per_round]
                 players = [Player(plan(r * games_per_round + i, *place)) for i, place in enumerate(chunk)]
+                run.games += len(players)
                 for p in players:
                     await start(driver, p.game, run.tally, length=400)
                 gate = asyncio.Event()
@@ -148,18 +156,16 @@ async def kill_rounds(tmp_path: Path, *, rounds: int, games_per_round: int, kill
     return run
 
 
-async def test_kill_9_at_random_moments_keeps_every_acknowledged_action(tmp_path):
+async def test_kill_9_at_random_moments_keeps_every_acknowledged_action(tmp_path, figures):
     run = await kill_rounds(tmp_path, rounds=1, games_per_round=3, kills_per_round=3, seed=11)
-    print(f"\nkill -9 (short): kills={run.kills} commands={run.tally.commands} in_flight={run.in_flight} "
-          f"kept_in_flight={run.stored_in_flight}")
+    figures(f"kill -9 (short): {run.summary()}")
     assert run.kills == 3
     assert run.tally.acknowledged > 30
 
 
 @pytest.mark.soak
-async def test_soak_fifty_kill_points(tmp_path):
+async def test_soak_fifty_kill_points(tmp_path, figures):
     run = await kill_rounds(tmp_path, rounds=12, games_per_round=4, kills_per_round=5, seed=12)
-    print(f"\nkill -9 (soak): kills={run.kills} commands={run.tally.commands} in_flight={run.in_flight} "
-          f"kept_in_flight={run.stored_in_flight}")
+    figures(f"kill -9 (soak): {run.summary()}")
     assert run.kills >= 50
     assert run.in_flight > 0

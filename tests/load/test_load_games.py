@@ -103,9 +103,9 @@ async def run_load(tmp_path: Path, *, channels: int, commands: int, burst_k: int
     return tally, games, stale
 
 
-async def test_forty_channels_at_once_lose_and_double_nothing(tmp_path):
+async def test_forty_channels_at_once_lose_and_double_nothing(tmp_path, figures):
     tally, games, stale = await run_load(tmp_path, channels=40, commands=15, burst_k=10, bound=40, seed=1)
-    print("\nload (short):", tally.summary(len(games)), f"bursts={sum(n > 0 for n in stale)}")
+    figures(f"load (short): {tally.summary(len(games))} bursts={sum(n > 0 for n in stale)}")
     assert tally.missed == {} and tally.violations == []
     assert {g.kind for g in games} == {"seasons", "volfyirion"}
     assert {g.options.get("dice") for g in games if g.kind == "seasons"} == {"table", "bot"}
@@ -162,11 +162,12 @@ async def test_two_commands_racing_in_one_channel_are_serialised(tmp_path, partn
 
 
 @pytest.mark.soak
-async def test_soak_two_hundred_games_thousands_of_commands(tmp_path):
+async def test_soak_two_hundred_games_thousands_of_commands(tmp_path, figures):
     tally, games, stale = await run_load(tmp_path, channels=240, commands=25, burst_k=10, bound=240, seed=2,
                                          ramp=0.1, think=(4.0, 12.0))
-    print("\nload (soak):", tally.summary(len(games)), f"bursts={sum(n > 0 for n in stale)}",
-          f"violations by kind={ {k: tally.violations.count(k) for k in set(tally.violations)} }")
+    by_kind = {k: tally.violations.count(k) for k in set(tally.violations)}
+    figures(f"load (soak): {tally.summary(len(games))} bursts={sum(n > 0 for n in stale)} "
+            f"violations by kind={by_kind}")
     # What held: every channel was checked against a replay (aborted ones from the store, above).
     assert len(games) >= 200 and tally.commands >= 5000
     assert sum(n == 9 for n in stale) >= 200 - tally.aborted

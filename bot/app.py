@@ -20,13 +20,39 @@ from .store import SqliteStore
 log = logging.getLogger(__name__)
 
 
+class SoloTree(app_commands.CommandTree):
+    """The command tree, refusing options whose type is not the one the command declares (only a stale
+    command sync can send those): without this a user option would reach a text parameter as an object."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.type not in (discord.InteractionType.application_command,
+                                    discord.InteractionType.autocomplete):
+            return True
+        try:
+            command, options = self._get_app_command_options(interaction.data or {})
+        except Exception:  # noqa: BLE001 - an unknown command is answered by the tree's own error path
+            return True
+        declared = {p.name: p.type.value for p in getattr(command, "parameters", [])}
+        wrong = [o for o in options if isinstance(o, dict) and o.get("name") in declared
+                 and o.get("type") != declared[o["name"]]]
+        if not wrong:
+            return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            embed = notice_embed(lang_of(interaction.locale), "refuse.bad_option", value=str(wrong[0].get("name")))
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+        return False
+
+
 class SoloBot(commands.Bot):
     """Plays Dummbot (Seasons) and Volfyirion for solo players, one game per channel."""
 
     def __init__(self, config: Config, *, seed=None) -> None:  # noqa: ANN001 - a () -> int for tests
         intents = discord.Intents.none()
         intents.guilds = True
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         tree_cls=SoloTree)
         self.config = config
         self.store = SqliteStore(config.db_path)
         if seed is None and config.seed is not None:
@@ -96,6 +122,8 @@ class SoloBot(commands.Bot):
     ) -> None:
         """The one error handler: a localized answer for what the user can fix, a log line for the rest."""
         lg = lang_of(interaction.locale)
+        if isinstance(error, app_commands.CheckFailure) and interaction.response.is_done():
+            return  # the check has answered already
         if interaction.type is discord.InteractionType.autocomplete:
             # Suggestions cannot carry an error message: offer none.
             if not interaction.response.is_done():

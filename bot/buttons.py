@@ -94,8 +94,12 @@ def form_values(data: dict[str, Any]) -> dict[str, str]:
     """The text inputs of a modal-submit payload, by custom_id (rows of inputs, or labels holding one)."""
     values: dict[str, str] = {}
 
-    def walk(components: list[dict[str, Any]]) -> None:
-        for c in components or []:
+    def walk(components: Any) -> None:
+        if not isinstance(components, list):
+            return
+        for c in components:
+            if not isinstance(c, dict):
+                continue  # Discord never sends these; a garbage form is simply empty
             if "custom_id" in c and "value" in c:
                 values[str(c["custom_id"])] = str(c.get("value") or "")
             walk(c.get("components", []))

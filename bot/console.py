@@ -356,6 +356,16 @@ def _default_bot_factory(config: Config) -> Any:
     return create_bot(config)
 
 
+def _in_words(error: Exception, lang: str) -> str:
+    """A store error (locked, full, damaged file) as the bot's sentence; anything else as it describes itself."""
+    key, params = getattr(error, "key", None), getattr(error, "params", None)
+    if isinstance(key, str) and isinstance(params, dict):
+        from .i18n import t
+
+        return t(lang, key, **params)
+    return str(error)
+
+
 async def run(args: argparse.Namespace, bot_factory: Callable[[Config], Any], stdin: TextIO,
               stdout: TextIO) -> int:
     world = World.default()
@@ -374,7 +384,7 @@ async def run(args: argparse.Namespace, bot_factory: Callable[[Config], Any], st
                 driver = standin.connect(bot, timeout=standin.deadline + 30.0, grace=0.15)
                 await driver.__aenter__()
             except Exception as error:  # noqa: BLE001 - reported, then the console stops
-                printer.error("console.start_failed", error=error)
+                printer.error("console.start_failed", error=_in_words(error, args.lang))
                 return 1
             try:
                 console = Console(driver, printer, user=args.user, channel=args.channel, locale=locale)

@@ -281,10 +281,6 @@ def test_a_damaged_file_stops_the_console_with_one_clear_line(tmp_path, damage):
     assert db.read_bytes() == before  # refused without writing to it
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG (minor): the console prints the exception's repr (store.corrupt(path=..., reason='not_sqlite')) "
-    "instead of the localized sentence `python -m bot` prints (bot/console.py run: console.start_failed "
-    "gets error=error; render a StoreError with t(lang, err.key, **params) as bot/__main__.py does)"))
 def test_the_console_says_what_is_wrong_with_the_file_in_words(tmp_path):
     db = junk_file(tmp_path / "bot.sqlite3")
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}

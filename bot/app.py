@@ -88,6 +88,7 @@ class SoloBot(commands.Bot):
 
     async def close(self) -> None:
         try:
+            await self.service.drain()  # let changes under way commit and answer
             await super().close()
         finally:
             await self.store.close()

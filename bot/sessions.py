@@ -10,9 +10,10 @@ cached record is dropped and rebuilt from the store next time: memory never runs
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +58,28 @@ class GameService:
         self._new_seed = seed or (lambda: random.SystemRandom().getrandbits(63))
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, _Cached] = {}
+        self._changing = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    # -- shutting down -------------------------------------------------------------------------------
+    @contextlib.asynccontextmanager
+    async def _change(self, channel_id: int) -> AsyncIterator[None]:
+        """The channel's lock, counted, so that a shutdown can let changes under way finish first."""
+        self._changing += 1
+        self._idle.clear()
+        try:
+            async with self.lock(channel_id):
+                yield
+        finally:
+            self._changing -= 1
+            if not self._changing:
+                self._idle.set()
+
+    async def drain(self, timeout: float = 5.0) -> None:
+        """Wait (a while) for the changes under way, before the store closes under them."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), timeout)
 
     # -- locks and cache ---------------------------------------------------------------------------
     def lock(self, channel_id: int) -> asyncio.Lock:
@@ -119,7 +142,7 @@ class GameService:
         rules = rules_for(kind)
         seed = self._new_seed()
         record = GameRecord(rules, options, seed, snapshot_every=SNAPSHOT_EVERY)  # validates the options
-        async with self.lock(channel_id):
+        async with self._change(channel_id):
             row = await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, parent_channel_id=parent_channel_id, owner_id=owner_id,
                 kind=kind, options=record.options, seed=seed,
@@ -137,7 +160,7 @@ class GameService:
         still that game at that version. ``action`` may be a function of the record (it is then built under
         the lock, against the state it will be applied to).
         """
-        async with self.lock(channel_id):
+        async with self._change(channel_id):
             row = await self._row_for(channel_id, kind=kind, game_id=game_id, ply=ply)
             self.check_owner(row, user_id)
             record = await self.record(row)
@@ -152,7 +175,7 @@ class GameService:
             return Played(row, step, record, finished_now=record.state.finished)
 
     async def undo(self, channel_id: int, user_id: int, *, game_id: int | None = None, ply: int | None = None) -> Played:
-        async with self.lock(channel_id):
+        async with self._change(channel_id):
             row = await self._row_for(channel_id, game_id=game_id, ply=ply, finished_ok=True)
             self.check_owner(row, user_id)
             record = await self.record(row)
@@ -168,7 +191,7 @@ class GameService:
             return Played(row, record.last, record, undone=undone)
 
     async def abandon(self, channel_id: int, user_id: int, *, may_manage: bool, game_id: int | None = None) -> GameRow:
-        async with self.lock(channel_id):
+        async with self._change(channel_id):
             row = await self._row_for(channel_id, game_id=game_id)
             if row.owner_id != user_id and not may_manage:
                 raise Refusal("refuse.not_owner_abandon", owner=f"<@{row.owner_id}>")

@@ -13,27 +13,15 @@ from typing import Any
 # problem text starts with -> bug name. Fixed since: not_now_shows_waiting_key,
 # error_handler_answers_autocomplete_with_a_message, custom_id_game_id_overflows_sqlite,
 # help_trusts_its_game_choice, malformed_component_ends_the_gateway (b37f456), leaderboard_trusts_its_choices,
-# console_strict_utf8_stdin, console_press_int_of_odd_digits (223f66a).
+# console_strict_utf8_stdin, console_press_int_of_odd_digits (223f66a), string_option_echoes_a_python_repr,
+# form_values_raises_on_garbage_components (d7fedb5). None is open now.
 BY_PROBLEM: dict[str, str] = {}
-
-
-def _retyped_snowflake(data: Any) -> bool:
-    """Does the payload hold an option typed as a user/channel/role/mentionable/attachment?"""
-    if isinstance(data, dict):
-        if data.get("type") in (6, 7, 8, 9, 11) and "value" in data:
-            return True
-        return any(_retyped_snowflake(v) for v in data.values())
-    if isinstance(data, list):
-        return any(_retyped_snowflake(v) for v in data)
-    return False
 
 
 def known_bug(data: Any, problems: list[str]) -> str | None:
     """The known bug(s) that explain every problem of one case, or None."""
     if not problems:
         return None
-    if all(p.startswith('python error shown: "<class \'"') for p in problems) and _retyped_snowflake(data):
-        return "string_option_echoes_a_python_repr"
     names = set()
     for problem in problems:
         text = problem.split(": ", 1)[1] if problem.startswith("line ") else problem

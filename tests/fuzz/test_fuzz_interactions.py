@@ -2,8 +2,8 @@
 (privately, in the user's language, from the locale files, without a Python error), and a refused input
 changes no game. `make test` runs a few hundred seeded cases; `make soak` thousands over several seeds.
 
-Bugs it found have minimal tests at the end of this file; an open bug is marked there with a strict xfail
-and recognised in the fuzz runs by fuzz_known.py, so the runs still check everything else.
+Bugs it found have minimal tests at the end of this file (all fixed by now, kept as regression tests); an open
+bug gets a strict xfail there and an entry in fuzz_known.py, so the runs still check everything else.
 """
 
 from __future__ import annotations
@@ -127,15 +127,9 @@ def test_the_judge_sees_a_change_on_refusal_a_missing_answer_and_an_internal_err
     assert judge(None, malformed, None, [2]).problems
 
 
-# -- bugs the fuzz found that are still open -----------------------------------------------------------------
+# -- bugs the fuzz found and the owner fixed (d7fedb5), kept as regression tests ----------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a string option that arrives typed as a user/channel/role (a stale command "
-    "sync) reaches the command as a discord.Object — app_commands.Range[str, ...] lets it through — "
-    "and the refusal echoes its repr: “<Object id=1 type=<class 'discord.object.Object'>>”",
-)
 async def test_a_string_option_sent_as_a_user_does_not_echo_a_python_repr(tmp_path):
     async with arena(tmp_path / "bug.sqlite3") as place:
         data = {
@@ -153,13 +147,6 @@ async def test_a_string_option_sent_as_a_user_does_not_echo_a_python_repr(tmp_pa
         assert text_problems(reply.text, "en-US", ["123"], refused=True) == [], reply.text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a form submit whose `components` are not rows of inputs (a string, numbers, "
-    "nested lists) makes bot/buttons.py form_values raise (AttributeError/TypeError in walk) inside "
-    "on_interaction: no answer. Discord never sends that shape; skipping non-dict entries would turn "
-    "it into the usual 'the form field is empty' refusal",
-)
 @pytest.mark.parametrize("components", ["not a list", [1, 2], [{"type": 1, "components": "x"}], [[[]]]])
 async def test_a_form_with_garbage_components_is_refused(tmp_path, components):
     async with arena(tmp_path / "bug.sqlite3") as place:

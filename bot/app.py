@@ -34,7 +34,7 @@ class SoloTree(app_commands.CommandTree):
             return True
         declared = {p.name: p.type.value for p in getattr(command, "parameters", [])}
         wrong = [o for o in options if isinstance(o, dict) and o.get("name") in declared
-                 and o.get("type") != declared[o["name"]]]
+                 and not _well_typed(o, declared[o["name"]])]
         if not wrong:
             return True
         if interaction.type is discord.InteractionType.autocomplete:
@@ -43,6 +43,20 @@ class SoloTree(app_commands.CommandTree):
             embed = notice_embed(lang_of(interaction.locale), "refuse.bad_option", value=str(wrong[0].get("name")))
             await interaction.response.send_message(embed=embed, ephemeral=True)
         return False
+
+
+_VALUE_TYPES = {3: (str,), 4: (int,), 5: (bool,), 10: (int, float)}
+
+
+def _well_typed(option: dict, declared: int) -> bool:
+    """The option claims the declared type and, for plain values, carries one of that type."""
+    if option.get("type") != declared:
+        return False
+    kinds = _VALUE_TYPES.get(declared)
+    if kinds is None or "value" not in option:
+        return True
+    value = option["value"]
+    return isinstance(value, kinds) and (declared == 5 or not isinstance(value, bool))
 
 
 class SoloBot(commands.Bot):
@@ -135,6 +149,10 @@ class SoloBot(commands.Bot):
             key, params = "refuse.bad_option", {"value": str(error.value)[:100]}
         elif isinstance(error, app_commands.CommandNotFound):
             key, params = "refuse.unknown_command", {}
+        elif isinstance(error, app_commands.CommandSignatureMismatch):
+            # Discord still has an older version of the command: `python -m bot sync` brings it up to date.
+            log.warning("command %r differs from what Discord has: run `python -m bot sync`", error.command.name)
+            key, params = "refuse.command_changed", {}
         elif isinstance(error, app_commands.CheckFailure):
             key, params = "refuse.not_allowed", {}
         else:

@@ -147,3 +147,20 @@ async def test_a_slow_moment_defers_instead_of_missing_the_deadline(driver, stan
     assert refused.messages and all(m.ephemeral for m in refused.messages)
     assert "“not”" in refused.text
     assert await _actions(driver) == 1
+
+
+async def test_payloads_from_a_stale_command_sync_are_refused_clearly(driver, standin):
+    """Only a stale sync makes Discord send these; the answer is private and says what to do."""
+    from bot.standin.server import APPLICATION_COMMAND
+
+    await driver.slash("volfyrion start", {"difficulty": "normal"})
+    table = standin.world.channel("table")
+    wrong_value = {"id": "1", "name": "volfyrion", "type": 1, "options": [
+        {"name": "reveal", "type": 1, "options": [{"name": "cards", "type": 3, "value": 12}]}]}
+    missing = {"id": "1", "name": "volfyrion", "type": 1, "options": [
+        {"name": "play", "type": 1, "options": [{"name": "city", "type": 3, "value": "Tylaris"}]}]}
+    first = await driver._run(APPLICATION_COMMAND, wrong_value, "player", table, None, None, None, None)
+    second = await driver._run(APPLICATION_COMMAND, missing, "player", table, None, None, None, None)
+    assert first.ephemeral and "could not read" in first.text
+    assert second.ephemeral and "just changed" in second.text
+    assert await _actions(driver) == 0

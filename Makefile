@@ -26,7 +26,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench
 
 soak: $(STAMP)
-	$(BIN)/python -m pytest tests -m soak --soak
+	HYPOTHESIS_PROFILE=explore $(BIN)/python -m pytest tests --soak
 
 # Rebuild engine/data from the facts in ../shared/data (a developer step, never run by the bot).
 data: $(STAMP)

@@ -1,12 +1,21 @@
 """Root test configuration: the long-running `soak` suites run only when asked for.
 
-`make soak` runs `pytest tests -m soak --soak`; `make test` leaves every soak-marked test skipped, so the
-short forms of the load and fault suites are all that `make test` pays for.
+`make soak` runs `pytest tests --soak` (everything, the long forms included); `make test` leaves every
+soak-marked test skipped, so the short forms of the load and fault suites are all that `make test` pays for.
 """
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings
+
+# `make test` explores the same examples every run, so CI is reproducible and never fails on timing;
+# `make soak` explores new ones (HYPOTHESIS_PROFILE=explore).
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("explore", deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

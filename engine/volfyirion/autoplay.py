@@ -29,6 +29,8 @@ def random_action(state: VolfState, rng: Rng) -> Action:
         return Action("choose", city=rng.choice(state.waiting.params["cities"]))
     if state.phase != TURN:
         raise RuleError("volfyirion.not_now", action="autoplay", waiting=state.waiting.key, expected="—")
+    if sum(state.unseen_deck().values()) < state.unknown_in_pile + _DECK_MARGIN:
+        return _running_out(state)
     total = sum(w for _, w in _TURN_WEIGHTS)
     roll = rng.randbelow(total)
     for kind, weight in _TURN_WEIGHTS:
@@ -36,6 +38,17 @@ def random_action(state: VolfState, rng: Rng) -> Action:
             return _turn_action(kind, state, rng)
         roll -= weight
     raise AssertionError("weights cover the roll")
+
+
+# A real Asset Deck runs out: well before the unknown Rage cards could outnumber what it can still hold,
+# the player refills it from the put-aside cards (V-2.4), or lets the dragon attack to empty the pile.
+_DECK_MARGIN = 8
+
+
+def _running_out(state: VolfState) -> Action:
+    if state.put_aside or state.put_aside_unknown:
+        return Action("refill")
+    return Action("reshuffle") if state.token == "lair" else Action("end")
 
 
 def plausible_reveal(state: VolfState, rng: Rng) -> list[str]:

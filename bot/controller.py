@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import discord
 
-from engine.core import Action, GameRecord, RuleError
+from engine.core import Action, GameRecord, RuleError, Step
 
 from .buttons import ButtonSpec, FieldSpec, Form, custom_id, view_of
 from .i18n import lang_of, t
@@ -43,7 +43,7 @@ T = TypeVar("T")
 class GameUI(Protocol):
     kind: str
 
-    def buttons(self, record: GameRecord, row: GameRow, lang: str) -> list[ButtonSpec]: ...
+    def buttons(self, step: Step, row: GameRow, lang: str) -> list[ButtonSpec]: ...
     def button_action(self, op: str, arg: str | None, record: GameRecord) -> Builder | None: ...
     def form(self, op: str, lang: str, record: GameRecord) -> tuple[str, list[FieldSpec]] | None: ...
     def form_action(self, op: str, values: dict[str, str], record: GameRecord) -> Builder: ...
@@ -103,14 +103,17 @@ class Controller:
     async def show(self, interaction: discord.Interaction, played: Played, *, started: float | None = None,
                    note: str | None = None, picture: bool | None = None, ephemeral: bool = False,
                    buttons: bool = True) -> None:
-        """Answer with the game as it now stands: events, the next step, the state, a picture, buttons."""
+        """Answer with the game as the change left it: events, the next step, the state, a picture, buttons.
+
+        Everything comes from ``played`` (taken under the channel's lock), never from the live record, which
+        a command right behind this one may already have moved on."""
         lg = lang(interaction)
-        row, record = played.row, played.record
+        row, step = played.row, played.step
         ui = self.uis[row.kind]
         started = time.monotonic() if started is None else started
         if age(interaction, started) > DEFER_AFTER:
             await think(interaction, ephemeral=ephemeral)
-        summary = record.state.summary()
+        summary = step.state.summary()
         want_picture = ui.wants_picture(played) if picture is None else picture
         files = []
         if want_picture:
@@ -119,19 +122,18 @@ class Controller:
             files.append(discord.File(io.BytesIO(png), filename="board.png"))
         embed = game_embed(
             lg, kind=row.kind, game_id=row.id, ply=row.ply, summary=summary,
-            events=() if played.undone else played.step.events, waiting=record.waiting, image=bool(files),
+            events=() if played.undone else step.events, waiting=step.waiting, image=bool(files),
         )
         if note:
             embed.description = note + ("\n" + embed.description if embed.description else "")
-        view = view_of(row.id, row.ply, ui.buttons(record, row, lg)) if buttons else None
+        view = view_of(row.id, row.ply, ui.buttons(step, row, lg)) if buttons else None
         await send(interaction, embed=embed, view=view, files=files, ephemeral=ephemeral)
         if played.finished_now and not played.undone:
-            await self.post_result(interaction, row, record)
+            await self.post_result(interaction, row, step.state.result() or {})
 
-    async def post_result(self, interaction: discord.Interaction, row: GameRow, record: GameRecord) -> None:
+    async def post_result(self, interaction: discord.Interaction, row: GameRow, result: dict[str, Any]) -> None:
         """The public result card, in the channel and in the parent channel when the game ran in a thread."""
         lg = lang(interaction)
-        result = record.state.result() or {}
         date = datetime.now(UTC).strftime("%Y-%m-%d")
         embed = result_embed(lg, kind=row.kind, owner_id=row.owner_id, options=row.options, result=result, date=date)
         await interaction.followup.send(embed=embed)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from engine.core import Action, GameRecord
+from engine.core import Action, GameRecord, Step
 
 from ..buttons import ButtonSpec, FieldSpec
 from ..controller import Builder, Controller, lang, send, think
@@ -192,8 +192,8 @@ class SeasonsUI:
 
     kind = KIND
 
-    def buttons(self, record: GameRecord, row: GameRow, lg: str) -> list[ButtonSpec]:
-        waiting, specs = record.waiting, []
+    def buttons(self, step: Step, row: GameRow, lg: str) -> list[ButtonSpec]:
+        waiting, specs = step.waiting, []
         legal = set(waiting.legal)
         if "roll" in legal:
             specs.append(ButtonSpec("roll", t(lg, "button.roll"), style=discord.ButtonStyle.primary))
@@ -207,11 +207,11 @@ class SeasonsUI:
             specs.append(ButtonSpec("answer", t(lg, "button.answer"), style=discord.ButtonStyle.primary))
         if "score" in legal:
             specs.append(ButtonSpec("score", t(lg, "button.score"), style=discord.ButtonStyle.primary))
-        if "effect" in legal and record.state.summary().get("can_correct_payment"):
+        if "effect" in legal and step.state.summary().get("can_correct_payment"):
             specs.append(ButtonSpec("cannot_pay", t(lg, "button.cannot_pay")))
-        if not record.state.finished:
+        if not step.state.finished:
             specs.append(ButtonSpec("forecast", t(lg, "button.forecast")))
-        if record.ply:
+        if row.ply:
             specs.append(ButtonSpec("undo", t(lg, "button.undo"), style=discord.ButtonStyle.danger))
         return specs
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from engine.core import Action, GameRecord, split_list
+from engine.core import Action, GameRecord, Step, split_list
 
 from ..buttons import ButtonSpec, FieldSpec
 from ..controller import Builder, Controller, lang, send, think
@@ -245,8 +245,8 @@ def danger_embed(lg: str, report: dict[str, Any]) -> discord.Embed:
 class VolfyirionUI:
     kind = KIND
 
-    def buttons(self, record: GameRecord, row: GameRow, lg: str) -> list[ButtonSpec]:
-        waiting, specs = record.waiting, []
+    def buttons(self, step: Step, row: GameRow, lg: str) -> list[ButtonSpec]:
+        waiting, specs = step.waiting, []
         legal = set(waiting.legal)
         if waiting.key.endswith(("choose_troop", "choose_building")):
             for i, city in enumerate(waiting.params.get("cities", [])):
@@ -256,12 +256,12 @@ class VolfyirionUI:
         if "end" in legal:
             specs.append(ButtonSpec("end", t(lg, "button.end_turn"), style=discord.ButtonStyle.primary))
             specs.append(ButtonSpec("danger", t(lg, "button.danger")))
-        if "reshuffle" in legal and record.state.summary().get("token") == "lair":
+        if "reshuffle" in legal and step.state.summary().get("token") == "lair":
             specs.append(ButtonSpec("reshuffle", t(lg, "button.reshuffle")))
-        if "putaside" in legal and record.state.summary().get("rage_pile", {}).get("size"):
+        if "putaside" in legal and step.state.summary().get("rage_pile", {}).get("size"):
             specs.append(ButtonSpec("putaside", t(lg, "button.putaside_battle"), arg="battle"))
             specs.append(ButtonSpec("putaside", t(lg, "button.putaside_knowledge"), arg="knowledge"))
-        if record.ply:
+        if row.ply:
             specs.append(ButtonSpec("undo", t(lg, "button.undo"), style=discord.ButtonStyle.danger))
         return specs
 

@@ -17,6 +17,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from .games import KINDS
+
 LANGS = ("en", "ja")
 
 
@@ -48,7 +50,7 @@ def t(lang: str, key: str, /, **params: Any) -> str:
     if template is None:
         return key
     # Card ids are the game's: the key says which (``seasons.…``, ``action.volfyirion.…``) unless a param does.
-    game = next((part for part in key.split(".") if part in ("seasons", "volfyirion")), "")
+    game = next((part for part in key.split(".") if part in KINDS), "")
     rendered = {name: render_param(lang, name, value, game=params.get("game", game)) for name, value in params.items()}
     try:
         return string.Formatter().vformat(template, (), _Lenient(rendered))

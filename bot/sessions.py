@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Action, GameRecord, RuleError, Step
+from engine.core import Action, GameRecord, Step
 
 from .games import finish_info, rules_for
 from .store import FinishInfo, GameRow, StaleVersion, Store
@@ -233,10 +233,3 @@ class GameService:
             # Another process wrote first: our record is behind. The caller sees a clear refusal and the
             # next command rebuilds the record from the store.
             raise Refusal("refuse.stale_button") from None
-
-    async def last_finished(self, channel_id: int) -> GameRow | None:
-        return await self.store.last_game(channel_id)
-
-
-def rule_error_params(err: RuleError) -> dict[str, Any]:
-    return dict(err.params)

@@ -13,6 +13,7 @@ from engine.core import Action
 
 from ..buttons import ButtonSpec, view_of
 from ..controller import lang, send
+from ..games import KINDS
 from ..i18n import L, t
 from ..render.embeds import COLOURS, notice_embed
 from ..sessions import Played, Refusal
@@ -121,7 +122,7 @@ class GameCommands(app_commands.Group):
     async def leaderboard(self, interaction: Interaction, game: str = "seasons", difficulty: str | None = None) -> None:
         lg = lang(interaction)
         # Discord only sends the offered choices; a stale sync could send others: fall back to the defaults.
-        game = game if game in ("seasons", "volfyirion") else "seasons"
+        game = game if game in KINDS else "seasons"
         difficulty = difficulty if difficulty in {c.value for c in DIFFICULTIES} else None
         try:
             rows = await interaction.client.store.leaderboard(interaction.guild_id, game, difficulty, limit=10)
@@ -171,7 +172,7 @@ class GameCommands(app_commands.Group):
     async def help(self, interaction: Interaction, game: str | None = None) -> None:
         lg = lang(interaction)
         # Discord only sends the offered choices; anything else (a stale sync) gets the whole help.
-        keys = [f"help.{game}"] if game in ("seasons", "volfyirion") else [
+        keys = [f"help.{game}"] if game in KINDS else [
             "help.intro", "help.seasons", "help.volfyirion", "help.game"]
         embed = discord.Embed(title=t(lg, "help.title"), colour=COLOURS["seasons"])
         for key in keys:

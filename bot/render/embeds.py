@@ -11,6 +11,7 @@ from typing import Any
 import discord
 
 from engine.core import Event, Waiting
+from engine.volfyirion import city_defence
 
 from ..i18n import card_name, t
 
@@ -91,7 +92,7 @@ def volfyirion_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool
         if city.get("destroyed"):
             value = t(lang, "field.volfyirion.city_destroyed")
         else:
-            value = t(lang, "field.volfyirion.city_value", defence=city.get("defence", 0) + troop_defence(city),
+            value = t(lang, "field.volfyirion.city_value", defence=city_defence(city),
                       troop=city.get("troop") or "—", building=city.get("building") or "—")
         fields.append((f"{city.get('name')} ({city.get('defence')})", value, True))
     wonders = s.get("wonders", [])
@@ -104,16 +105,6 @@ def volfyirion_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool
     fields.append((t(lang, "field.volfyirion.difficulty"), t(lang, f"word.{s.get('difficulty')}") + " · "
                    + t(lang, f"word.bonus_{s.get('bonus', 'official')}"), True))
     return fields
-
-
-def troop_defence(city: dict[str, Any]) -> int:
-    """The defence a city's Troop adds (V-4.4): a city's defence is its printed defence plus its Troop's."""
-    if not city.get("troop"):
-        return 0
-    from engine.volfyirion import CATALOG
-
-    card = CATALOG.find(city["troop"])
-    return (card.defence or 0) if card is not None else 0
 
 
 def notice_embed(lang: str, key: str, *, kind: str = "error", **params: Any) -> discord.Embed:

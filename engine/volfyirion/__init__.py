@@ -7,9 +7,10 @@
     2
 """
 
+from .attack import city_defence
 from .cards import CATALOG, SOLO_ASSET_DECK, Card
 from .danger import danger
 from .rules import RULES, VolfyirionRules
 from .state import VolfState
 
-__all__ = ["CATALOG", "RULES", "SOLO_ASSET_DECK", "Card", "VolfState", "VolfyirionRules", "danger"]
+__all__ = ["CATALOG", "city_defence", "RULES", "SOLO_ASSET_DECK", "Card", "VolfState", "VolfyirionRules", "danger"]

@@ -6,7 +6,8 @@ them thousands of times, so they take plain numbers and tuples.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .cards import CATALOG
 
@@ -60,3 +61,9 @@ def kept_command(commands: Sequence[str]) -> str:
     """The revealed Command card that starts the new Rage Pile (V-4.7): highest cost, then more KP
     (Ruling), then the name that sorts first."""
     return min(commands, key=lambda name: (-(CATALOG[name].cost or 0), -(CATALOG[name].kp or 0), name))
+
+
+def city_defence(city: Mapping[str, Any]) -> int:
+    """V-4.4: a city's defence is its printed defence plus the Troop stationed in it."""
+    troop = city.get("troop")
+    return city["defence"] + ((CATALOG[troop].defence or 0) if troop else 0)

@@ -427,7 +427,7 @@ def _city_attack(state: VolfState, commands: list[str], events: Events) -> bool:
     events.append(Event("volfyirion.event.attack", attack=total, costs=costs, bonus=bonus,
                         destroyed_before=destroyed_before))
     standing = state.standing()
-    defences = [(_defence(c), c["defence"]) for c in standing]
+    defences = [(arith.city_defence(c), c["defence"]) for c in standing]
     fallen, left = arith.destroy_order(total, defences)
     remaining = total
     for i in fallen:
@@ -453,11 +453,6 @@ def _city_attack(state: VolfState, commands: list[str], events: Events) -> bool:
     if left:
         events.append(Event("volfyirion.event.attack_left_over", points=left))
     return True
-
-
-def _defence(city: dict[str, Any]) -> int:
-    troop = city["troop"]
-    return city["defence"] + ((CATALOG[troop].defence or 0) if troop else 0)
 
 
 def _seal(state: VolfState, commands: list[str], events: Events) -> None:

@@ -48,6 +48,7 @@ from bot.sessions import GameService
 from bot.standin import StandIn, World
 from bot.standin.driver import Driver, NoReply
 from bot.standin.echo import EchoBot
+from bot.standin.typed import Command, seasons_command, volfyirion_command
 from bot.standin.world import Channel, User
 from bot.store import SqliteStore
 from engine.core import Action
@@ -59,8 +60,6 @@ SEASONS_OPTIONS = {"difficulty": "wizard", "dice": "table"}
 VOLFYIRION_OPTIONS = {"difficulty": "hard"}
 GUILD_ID, OWNER_ID = 1, 1001
 CLONE_CHANNELS = 10**15  # channel ids of cloned games, far from any real one
-
-Command = tuple[str, dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -81,32 +80,6 @@ QUICK = Scale(runs=1, levels={1: 6, 10: 1}, resume_sizes=(50, 500), resume_runs=
 
 
 # -- commands a player types ---------------------------------------------------------------------------------
-def seasons_command(action: Action) -> Command:
-    """The slash command for a Seasons action of a table-dice game (no buttons needed)."""
-    from engine.seasons import face_text
-
-    a = action.args
-    match action.type:
-        case "die":
-            return "seasons die", {"face": face_text(a["face"])}
-        case "reveal":
-            return "seasons reveal", {"cards": ", ".join(a["cards"])}
-        case "played":
-            return "seasons played", {"card": a["card"]}
-        case "effect":
-            return "seasons effect", {k: v for k, v in (("kind", a["kind"]), ("card", a.get("card"))) if v}
-        case "roll" | "time" | "crystals" | "answer" | "score":
-            return f"seasons {action.type}", dict(a)
-    raise ValueError(f"no slash command for {action.to_json()}")
-
-
-def volfyirion_command(action: Action) -> Command:
-    args = {k: v for k, v in action.args.items() if v is not None}
-    if action.type == "reveal":
-        args["cards"] = ", ".join(args["cards"])
-    return f"volfyrion {action.type}", args
-
-
 def seasons_stream() -> list[Command]:
     """A whole Seasons game as typed: start, every action, the final score."""
     actions, _ = seasons_game(SEASONS_OPTIONS["difficulty"], SEASONS_OPTIONS["dice"], SEED)

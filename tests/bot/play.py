@@ -6,41 +6,10 @@ import json
 from typing import Any
 
 from bot.standin.driver import Driver, Reply
+from bot.standin.typed import seasons_command, volfyirion_command
 from engine.core import Action
 
-
-def seasons_command(action: Action) -> tuple[str, dict[str, Any]]:
-    """The slash command a player types for a Seasons action."""
-    from engine.seasons import face_text
-
-    a = action.args
-    match action.type:
-        case "roll":
-            return "seasons roll", {}
-        case "die":
-            return "seasons die", {"face": face_text(a["face"])}
-        case "reveal":
-            return "seasons reveal", {"cards": ", ".join(a["cards"])}
-        case "played":
-            return "seasons played", {"card": a["card"]}
-        case "effect":
-            return "seasons effect", {k: v for k, v in (("kind", a["kind"]), ("card", a.get("card"))) if v is not None}
-        case "time":
-            return "seasons time", {"steps": a["steps"]}
-        case "crystals":
-            return "seasons crystals", {"change": a["change"]}
-        case "answer":
-            return "seasons answer", {"crystals": a["crystals"]}
-        case "score":
-            return "seasons score", {k: a[k] for k in ("crystals", "prestige", "bonuses", "hand", "extra")}
-    raise ValueError(action)
-
-
-def volfyirion_command(action: Action) -> tuple[str, dict[str, Any]]:
-    a = {k: v for k, v in action.args.items() if v is not None}
-    if action.type == "reveal":
-        a["cards"] = ", ".join(a["cards"])
-    return f"volfyrion {action.type}", a
+__all__ = ["button", "export", "play_seasons", "play_volfyirion", "seasons_command", "volfyirion_command"]
 
 
 def button(reply: Reply, op: str, arg: str | None = None) -> str:

@@ -12,23 +12,19 @@ import asyncio
 import itertools
 import json
 import statistics
-import sys
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from bot.standin import World
 from bot.standin.driver import Driver, NoReply, Reply
+from bot.standin.typed import slash_command
 from bot.standin.world import Channel, User
 from engine.core import Action, GameRecord, RuleError
 from engine.seasons import RULES as SEASONS
 from engine.seasons.autoplay import play_game as seasons_game
 from engine.volfyirion import RULES as VOLFYIRION
 from engine.volfyirion.autoplay import play_game as volfyirion_game
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bot"))
-from play import seasons_command, volfyirion_command  # noqa: E402 - tests/bot/play.py
 
 STALE = "The game has moved on since this message"
 RULES = {"seasons": SEASONS, "volfyirion": VOLFYIRION}
@@ -201,7 +197,7 @@ async def start(driver: Driver, game: ChannelGame, tally: Tally, *, length: int)
 
 
 def command_for(game: ChannelGame, action: Action) -> tuple[str, dict[str, Any]]:
-    return seasons_command(action) if game.kind == "seasons" else volfyirion_command(action)
+    return slash_command(game.kind, action)
 
 
 def send(driver: Driver, game: ChannelGame, action: Action, *, by_button: bool):

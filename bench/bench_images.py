@@ -7,15 +7,12 @@ with the machine noted so that figures from different machines are not compared 
 
 from __future__ import annotations
 
-import os
-import platform
 import statistics
 import time
 from collections.abc import Callable
 from typing import Any
 
-import PIL
-
+from bench.common import print_machine
 from bot.render import images
 from bot.render.images import seasons_board, volfyirion_board
 
@@ -92,21 +89,8 @@ def measure(
     return first, statistics.median(times), len(png)
 
 
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            cpu = next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), cpu)
-    except OSError:
-        pass
-    return (
-        f"{cpu}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, "
-        f"Python {platform.python_version()}, Pillow {PIL.__version__}"
-    )
-
-
 def main() -> None:
-    print(f"machine: {machine()}")
+    print_machine()
     print(f"{'picture':<22} {'first ms':>9} {'median ms':>10} {'PNG KB':>7}")
     # The season wheel is cached per (month, year, season): "new month" clears that cache before each
     # render, which is the cost of the first picture after the token moves.

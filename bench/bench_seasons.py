@@ -9,12 +9,10 @@ with snapshots against the same without snapshots (the baseline); the calibratio
 
 from __future__ import annotations
 
-import os
-import platform
-import statistics
 import time
 from collections.abc import Callable
 
+from bench.common import median_of, print_machine, timed
 from engine.core import Action, GameRecord
 from engine.seasons import RULES
 from engine.seasons.autoplay import play_game
@@ -25,30 +23,8 @@ GAMES = 60
 DIFFICULTIES = ("apprentice", "wizard", "archmage")
 
 
-def _cpu() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def _machine() -> str:
-    return (f"{platform.platform()}; {_cpu()}, {os.cpu_count()} CPU(s); "
-            f"{platform.python_implementation()} {platform.python_version()}")
-
-
 def _median(run: Callable[[], float]) -> float:
-    return statistics.median(run() for _ in range(RUNS))
-
-
-def _timed(fn: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
+    return median_of(run, RUNS)  # RUNS read at call time: `python -m bench --quick` lowers it
 
 
 def bench_actions() -> float:
@@ -71,19 +47,19 @@ def bench_actions() -> float:
 
 
 def bench_games_apply() -> float:
-    return _median(lambda: GAMES / _timed(lambda: [play_game(DIFFICULTIES[s % 3], "bot", s) for s in range(GAMES)]))
+    return _median(lambda: GAMES / timed(lambda: [play_game(DIFFICULTIES[s % 3], "bot", s) for s in range(GAMES)]))
 
 
 def bench_games_sim() -> float:
-    return _median(lambda: 10000 / _timed(lambda: calibration("wizard", 10000, seed=1)))
+    return _median(lambda: 10000 / timed(lambda: calibration("wizard", 10000, seed=1)))
 
 
 def bench_forecast() -> tuple[float, float]:
     start_state = RULES.new_game({"difficulty": "archmage", "dice": "bot"}, 1).state
     _, steps = play_game("archmage", "bot", 1, extras=False)
     mid = steps[len(steps) // 2].state
-    return (_median(lambda: _timed(lambda: forecast(start_state, 10000, seed=2))),
-            _median(lambda: _timed(lambda: forecast(mid, 10000, seed=2))))
+    return (_median(lambda: timed(lambda: forecast(start_state, 10000, seed=2))),
+            _median(lambda: timed(lambda: forecast(mid, 10000, seed=2))))
 
 
 def _long_game(n: int = 500) -> list[Action]:
@@ -103,14 +79,14 @@ def bench_undo_resume() -> dict[str, float]:
 
         def undo(record: GameRecord = record) -> float:
             action = record.pop()
-            t = _timed(lambda: (record.push(action), record.pop()))
+            t = timed(lambda: (record.push(action), record.pop()))
             record.push(action)
             return t
 
         results[f"undo_{label}"] = _median(undo)
         snap = max(k for k in record.snapshots() if k <= len(actions))
         snapshot = (snap, record.snapshots()[snap].to_json()) if snap else None
-        results[f"resume_{label}"] = _median(lambda snapshot=snapshot, every=every: _timed(
+        results[f"resume_{label}"] = _median(lambda snapshot=snapshot, every=every: timed(
             lambda: GameRecord.replay(RULES, options, 3, [a.to_json() for a in actions], snapshot=snapshot,
                                       snapshot_every=every)))
     return results
@@ -118,7 +94,7 @@ def bench_undo_resume() -> dict[str, float]:
 
 def main() -> None:
     print("Seasons engine bench")
-    print(f"machine: {_machine()}")
+    print_machine()
     print(f"medians of {RUNS} runs")
     print(f"actions applied per second (RULES.apply):        {bench_actions():>10,.0f}")
     print(f"whole games per second, full apply path:          {bench_games_apply():>10,.1f}")

@@ -8,12 +8,11 @@ meter's time for Rage Piles of 1 to 12 unknown cards, exact and Monte Carlo (20,
 
 from __future__ import annotations
 
-import os
-import platform
 import statistics
 import time
 from collections.abc import Callable
 
+from bench.common import median_of, print_machine, timed
 from engine.core import Action, GameRecord, Rng
 from engine.volfyirion import RULES, danger
 from engine.volfyirion.autoplay import plausible_reveal
@@ -22,11 +21,6 @@ RUNS = 5
 ATTACKS = 2000
 PILES = range(1, 13)
 SAMPLES = 20000
-
-
-def _machine() -> str:
-    return (f"{platform.python_implementation()} {platform.python_version()} on {platform.machine()}, "
-            f"{os.cpu_count()} CPU(s), {platform.system()} {platform.release()}")
 
 
 def _before_attack(seed: int):
@@ -87,17 +81,13 @@ def _pile_of(unknown: int):
     return record.state
 
 
-def _median_seconds(run: Callable[[], object], runs: int = RUNS) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+def _median_seconds(run: Callable[[], object], runs: int | None = None) -> float:
+    return median_of(lambda: timed(run), RUNS if runs is None else runs)
 
 
 def main() -> None:
-    print(f"Volfyirion engine bench — {_machine()}")
+    print("Volfyirion engine bench")
+    print_machine()
     attack_rate, quiet_rate = bench_attacks()
     print(f"attacks resolved: {attack_rate:,.0f}/s ({1e6 / attack_rate:.1f} µs each, end + reveal + choices)")
     print(f"baseline, end of turn without attack: {quiet_rate:,.0f}/s ({1e6 / quiet_rate:.1f} µs each)")

@@ -72,26 +72,27 @@ class Controller:
     # -- the one path --------------------------------------------------------------------------------
     async def act(self, interaction: discord.Interaction, action: Builder, *, kind: str | None = None,
                   game_id: int | None = None, ply: int | None = None) -> None:
-        started = time.monotonic()
         work = self.service.play(interaction.channel_id, interaction.user.id, action, kind=kind, game_id=game_id,
                                  ply=ply)
-        try:
-            played = await within_deadline(interaction, started, work)
-        except (Refusal, RuleError, StoreError) as err:
-            await self.refuse(interaction, err)
-            return
-        await self.show(interaction, played, started=started)
+        await self._change(interaction, work)
 
     async def undo(self, interaction: discord.Interaction, *, game_id: int | None = None, ply: int | None = None) -> None:
-        started = time.monotonic()
         work = self.service.undo(interaction.channel_id, interaction.user.id, game_id=game_id, ply=ply)
+        await self._change(interaction, work)
+
+    async def _change(self, interaction: discord.Interaction, work: Awaitable[Played]) -> None:
+        """Await a change (in time for Discord's deadline), then show it, or say privately why it was refused."""
+        started = time.monotonic()
         try:
             played = await within_deadline(interaction, started, work)
         except (Refusal, RuleError, StoreError) as err:
             await self.refuse(interaction, err)
             return
-        note = t(lang(interaction), "reply.undone", action=self.describe_action(lang(interaction), played.row.kind,
-                                                                                 played.undone))
+        if played.undone is None:
+            await self.show(interaction, played, started=started)
+            return
+        lg = lang(interaction)
+        note = t(lg, "reply.undone", action=self.describe_action(lg, played.row.kind, played.undone))
         await self.show(interaction, played, started=started, note=note, picture=True)
 
     async def refuse(self, interaction: discord.Interaction, err: Refusal | RuleError | StoreError) -> None:

@@ -257,7 +257,7 @@ class SeasonsUI:
 
     def wants_picture(self, played: Played) -> bool:
         keys = {e.key for e in played.step.events}
-        return played.finished_now or any(k.endswith(("season_changed", "new_year", "game_over")) for k in keys)
+        return played.finished_now or any(k.endswith(("season_changed", "new_year")) for k in keys)
 
     async def extra_button(self, ctl: Controller, interaction: Interaction, row: GameRow, op: str,
                            arg: str | None) -> bool:

@@ -31,8 +31,8 @@ def seasons_cards(src: Path) -> list[dict]:
             "name_fr": row["name_fr"] or None,
             "type": row["type"],
             "prestige": int(row["prestige"]),
-            # Each base card exists twice in the box; expansion cards and promos once.
-            "copies": 2 if row["set"] == "base" else 1,
+            # Each base and expansion card exists twice in the box (§9.5); the promos once.
+            "copies": 1 if row["set"] == "promo" else 2,
         })
     return cards
 

@@ -67,6 +67,11 @@ class SeasonsCommands(app_commands.Group):
     async def roll(self, interaction: Interaction) -> None:
         await interaction.client.controller.act(interaction, Action("roll"), kind=KIND)
 
+    @app_commands.command(name="end", description=L("Bot dice: your turn is over; Dummbot resolves its die",
+                                                    "cmd.seasons.end"))
+    async def end(self, interaction: Interaction) -> None:
+        await interaction.client.controller.act(interaction, Action("end"), kind=KIND)
+
     @app_commands.command(name="die", description=L("Table dice: the face of the die left for Dummbot",
                                                     "cmd.seasons.die"))
     @app_commands.describe(face=L("The face's symbols, e.g. 2 water, 3 crystals, 1 dot", "opt.seasons.face"))
@@ -83,7 +88,7 @@ class SeasonsCommands(app_commands.Group):
             return []
         seasons, lg = _engine(), lang(interaction)
         allowed = seasons.season_faces(record.state)
-        faces = [f for f in seasons.search_faces(record.state.season, current, lg, limit=60) if f in allowed]
+        faces = [f for f in seasons.search_faces(record.state.dice_season, current, lg, limit=60) if f in allowed]
         return [app_commands.Choice(name=seasons.face_text(f, lg)[:100], value=seasons.face_text(f, "en")[:100])
                 for f in faces[:25]]
 
@@ -201,6 +206,8 @@ class SeasonsUI:
             for i, die in enumerate(waiting.params.get("dice", [])):
                 label = t(lg, "button.take", n=i + 1, face=die["face"])
                 specs.append(ButtonSpec("take", label, arg=i, style=discord.ButtonStyle.primary))
+        if "end" in legal:
+            specs.append(ButtonSpec("end", t(lg, "button.turn_over"), style=discord.ButtonStyle.primary))
         if "reveal" in legal:
             specs.append(ButtonSpec("reveal", t(lg, "button.reveal"), style=discord.ButtonStyle.primary))
         if "answer" in legal:
@@ -220,6 +227,8 @@ class SeasonsUI:
             return Action("roll")
         if op == "take" and arg in ("0", "1"):
             return Action("take", index=int(arg))
+        if op == "end":
+            return Action("end")
         if op == "cannot_pay":
             return Action("effect", kind="cannot_pay")
         return None

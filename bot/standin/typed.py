@@ -28,7 +28,7 @@ def seasons_command(action: Action) -> Command:
             return "seasons played", {"card": a["card"]}
         case "effect":
             return "seasons effect", {k: v for k, v in (("kind", a["kind"]), ("card", a.get("card"))) if v is not None}
-        case "roll" | "time" | "crystals" | "answer" | "score":
+        case "roll" | "end" | "time" | "crystals" | "answer" | "score":
             return f"seasons {action.type}", dict(a)
     raise ValueError(f"no slash command for {action.to_json()}")
 

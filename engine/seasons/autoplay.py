@@ -79,9 +79,11 @@ def main_action(state: SeasonsState, table: Table, rng: Rng) -> Action:
         return Action("roll")
     if key == "seasons.waiting.take_die":
         return Action("take", index=rng.randbelow(2))
+    if key == "seasons.waiting.player_turn":
+        return Action("end")
     if key == "seasons.waiting.die":
-        dice = table.table_dice[state.season]
-        faces = [die_faces(state.season, d)[rng.randbelow(6)] for d in dice]
+        season = state.dice_season  # S-3.2: the dice rolled at the round's start
+        faces = [die_faces(season, d)[rng.randbelow(6)] for d in table.table_dice[season]]
         return Action("die", face=dict(faces[rng.randbelow(2)]))
     if key == "seasons.waiting.reveal_summon":
         return Action("reveal", cards=[_fresh(state, table)])
@@ -124,7 +126,9 @@ def side_action(state: SeasonsState, table: Table, rng: Rng) -> Action | None:
         table.pile.remove(card)  # the player drew it some time ago
         return Action("played", card=card)
     if "effect" in legal and roll < 7:
-        kinds = ["kairn"]
+        if state.wait_key == "seasons.waiting.score":  # S-8.3: only corrections after the last round
+            return Action("effect", kind="cannot_pay") if state.payments else None
+        kinds = ["kairn"] if state.kairn_used < state.player_area.count(C.KAIRN) else []
         if C.FAIRIES in state.summoned:
             kinds.append("activate")
         if C.LEECH in state.summoned:
@@ -135,13 +139,15 @@ def side_action(state: SeasonsState, table: Table, rng: Rng) -> Action | None:
             kinds.append("onys")
         if state.player_area:
             kinds.append("left")
+        if not kinds:
+            return None
         kind = kinds[rng.randbelow(len(kinds))]
         if kind == "left":
             return Action("effect", kind=kind, card=state.player_area[rng.randbelow(len(state.player_area))])
         return Action("effect", kind=kind)
     if "time" in legal and roll < 9:
-        steps = (-1, 1, 2, 3)[rng.randbelow(4)]
-        if steps < 0 and state.year == 1 and state.month == 1:
+        steps = (-3, -2, -1, 1, 2, 3)[rng.randbelow(6)]
+        if state.position + steps < 0 or (steps > 0 and state.past_end):
             return None
         return Action("time", steps=steps)
     if "crystals" in legal and roll < 10:

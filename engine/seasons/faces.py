@@ -185,11 +185,11 @@ def dice_numbers(season: str) -> list[int]:
 
 
 def season_faces(state_or_season: Any, dice: list[int] | None = None) -> list[dict[str, Any]]:
-    """Distinct faces of the current season: the 2 chosen dice in bot-dice mode, all 5 otherwise."""
+    """Distinct faces of the round's season (S-3.2): the 2 chosen dice in bot-dice mode, all 5 otherwise."""
     if isinstance(state_or_season, str):
         season = state_or_season
     else:
-        season = state_or_season.season
+        season = state_or_season.dice_season
         if dice is None and state_or_season.dice == "bot":
             dice = list(state_or_season.chosen[season])
     faces: list[dict[str, Any]] = []
@@ -211,7 +211,7 @@ def resolve_face(state_or_season: Any, face: dict[str, Any] | str) -> dict[str, 
     """
     face = parse_face(face) if isinstance(face, str) else canonical(face)
     faces = season_faces(state_or_season)
-    season = state_or_season if isinstance(state_or_season, str) else state_or_season.season
+    season = state_or_season if isinstance(state_or_season, str) else state_or_season.dice_season
     if face["dots"]:
         if face in faces:
             return face

@@ -48,7 +48,7 @@ class _Sim:
     """One simulated rest-of-game; plain attributes for speed."""
 
     __slots__ = ("rnd", "deck", "hand", "crystals", "worth", "titus", "figrim", "month", "year", "over",
-                 "difficulty")
+                 "difficulty", "last")
 
     def draw(self) -> int:
         deck = self.deck
@@ -112,6 +112,9 @@ class _Sim:
             self.hand.append(self.draw())
 
     def move(self, dots: int) -> None:
+        if self.last:  # the player's time move passed the end of year 3: this round was the last (S-9.4)
+            self.over = True
+            return
         before = (self.month - 1) // 3
         month = self.month + dots
         if month > 12:
@@ -159,7 +162,7 @@ def _new_sim(rnd: random.Random, difficulty: str, deck: list[int]) -> _Sim:
     sim = _Sim()
     sim.rnd, sim.deck, sim.hand, sim.difficulty = rnd, list(deck), [], difficulty
     sim.crystals = sim.worth = sim.titus = sim.figrim = 0
-    sim.month, sim.year, sim.over = 1, 1, False
+    sim.month, sim.year, sim.over, sim.last = 1, 1, False, False
     return sim
 
 
@@ -183,6 +186,8 @@ def _pending(sim: _Sim, state: SeasonsState) -> None:
             sim.to_play(sim.draw())
         elif name == "end_round":
             sim.crystals += sim.titus
+        elif name == "move" and step[2:] == ["time"]:
+            _time_move(sim, step[1], state.top_year or state.year)
         elif name == "move":
             sim.move(step[1])
         elif name == "season_change":
@@ -195,12 +200,29 @@ def _pending(sim: _Sim, state: SeasonsState) -> None:
             sim.over = True
         if sim.over:
             return
-    if key == "seasons.waiting.take_die":
-        faces = _faces()[SEASONS.index(state.season)]
-        rolled = state.rolled[int(sim.rnd.random() * 2)]
+    if key in ("seasons.waiting.take_die", "seasons.waiting.player_turn"):
+        season = state.dice_season
+        faces = _faces()[SEASONS.index(season)]
+        left = int(sim.rnd.random() * 2) if state.taken is None else 1 - state.taken
+        rolled = state.rolled[left]
         die_face = rolled["face"]
-        index = next(i for i, f in enumerate(die_faces(state.season, rolled["die"])) if f == die_face)
+        index = next(i for i, f in enumerate(die_faces(season, rolled["die"])) if f == die_face)
         sim.face(faces[rolled["die"]][index])
+
+
+def _time_move(sim: _Sim, steps: int, top_year: int) -> None:
+    """A pending time move of the player's (S-9.2 … S-9.4), as the engine makes it."""
+    before = (sim.year - 1) * 12 + sim.month - 1
+    after = max(0, min(before + steps, 36))
+    if after == 36:
+        sim.month, sim.year, sim.last = 12, 3, True
+    else:
+        sim.year, sim.month = after // 12 + 1, after % 12 + 1
+    if after // 3 != before // 3:
+        sim.summon()
+        sim.crystals += sim.figrim
+        if after < 36 and sim.year > top_year:
+            sim.new_year()
 
 
 def _stats(scores: list[int]) -> dict[str, Any]:
@@ -228,7 +250,7 @@ def forecast(state: SeasonsState, samples: int = 10000, seed: int = 0) -> dict[s
         sim = _new_sim(rnd, state.difficulty, deck)
         sim.hand = known_hand + [sim.draw() for _ in range(unknown)]
         sim.crystals, sim.titus, sim.figrim = state.crystals, titus, figrim
-        sim.month, sim.year = state.month, state.year
+        sim.month, sim.year, sim.last = state.month, state.year, state.past_end
         _pending(sim, state)
         score = sim.crystals + sim.worth if sim.over else sim.run(bot_dice or _random_dice(rnd))
         scores.append(score + state.score - state.crystals)

@@ -15,7 +15,7 @@ from engine.core import JSON, Action, Event, Rng, RuleError, Step, split_list
 from . import cards as C
 from .cards import COPIES, IS_ITEM, PRESTIGE, card_id
 from .faces import RATES, SEASONS, canonical, dice_numbers, die_faces, resolve_face
-from .state import STATE_VERSION, SeasonsState
+from .state import EDITION, STATE_VERSION, SeasonsState
 
 DIFFICULTIES = ("apprentice", "wizard", "archmage")
 DICE_MODES = ("table", "bot")
@@ -28,6 +28,7 @@ _DICE_WORDS = {"table": "table", "手元のダイス": "table", "手元": "table
                "ボットのダイス": "bot", "ボット": "bot"}
 
 HAND_DRAW = {"apprentice": 1, "wizard": 4, "archmage": 4}  # S-5.1 cards drawn from the hand
+END = 36  # the token's position past month 12 of year 3 (S-7.1, S-9.4); see SeasonsState.position
 NEW_YEAR_DRAW = {"apprentice": 1, "wizard": 2, "archmage": 4}  # S-6.2
 PRELUDE_HAND = 6  # S-2.2
 BONUS_PENALTY = (0, 5, 12, 20)  # §9.4
@@ -36,6 +37,7 @@ BONUS_PENALTY = (0, 5, 12, 20)  # §9.4
 EFFECT_KINDS = ("activate", "summon", "kairn", "onys", "cannot_pay", "left")
 
 WAIT_DIE, WAIT_ROLL, WAIT_TAKE = "seasons.waiting.die", "seasons.waiting.roll", "seasons.waiting.take_die"
+WAIT_TURN = "seasons.waiting.player_turn"
 WAIT_SUMMON, WAIT_HAND = "seasons.waiting.reveal_summon", "seasons.waiting.reveal_hand"
 WAIT_DISCARD, WAIT_CRYSTALS = "seasons.waiting.reveal_discard", "seasons.waiting.player_crystals"
 WAIT_SCORE, WAIT_FINISHED = "seasons.waiting.score", "seasons.waiting.finished"
@@ -61,10 +63,13 @@ class SeasonsRules:
         if dice is None:
             raise RuleError("seasons.bad_option", option="dice", value=str(options.get("dice")),
                             choices=", ".join(DICE_MODES))
-        unknown = set(options) - {"difficulty", "dice"}
+        edition = options.get("edition", EDITION)
+        if edition not in (1, EDITION):
+            raise RuleError("seasons.bad_option", option="edition", value=str(edition), choices=f"1, {EDITION}")
+        unknown = set(options) - {"difficulty", "dice", "edition"}
         if unknown:
             raise RuleError("seasons.bad_option", option=sorted(unknown)[0], value="", choices="difficulty, dice")
-        return {"difficulty": difficulty, "dice": dice}
+        return {"difficulty": difficulty, "dice": dice, "edition": edition}
 
     def new_game(self, options: Mapping[str, Any], seed: int) -> Step:
         opts = self.normalize_options(options)
@@ -76,7 +81,8 @@ class SeasonsRules:
             difficulty=opts["difficulty"], dice=opts["dice"], year=1, month=1, rng=rng.state, chosen=chosen,
             crystals=0, hand_size=PRELUDE_HAND, hand_known=[], summoned=[], discards=[], player_area=[],
             rolled=None, queue=[], wait_key=WAIT_DIE, wait_params={}, payments=[], over=False, round=1,
-            player_score=None, outcome=None,
+            player_score=None, outcome=None, edition=opts["edition"], taken=None, round_season="winter",
+            top_year=1, past_end=False, kairn_used=0,
         )
         events: Events = []
         _ev(events, "game_started", difficulty=state.difficulty, dice=state.dice, hand_size=PRELUDE_HAND)
@@ -97,7 +103,7 @@ class SeasonsRules:
         if handler is None:
             raise RuleError("seasons.unknown_action", action=str(action.type))
         if action.type not in state.waiting.legal:
-            raise RuleError("seasons.not_now", action=action.type, waiting=state.wait_key)
+            _refuse_out_of_turn(state, action.type)
         s = state.copy()
         events: Events = []
         handler(s, action, events)
@@ -107,13 +113,32 @@ class SeasonsRules:
         return Step(s, tuple(events), s.waiting)
 
 
+def _refuse_out_of_turn(s: SeasonsState, action: str) -> None:
+    """The clearest refusal for an action that does not fit the moment (S-3.1a's order of a round)."""
+    if s.edition >= 2 and s.wait_key in (WAIT_ROLL, WAIT_TAKE):
+        if action == "time":
+            raise RuleError("seasons.time_in_your_turn")
+        if action == "end":
+            raise RuleError("seasons.end_take_first")
+    if action == "end" and s.dice == "table" and s.wait_key == WAIT_DIE:
+        raise RuleError("seasons.end_table_dice")
+    raise RuleError("seasons.not_now", action=action, waiting=s.wait_key)
+
+
 # == the flow =======================================================================================
 def _set_round_wait(s: SeasonsState) -> None:
-    if s.rolled:
+    """Between Dummbot's dice: the player's turn of the round (S-3.1, S-3.1a)."""
+    if s.round_season is None:  # a new round: its dice are the season's where the token now stands
+        s.round_season = s.season
+    if s.rolled and s.taken is not None:
+        taken, left = s.rolled[s.taken], s.rolled[1 - s.taken]
+        s.wait_key, s.wait_params = WAIT_TURN, {"die": taken["die"], "face": dict(taken["face"]),
+                                                "dummbot_die": left["die"], "dummbot_face": dict(left["face"])}
+    elif s.rolled:
         s.wait_key, s.wait_params = WAIT_TAKE, {"dice": [dict(d) for d in s.rolled]}
     else:
         s.wait_key, s.wait_params = (WAIT_ROLL if s.dice == "bot" else WAIT_DIE), {
-            "season": s.season, "year": s.year, "month": s.month, "round": s.round}
+            "season": s.dice_season, "year": s.year, "month": s.month, "round": s.round}
 
 
 def _wait(s: SeasonsState, key: str, **params: Any) -> bool:
@@ -150,8 +175,54 @@ def _step_end_round(s: SeasonsState, events: Events) -> bool:
     return False
 
 
-def _step_move(s: SeasonsState, events: Events, steps: int) -> bool:
-    """S-3.3/S-3.4: move the token forward; a new season queues S-5, a new year S-6, year 3's end S-7."""
+def _step_move(s: SeasonsState, events: Events, steps: int, by: str = "dots") -> bool:
+    """Move the token: Dummbot's dots (S-3.3) or the player's time move (S-9.1), forward or back.
+
+    Every change of season queues S-5 and its triggers (S-9.2), the first entry into a year S-6 (S-9.3).
+    The game ends after Dummbot's dots carry the token past month 12 of year 3, or in the round in which
+    the player's move did (S-7.1, S-9.4); the last change of season still summons.
+    """
+    if s.edition < 2:
+        return _step_move_edition_1(s, events, steps)
+    before = s.position
+    if before == END and by == "dots":  # the player's move already ended the year: this round is the last
+        _ev(events, "year_three_over")
+        s.over = True
+        s.queue.insert(0, ["game_end"])
+        return False
+    after = min(before + steps, END)
+    s.past_end = after == END
+    if not s.past_end:
+        s.year, s.month = after // 12 + 1, after % 12 + 1
+    else:
+        s.year, s.month = 3, 12
+    if steps > 0:
+        _ev(events, "token_moved", steps=steps, year=s.year, month=s.month, season=s.season)
+    else:
+        if s.year < (before // 12 + 1):
+            _ev(events, "year_back", year=s.year)
+        _ev(events, "token_moved_back", steps=-steps, year=s.year, month=s.month, season=s.season)
+    if before // 3 == after // 3:
+        return False
+    triggers: list[list[Any]] = [["season_change"], ["season_triggers"]]
+    if s.past_end:
+        _ev(events, "year_three_over")
+        if by == "dots":
+            s.over = True
+            triggers.append(["game_end"])
+        else:
+            _ev(events, "last_round", year=s.year)
+    else:
+        _ev(events, "season_changed", season=s.season, year=s.year, month=s.month)
+        if s.year > (s.top_year or 1):
+            s.top_year = s.year
+            triggers.append(["new_year"])
+    s.queue[:0] = triggers
+    return False
+
+
+def _step_move_edition_1(s: SeasonsState, events: Events, steps: int) -> bool:
+    """The first release's move (forward only; every entry into a year drew), kept for recorded games."""
     before = s.season
     new_year = False
     for _ in range(steps):
@@ -269,11 +340,18 @@ def _random_pick(s: SeasonsState, items: list[str]) -> str:
     return choice
 
 
-def _extreme(s: SeasonsState, cards: list[str], best: bool) -> str:
-    """S-5.2: the highest (or lowest) printed prestige, ties broken at random (seeded)."""
+def _extreme(s: SeasonsState, events: Events, cards: list[str], best: bool) -> str:
+    """S-5.2: the highest (or lowest) printed prestige; ties broken at random among the tied *cards*, so
+    two copies of one card are twice as likely as a single other card (seeded). A real tie is said."""
     target = (max if best else min)(PRESTIGE[c] for c in cards)
-    tied = sorted({c for c in cards if PRESTIGE[c] == target})
-    return _random_pick(s, tied)
+    if s.edition < 2:  # the first release drew among the distinct titles
+        return _random_pick(s, sorted({c for c in cards if PRESTIGE[c] == target}))
+    tied = sorted(c for c in cards if PRESTIGE[c] == target)
+    choice = _random_pick(s, tied)
+    if len(set(tied)) > 1:
+        _ev(events, "tie_broken", tied_cards=sorted(set(tied)), card=choice, prestige=target, highest=best,
+            copies=tied.count(choice), among=len(tied))
+    return choice
 
 
 def _dummbot_summons(s: SeasonsState, events: Events, card: str, source: str) -> None:
@@ -299,8 +377,12 @@ def _dummbot_summons(s: SeasonsState, events: Events, card: str, source: str) ->
 
 
 def _check_copies(s: SeasonsState, cards: list[str], *, include_hand: bool) -> None:
-    """No more copies than the box holds minus those known to be elsewhere."""
-    known = s.summoned + s.discards + s.player_area + (s.hand_known if include_hand else [])
+    """No more copies than the box holds minus those known to be in play (or in Dummbot's hand).
+
+    Discarded copies are never counted (§9.5): the discard pile is shuffled into a new draw pile when the
+    draw pile runs out, so a discarded card can come back.
+    """
+    known = s.summoned + s.player_area + (s.hand_known if include_hand else [])
     for card in set(cards):
         available = COPIES[card] - known.count(card)
         count = cards.count(card)
@@ -332,7 +414,12 @@ def _int_arg(action: Action, name: str, default: int | None = None, lo: int | No
 
 # == Dummbot's die (S-4) ============================================================================
 def _resolve_die(s: SeasonsState, face: JSON, events: Events) -> None:
+    """S-4: Dummbot's die, after the player's whole turn (S-3.1a). Energy at the rate of the season where
+    the token stands now (S-4.1), which a time move in the player's turn may have changed."""
     season = s.season
+    if s.edition >= 2:
+        s.payments = []  # S-8.3: what was assumed paid before Dummbot's die can no longer be corrected
+    s.round_season, s.kairn_used = None, 0
     _ev(events, "dummbot_die", face=face, season=season)
     energy = face["energy"]
     total = sum(energy.values())
@@ -361,12 +448,14 @@ def _resolve_die(s: SeasonsState, face: JSON, events: Events) -> None:
 
 # == action handlers ================================================================================
 def _do_roll(s: SeasonsState, action: Action, events: Events) -> None:
-    """Bot dice: roll the current season's two chosen dice (S-1.4, S-3.1)."""
-    s.payments = []
+    """Bot dice: roll the round's two chosen dice (S-1.4, S-3.1)."""
+    if s.edition < 2:
+        s.payments = []
     rng = Rng(s.rng)
     s.rolled = []
-    for die in s.chosen[s.season]:
-        faces = die_faces(s.season, die)
+    season = s.dice_season
+    for die in s.chosen[season]:
+        faces = die_faces(season, die)
         s.rolled.append({"die": die, "face": dict(faces[rng.randbelow(len(faces))])})
     s.rng = rng.state
     _ev(events, "dice_rolled", first_die=s.rolled[0]["die"], first_face=s.rolled[0]["face"],
@@ -374,19 +463,34 @@ def _do_roll(s: SeasonsState, action: Action, events: Events) -> None:
 
 
 def _do_take(s: SeasonsState, action: Action, events: Events) -> None:
+    """Bot dice: the player takes a die and plays their turn; Dummbot's die waits for ``end`` (S-3.1a)."""
     index = _int_arg(action, "index", lo=0, hi=1)
     taken, left = s.rolled[index], s.rolled[1 - index]
-    _ev(events, "die_taken", die=taken["die"], face=taken["face"], dummbot_die=left["die"])
-    s.rolled = None
+    _ev(events, "die_taken", die=taken["die"], face=taken["face"], dummbot_die=left["die"],
+        dummbot_face=left["face"])
+    if s.edition < 2:  # the first release resolved Dummbot's die at once
+        s.rolled = None
+        _resolve_die(s, canonical(left["face"]), events)
+    else:
+        s.taken = index
+
+
+def _do_end(s: SeasonsState, action: Action, events: Events) -> None:
+    """Bot dice: the player's turn is over; Dummbot resolves the die left to it (S-3.1a, S-3.2)."""
+    left = s.rolled[1 - s.taken]
+    s.rolled, s.taken = None, None
+    _ev(events, "turn_over")
     _resolve_die(s, canonical(left["face"]), events)
 
 
 def _do_die(s: SeasonsState, action: Action, events: Events) -> None:
-    """Table dice: the face left for Dummbot; dots may be omitted when unambiguous."""
+    """Table dice: the face left for Dummbot, one of the faces of the dice rolled at the round's start
+    (S-3.2), even if the player's turn moved time since; dots may be omitted when unambiguous."""
     raw = action.get("face")
     if raw is None:
         raise RuleError("seasons.face_unreadable", word="")
-    s.payments = []
+    if s.edition < 2:
+        s.payments = []
     _resolve_die(s, resolve_face(s, raw), events)
 
 
@@ -428,10 +532,10 @@ def _summon_from_hand(s: SeasonsState, events: Events, drawn: list[str]) -> None
     if s.difficulty == "archmage" and len(drawn) == 1:
         summon, discard = (drawn[0], None) if PRESTIGE[drawn[0]] > 0 else (None, drawn[0])
     else:
-        summon = _extreme(s, rest, best=True)
+        summon = _extreme(s, events, rest, best=True)
         if s.difficulty == "archmage" and len(drawn) >= 2:
             rest.remove(summon)
-            discard = _extreme(s, rest, best=False)
+            discard = _extreme(s, events, rest, best=False)
             rest.append(summon)
     for card in drawn:
         if card in s.hand_known:
@@ -460,7 +564,7 @@ def _do_played(s: SeasonsState, action: Action, events: Events) -> None:
     s.player_area.append(card)
     if card == C.SYLLAS:
         if s.summoned:
-            victim = _extreme(s, s.summoned, best=False)
+            victim = _extreme(s, events, s.summoned, best=False)
             s.summoned.remove(victim)
             s.discards.append(victim)
             _ev(events, "dummbot_sacrifices", card=victim, reason_card=card, score=s.score)
@@ -472,7 +576,7 @@ def _do_played(s: SeasonsState, action: Action, events: Events) -> None:
     elif card == C.AMSUG:
         items = [c for c in s.summoned if IS_ITEM[c]]
         if items:
-            back = _extreme(s, items, best=False)
+            back = _extreme(s, events, items, best=False)
             s.summoned.remove(back)
             s.hand_size += 1
             s.hand_known.append(back)
@@ -495,6 +599,8 @@ def _do_played(s: SeasonsState, action: Action, events: Events) -> None:
 
 def _do_effect(s: SeasonsState, action: Action, events: Events) -> None:
     kind = str(action.get("kind", ""))
+    if s.wait_key == WAIT_SCORE and kind != "cannot_pay":  # S-8.3: after the last round, only corrections
+        raise RuleError("seasons.only_corrections_now", kind=kind)
     if kind == "activate":  # Dummbot's Thieving Fairies
         _require_dummbot_card(s, C.FAIRIES, kind)
         for _ in range(s.summoned.count(C.FAIRIES)):
@@ -504,11 +610,18 @@ def _do_effect(s: SeasonsState, action: Action, events: Events) -> None:
         _require_dummbot_card(s, C.LEECH, kind)
         for _ in range(s.summoned.count(C.LEECH)):
             _take_from_player(s, events, 1, C.LEECH)
-    elif kind == "kairn":  # S-8 #16: the player's Kairn activation
+    elif kind == "kairn":  # S-8 #16: the player's Kairn activation, once per round per Kairn (S-8.6)
+        if s.edition >= 2:
+            _require_player_card(s, C.KAIRN, kind)
+            if s.kairn_used >= s.player_area.count(C.KAIRN):
+                raise RuleError("seasons.kairn_once_per_round", card=C.KAIRN)
+            s.kairn_used += 1
         lost = min(4, s.crystals)
         s.crystals -= lost
         _ev(events, "crystals_lost", n=lost, card=C.KAIRN, total=s.crystals)
-    elif kind == "onys":  # S-8.2: the player passes Damned Soul of Onys to Dummbot
+    elif kind == "onys":  # S-8.2: the player passes Damned Soul of Onys to Dummbot; they must hold it (S-8.6)
+        if s.edition >= 2:
+            _require_player_card(s, C.ONYS, kind)
         if s.summoned.count(C.ONYS) >= COPIES[C.ONYS]:
             raise RuleError("seasons.too_many_copies", card=C.ONYS, count=s.summoned.count(C.ONYS) + 1,
                             available=0)
@@ -528,6 +641,8 @@ def _do_effect(s: SeasonsState, action: Action, events: Events) -> None:
             s.summoned.remove(C.TITUS)
             s.discards.append(C.TITUS)
             _ev(events, "dummbot_titus_sacrificed", card=C.TITUS, score=s.score)
+        if s.wait_key == WAIT_SCORE:  # the final score being asked for is Dummbot's corrected one
+            s.wait_params = {**s.wait_params, "dummbot_score": s.score}
     elif kind == "left":  # one of the player's cards left their play area
         card = card_id(action.get("card", ""))
         if card not in s.player_area:
@@ -543,11 +658,24 @@ def _require_dummbot_card(s: SeasonsState, card: str, kind: str) -> None:
         raise RuleError("seasons.effect_needs_card", kind=kind, card=card)
 
 
+def _require_player_card(s: SeasonsState, card: str, kind: str) -> None:
+    """S-8.6: an effect of the player's card needs that card in their play area as the bot knows it."""
+    if card not in s.player_area:
+        raise RuleError("seasons.effect_needs_your_card", kind=kind, card=card)
+
+
 def _do_time(s: SeasonsState, action: Action, events: Events) -> None:
-    """S-9.1: the player's cards move the token; forward moves trigger S-5/S-6 as usual."""
+    """S-9.1: the player's cards move the token in their turn, forward or back (S-9.2 … S-9.4)."""
     steps = _int_arg(action, "steps", lo=-3, hi=3)
     if steps == 0:
         raise RuleError("seasons.bad_number", field="steps", value="0")
+    if s.edition >= 2:
+        if s.position + steps < 0:
+            raise RuleError("seasons.time_before_start", steps=steps)
+        if s.past_end and steps > 0:
+            raise RuleError("seasons.time_past_end", steps=steps)
+        s.queue.insert(0, ["move", steps, "time"])
+        return
     if steps > 0:
         s.queue.insert(0, ["move", steps])
         return
@@ -603,7 +731,7 @@ def _do_score(s: SeasonsState, action: Action, events: Events) -> None:
 
 
 _HANDLERS: dict[str, Callable[[SeasonsState, Action, Events], None]] = {
-    "roll": _do_roll, "take": _do_take, "die": _do_die, "reveal": _do_reveal, "played": _do_played,
+    "roll": _do_roll, "take": _do_take, "end": _do_end, "die": _do_die, "reveal": _do_reveal, "played": _do_played,
     "effect": _do_effect, "time": _do_time, "crystals": _do_crystals, "answer": _do_answer,
     "score": _do_score,
 }

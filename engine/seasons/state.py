@@ -19,24 +19,39 @@ STATE_VERSION = 1
 # Cards whose effect on the other side lasts while they are in play (S-8 table).
 _ONGOING = frozenset({"11", "16", "33", "39", "41", "50"})
 
-# Which action types each waiting situation accepts; corrections stay open between rounds.
+# Which action types each waiting situation accepts; corrections stay open between rounds and, for
+# payments (S-8.3), until the final score is entered.
 LEGAL: dict[str, tuple[str, ...]] = {
     "seasons.waiting.die": ("die", "played", "effect", "time", "crystals"),
-    "seasons.waiting.roll": ("roll", "played", "effect", "time", "crystals"),
+    "seasons.waiting.roll": ("roll", "played", "effect", "crystals"),
     "seasons.waiting.take_die": ("take", "played", "effect", "crystals"),
+    "seasons.waiting.player_turn": ("end", "played", "effect", "time", "crystals"),
     "seasons.waiting.reveal_summon": ("reveal", "crystals"),
     "seasons.waiting.reveal_hand": ("reveal", "crystals"),
     "seasons.waiting.reveal_discard": ("reveal", "crystals"),
     "seasons.waiting.player_crystals": ("answer", "crystals"),
-    "seasons.waiting.score": ("score", "crystals"),
+    "seasons.waiting.score": ("score", "effect", "crystals"),
     "seasons.waiting.finished": (),
 }
+# Edition 1, the first release's reading, kept so that games recorded then replay exactly: taking a die
+# resolved Dummbot's die at once, so time moves were entered before the roll, and nothing was corrected
+# at the final score.
+_LEGAL_EDITION_1 = {
+    **LEGAL,
+    "seasons.waiting.roll": ("roll", "played", "effect", "time", "crystals"),
+    "seasons.waiting.score": ("score", "crystals"),
+}
+EDITION = 2  # the rules of seasons-dummbot.md as they stand; see ``SeasonsRules.normalize_options``
 
 _FIELDS = (
     "difficulty", "dice", "year", "month", "rng", "chosen", "crystals", "hand_size", "hand_known",
     "summoned", "discards", "player_area", "rolled", "queue", "wait_key", "wait_params", "payments",
     "over", "round", "player_score", "outcome",
+    # Added with edition 2 (older saved states get the defaults below).
+    "edition", "taken", "round_season", "top_year", "past_end", "kairn_used",
 )
+_DEFAULTS: dict[str, Any] = {"edition": 1, "taken": None, "round_season": None, "top_year": None,
+                             "past_end": False, "kairn_used": 0}
 
 
 class SeasonsState:
@@ -54,13 +69,24 @@ class SeasonsState:
         return SEASONS[(self.month - 1) // 3]
 
     @property
+    def dice_season(self) -> str:
+        """S-3.2: the season whose dice were rolled this round, even if the player moved time since."""
+        return self.round_season if self.edition >= 2 and self.round_season else self.season
+
+    @property
+    def position(self) -> int:
+        """The token as one number: 0 is year 1 month 1, 35 year 3 month 12, 36 past the end (S-9.4)."""
+        return 36 if self.past_end else (self.year - 1) * 12 + self.month - 1
+
+    @property
     def score(self) -> int:
         """S-7.2: crystals + printed prestige of every card in Dummbot's play area."""
         return self.crystals + sum(PRESTIGE[c] for c in self.summoned)
 
     @property
     def waiting(self) -> Waiting:
-        return Waiting(self.wait_key, dict(self.wait_params), LEGAL[self.wait_key])
+        legal = (LEGAL if self.edition >= 2 else _LEGAL_EDITION_1)[self.wait_key]
+        return Waiting(self.wait_key, dict(self.wait_params), legal)
 
     @property
     def finished(self) -> bool:
@@ -76,6 +102,7 @@ class SeasonsState:
             "year": self.year,
             "month": self.month,
             "season": self.season,
+            "dice_season": self.dice_season,
             "round": self.round,
             "difficulty": self.difficulty,
             "dice": self.dice,
@@ -90,6 +117,7 @@ class SeasonsState:
             "discards": list(self.discards),
             "player_area": list(self.player_area),
             "rolled": copy.deepcopy(self.rolled),
+            "taken": self.taken,
             "pending": self.wait_key,
             "can_correct_payment": bool(self.payments),
             "payments": [dict(p) for p in self.payments],
@@ -97,6 +125,7 @@ class SeasonsState:
             "player_ongoing": sorted({c for c in self.player_area if c in _ONGOING}),
             "pending_params": copy.deepcopy(self.wait_params),
             "game_over": self.over,
+            "past_end": self.past_end,
             "result": self.result(),
         }
 
@@ -120,7 +149,7 @@ class SeasonsState:
     def from_json(cls, data: JSON) -> SeasonsState:
         if data.get("version") != STATE_VERSION or data.get("game", "seasons") != "seasons":
             raise RuleError("seasons.state_version", version=str(data.get("version")))
-        return cls(**{name: copy.deepcopy(data[name]) for name in _FIELDS})
+        return cls(**{name: copy.deepcopy(data[name] if name in data else _DEFAULTS[name]) for name in _FIELDS})
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SeasonsState) and self.to_json() == other.to_json()

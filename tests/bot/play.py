@@ -30,8 +30,8 @@ async def play_seasons(driver: Driver, actions: list[Action], *, use_buttons: bo
         by_button = use_buttons and i % 3 == 0
         if action.type == "take":
             reply = await driver.press(button(reply, "take", str(action.args["index"])), **presser)
-        elif action.type == "roll" and by_button and reply is not None:
-            reply = await driver.press(button(reply, "roll"), **presser)
+        elif action.type in ("roll", "end") and by_button and reply is not None:
+            reply = await driver.press(button(reply, action.type), **presser)
         elif action.type == "reveal" and by_button and reply is not None:
             opened = await driver.press(button(reply, "reveal"), **presser)
             assert opened.modal is not None, opened.text

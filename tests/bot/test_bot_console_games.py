@@ -42,6 +42,8 @@ def seasons_line(action: Action, lang: str) -> str:
             return f"press {a['index'] + 1}"  # the take buttons come first on the roll's reply
         case "roll":
             return "/seasons roll"
+        case "end":
+            return "/seasons end"
         case "score":
             return " ".join(["/seasons score"] + [f"{k}:{a[k]}" for k in ("crystals", "prestige", "bonuses", "hand",
                                                                           "extra")])

@@ -32,6 +32,7 @@ RULES = {"seasons": SEASONS, "volfyirion": VOLFYIRION}
 BUTTON_FOR = {
     ("seasons", "roll"): ("roll", lambda a: None),
     ("seasons", "take"): ("take", lambda a: str(a.args["index"])),
+    ("seasons", "end"): ("end", lambda a: None),
     ("volfyirion", "end"): ("end", lambda a: None),
     ("volfyirion", "reshuffle"): ("reshuffle", lambda a: None),
 }

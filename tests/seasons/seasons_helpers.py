@@ -15,7 +15,9 @@ def new(difficulty: str = "wizard", dice: str = "table", seed: int = 1, **fields
     for name, value in fields.items():
         setattr(state, name, value)
     if "month" in fields or "year" in fields:
-        state.wait_params = {"season": state.season, "year": state.year, "month": state.month, "round": 1}
+        state.top_year = fields.get("top_year", state.year)  # the years before were entered in play
+        state.round_season = fields.get("round_season", state.season)  # the round began where the token is
+        state.wait_params = {"season": state.dice_season, "year": state.year, "month": state.month, "round": 1}
     return state
 
 

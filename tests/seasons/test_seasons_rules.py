@@ -47,7 +47,8 @@ def test_s1_4_bot_dice_chooses_two_of_five_per_season_seeded():
 @pytest.mark.parametrize("typed, expected", [("apprentice", "apprentice"), ("見習い", "apprentice"),
                                              ("魔法使い", "wizard"), ("大魔導師", "archmage"), ("ARCHMAGE", "archmage")])
 def test_s1_5_difficulties_in_english_and_japanese(typed, expected):
-    assert RULES.normalize_options({"difficulty": typed, "dice": "bot"}) == {"difficulty": expected, "dice": "bot"}
+    assert RULES.normalize_options({"difficulty": typed, "dice": "bot"}) == {"difficulty": expected, "dice": "bot",
+                                                                              "edition": 2}
 
 
 def test_s1_5_unknown_difficulty_or_dice_is_refused():
@@ -95,7 +96,7 @@ def test_s3_2_dummbot_resolves_the_other_die():
     state = new(dice="bot", seed=4)
     rolled = act(state, "roll").state
     for index in (0, 1):
-        step = act(rolled, "take", index=index)
+        step = act(act(rolled, "take", index=index).state, "end")
         assert params(step, "dummbot_die")[0]["face"] == rolled.rolled[1 - index]["face"]
 
 
@@ -283,7 +284,7 @@ def test_s7_1_game_ends_after_year_three_with_the_last_summon():
     step = die(new(month=11, year=3, hand_size=3), "6 crystals, 3 dots")
     assert step.waiting.key == "seasons.waiting.reveal_hand" and step.state.over
     step = act(step.state, "reveal", cards=["1", "2", "3"])
-    assert step.waiting.key == "seasons.waiting.score" and step.waiting.legal == ("score", "crystals")
+    assert step.waiting.key == "seasons.waiting.score" and step.waiting.legal == ("score", "effect", "crystals")
     assert "draw_to_hand" not in keys(step) and len(step.state.summoned) == 1
 
 
@@ -331,9 +332,11 @@ def test_s9_1_forward_time_triggers_season_change():
 
 
 def test_s9_1_back_across_winter_moves_the_year_back():
-    step = act(new(month=1, year=2), "time", steps=-2)
+    step = act(new(month=1, year=2, hand_size=0), "time", steps=-2)
     assert (step.state.year, step.state.month) == (1, 11) and "year_back" in keys(step)
-    assert step.waiting.key == "seasons.waiting.die"  # no season-change effects backwards
+    assert params(step, "token_moved_back")[0]["steps"] == 2
+    assert "season_changed" in keys(step) and "hand_empty" in keys(step)  # S-9.2: a change of season
+    assert step.waiting.key == "seasons.waiting.die"
 
 
 def test_s9_1_time_refuses_zero_out_of_range_and_before_the_start():
@@ -345,9 +348,13 @@ def test_s9_1_time_refuses_zero_out_of_range_and_before_the_start():
     assert err.value.key == "seasons.time_before_start"
 
 
-def test_s9_1_forward_time_past_year_three_ends_the_game():
+def test_s9_4_forward_time_past_year_three_ends_the_game_after_dummbots_die():
     step = act(new(month=12, year=3, hand_size=0), "time", steps=1)
-    assert step.waiting.key == "seasons.waiting.score"
+    assert step.waiting.key == "seasons.waiting.die" and step.state.past_end and not step.state.over
+    assert "last_round" in keys(step) and "game_end" not in keys(step)
+    step = die(step.state, "6 crystals, 2 dots")  # the round began in year 3's autumn: its dice
+    assert step.waiting.key == "seasons.waiting.score" and step.state.crystals == 6
+    assert "token_moved" not in keys(step)
 
 
 # -- contract details --------------------------------------------------------------------------------

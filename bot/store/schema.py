@@ -81,5 +81,14 @@ V1 = (
     "CREATE INDEX results_user ON results (guild_id, user_id)",
 )
 
-MIGRATIONS: list[tuple[str, ...]] = [V1]
+# Seasons games recorded before the rules' edition 2 (the player's turn before Dummbot's die, time moves
+# both ways, …) keep the rules they were played under, so they replay to the state their players saw.
+V2 = (
+    """
+    UPDATE games SET options = json_set(options, '$.edition', 1)
+    WHERE kind = 'seasons' AND json_extract(options, '$.edition') IS NULL
+    """,
+)
+
+MIGRATIONS: list[tuple[str, ...]] = [V1, V2]
 SCHEMA_VERSION = len(MIGRATIONS)

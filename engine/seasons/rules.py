@@ -15,7 +15,7 @@ from engine.core import JSON, Action, Event, Rng, RuleError, Step, split_list
 from . import cards as C
 from .cards import COPIES, IS_ITEM, PRESTIGE, card_id
 from .faces import RATES, SEASONS, canonical, dice_numbers, die_faces, resolve_face
-from .state import EDITION, STATE_VERSION, SeasonsState
+from .state import EDITION, END, STATE_VERSION, SeasonsState
 
 DIFFICULTIES = ("apprentice", "wizard", "archmage")
 DICE_MODES = ("table", "bot")
@@ -28,7 +28,6 @@ _DICE_WORDS = {"table": "table", "手元のダイス": "table", "手元": "table
                "ボットのダイス": "bot", "ボット": "bot"}
 
 HAND_DRAW = {"apprentice": 1, "wizard": 4, "archmage": 4}  # S-5.1 cards drawn from the hand
-END = 36  # the token's position past month 12 of year 3 (S-7.1, S-9.4); see SeasonsState.position
 NEW_YEAR_DRAW = {"apprentice": 1, "wizard": 2, "archmage": 4}  # S-6.2
 PRELUDE_HAND = 6  # S-2.2
 BONUS_PENALTY = (0, 5, 12, 20)  # §9.4
@@ -186,7 +185,7 @@ def _step_move(s: SeasonsState, events: Events, steps: int, by: str = "dots") ->
         return _step_move_edition_1(s, events, steps)
     before = s.position
     if before == END and by == "dots":  # the player's move already ended the year: this round is the last
-        _ev(events, "year_three_over")
+        _ev(events, "last_round_over")
         s.over = True
         s.queue.insert(0, ["game_end"])
         return False
@@ -199,7 +198,7 @@ def _step_move(s: SeasonsState, events: Events, steps: int, by: str = "dots") ->
     if steps > 0:
         _ev(events, "token_moved", steps=steps, year=s.year, month=s.month, season=s.season)
     else:
-        if s.year < (before // 12 + 1):
+        if s.year < min(before, END - 1) // 12 + 1:
             _ev(events, "year_back", year=s.year)
         _ev(events, "token_moved_back", steps=-steps, year=s.year, month=s.month, season=s.season)
     if before // 3 == after // 3:

@@ -42,6 +42,7 @@ _LEGAL_EDITION_1 = {
     "seasons.waiting.score": ("score", "crystals"),
 }
 EDITION = 2  # the rules of seasons-dummbot.md as they stand; see ``SeasonsRules.normalize_options``
+END = 36  # the token's position past month 12 of year 3 (S-7.1, S-9.4); see ``SeasonsState.position``
 
 _FIELDS = (
     "difficulty", "dice", "year", "month", "rng", "chosen", "crystals", "hand_size", "hand_known",
@@ -76,7 +77,7 @@ class SeasonsState:
     @property
     def position(self) -> int:
         """The token as one number: 0 is year 1 month 1, 35 year 3 month 12, 36 past the end (S-9.4)."""
-        return 36 if self.past_end else (self.year - 1) * 12 + self.month - 1
+        return END if self.past_end else (self.year - 1) * 12 + self.month - 1
 
     @property
     def score(self) -> int:

@@ -354,7 +354,7 @@ def test_s9_4_forward_time_past_year_three_ends_the_game_after_dummbots_die():
     assert "last_round" in keys(step) and "game_end" not in keys(step)
     step = die(step.state, "6 crystals, 2 dots")  # the round began in year 3's autumn: its dice
     assert step.waiting.key == "seasons.waiting.score" and step.state.crystals == 6
-    assert "token_moved" not in keys(step)
+    assert "token_moved" not in keys(step) and "last_round_over" in keys(step)
 
 
 # -- contract details --------------------------------------------------------------------------------

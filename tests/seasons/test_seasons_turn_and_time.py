@@ -294,3 +294,10 @@ def test_s3_1a_games_recorded_before_edition_2_replay_unchanged():
     assert "time" in RULES.new_game(record.options, 4).waiting.legal  # time before the roll, as then
     replayed = GameRecord.replay(RULES, record.options, 4, [a.to_json() for a in record.actions])
     assert replayed.state == record.state
+
+
+def test_s9_4_moving_back_from_past_the_end_stays_in_year_three():
+    turn = act(new(month=12, year=3, hand_size=0), "time", steps=1).state
+    step = act(turn, "time", steps=-2)
+    assert (step.state.year, step.state.month, step.state.past_end) == (3, 11, False)
+    assert "year_back" not in keys(step)

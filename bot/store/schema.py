@@ -8,6 +8,11 @@ a new one.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from .volfyirion_log import migrate_volfyirion_actions
+
 V1 = (
     # One row per game. ``ply`` counts the live actions and is the game's version: every write checks
     # it with a conditional UPDATE. ``options`` and ``summary`` are JSON text.
@@ -81,5 +86,10 @@ V1 = (
     "CREATE INDEX results_user ON results (guild_id, user_id)",
 )
 
-MIGRATIONS: list[tuple[str, ...]] = [V1]
+# Volfyirion's stored actions rewritten to what was meant (card ids, city names), each game replayed before
+# and after and the whole step refused if any state differs (bot/store/volfyirion_log.py). A step may hold
+# such a Python function (``async (connection) -> None``) as well as SQL statements.
+V2 = (migrate_volfyirion_actions,)
+
+MIGRATIONS: list[tuple[str | Callable[[Any], Awaitable[None]], ...]] = [V1, V2]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -99,7 +99,7 @@ def test_v4_3_v5_3_whole_games_on_each_difficulty_typed_into_the_console(tmp_pat
     else:
         assert any("ヴォルフィーリオンの攻撃力は13: コマンドカードのコスト9＋4（ハードは破壊された街1つにつき2、"
                    "破壊された街は2つ）。" in text for text in texts)
-        assert any("難易度イージー、ボーナス街ごと（英語版ルールブックの表）: ヴォルフィーリオンの攻撃力は、公開された"
+        assert any("難易度イージー、ボーナスは街ごと（英語版ルールブックの表）: ヴォルフィーリオンの攻撃力は、公開された"
                    "コマンドカードのコストの合計だけです（イージーは破壊された街の分も追加しません）。" in text for text in texts)
     records = [exported([item]) for item in items if any(f["filename"].endswith(".json") for f in item.get("files", []))]
     assert len(records) == 3

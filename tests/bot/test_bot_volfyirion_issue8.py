@@ -17,7 +17,7 @@ async def _actions(driver) -> list[dict]:
 
 async def test_v5_3_start_and_attack_state_the_games_formula_in_both_languages(driver):
     start = await driver.slash("volfyrion start", {"difficulty": "hard", "bonus": "per_city"}, locale="ja")
-    assert "難易度ハード、ボーナス街ごと（英語版ルールブックの表）" in start.text
+    assert "難易度ハード、ボーナスは街ごと（英語版ルールブックの表）" in start.text
     assert "コストの合計＋破壊された街1つにつき2です" in start.text
     assert (await export(driver))["options"]["bonus"] == "per_city"
     await driver.slash("volfyrion reshuffle", {})

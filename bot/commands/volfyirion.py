@@ -33,9 +33,12 @@ KIND = "volfyirion"
 Interaction = discord.Interaction["SoloBot"]
 
 DIFFICULTIES = word_choices("easy", "normal", "hard")
+# V-5.3: the original's formula (the default) or the English rulebook's table.
 BONUS = [
-    app_commands.Choice(name=L("official: per destroyed city", "word.bonus_official"), value="official"),
-    app_commands.Choice(name=L("flat: the translation's reading", "word.bonus_flat"), value="flat"),
+    app_commands.Choice(name=L("flat: costs + 1 per destroyed city + difficulty (the original's rule)",
+                               "word.bonus_flat"), value="flat"),
+    app_commands.Choice(name=L("per_city: costs + difficulty per destroyed city (the English rulebook's table)",
+                               "word.bonus_per_city"), value="per_city"),
 ]
 PAID = [
     app_commands.Choice(name=L("6 Battle points", "word.paid_battle"), value="battle"),
@@ -54,8 +57,14 @@ def _engine():
     return volfyirion
 
 
-def _act(interaction: Interaction, action: Builder) -> Any:
-    return interaction.client.controller.act(interaction, action, kind=KIND)
+def _act(interaction: Interaction, action: Action) -> Any:
+    """Apply what the player typed, stored as it was meant: card ids and city names resolved against the
+    state it is applied to (built under the channel's lock)."""
+    return interaction.client.controller.act(interaction, _meant(action), kind=KIND)
+
+
+def _meant(action: Action) -> Builder:
+    return lambda record: _engine().canonical_action(record.state, action)
 
 
 class VolfyirionCommands(app_commands.Group):
@@ -67,12 +76,12 @@ class VolfyirionCommands(app_commands.Group):
                                                       "cmd.volfyirion.start"))
     @app_commands.describe(
         difficulty=L("Volfyirion's difficulty", "opt.volfyirion.difficulty"),
-        bonus=L("How the difficulty bonus is read (official by default)", "opt.volfyirion.bonus"),
+        bonus=L("How the difficulty bonus is read (flat, the original's rule, by default)", "opt.volfyirion.bonus"),
         cities=L("Your three city cards, e.g. Yrdesh, Akao Uket, Kyr", "opt.volfyirion.cities"),
         unseal=L("Allow unsealing Wonders Volfyirion sealed (off by default)", "opt.volfyirion.unseal"),
     )
     @app_commands.choices(difficulty=DIFFICULTIES, bonus=BONUS)
-    async def start(self, interaction: Interaction, difficulty: str, bonus: str = "official",
+    async def start(self, interaction: Interaction, difficulty: str, bonus: str = "flat",
                     cities: app_commands.Range[str, 1, 100] | None = None, unseal: bool = False) -> None:
         options: dict[str, Any] = {"difficulty": difficulty, "bonus": bonus, "unseal": unseal}
         if cities:
@@ -239,6 +248,12 @@ def danger_embed(lg: str, report: dict[str, Any]) -> discord.Embed:
     if lines:
         embed.add_field(name=t(lg, "danger.distribution"), value="\n".join(lines[:30])[:1000],
                         inline=False)
+    if "reading" in report:  # the formula this game uses (V-4.3, V-5.3) and what it adds now
+        rule = t(lg, _engine().attack_rule_key(report["reading"], report["d"]), difficulty=report["difficulty"],
+                 bonus=report["reading"], d=report["d"])
+        now = (t(lg, "volfyirion.danger.bonus_now", bonus=report["bonus"]) if report["bonus"]
+               else t(lg, "volfyirion.danger.no_bonus_now"))
+        embed.add_field(name=t(lg, "volfyirion.danger.formula"), value=f"{rule}\n{now}"[:1000], inline=False)
     return embed
 
 
@@ -269,7 +284,7 @@ class VolfyirionUI:
         if op == "choose" and arg is not None and arg.isdigit():
             cities = record.waiting.params.get("cities", [])
             if int(arg) < len(cities):
-                return Action("choose", city=cities[int(arg)])
+                return _meant(Action("choose", city=cities[int(arg)]))
             return None
         if op in ("end", "reshuffle"):
             return Action(op)
@@ -284,7 +299,7 @@ class VolfyirionUI:
 
     def form_action(self, op: str, values: dict[str, str], record: GameRecord) -> Builder:
         if op == "reveal":
-            return Action("reveal", cards=split_list(require_text(values, "cards")))
+            return _meant(Action("reveal", cards=split_list(require_text(values, "cards"))))
         raise Refusal("refuse.unknown_button")
 
     def board(self, summary: dict[str, Any]) -> bytes:

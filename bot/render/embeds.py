@@ -77,6 +77,10 @@ def seasons_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool]]:
     ]
 
 
+# V-5.3: a summary stored before the readings were renamed says ``official`` for the per-city table.
+_BONUS_READING = {"official": "per_city", None: "flat"}
+
+
 def volfyirion_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool]]:
     fields: list[tuple[str, str, bool]] = [
         (t(lang, "field.volfyirion.turn"), str(s.get("turn")), True),
@@ -103,7 +107,7 @@ def volfyirion_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool
         ]
         fields.append((t(lang, "field.volfyirion.wonders"), "\n".join(lines), False))
     fields.append((t(lang, "field.volfyirion.difficulty"), t(lang, f"word.{s.get('difficulty')}") + " · "
-                   + t(lang, f"word.bonus_{s.get('bonus', 'official')}"), True))
+                   + t(lang, f"word.bonus_{_BONUS_READING.get(s.get('bonus'), s.get('bonus'))}"), True))
     return fields
 
 

@@ -8,6 +8,11 @@ a new one.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from .volfyirion_log import migrate_volfyirion_actions
+
 V1 = (
     # One row per game. ``ply`` counts the live actions and is the game's version: every write checks
     # it with a conditional UPDATE. ``options`` and ``summary`` are JSON text.
@@ -81,14 +86,19 @@ V1 = (
     "CREATE INDEX results_user ON results (guild_id, user_id)",
 )
 
+# Volfyirion's stored actions rewritten to what was meant (card ids, city names), each game replayed before
+# and after and the whole step refused if any state differs (bot/store/volfyirion_log.py). A step may hold
+# such a Python function (``async (connection) -> None``) as well as SQL statements.
+V2 = (migrate_volfyirion_actions,)
+
 # Seasons games recorded before the rules' edition 2 (the player's turn before Dummbot's die, time moves
 # both ways, …) keep the rules they were played under, so they replay to the state their players saw.
-V2 = (
+V3 = (
     """
     UPDATE games SET options = json_set(options, '$.edition', 1)
     WHERE kind = 'seasons' AND json_extract(options, '$.edition') IS NULL
     """,
 )
 
-MIGRATIONS: list[tuple[str, ...]] = [V1, V2]
+MIGRATIONS: list[tuple[str | Callable[[Any], Awaitable[None]], ...]] = [V1, V2, V3]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -577,7 +577,10 @@ async def _migrate(db: aiosqlite.Connection) -> None:
             version = (await _one(db, "PRAGMA user_version"))[0]
             if version < SCHEMA_VERSION:
                 for statement in MIGRATIONS[version]:
-                    await db.execute(statement)
+                    if callable(statement):  # a step written in Python (it must not commit)
+                        await statement(db)
+                    else:
+                        await db.execute(statement)
                 version += 1
                 await db.execute(f"PRAGMA user_version = {version}")
         log.info("store schema at version %d", version)

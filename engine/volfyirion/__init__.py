@@ -7,10 +7,11 @@
     2
 """
 
-from .attack import city_defence
+from .attack import attack_bonus, attack_rule_key, city_defence
+from .canonical import canonical_action
 from .cards import CATALOG, SOLO_ASSET_DECK, Card
 from .danger import danger
 from .rules import RULES, VolfyirionRules
 from .state import VolfState
 
-__all__ = ["CATALOG", "city_defence", "RULES", "SOLO_ASSET_DECK", "Card", "VolfState", "VolfyirionRules", "danger"]
+__all__ = ["CATALOG", "attack_bonus", "attack_rule_key", "canonical_action", "city_defence", "RULES", "SOLO_ASSET_DECK", "Card", "VolfState", "VolfyirionRules", "danger"]

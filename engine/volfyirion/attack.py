@@ -13,14 +13,38 @@ from .cards import CATALOG
 
 
 def attack_bonus(destroyed_before: int, k: int, bonus: str) -> int:
-    """Extra attack from destroyed cities and difficulty (V-4.3, V-5.3).
+    """What Volfyirion adds to the Command costs (V-4.3, V-5.3), ``k`` being the difficulty's d.
 
-    ``official``: k per city destroyed before this attack. ``flat`` (the Japanese reading): +1 per
-    destroyed city and k once.
+    ``flat`` (the original's formula, the default): +1 per city destroyed before this attack, and d
+    once. ``per_city`` (the English rulebook's table; recorded as ``official`` by older games): d per
+    city destroyed before this attack, nothing else.
     """
     if bonus == "flat":
         return destroyed_before + k
-    return k * destroyed_before
+    if bonus in ("per_city", "official"):
+        return k * destroyed_before
+    raise ValueError(f"unknown bonus reading {bonus!r}")
+
+
+def attack_rule_key(bonus: str, k: int) -> str:
+    """The message that states this game's attack formula (start message, danger meter)."""
+    if bonus in ("per_city", "official"):
+        return "volfyirion.event.setup_difficulty_per_city_easy" if k == 0 else "volfyirion.event.setup_difficulty_per_city"
+    return "volfyirion.event.setup_difficulty_flat_easy" if k == 0 else "volfyirion.event.setup_difficulty_flat"
+
+
+def attack_line_key(bonus: str, k: int, destroyed_before: int) -> str:
+    """The attack line that states the parts of the formula this attack actually used (V-4.3).
+
+    A part that adds nothing (no city destroyed yet, easy's d = 0) gets words of its own rather than a "+ 0".
+    """
+    if bonus in ("per_city", "official"):
+        if k == 0:
+            return "volfyirion.event.attack_per_city_easy"
+        return "volfyirion.event.attack_per_city" if destroyed_before else "volfyirion.event.attack_per_city_no_city"
+    if k == 0:
+        return "volfyirion.event.attack_flat_easy" if destroyed_before else "volfyirion.event.attack_flat_easy_no_city"
+    return "volfyirion.event.attack_flat" if destroyed_before else "volfyirion.event.attack_flat_no_city"
 
 
 def destroy_order(attack: int, defences: Sequence[tuple[int, int]]) -> tuple[list[int], int]:

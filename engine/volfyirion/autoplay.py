@@ -29,7 +29,7 @@ def random_action(state: VolfState, rng: Rng) -> Action:
         return Action("choose", city=rng.choice(state.waiting.params["cities"]))
     if state.phase != TURN:
         raise RuleError("volfyirion.not_now", action="autoplay", waiting=state.waiting.key, expected="—")
-    if sum(state.unseen_deck().values()) < state.unknown_in_pile + _DECK_MARGIN:
+    if state.deck_left() < _DECK_MARGIN:
         return _running_out(state)
     total = sum(w for _, w in _TURN_WEIGHTS)
     roll = rng.randbelow(total)

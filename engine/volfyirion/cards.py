@@ -44,6 +44,8 @@ SOLO_ASSET_DECK: dict[str, int] = {c.name: c.qty for c in CARDS if c.in_asset_de
 SOLO_REMOVED: tuple[str, ...] = tuple(c.name for c in CARDS if not c.solo)
 CITIES: dict[str, int] = {c.name: c.defence or 0 for c in CARDS if c.type == "city"}
 DEFAULT_CITIES: tuple[str, str, str] = ("Tylaris", "Vahylea", "Alantar")
+# The player's starting House Deck (V-1.5).
+HOUSE_DECK: dict[str, int] = {"Prospector": 8, "Captain": 1, "Diviner": 1}
 
 
 @lru_cache(maxsize=4096)

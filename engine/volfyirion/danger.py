@@ -38,7 +38,8 @@ EXACT_LIMIT = 20
 def danger(state: VolfState, *, method: str = "auto", samples: int = 20000, seed: int = 0) -> dict[str, Any]:
     """``{"method", "unknown", "attack": {value: p}, "p_no_attack", "p_city_falls", "p_game_lost",
     "cities_destroyed": {n: p}, "expected_attack", "expected_cities_destroyed", "expected_wonders_sealed",
-    "samples"}`` for an attack at the end of this turn (whether or not the token is away)."""
+    "samples"}`` for an attack at the end of this turn (whether or not the token is away), plus the game's
+    attack formula (``formula``)."""
     if method not in ("auto", "exact", "montecarlo"):
         raise RuleError("volfyirion.bad_method", value=str(method))
     pool = state.unseen_deck()
@@ -53,7 +54,17 @@ def danger(state: VolfState, *, method: str = "auto", samples: int = 20000, seed
         outcomes = _monte_carlo(pool, unknown, fixed, _troop_cap(state), samples, seed)
     report = _summarise(outcomes, resolve, state.rage_size > 0 and len(state.standing()) > 0)
     report.update(method=method, unknown=unknown, samples=samples if method == "montecarlo" else None)
+    report.update(formula(state))
     return report
+
+
+def formula(state: VolfState) -> dict[str, Any]:
+    """The attack formula this game uses and what it adds now (V-4.3, V-5.3): ``{"reading", "difficulty",
+    "d", "destroyed", "bonus"}`` — attack = Command costs + ``bonus``."""
+    destroyed = len(state.cities) - len(state.standing())
+    reading = state.options["bonus"]
+    return {"reading": reading, "difficulty": state.options["difficulty"], "d": state.k, "destroyed": destroyed,
+            "bonus": arith.attack_bonus(destroyed, state.k, reading)}
 
 
 # -- draws ------------------------------------------------------------------------------------------

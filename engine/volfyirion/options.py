@@ -10,7 +10,11 @@ from engine.core import JSON, RuleError, split_list
 from .cards import DEFAULT_CITIES, city_card
 from .state import DIFFICULTY_K
 
-BONUS_READINGS = ("official", "flat")
+# V-5.3: ``flat`` (the original's formula, the default) or ``per_city`` (the English rulebook's table).
+BONUS_READINGS = ("flat", "per_city")
+# Games recorded before the readings were renamed said ``official`` for the per-city table: they
+# replay unchanged as ``per_city``.
+BONUS_ALIASES = {"official": "per_city"}
 _KNOWN = ("difficulty", "bonus", "cities", "unseal")
 
 
@@ -23,7 +27,8 @@ def normalize_options(options: Mapping[str, Any] | None) -> JSON:
     difficulty = str(options.get("difficulty") or "normal").strip().casefold()
     if difficulty not in DIFFICULTY_K:
         raise RuleError("volfyirion.bad_difficulty", value=difficulty)
-    bonus = str(options.get("bonus") or "official").strip().casefold()
+    bonus = str(options.get("bonus") or "flat").strip().casefold()
+    bonus = BONUS_ALIASES.get(bonus, bonus)
     if bonus not in BONUS_READINGS:
         raise RuleError("volfyirion.bad_bonus", value=bonus)
     unseal = options.get("unseal", False)

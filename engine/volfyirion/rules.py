@@ -14,12 +14,13 @@ from typing import Any
 from engine.core import JSON, Action, Event, RuleError, Step, fold, split_list
 
 from . import attack as arith
-from .cards import CATALOG, SOLO_REMOVED, Card, card
+from .cards import CATALOG, HOUSE_DECK, SOLO_ASSET_DECK, SOLO_REMOVED, Card, card
 from .options import normalize_options
 from .state import CHOOSE_BUILDING, CHOOSE_TROOP, FINISHED, REVEAL, TURN, VolfState
 
 Events = list[Event]
 PUT_ASIDE_COST = 6  # V-2.2: 6 Battle or 6 Knowledge points
+WIN_POINTS = 16  # V-2.1, V-2.2, V-5.1: 16 Battle points attack Volfyirion, 16 Knowledge points subjugate it
 
 
 class VolfyirionRules:
@@ -47,10 +48,11 @@ class VolfyirionRules:
             Event("volfyirion.event.setup_decks"),
             Event("volfyirion.event.setup_asset_row"),
             Event("volfyirion.event.setup_lair", max_cost=3),
-            Event("volfyirion.event.setup_house_deck", prospectors=8, captains=1, diviners=1),
+            Event("volfyirion.event.setup_house_deck", prospectors=HOUSE_DECK["Prospector"],
+                  captains=HOUSE_DECK["Captain"], diviners=HOUSE_DECK["Diviner"]),
             Event("volfyirion.event.setup_token"),
-            Event("volfyirion.event.setup_difficulty", difficulty=opts["difficulty"], bonus=opts["bonus"],
-                  k=state.k),
+            Event(arith.attack_rule_key(opts["bonus"], state.k), difficulty=opts["difficulty"], bonus=opts["bonus"],
+                  d=state.k),
         ]
         _start_turn(state, events)
         return Step(state, tuple(events), state.waiting)
@@ -66,6 +68,7 @@ class VolfyirionRules:
         new = state.clone()
         events: Events = []
         handler(new, action.args, events)
+        _check_supply(state, new)
         return Step(new, tuple(events), new.waiting)
 
     def state_from_json(self, data: JSON) -> VolfState:
@@ -81,9 +84,28 @@ def _start_turn(state: VolfState, events: Events) -> None:
 
 
 def _add_rage_card(state: VolfState, events: Events) -> None:
+    if state.deck_left() <= 0 and (state.put_aside or state.put_aside_unknown):
+        # The bot knows the Asset Deck is empty: the put-aside cards were shuffled into a new one (V-2.4).
+        _refill_deck(state, events)
     state.rage_size += 1
     state.added += 1
     events.append(Event("volfyirion.event.rage_card_added", size=state.rage_size))
+
+
+def _check_supply(before: VolfState, after: VolfState) -> None:
+    """The Asset Deck is finite (V-1.2, V-2.4): the Rage Pile's unseen cards can never outnumber the
+    solo Asset Deck's 62 cards less those known to be elsewhere. An action that would pass that (or go
+    further past it, in a game recorded before the check) is refused."""
+    excess = -after.deck_left()
+    if excess <= 0 or excess <= -before.deck_left():
+        return
+    supply = after.supply()
+    params = {"pile": after.unknown_in_pile, "supply": supply, "deck": sum(SOLO_ASSET_DECK.values()),
+              "elsewhere": sum(SOLO_ASSET_DECK.values()) - supply}
+    put_aside = len(after.put_aside) + after.put_aside_unknown
+    if put_aside:
+        raise RuleError("volfyirion.asset_deck_exhausted_refill", put_aside=put_aside, **params)
+    raise RuleError("volfyirion.asset_deck_exhausted", **params)
 
 
 def _city(state: VolfState, query: Any) -> dict[str, Any]:
@@ -266,6 +288,12 @@ def _putaside(state: VolfState, args: JSON, events: Events) -> None:
 
 def _refill(state: VolfState, args: JSON, events: Events) -> None:
     """V-2.4: the Asset Deck ran out; the put-aside cards were shuffled into a new one."""
+    if not state.put_aside and not state.put_aside_unknown:
+        raise RuleError("volfyirion.nothing_to_refill")
+    _refill_deck(state, events)
+
+
+def _refill_deck(state: VolfState, events: Events) -> None:
     count = len(state.put_aside) + state.put_aside_unknown
     state.put_aside.clear()
     state.put_aside_unknown = 0
@@ -287,9 +315,29 @@ def _win(state: VolfState, args: JSON, events: Events) -> None:
     how = str(args.get("how") or "").strip().casefold()
     if how not in ("attack", "subjugate"):
         raise RuleError("volfyirion.bad_how", value=how)
+    _check_win_possible(state)
     _finish(state, "won", how)
     key = "volfyirion.event.won_attack" if how == "attack" else "volfyirion.event.won_subjugate"
-    events.append(Event(key, turn=state.turn, points=16))
+    events.append(Event(key, turn=state.turn, points=WIN_POINTS))
+
+
+def _check_win_possible(state: VolfState) -> None:
+    """A win the bot knows is impossible is refused (V-5.1 with V-1.5).
+
+    On turn 1, as long as nothing but the starting House Deck is known (no card acquired, played or
+    removed), the player's hand holds only Prospectors, the Captain and the Diviner: no secondary
+    ability, so no card drawn beyond the hand, and all ten together give 3 Battle and 3 Knowledge
+    points, far from 16. Anything reported beyond that deck (a Wonder bought from the Lair, a card
+    played) and the bot no longer claims to know.
+    """
+    if state.turn != 1 or state.owned or state.wonders or state.removed:
+        return
+    if any(city[slot] for city in state.cities for slot in ("troop", "building")):
+        return
+    battle = sum(n * (CATALOG[name].bp or 0) for name, n in HOUSE_DECK.items())
+    knowledge = sum(n * (CATALOG[name].kp or 0) for name, n in HOUSE_DECK.items())
+    if max(battle, knowledge) < WIN_POINTS:
+        raise RuleError("volfyirion.win_impossible_turn_1", battle=battle, knowledge=knowledge, points=WIN_POINTS)
 
 
 def _finish(state: VolfState, outcome: str, how: str) -> None:
@@ -317,15 +365,29 @@ def _end(state: VolfState, args: JSON, events: Events) -> None:
 
 
 def _reveal(state: VolfState, args: JSON, events: Events) -> None:
-    """The player names the unknown cards of the Rage Pile (V-6); the known top card is counted."""
+    """The player names the unknown cards of the Rage Pile (V-6); the known top card is counted.
+
+    The list may name the known top card as well (all the pile's cards, the top card among them): one
+    copy of the top card is then taken as the top card itself. Any other count is refused.
+    """
     raw = args.get("cards")
     names = split_list(raw) if isinstance(raw, str) else list(raw or [])
     cards = [card(n) for n in names]
     for c in cards:
         if not c.in_asset_deck:
             raise RuleError("volfyirion.not_in_asset_deck", card=c.name)
-    if len(cards) != state.unknown_in_pile:
-        raise RuleError("volfyirion.reveal_count", expected=state.unknown_in_pile, got=len(cards))
+    expected = state.unknown_in_pile
+    if state.rage_top and len(cards) == expected + 1:
+        top = next((i for i, c in enumerate(cards) if c.name == state.rage_top), None)
+        if top is None:
+            raise RuleError("volfyirion.reveal_top_missing", card=state.rage_top, expected=expected,
+                            total=expected + 1)
+        cards.pop(top)
+    elif len(cards) != expected:
+        if state.rage_top:
+            raise RuleError("volfyirion.reveal_count_top", card=state.rage_top, expected=expected,
+                            total=expected + 1, got=len(cards))
+        raise RuleError("volfyirion.reveal_count", expected=expected, got=len(cards))
     known = state.known_elsewhere()
     for name, n in Counter(c.name for c in cards).items():
         left = CATALOG[name].qty - known[name]
@@ -422,10 +484,11 @@ def _city_attack(state: VolfState, commands: list[str], events: Events) -> bool:
     """V-4.3 … V-4.5. False when the last city fell (the game is over)."""
     destroyed_before = sum(1 for c in state.cities if c["destroyed"])
     costs = sum(CATALOG[n].cost or 0 for n in commands)
-    bonus = arith.attack_bonus(destroyed_before, state.k, state.options["bonus"])
+    reading = state.options["bonus"]
+    bonus = arith.attack_bonus(destroyed_before, state.k, reading)
     total = costs + bonus
-    events.append(Event("volfyirion.event.attack", attack=total, costs=costs, bonus=bonus,
-                        destroyed_before=destroyed_before))
+    events.append(Event(arith.attack_line_key(reading, state.k, destroyed_before), attack=total, costs=costs,
+                        bonus=bonus, destroyed_before=destroyed_before, d=state.k, difficulty=state.options["difficulty"]))
     standing = state.standing()
     defences = [(arith.city_defence(c), c["defence"]) for c in standing]
     fallen, left = arith.destroy_order(total, defences)

@@ -105,6 +105,16 @@ class VolfState:
             known[self.rage_top] += 1
         return known
 
+    def supply(self) -> int:
+        """How many cards of the solo Asset Deck (62, V-1.2) can still be in the Asset Deck or among the
+        pile's unseen cards: all of them less every copy known to be elsewhere, the unseen put-aside
+        cards included."""
+        return sum(self.unseen_deck().values()) - self.put_aside_unknown
+
+    def deck_left(self) -> int:
+        """At most this many cards are left in the Asset Deck; 0 (or less) means it is known to be empty."""
+        return self.supply() - self.unknown_in_pile
+
     def unseen_deck(self) -> Counter[str]:
         """The solo Asset Deck minus every copy known elsewhere: what an unknown Rage card can be."""
         known = self.known_elsewhere()

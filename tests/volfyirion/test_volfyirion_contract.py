@@ -35,8 +35,11 @@ def test_catalog_ids_are_english_names_and_lookup_forgives():
 def test_options_are_normalised_and_recorded():
     opts = RULES.normalize_options({"difficulty": "HARD", "bonus": "flat", "cities": "kyr, yrdesh, Vahylea"})
     assert opts == {"difficulty": "hard", "bonus": "flat", "cities": ["Yrdesh", "Vahylea", "Kyr"], "unseal": False}
-    assert RULES.normalize_options({}) == {"difficulty": "normal", "bonus": "official",
+    # V-5.3: the original's formula is the default; games recorded with "official" replay as per_city.
+    assert RULES.normalize_options({}) == {"difficulty": "normal", "bonus": "flat",
                                            "cities": ["Tylaris", "Vahylea", "Alantar"], "unseal": False}
+    assert RULES.normalize_options({"bonus": "official"})["bonus"] == "per_city"
+    assert RULES.normalize_options({"bonus": "Per_City"})["bonus"] == "per_city"
     for bad, key in (({"bonus": "double"}, "bad_bonus"), ({"unseal": "yes"}, "bad_unseal")):
         with pytest.raises(RuleError) as err:
             RULES.normalize_options(bad)
@@ -79,7 +82,7 @@ def test_events_of_new_game_are_the_setup_checklist_then_turn_one():
     step = RULES.new_game({"cities": ["Yrdesh", "Akao Uket", "Kyr"]}, 3)
     names = [e.key.rsplit(".", 1)[-1] for e in step.events]
     assert names == ["setup_cities", "setup_remove", "setup_decks", "setup_asset_row", "setup_lair",
-                     "setup_house_deck", "setup_token", "setup_difficulty", "turn_started", "rage_card_added"]
+                     "setup_house_deck", "setup_token", "setup_difficulty_flat", "turn_started", "rage_card_added"]
     assert step.events[0].params == {"city8": "Yrdesh", "city9": "Akao Uket", "city10": "Kyr"}
 
 

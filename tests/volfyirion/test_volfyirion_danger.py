@@ -16,13 +16,16 @@ def test_danger_exact_one_unknown_card_by_hand():
     state = new(difficulty="normal").state  # turn 1: one unknown card, no Troop, nothing destroyed
     report = danger(state, method="exact")
     deck = sum(SOLO_ASSET_DECK.values())
-    # A city falls only if the card is a Command of cost ≥ 8 (Tylaris has defence 8).
-    eight = sum(n for name, n in SOLO_ASSET_DECK.items() if CATALOG[name].type == "command" and CATALOG[name].cost >= 8)
-    assert report["p_city_falls"] == pytest.approx(eight / deck)
+    # Normal, bonus flat (V-4.3): attack = cost + 0 destroyed cities + 1. A city falls only if the card is a
+    # Command of cost ≥ 7 (7 + 1 = 8 pays for Tylaris's 8).
+    seven = sum(n for name, n in SOLO_ASSET_DECK.items() if CATALOG[name].type == "command" and CATALOG[name].cost >= 7)
+    assert report["p_city_falls"] == pytest.approx(seven / deck)
     non_command = sum(n for name, n in SOLO_ASSET_DECK.items() if CATALOG[name].type != "command")
     assert report["p_no_attack"] == pytest.approx(non_command / deck) == pytest.approx(27 / 62)
     cost_one = sum(n for name, n in SOLO_ASSET_DECK.items() if CATALOG[name].type == "command" and CATALOG[name].cost == 1)
-    assert report["attack"][1] == pytest.approx(float(Fraction(cost_one, deck)))
+    assert report["attack"][1 + 1] == pytest.approx(float(Fraction(cost_one, deck)))
+    assert 1 not in report["attack"]
+    assert (report["reading"], report["d"], report["destroyed"], report["bonus"]) == ("flat", 1, 0, 1)
     assert sum(report["attack"].values()) == pytest.approx(1.0)
     assert report["p_game_lost"] == 0 and report["method"] == "exact" and report["unknown"] == 1
 
@@ -34,8 +37,9 @@ def test_danger_counts_the_known_top_card_and_excludes_known_copies():
     report = danger(record.state, method="exact")
     assert report["unknown"] == 1
     assert report["p_no_attack"] == 0  # the known Command card always attacks
-    assert min(report["attack"]) == 8
-    # 8 already destroys Tylaris (8) whatever comes with it: the danger is certain.
+    assert min(report["attack"]) == 8 + 1  # easy, flat: + 1 for the destroyed Vahylea
+    assert report["bonus"] == 1
+    # 9 already destroys Tylaris (8) whatever comes with it: the danger is certain.
     assert report["p_city_falls"] == pytest.approx(1.0)
     # Stab is put aside and Book of Wisdom is on top: neither can be the unknown card.
     pool = record.state.unseen_deck()

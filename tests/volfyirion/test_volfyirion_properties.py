@@ -14,7 +14,7 @@ from engine.volfyirion.autoplay import play_game, random_action
 SEEDS = st.integers(min_value=0, max_value=2**32)
 OPTIONS = st.fixed_dictionaries({
     "difficulty": st.sampled_from(["easy", "normal", "hard"]),
-    "bonus": st.sampled_from(["official", "flat"]),
+    "bonus": st.sampled_from(["flat", "per_city", "official"]),  # "official": an older game's per_city
 })
 FEW = settings(max_examples=25, deadline=None)
 
@@ -82,6 +82,16 @@ def test_property_known_top_is_the_kept_card_until_put_aside(seed, options):
                 assert event.params["cards"][0] == expected  # the known top is revealed first
                 expected = None
         assert step.state.rage_top == expected
+
+
+@FEW
+@given(SEEDS, OPTIONS)
+def test_property_v1_2_the_rage_pile_never_outgrows_the_asset_deck(seed, options):
+    """V-1.2, V-2.4: the pile's unseen cards never outnumber what the 62-card deck can still supply."""
+    _, steps = _steps(seed, options, n=200)
+    for _, step in steps:
+        state = step.state
+        assert 0 <= state.unknown_in_pile <= state.supply() <= 62
 
 
 @FEW

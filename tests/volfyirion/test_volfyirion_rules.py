@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from volfyirion_helpers import attack, city, events, grow_pile, keys, new, push
+from volfyirion_helpers import attack, attack_line, city, events, grow_pile, keys, new, push
 
-from engine.core import Action, RuleError
+from engine.core import Action, GameRecord, RuleError
 from engine.volfyirion import CATALOG, RULES, SOLO_ASSET_DECK
 
 
@@ -231,23 +231,45 @@ def test_v4_2_each_revealed_building_removes_a_building():
     assert city(record, "Tylaris")["building"] == "Bank" and city(record, "Alantar")["building"] is None
 
 
-def test_v4_3_attack_is_command_costs_plus_k_per_destroyed_city():
-    record = new(difficulty="hard")
+def test_v4_3_attack_is_command_costs_plus_one_per_destroyed_city_plus_d_by_default():
+    record = new(difficulty="hard")  # bonus flat, the default: d = 2
     grow_pile(record, 3)
-    step = attack(record, ["Book of Wisdom", "Qoam Ritual", "Soldier"])  # 8 + 1 = 9: Vahylea falls
-    assert events(step, "attack")[0] == {"attack": 9, "costs": 9, "bonus": 0, "destroyed_before": 0}
+    step = attack(record, ["Book of Wisdom", "Qoam Ritual", "Soldier"])
+    # costs 8 + 1 = 9; no city destroyed yet; + d 2 = 11: Alantar (10) falls, 1 left over (< 8).
+    assert attack_line(step) == ("attack_flat_no_city", {"attack": 11, "costs": 9, "bonus": 2, "destroyed_before": 0,
+                                                         "d": 2, "difficulty": "hard"})
+    assert [e["city"] for e in events(step, "city_destroyed")] == ["Alantar"]
     grow_pile(record, 3)
-    step = attack(record, ["Stab", "Barter"])  # top Book of Wisdom 8 + 1 + 1 + 2×1 = 12
-    assert events(step, "attack")[0] == {"attack": 12, "costs": 10, "bonus": 2, "destroyed_before": 1}
+    step = attack(record, ["Stab", "Barter"])
+    # top Book of Wisdom 8 + Stab 1 + Barter 1 = 10; + 1 for the one destroyed city + d 2 = 13:
+    # Vahylea (9) falls, 4 left < 8: Tylaris stands.
+    assert attack_line(step) == ("attack_flat", {"attack": 13, "costs": 10, "bonus": 3, "destroyed_before": 1,
+                                                 "d": 2, "difficulty": "hard"})
+    assert [e["city"] for e in events(step, "city_destroyed")] == ["Vahylea"]
+
+
+def test_v4_3_per_city_option_is_costs_plus_d_per_destroyed_city():
+    record = new(difficulty="hard", bonus="per_city")
+    grow_pile(record, 3)
+    step = attack(record, ["Book of Wisdom", "Qoam Ritual", "Soldier"])
+    # costs 8 + 1 = 9; 2 × 0 destroyed cities = 0: 9, Vahylea (9) falls.
+    assert attack_line(step) == ("attack_per_city_no_city", {"attack": 9, "costs": 9, "bonus": 0,
+                                                             "destroyed_before": 0, "d": 2, "difficulty": "hard"})
+    grow_pile(record, 3)
+    step = attack(record, ["Stab", "Barter"])
+    # top Book of Wisdom 8 + 1 + 1 = 10; + 2 × 1 destroyed city = 12: Alantar (10) falls, 2 left.
+    assert attack_line(step) == ("attack_per_city", {"attack": 12, "costs": 10, "bonus": 2, "destroyed_before": 1,
+                                                     "d": 2, "difficulty": "hard"})
+    assert [e["city"] for e in events(step, "city_destroyed")] == ["Alantar"]
 
 
 def test_v4_3_no_command_card_no_attack_whatever_the_cities():
     record = new(difficulty="hard")
     grow_pile(record, 2)
-    attack(record, ["Sabotage", "Sabotage"])  # 10: Alantar falls
+    attack(record, ["Sabotage", "Sabotage"])  # 5 + 5 + d 2 = 12: Alantar falls
     push(record, "putaside", paid="battle")  # the kept Sabotage leaves
     step = attack(record, ["Soldier"])
-    assert "no_command_cards" in keys(step) and not events(step, "attack")
+    assert "no_command_cards" in keys(step) and attack_line(step) is None
     assert record.state.summary()["rage_pile"] == {"size": 1, "top": None}
 
 
@@ -336,60 +358,133 @@ def test_v4_9_empty_rage_pile_only_returns_the_token():
     assert keys(step) == ["turn_ended", "empty_rage_pile", "token_returned", "turn_started", "rage_card_added"]
 
 
-def test_v4_10_official_worked_example():
-    record = new(difficulty="normal")
+def _v4_10_worked_example(**options):
+    """V-4.10: cities 8 (Elite Trooper), 9, 10; Sibilant Crystal in play; the pile reveals a Troop,
+    Barracks, Shrewd Deal (5, 1 KP) and Feasible Solution (4, 2 KP)."""
+    record = new(**options)
     push(record, "play", card="Elite Trooper", city="Tylaris")
     push(record, "play", card="Sibilant Crystal")
     grow_pile(record, 4)
     step = attack(record, ["Novice", "Barracks", "Shrewd Deal", "Feasible Solution"])
     assert events(step, "troop_lost") == [{"card": "Elite Trooper", "city": "Tylaris"}]
     assert events(step, "extra_buildings") == [{"count": 1}]
-    assert events(step, "attack")[0] == {"attack": 9, "costs": 9, "bonus": 0, "destroyed_before": 0}
-    fallen = events(step, "city_destroyed")
-    assert [(e["city"], e["defence"], e["attack_after"]) for e in fallen] == [("Vahylea", 9, 0)]
-    assert not city(record, "Tylaris")["destroyed"]
     assert events(step, "wonder_sealed") == [{"card": "Sibilant Crystal", "cost": 3, "kp_before": 3, "kp_after": 0}]
     assert events(step, "command_kept")[0]["card"] == "Shrewd Deal"
     summary = record.state.summary()
     assert set(summary["put_aside"]) == {"Feasible Solution", "Novice", "Barracks"}
     assert summary["rage_pile"] == {"size": 2, "top": "Shrewd Deal"}  # + the new turn's card
     assert summary["wonders"] == [{"name": "Sibilant Crystal", "cost": 3, "sealed": True}]
+    assert city(record, "Tylaris")["troop"] is None
+    return record, step
+
+
+def test_v4_10_worked_example_on_easy_destroys_the_9_city():
+    record, step = _v4_10_worked_example(difficulty="easy")
+    # 5 + 4 = 9, no city destroyed yet, easy adds 0: 9 pays for the 8 or the 9 city and takes the 9.
+    assert attack_line(step) == ("attack_flat_easy_no_city", {"attack": 9, "costs": 9, "bonus": 0,
+                                                              "destroyed_before": 0, "d": 0, "difficulty": "easy"})
+    fallen = events(step, "city_destroyed")
+    assert [(e["city"], e["defence"], e["attack_after"]) for e in fallen] == [("Vahylea", 9, 0)]
+    assert not city(record, "Tylaris")["destroyed"] and not city(record, "Alantar")["destroyed"]
+
+
+def test_v4_10_worked_example_on_normal_flat_destroys_the_10_city():
+    record, step = _v4_10_worked_example(difficulty="normal")  # bonus flat, the default
+    # 5 + 4 = 9, no city destroyed yet, + d 1 (normal) = 10: the 10 city falls, nothing left for the others.
+    assert attack_line(step) == ("attack_flat_no_city", {"attack": 10, "costs": 9, "bonus": 1,
+                                                         "destroyed_before": 0, "d": 1, "difficulty": "normal"})
+    fallen = events(step, "city_destroyed")
+    assert [(e["city"], e["defence"], e["attack_after"]) for e in fallen] == [("Alantar", 10, 0)]
+    assert not city(record, "Tylaris")["destroyed"] and not city(record, "Vahylea")["destroyed"]
+
+
+def test_v4_10_worked_example_on_normal_per_city_is_the_rulebooks_9():
+    record, step = _v4_10_worked_example(difficulty="normal", bonus="per_city")
+    # 5 + 4 = 9; 1 × 0 destroyed cities: 9, the 9 city falls as in the English rulebook.
+    assert attack_line(step)[1]["attack"] == 9
+    assert [e["city"] for e in events(step, "city_destroyed")] == ["Vahylea"]
 
 
 # -- V-5 End of the game and difficulty ------------------------------------------------------------
 def test_v5_1_win_at_once_by_attack_or_subjugation():
     record = new()
+    push(record, "end")  # turn 2: the player may have drawn what they acquired
     step = push(record, "win", how="subjugate")
     assert keys(step) == ["won_subjugate"] and record.state.finished
+    assert record.state.result() == {"outcome": "won", "turn": 2, "how": "subjugate", "cities_left": 3}
     with pytest.raises(RuleError, match="bad_how"):
         push(new(), "win", how="bribe")
 
 
+@pytest.mark.parametrize("how", ["attack", "subjugate"])
+def test_v5_1_a_win_on_turn_1_with_the_starting_deck_is_refused(how):
+    record = new()
+    before = record.state.to_json()
+    with pytest.raises(RuleError) as err:
+        push(record, "win", how=how)
+    # 8 Prospectors (0 BP, 0 KP), 1 Captain (3 BP), 1 Diviner (3 KP): at most 3 and 3 of the 16 points.
+    assert err.value.key == "volfyirion.win_impossible_turn_1"
+    assert err.value.params == {"battle": 3, "knowledge": 3, "points": 16}
+    assert record.state.to_json() == before and record.ply == 0
+    # Once a card beyond the starting deck is known (here a Wonder bought from the Lair), the bot no longer knows.
+    push(record, "play", card="Sibilant Crystal")
+    push(record, "win", how=how)
+    assert record.state.result()["turn"] == 1
+
+
 def test_v5_2_loss_when_all_three_cities_are_destroyed_over_several_attacks():
-    record = new(difficulty="easy")
+    record = new(difficulty="easy")  # bonus flat: costs + 1 per destroyed city + 0
     grow_pile(record, 2)
-    attack(record, ["Book of Wisdom", "Qoam Ritual"])  # 9 → Vahylea
+    attack(record, ["Book of Wisdom", "Qoam Ritual"])  # 8 + 1 = 9 → Vahylea (9)
     assert record.state.result() is None
-    attack(record, ["Qoam Ritual"])  # top Book 8 + 1 = 9 → Tylaris (8)
-    assert record.state.summary()["cities"][0]["destroyed"] and record.state.result() is None
-    attack(record, ["Stab"])  # 8 + 1 = 9 < 10: Alantar stands
-    assert record.state.result() is None
-    step = attack(record, ["Sabotage"])  # Book 8 + 5 = 13 → Alantar
+    push(record, "putaside", paid="battle")  # the kept Book of Wisdom leaves
+    attack(record, ["Stab"])  # Stab 1 + 1 destroyed = 2: nothing falls
+    attack(record, ["Sabotage"])  # top Stab 1 + Sabotage 5 + 1 = 7 < 8: nothing falls
+    assert [c["destroyed"] for c in record.state.summary()["cities"]] == [False, True, False]
+    step = attack(record, ["Alchemic Key"])  # top Sabotage 5 + 7 + 1 = 13 → Alantar (10), 3 left < 8
+    assert [e["city"] for e in events(step, "city_destroyed")] == ["Alantar"] and record.state.result() is None
+    step = attack(record, ["Barter"])  # top Alchemic Key 7 + 1 + 2 destroyed = 10 → Tylaris (8): the last city
+    assert attack_line(step)[1]["attack"] == 10
     assert record.state.result()["outcome"] == "lost" and keys(step)[-1] == "lost"
 
 
-@pytest.mark.parametrize("difficulty, bonus, expected", [
-    ("easy", "official", 8), ("normal", "official", 9), ("hard", "official", 10),
-    ("easy", "flat", 9), ("normal", "flat", 10), ("hard", "flat", 11),
+@pytest.mark.parametrize("difficulty, bonus, first, second, line", [
+    # first attack: Book of Wisdom 8 + Stab 1 = 9, no city destroyed yet; second: Book of Wisdom 8, one destroyed.
+    ("easy", "flat", 9, 8 + 1 + 0, "attack_flat_easy"),
+    ("normal", "flat", 9 + 1, 8 + 1 + 1, "attack_flat"),
+    ("hard", "flat", 9 + 2, 8 + 1 + 2, "attack_flat"),
+    ("easy", "per_city", 9, 8 + 0 * 1, "attack_per_city_easy"),
+    ("normal", "per_city", 9, 8 + 1 * 1, "attack_per_city"),
+    ("hard", "per_city", 9, 8 + 2 * 1, "attack_per_city"),
 ])
-def test_v5_3_difficulty_per_destroyed_city_or_flat_reading(difficulty, bonus, expected):
+def test_v5_3_difficulty_flat_by_default_or_per_destroyed_city(difficulty, bonus, first, second, line):
     record = new(difficulty=difficulty, bonus=bonus)
     assert record.state.summary()["bonus"] == bonus and record.options["bonus"] == bonus
+    d = {"easy": 0, "normal": 1, "hard": 2}[difficulty]
+    setup = [e for e in record.last.events if e.key.startswith("volfyirion.event.setup_difficulty")]
+    suffix = bonus + ("_easy" if d == 0 else "")
+    assert [(e.key, e.params) for e in setup] == [(f"volfyirion.event.setup_difficulty_{suffix}",
+                                                   {"difficulty": difficulty, "bonus": bonus, "d": d})]
     grow_pile(record, 2)
-    attack(record, ["Book of Wisdom", "Stab"])  # 9 + bonus: exactly one city falls whatever the reading
+    step = attack(record, ["Book of Wisdom", "Stab"])  # 9, 10 or 11: exactly one city falls whatever the reading
+    assert attack_line(step)[1]["attack"] == first
     assert sum(c["destroyed"] for c in record.state.summary()["cities"]) == 1
     step = attack(record, ["Soldier"])  # the known Book of Wisdom (8) is the only Command card
-    assert events(step, "attack")[0]["attack"] == expected
+    assert attack_line(step) == (line, {"attack": second, "costs": 8, "bonus": second - 8, "destroyed_before": 1,
+                                        "d": d, "difficulty": difficulty})
+
+
+def test_v5_3_games_recorded_with_official_replay_as_per_city():
+    """A game stored before the readings were renamed ("official") replays unchanged: costs + d per city."""
+    old = GameRecord.replay(RULES, {"difficulty": "hard", "bonus": "official"}, 7,
+                            [{"type": "end"}, {"type": "reshuffle"}, {"type": "end"},
+                             {"type": "reveal", "cards": ["Sabotage", "Sabotage"]},
+                             {"type": "reshuffle"}, {"type": "end"}, {"type": "reveal", "cards": ["Stab"]}])
+    assert old.options["bonus"] == "per_city" and old.state.summary()["bonus"] == "per_city"
+    # 5 + 5 + 2 × 0 = 10: Alantar falls; then top Sabotage 5 + Stab 1 + 2 × 1 = 8: Tylaris falls.
+    assert [c["destroyed"] for c in old.state.summary()["cities"]] == [True, False, True]
+    assert attack_line(old.last)[1] == {"attack": 8, "costs": 6, "bonus": 2, "destroyed_before": 1, "d": 2,
+                                        "difficulty": "hard"}
 
 
 # -- V-6 What the bot knows and asks -------------------------------------------------------------

@@ -22,6 +22,15 @@ def events(step: Step, name: str) -> list[dict]:
     return [dict(e.params) for e in step.events if e.key == f"volfyirion.event.{name}"]
 
 
+def attack_line(step: Step) -> tuple[str, dict] | None:
+    """The attack line (V-4.3): its key's last part (which parts of the formula it states) and params."""
+    found = [(e.key.rsplit(".", 1)[-1], dict(e.params)) for e in step.events
+             if e.key.startswith("volfyirion.event.attack_")
+             and e.key not in ("volfyirion.event.attack_begins", "volfyirion.event.attack_left_over")]
+    assert len(found) <= 1, found
+    return found[0] if found else None
+
+
 def grow_pile(record: GameRecord, size: int) -> None:
     """End turns (token on the Lair) until the Rage Pile holds at least ``size`` cards."""
     while record.state.rage_size < size:

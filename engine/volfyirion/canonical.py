@@ -1,0 +1,56 @@
+"""Actions as they were meant, not as they were typed: card ids and this game's city names.
+
+``canonical_action(state, action)`` resolves what a player typed ("elite trooper", "8", "ＳＴＡＢ") the
+way the rules would read it in ``state`` and returns the action with card ids (Volfyirion's catalog ids
+are the English names) and city names, so a stored game never depends on name matching staying the
+same. Whatever cannot be resolved is left as typed: applying the action then raises the rules' own
+error, in the rules' own order. Resolving twice changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import Action, RuleError, fold, split_list
+
+from .cards import card
+from .state import VolfState
+
+_CARD_ARGS = {"play": ("card",), "remove": ("card",), "acquire": ("card",), "putaside": ("card",),
+              "unseal": ("card",), "redeploy": ("troop",)}
+_CITY_ARGS = {"play": ("city",), "remove": ("city",), "redeploy": ("city",), "choose": ("city",)}
+_WORD_ARGS = {"putaside": ("paid",), "win": ("how",)}
+
+
+def canonical_action(state: VolfState, action: Action) -> Action:
+    args: dict[str, Any] = {}
+    for name, value in action.args.items():
+        if value is None or value == "":
+            pass  # an option left out stays as it was given
+        elif name in _CARD_ARGS.get(action.type, ()):
+            value = _card_id(value)
+        elif name in _CITY_ARGS.get(action.type, ()):
+            value = _city_name(state, value)
+        elif name in _WORD_ARGS.get(action.type, ()) and isinstance(value, str):
+            value = value.strip().casefold()
+        elif action.type == "reveal" and name == "cards":
+            names = split_list(value) if isinstance(value, str) else list(value or [])
+            value = [_card_id(n) for n in names]
+        args[name] = value
+    return Action(action.type, args)
+
+
+def _card_id(value: Any) -> Any:
+    try:
+        return card(value).name
+    except RuleError:
+        return value
+
+
+def _city_name(state: VolfState, value: Any) -> Any:
+    """The city the rules' lookup finds (name, forgiving, or printed defence), or the value as typed."""
+    key = fold(str(value))
+    for city in state.cities:
+        if fold(city["name"]) == key or str(city["defence"]) == key:
+            return city["name"]
+    return value

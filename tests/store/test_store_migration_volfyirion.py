@@ -1,0 +1,163 @@
+"""Schema step 2 (issue 8, V-6): Volfyirion's stored actions rewritten to what was meant.
+
+The database is made as the current release (schema version 1) makes it: the actions hold what the player
+typed (``{"type": "play", "card": "elite trooper", "city": "8"}``, a reveal's raw names), the options, the
+summary and the snapshots say ``"bonus": "official"`` for the per-city reading, and undone actions stay in
+the log. Opening it with this version rewrites the logs, and the games replay to the very same states.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from store_helpers import new_game_args
+
+from bot.sessions import GameService
+from bot.store import SqliteStore, schema
+from bot.store.volfyirion_log import MigrationMismatch
+from engine.core import Action, GameRecord
+from engine.volfyirion import RULES, canonical_action
+from engine.volfyirion.autoplay import play_game
+
+OLD_OPTIONS = {"difficulty": "easy", "bonus": "official", "cities": ["Tylaris", "Vahylea", "Alantar"],
+               "unseal": False}
+
+
+def typed(action: Action, state) -> dict:
+    """An action as the current release stores it: the player's text, a city by its printed defence."""
+    args = dict(action.args)
+    for name in ("card", "troop"):
+        if isinstance(args.get(name), str):
+            args[name] = "  " + args[name].lower()
+    if isinstance(args.get("city"), str):
+        city = next(c for c in state.cities if c["name"] == args["city"])
+        args["city"] = str(city["defence"])
+    if isinstance(args.get("cards"), list):
+        args["cards"] = [n.upper() for n in args["cards"]]  # the release stored split_list(cards): raw names
+    if isinstance(args.get("paid"), str):
+        args["paid"] = args["paid"].capitalize()
+    return {"type": action.type, **args}
+
+
+def _old(data: dict) -> dict:
+    return {**data, "bonus": "official"} if data.get("bonus") == "per_city" else data
+
+
+async def _old_release_db(path: Path, monkeypatch, games: list[GameRecord], *, undo_at: int = 5) -> list[int]:
+    """Write ``games`` as the release with schema version 1 does, with one typed action undone in each."""
+    with monkeypatch.context() as m:
+        m.setattr("bot.store.sqlite.MIGRATIONS", [schema.V1])
+        m.setattr("bot.store.sqlite.SCHEMA_VERSION", 1)
+        ids = []
+        async with SqliteStore(path) as store:
+            for channel, game in enumerate(games):
+                row = await store.create_game(**{**new_game_args(200 + channel, kind="volfyirion"),
+                                                 "options": OLD_OPTIONS, "seed": game.seed})
+                step = RULES.new_game(game.options, game.seed)
+                for i, action in enumerate(game.actions):
+                    if i == undo_at:  # a mistyped report, taken back with /game undo
+                        wrong = {"type": "acquire", "card": "book of wisdom"}
+                        row = await store.append_action(row.id, expected_ply=row.ply, action=wrong, user_id=7,
+                                                        summary=None)
+                        row = await store.undo_action(row.id, expected_ply=row.ply, user_id=7,
+                                                      summary=_old(step.state.summary()))
+                    stored = typed(action, step.state)
+                    step = RULES.apply(step.state, Action.from_json(stored))
+                    state = step.state
+                    snapshot = None
+                    if (row.ply + 1) % 50 == 0:
+                        snapshot = {**state.to_json(), "options": _old(state.to_json()["options"])}
+                    row = await store.append_action(row.id, expected_ply=row.ply, action=stored, user_id=7,
+                                                    snapshot=snapshot, summary=_old(state.summary()))
+                ids.append(row.id)
+    return ids
+
+
+def _dump(path: Path) -> tuple:
+    with sqlite3.connect(path) as conn:
+        return (conn.execute("PRAGMA user_version").fetchone()[0],
+                conn.execute("SELECT * FROM games ORDER BY id").fetchall(),
+                conn.execute("SELECT * FROM actions ORDER BY seq").fetchall(),
+                conn.execute("SELECT * FROM snapshots ORDER BY game_id, ply").fetchall())
+
+
+def _games() -> list[GameRecord]:
+    games = [play_game(seed, max_actions=130, options={"difficulty": "easy", "bonus": "per_city"}, allow_win=False)
+             for seed in (4, 7)]
+    assert all(g.ply >= 50 for g in games)  # a snapshot at ply 50 in each
+    return games
+
+
+async def test_v6_migration_rewrites_typed_actions_to_what_was_meant(db_path: Path, monkeypatch) -> None:
+    games = _games()
+    ids = await _old_release_db(db_path, monkeypatch, games)
+    with sqlite3.connect(db_path) as conn:
+        first = conn.execute("SELECT action FROM actions WHERE game_id = ? AND action LIKE '%\"city\":\"%'"
+                             " ORDER BY seq LIMIT 1", (ids[0],)).fetchone()[0]
+    assert '"  ' in first and any(f'"city":"{d}"' in first for d in (8, 9, 10))  # typed, as the release stored it
+    assert _dump(db_path)[0] == 1
+
+    async with SqliteStore(db_path) as store:
+        service = GameService(store)
+        for game_id, game in zip(ids, games, strict=True):
+            row = await store.game(game_id)
+            assert row.options == {**OLD_OPTIONS, "bonus": "per_city"} and row.summary["bonus"] == "per_city"
+            live = await store.live_actions(game_id)
+            # Every live action is now the engine's own (exact names, city names, words in lower case).
+            assert [a.action for a in live] == [a.to_json() for a in game.actions]
+            record = await service.record(row)
+            assert record.state == game.state and record.state.summary() == game.state.summary()
+            undone = [a for a in await store.history(game_id, 1000) if a.undone]
+            assert [a.action for a in undone] == [{"type": "acquire", "card": "Book of Wisdom"}]
+            snapshot = await store.latest_snapshot(game_id, row.ply)
+            assert snapshot is not None and snapshot[1]["options"]["bonus"] == "per_city"
+            assert RULES.state_from_json(snapshot[1]) == _replayed(game, snapshot[0])
+    assert _dump(db_path)[0] == schema.SCHEMA_VERSION
+
+
+def _replayed(game: GameRecord, ply: int):
+    return GameRecord.replay(RULES, game.options, game.seed, game.actions[:ply]).state
+
+
+async def test_v6_migration_refuses_to_commit_when_a_state_would_differ(db_path: Path, monkeypatch) -> None:
+    """Fault injection: a resolver that moves a Troop to another city must stop the migration, whole."""
+    games = _games()
+    await _old_release_db(db_path, monkeypatch, games)
+    before = _dump(db_path)
+
+    def wrong_city(state, action):
+        meant = canonical_action(state, action)
+        if meant.type == "play" and meant.get("city") == "Tylaris":
+            return Action("play", {**meant.args, "city": "Alantar"})
+        return meant
+
+    monkeypatch.setattr("engine.volfyirion.canonical_action", wrong_city)
+    with pytest.raises(MigrationMismatch) as err:
+        await SqliteStore(db_path).open()
+    assert err.value.key == "store.migration_mismatch" and err.value.params["detail"] == "state differs"
+    assert _dump(db_path) == before  # version 1, every row as it was
+    monkeypatch.undo()
+    async with SqliteStore(db_path):
+        pass
+    assert _dump(db_path)[0] == schema.SCHEMA_VERSION
+
+
+async def test_v6_migration_leaves_a_game_the_rules_cannot_replay_as_stored(db_path: Path, monkeypatch) -> None:
+    """A log the current rules refuse as stored (here a win on turn 1 with the starting deck, accepted by the
+    release) cannot be checked: it is left untouched, and the other games are migrated."""
+    game = _games()[0]
+    with monkeypatch.context() as m:
+        m.setattr("bot.store.sqlite.MIGRATIONS", [schema.V1])
+        m.setattr("bot.store.sqlite.SCHEMA_VERSION", 1)
+        async with SqliteStore(db_path) as store:
+            row = await store.create_game(**{**new_game_args(300, kind="volfyirion"), "options": OLD_OPTIONS})
+            await store.append_action(row.id, expected_ply=0, action={"type": "win", "how": "Attack"}, user_id=7,
+                                      summary=None)
+            kept = row.id
+    await _old_release_db(db_path, monkeypatch, [game])
+    async with SqliteStore(db_path) as store:
+        assert [a.action for a in await store.live_actions(kept)] == [{"type": "win", "how": "Attack"}]
+        other = (await store.game(kept + 1))
+        assert [a.action for a in await store.live_actions(other.id)] == [a.to_json() for a in game.actions]

@@ -98,7 +98,7 @@ class Controller:
     async def refuse(self, interaction: discord.Interaction, err: Refusal | RuleError | StoreError) -> None:
         if isinstance(err, StoreError):
             log.warning("store refused a change in channel %s: %s", interaction.channel_id, err)
-        embed = notice_embed(lang(interaction), err.key, **err.params)
+        embed = notice_embed(lang(interaction), err.key, params=err.params)
         await send(interaction, embed=embed, ephemeral=True)
 
     async def show(self, interaction: discord.Interaction, played: Played, *, started: float | None = None,

@@ -250,9 +250,9 @@ def card_name(lang: str, game: str, card_id: Any) -> str:
     if game == "volfyirion":
         from engine.volfyirion.cards import CATALOG as VCATALOG
 
-        found = VCATALOG.find(card_id)
+        found = VCATALOG.resolve(card_id)
         if found is not None:
-            return found.name
+            return found[0].name
     return card_id
 
 

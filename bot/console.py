@@ -234,8 +234,9 @@ class Printer:
             for comp in inputs:
                 if comp.get("type") == 4:
                     label = comp.get("label") or row.get("label") or ""
-                    optional = "" if comp.get("required", True) else f", {self.t('console.optional')}"
-                    fields.append(f"{comp['custom_id']}=… ({label}{optional})")
+                    sep, (left, right) = ("、", "（）") if self.lang == "ja" else (", ", "()")
+                    optional = "" if comp.get("required", True) else f"{sep}{self.t('console.optional')}"
+                    fields.append(f"{comp['custom_id']}=… {left}{label}{optional}{right}")
         self._emit(self.t("console.form", title=modal.get("title", ""), fields=" ".join(fields)) + "\n")
 
     def _emit(self, item: Any) -> None:

@@ -94,11 +94,12 @@ def volfyirion_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool
         else:
             value = t(lang, "field.volfyirion.city_value", defence=city_defence(city),
                       troop=city.get("troop") or "—", building=city.get("building") or "—")
-        fields.append((f"{city.get('name')} ({city.get('defence')})", value, True))
+        fields.append((t(lang, "field.volfyirion.city", city=city.get("name"), defence=city.get("defence")), value, True))
     wonders = s.get("wonders", [])
     if wonders:
         lines = [
-            f"{w['name']} ({w['cost']})" + (" — " + t(lang, "field.volfyirion.sealed") if w.get("sealed") else "")
+            t(lang, "field.volfyirion.wonder", card=w["name"], cost=w["cost"])
+            + (" — " + t(lang, "field.volfyirion.sealed") if w.get("sealed") else "")
             for w in wonders
         ]
         fields.append((t(lang, "field.volfyirion.wonders"), "\n".join(lines), False))

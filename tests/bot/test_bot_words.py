@@ -202,3 +202,17 @@ def test_bot_dice_are_described_by_a_face_players_can_find(lang):
             shown = [f for f in die_faces(season, a) if face_text(f, lang) in text]
             others = [f for d in dice_numbers(season) if d != a for f in die_faces(season, d)]
             assert any(f not in others for f in shown), (season, a, text)
+
+
+def test_effect_choices_have_names_in_both_languages():
+    """Issue 11 point 10 / issue 10 point 7: `/seasons effect` offered `cannot_pay`, `onys` as names in English."""
+    from bot.commands.seasons import _effect_choices
+    from engine.seasons import EFFECT_KINDS
+
+    choices = _effect_choices()
+    assert [c.value for c in choices] == list(EFFECT_KINDS)
+    for choice in choices:
+        english = choice.name.message
+        assert english != choice.value and "_" not in english and english == t("en", f"seasons.effect.{choice.value}")
+        japanese = catalog_texts()["ja"][choice.name.extras["key"]]
+        assert not re.search(r"[a-z_]{3,}", japanese)

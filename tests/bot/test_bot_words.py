@@ -212,7 +212,7 @@ def test_effect_choices_have_names_in_both_languages():
     choices = _effect_choices()
     assert [c.value for c in choices] == list(EFFECT_KINDS)
     for choice in choices:
-        english = choice.name.message
+        english = choice.name
         assert english != choice.value and "_" not in english and english == t("en", f"seasons.effect.{choice.value}")
-        japanese = catalog_texts()["ja"][choice.name.extras["key"]]
+        japanese = catalog_texts()["ja"][choice._locale_name.extras["key"]]
         assert not re.search(r"[a-z_]{3,}", japanese)

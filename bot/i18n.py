@@ -112,6 +112,12 @@ VARIANTS: dict[str, Callable[[dict[str, Any]], str | None]] = {
 }
 
 
+def engine_names(key: str, template: str) -> set[str]:
+    """The engine parameters ``template`` (of ``key``) reads: its placeholders under the engine's names."""
+    inverse = {new: old for old, new in PARAM_NAMES.get(key, {}).items()}
+    return {inverse.get(name, name) for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
 def variant_key(key: str, params: dict[str, Any]) -> str:
     """``key`` or, at an edge its plain sentence gets wrong, the variant that says it right."""
     pick = VARIANTS.get(key)

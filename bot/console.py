@@ -10,7 +10,10 @@ Lines, one interaction each (its whole reply is printed before the next line is 
                                                      (rows top to bottom, left to right, selects included)
     press 3 value1,value2                            choose options in a select menu
     form cards="12, 31" note=done                    fill the form a button opened (field id or label)
+    quit (or exit, or the end of input)              leave
 Blank lines and lines starting with `#` are skipped; a bad line is reported and the console goes on.
+The language is --lang, else the terminal's (LC_ALL, LC_MESSAGES, LANG); replies go to stdout, the banner
+and log lines to stderr.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import base64
 import dataclasses
 import json
 import logging
+import os
 import re
 import sys
 import tempfile
@@ -40,7 +44,7 @@ MESSAGES = {
         "console.error.unknown_command": "Unknown command {command}. Commands: {choices}",
         "console.error.incomplete_command": "{command} needs one of: {choices}",
         "console.error.unknown_option": "{command} has no option `{option}`. Options: {choices}",
-        "console.error.missing_option": "{command} needs the option(s): {option}",
+        "console.error.missing_option": "{command} needs: {option}",
         "console.error.bad_choice": "`{option}` cannot be {value!r}. Choose one of: {choices}",
         "console.error.bad_value": "`{value}` is not a valid value for `{option}`",
         "console.error.unsupported_option": "The console cannot fill the option `{option}`",
@@ -61,12 +65,14 @@ MESSAGES = {
         "console.disabled": "disabled",
         "console.rejected": "(Discord refused a reply: {message})",
         "console.start_failed": "The bot could not start: {error}",
+        "console.banner": "Local console ({lang}): type commands as in Discord, e.g. /game help. Games are kept in {where}. Type `quit` or `exit` (or Ctrl-D) to leave.",
+        "console.banner_temporary": "a temporary file deleted when you leave (use `--db PATH`, or `make run`, to keep them)",
     },
     "ja": {
         "console.error.unknown_command": "{command} というコマンドはありません。コマンド: {choices}",
         "console.error.incomplete_command": "{command} の後に次のどれかを指定してください: {choices}",
         "console.error.unknown_option": "{command} に `{option}` というオプションはありません。オプション: {choices}",
-        "console.error.missing_option": "{command} にはオプションが必要です: {option}",
+        "console.error.missing_option": "{command} には次のオプションが必要です: {option}",
         "console.error.bad_choice": "`{option}` に {value!r} は指定できません。選択肢: {choices}",
         "console.error.bad_value": "`{value}` は `{option}` の値として正しくありません",
         "console.error.unsupported_option": "コンソールではオプション `{option}` を指定できません",
@@ -78,15 +84,17 @@ MESSAGES = {
         "console.error.unknown_field": "フォームに `{field}` という項目はありません。項目: {choices}",
         "console.error.missing_field": "フォームの項目 `{field}` を入力してください",
         "console.error.syntax": "{text!r} を読み取れません。オプションは 名前:値 の形で書いてください",
-        "console.error.unknown_line": "コマンド (/…)、`press 番号`、`form 項目=値` のどれかを入力してください",
+        "console.error.unknown_line": "コマンド（/…）、`press 番号`、`form 項目=値` のどれかを入力してください",
         "console.error.no_reply": "ボットから応答がありませんでした",
-        "console.ephemeral": "(あなただけに表示されています)",
-        "console.posted": "(#{channel} に投稿)",
+        "console.ephemeral": "（あなただけに表示されています）",
+        "console.posted": "（#{channel}に投稿）",
         "console.form": "フォーム「{title}」— 入力方法: form {fields}",
         "console.optional": "任意",
         "console.disabled": "無効",
-        "console.rejected": "(Discord が応答を拒否しました: {message})",
+        "console.rejected": "（Discordが応答を拒否しました: {message}）",
         "console.start_failed": "ボットを起動できませんでした: {error}",
+        "console.banner": "ローカルコンソール（{lang}）: Discordと同じようにコマンドを入力してください（例: /game help）。ゲームの保存先: {where}。終了するには `quit` か `exit` を入力してください（`Ctrl-D` でも終了します）。",
+        "console.banner_temporary": "終了時に消える一時ファイル（残すには `--db PATH` か `make run` を使ってください）",
     },
 }
 
@@ -226,8 +234,9 @@ class Printer:
             for comp in inputs:
                 if comp.get("type") == 4:
                     label = comp.get("label") or row.get("label") or ""
-                    optional = "" if comp.get("required", True) else f", {self.t('console.optional')}"
-                    fields.append(f"{comp['custom_id']}=… ({label}{optional})")
+                    sep, (left, right) = ("、", "（）") if self.lang == "ja" else (", ", "()")
+                    optional = "" if comp.get("required", True) else f"{sep}{self.t('console.optional')}"
+                    fields.append(f"{comp['custom_id']}=… {left}{label}{optional}{right}")
         self._emit(self.t("console.form", title=modal.get("title", ""), fields=" ".join(fields)) + "\n")
 
     def _emit(self, item: Any) -> None:
@@ -281,7 +290,10 @@ class Console:
         try:
             reply = await self._run(text)
         except (LineError, DriverError) as error:
-            self.printer.error(error.key, **error.params)
+            params = dict(error.params)
+            if error.key == "console.error.missing_option":
+                params["option"] = self._missing_choices(params)
+            self.printer.error(error.key, **params)
             return
         except NoReply as no_reply:
             self.printer.reply(no_reply.reply)
@@ -335,6 +347,19 @@ class Console:
             chosen = [by_label.get(v.casefold(), v) for v in chosen or []]
         return await self.driver.press(comp["custom_id"], message=self.last_message_id, values=chosen, **who)
 
+    def _missing_choices(self, params: dict) -> str:
+        """The missing options with what each may be: `difficulty:(apprentice|wizard|archmage)`, `face:…`."""
+        try:
+            schemas = {o["name"]: o for o in self.driver.find_command(str(params.get("command", "")).lstrip("/"))[2]}
+        except Exception:  # noqa: BLE001 - the plain message is still right
+            return str(params.get("option", ""))
+        parts = []
+        for name in str(params.get("option", "")).split(", "):
+            choices = (schemas.get(name) or {}).get("choices") or []
+            values = "|".join(str(c["value"]) for c in choices)
+            parts.append(f"{name}:({values})" if values else f"{name}:…")
+        return " ".join(parts)
+
     def _option_names(self, command: str) -> list[str]:
         return [o["name"] for o in self.driver.find_command(command)[2]]
 
@@ -344,10 +369,24 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", action="store_true", help="print one JSON object per message")
     parser.add_argument("--db", type=Path, default=None, help="keep games in this SQLite file between runs")
-    parser.add_argument("--lang", choices=sorted(LOCALES), default="en", help="your Discord language")
+    parser.add_argument("--lang", choices=sorted(LOCALES), default=None,
+                        help="your Discord language (default: the terminal's, from LC_ALL, LC_MESSAGES or LANG)")
     parser.add_argument("--user", default="player", help="who you are (games belong to their owner)")
     parser.add_argument("--channel", default="table", help="where you play: table, session (a thread), lobby")
     return parser.parse_args(argv)
+
+
+def terminal_lang(environ: dict[str, str] | None = None) -> str:
+    """Japanese when the terminal's locale is Japanese (``LANG=ja_JP.UTF-8``), English otherwise."""
+    env = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "")
+        if value:
+            return "ja" if value.lower().startswith("ja") else "en"
+    return "en"
+
+
+QUIT_WORDS = frozenset({"quit", "exit", "/quit", "/exit"})
 
 
 def _default_bot_factory(config: Config) -> Any:
@@ -369,12 +408,17 @@ def _in_words(error: Exception, lang: str) -> str:
 async def run(args: argparse.Namespace, bot_factory: Callable[[Config], Any], stdin: TextIO,
               stdout: TextIO) -> int:
     world = World.default()
+    args.lang = args.lang or terminal_lang()
     locale = LOCALES[args.lang]
     if args.user not in {u.name for u in world.users}:
         world.add_user(args.user, locale=locale)
     printer = Printer(stdout, args.lang, args.json, world)
     with tempfile.TemporaryDirectory(prefix="solo-console-") as scratch:
         db_path = args.db if args.db is not None else Path(scratch) / "console.sqlite3"
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        # The banner goes to stderr with the logs: stdout holds only the replies.
+        where = str(args.db) if args.db is not None else printer.t("console.banner_temporary")
+        print(printer.t("console.banner", lang=args.lang, where=where), file=sys.stderr, flush=True)
         async with StandIn(world) as standin:
             config = dataclasses.replace(Config.from_env(), token=None, db_path=db_path,
                                          api_base=standin.api_base, log_level="WARNING")
@@ -395,7 +439,7 @@ async def run(args: argparse.Namespace, bot_factory: Callable[[Config], Any], st
                         print(prompt, end="", file=stdout, flush=True)
                     # Read in a thread: the client's heartbeats go on while a person thinks.
                     line = await loop.run_in_executor(None, stdin.readline)
-                    if not line:
+                    if not line or line.strip().lower() in QUIT_WORDS:
                         await asyncio.sleep(driver.grace)  # a last card posted right after the last reply
                         console.flush()
                         return 0

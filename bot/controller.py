@@ -21,6 +21,7 @@ import discord
 
 from engine.core import Action, GameRecord, RuleError, Step
 
+from . import understood
 from .buttons import ButtonSpec, FieldSpec, Form, custom_id, view_of
 from .i18n import lang_of, t
 from .render.embeds import game_embed, notice_embed, result_embed
@@ -72,15 +73,17 @@ class Controller:
     # -- the one path --------------------------------------------------------------------------------
     async def act(self, interaction: discord.Interaction, action: Builder, *, kind: str | None = None,
                   game_id: int | None = None, ply: int | None = None) -> None:
+        notes = understood.collecting()  # cards read from a part of their name or a typo, said in the reply
         work = self.service.play(interaction.channel_id, interaction.user.id, action, kind=kind, game_id=game_id,
                                  ply=ply)
-        await self._change(interaction, work)
+        await self._change(interaction, work, notes=notes)
 
     async def undo(self, interaction: discord.Interaction, *, game_id: int | None = None, ply: int | None = None) -> None:
         work = self.service.undo(interaction.channel_id, interaction.user.id, game_id=game_id, ply=ply)
         await self._change(interaction, work)
 
-    async def _change(self, interaction: discord.Interaction, work: Awaitable[Played]) -> None:
+    async def _change(self, interaction: discord.Interaction, work: Awaitable[Played],
+                      notes: list | None = None) -> None:
         """Await a change (in time for Discord's deadline), then show it, or say privately why it was refused."""
         started = time.monotonic()
         try:
@@ -89,7 +92,10 @@ class Controller:
             await self.refuse(interaction, err)
             return
         if played.undone is None:
-            await self.show(interaction, played, started=started)
+            actions, ply = played.record.actions, played.row.ply
+            notes = (notes or []) + understood.from_action(played.row.kind, actions[ply - 1]
+                                                           if 0 < ply <= len(actions) else None)
+            await self.show(interaction, played, started=started, note=understood.text(lang(interaction), notes))
             return
         lg = lang(interaction)
         note = t(lg, "reply.undone", action=self.describe_action(lg, played.row.kind, played.undone))
@@ -98,7 +104,7 @@ class Controller:
     async def refuse(self, interaction: discord.Interaction, err: Refusal | RuleError | StoreError) -> None:
         if isinstance(err, StoreError):
             log.warning("store refused a change in channel %s: %s", interaction.channel_id, err)
-        embed = notice_embed(lang(interaction), err.key, **err.params)
+        embed = notice_embed(lang(interaction), err.key, params=err.params)
         await send(interaction, embed=embed, ephemeral=True)
 
     async def show(self, interaction: discord.Interaction, played: Played, *, started: float | None = None,

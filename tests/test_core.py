@@ -58,7 +58,7 @@ def test_catalog_lookup_by_id_and_names():
 
 def test_catalog_miss_suggests_near_names():
     with pytest.raises(RuleError) as err:
-        _catalog().lookup("Amulet of Fir")
+        _catalog().lookup("Amulet of Fiery")  # two letters off: not one card for sure
     assert err.value.key == "card.unknown"
     assert err.value.params["suggestions"][0] == "2"
 

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from engine.core import Catalog, GameRecord, RuleError
+from engine.core import Catalog, GameRecord, RuleError, split_list
 
+from .. import understood
 from ..buttons import FieldSpec
 from ..controller import lang, send
 from ..i18n import L, card_name, t
@@ -94,9 +95,20 @@ def card_choices(
 
 
 def ids_of(catalog: Catalog, text: str | Iterable[str]) -> list[str]:
-    """Card ids for a typed list; a miss raises the catalog's RuleError (with suggestions)."""
-    found = catalog.lookup_many(text)
-    return [card_id_of(c) for c in found]
+    """Card ids for a typed list; a miss raises the catalog's RuleError (with suggestions). A card read from
+    part of its name or a typo is noted, and the reply says which card was understood."""
+    parts = split_list(text) if isinstance(text, str) else [str(p) for p in text]
+    ids = []
+    for part in parts:
+        resolved = catalog.resolve(part)
+        if resolved is None:
+            catalog.lookup(part)  # raises the miss with its suggestions
+            continue
+        card, exact = resolved
+        ids.append(card_id_of(card))
+        if not exact:
+            understood.note(catalog.game, part, ids[-1])
+    return ids
 
 
 def card_id_of(card: Any) -> str:

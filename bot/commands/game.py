@@ -15,7 +15,7 @@ from ..buttons import ButtonSpec, view_of
 from ..controller import lang, send
 from ..games import KINDS
 from ..i18n import L, t
-from ..render.embeds import COLOURS, notice_embed
+from ..render.embeds import COLOURS, game_embed, notice_embed
 from ..sessions import Played, Refusal
 from ..store import GameRow, StoreError
 from .common import word_choices
@@ -47,14 +47,22 @@ class GameCommands(app_commands.Group):
             return
         # Anyone may look; only the owner's view carries the buttons that change the game.
         mine = interaction.user.id == row.owner_id
+        if row.status == "abandoned":
+            await send(interaction, embed=over_embed(lang(interaction), row, record), ephemeral=not mine)
+            return
         played = Played(row, record.last, record)
+        # A finished game says so; its last action (the final score) may still be taken back.
+        note = t(lang(interaction), "reply.status_finished", game=row.kind, game_id=row.id) \
+            if row.status == "finished" else None
         await interaction.client.controller.show(interaction, played, picture=True, ephemeral=not mine,
-                                                buttons=mine)
+                                                buttons=mine, note=note)
 
     @app_commands.command(name="undo", description=L("Take back the last action", "cmd.game.undo"))
     async def undo(self, interaction: Interaction) -> None:
         try:
             row = await _latest(interaction)
+            if row.status == "abandoned":
+                raise Refusal("refuse.undo_abandoned", game=row.kind, game_id=row.id)
         except (Refusal, StoreError) as err:
             await interaction.client.controller.refuse(interaction, err)
             return
@@ -178,6 +186,16 @@ class GameCommands(app_commands.Group):
         for key in keys:
             embed.add_field(name=t(lg, f"{key}.name"), value=t(lg, key)[:1024], inline=False)
         await send(interaction, embed=embed, ephemeral=True)
+
+
+def over_embed(lg: str, row: GameRow, record: Any) -> discord.Embed:
+    """An abandoned game as it was left: said to be abandoned, its state, and no next step, buttons or undo."""
+    embed = game_embed(lg, kind=row.kind, game_id=row.id, ply=row.ply, summary=record.state.summary(), events=(),
+                       waiting=None)
+    embed.description = t(lg, "reply.status_abandoned", game=row.kind, game_id=row.id)
+    embed.colour = COLOURS["lost"]
+    embed.set_footer(text=t(lg, "reply.footer_abandoned", game_id=row.id, ply=row.ply))
+    return embed
 
 
 async def _latest(interaction: Interaction) -> GameRow:

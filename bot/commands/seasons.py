@@ -12,7 +12,7 @@ from engine.core import Action, GameRecord, Step
 
 from ..buttons import ButtonSpec, FieldSpec
 from ..controller import Builder, Controller, lang, send, think
-from ..i18n import L, t
+from ..i18n import L, english, t
 from ..render.embeds import notice_embed
 from ..sessions import Played, Refusal
 from ..store import GameRow
@@ -48,7 +48,9 @@ def _engine():
 
 
 def _effect_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=L(kind, f"seasons.effect.{kind}"), value=kind) for kind in _engine().EFFECT_KINDS]
+    # Named by their label in both languages (English too: the raw id is no name for a player).
+    return [app_commands.Choice(name=L(english(f"seasons.effect.{kind}"), f"seasons.effect.{kind}"), value=kind)
+            for kind in _engine().EFFECT_KINDS]
 
 
 class SeasonsCommands(app_commands.Group):

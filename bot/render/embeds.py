@@ -13,7 +13,7 @@ import discord
 from engine.core import Event, Waiting
 from engine.volfyirion import city_defence
 
-from ..i18n import card_name, t
+from ..i18n import card_name, event_lines, t
 
 COLOURS = {"seasons": 0x3B82F6, "volfyirion": 0xB91C1C, "error": 0xDC2626, "won": 0x16A34A, "lost": 0x6B7280}
 SEASON_COLOURS = {"winter": 0x60A5FA, "spring": 0x4ADE80, "summer": 0xF59E0B, "autumn": 0xB45309}
@@ -26,7 +26,7 @@ def clip(text: str, limit: int) -> str:
 
 
 def events_text(lang: str, events: tuple[Event, ...] | list[Event]) -> str:
-    lines = [f"• {t(lang, e.key, **e.params)}" for e in events]
+    lines = [f"• {line}" for line in event_lines(lang, events)]
     return clip("\n".join(lines), MAX_DESCRIPTION)
 
 
@@ -68,10 +68,11 @@ def seasons_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool]]:
     return [
         (t(lang, "field.seasons.time"), t(lang, "field.seasons.time_value", year=s.get("year"),
                                           month=s.get("month"), season=s.get("season")), True),
-        (t(lang, "field.seasons.crystals"), str(bot.get("crystals", 0)), True),
-        (t(lang, "field.seasons.hand"), str(bot.get("hand_size", 0)), True),
+        (t(lang, "field.seasons.crystals"), t(lang, "field.seasons.crystals_value", n=bot.get("crystals", 0)), True),
+        (t(lang, "field.seasons.hand"), t(lang, "field.seasons.hand_value", count=bot.get("hand_size", 0)), True),
         (t(lang, "field.seasons.summoned", n=len(summoned)), summoned_text, False),
-        (t(lang, "field.seasons.score"), str(bot.get("score", 0)), True),
+        (t(lang, "field.seasons.final_score" if s.get("game_over") else "field.seasons.score"),
+         t(lang, "field.seasons.score_value", score=bot.get("score", 0)), True),
         (t(lang, "field.seasons.difficulty"), t(lang, f"word.{s.get('difficulty')}") + " · "
          + t(lang, f"word.dice_{s.get('dice')}"), True),
     ]
@@ -82,10 +83,9 @@ _BONUS_READING = {"official": "per_city", None: "flat"}
 
 
 def volfyirion_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool]]:
-    fields: list[tuple[str, str, bool]] = [
-        (t(lang, "field.volfyirion.turn"), str(s.get("turn")), True),
-        (t(lang, "field.volfyirion.token"), t(lang, f"word.token_{s.get('token')}"), True),
-    ]
+    fields: list[tuple[str, str, bool]] = [(t(lang, "field.volfyirion.turn"), str(s.get("turn")), True)]
+    if s.get("phase") != "finished":  # after the game's end the dragon attacks no more
+        fields.append((t(lang, "field.volfyirion.token"), t(lang, f"word.token_{s.get('token')}"), True))
     pile = s.get("rage_pile", {})
     top = pile.get("top")
     pile_text = t(lang, "field.volfyirion.pile_value", size=pile.get("size", 0))
@@ -98,11 +98,12 @@ def volfyirion_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool
         else:
             value = t(lang, "field.volfyirion.city_value", defence=city_defence(city),
                       troop=city.get("troop") or "—", building=city.get("building") or "—")
-        fields.append((f"{city.get('name')} ({city.get('defence')})", value, True))
+        fields.append((t(lang, "field.volfyirion.city", city=city.get("name"), defence=city.get("defence")), value, True))
     wonders = s.get("wonders", [])
     if wonders:
         lines = [
-            f"{w['name']} ({w['cost']})" + (" — " + t(lang, "field.volfyirion.sealed") if w.get("sealed") else "")
+            t(lang, "field.volfyirion.wonder", card=w["name"], cost=w["cost"])
+            + (" — " + t(lang, "field.volfyirion.sealed") if w.get("sealed") else "")
             for w in wonders
         ]
         fields.append((t(lang, "field.volfyirion.wonders"), "\n".join(lines), False))
@@ -111,8 +112,12 @@ def volfyirion_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool
     return fields
 
 
-def notice_embed(lang: str, key: str, *, kind: str = "error", **params: Any) -> discord.Embed:
-    return discord.Embed(description=clip(t(lang, key, **params), MAX_DESCRIPTION), colour=COLOURS.get(kind, 0x6B7280))
+def notice_embed(lang: str, key: str, *, kind: str = "error", params: dict[str, Any] | None = None,
+                 **more: Any) -> discord.Embed:
+    """``params`` passes a message's parameters whatever their names (an engine error's ``kind`` is not the
+    colour)."""
+    text = t(lang, key, **{**(params or {}), **more})
+    return discord.Embed(description=clip(text, MAX_DESCRIPTION), colour=COLOURS.get(kind, 0x6B7280))
 
 
 def result_embed(lang: str, *, kind: str, owner_id: int, options: dict[str, Any], result: dict[str, Any],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -58,14 +59,40 @@ class Catalog(Generic[C]):
         card_id = self._index.get(fold(str(query)))
         return None if card_id is None else self._entries[card_id].card
 
+    def resolve(self, query: str) -> tuple[C, bool] | None:
+        """The card meant by ``query`` and whether it was named exactly.
+
+        Beyond :meth:`find`, the one card left when exactly one fits: a part of one card's names
+        (「ナリア」, "Figrim", "temporal boot") or a name with a single typo ("Amulet of Ari", "Elite
+        Troper": one letter added, dropped, changed or two swapped). Numbers are only ever exact.
+        """
+        exact = self.find(query)
+        if exact is not None:
+            return exact, True
+        key = fold(str(query))
+        if not key or key.lstrip("#").isdigit():
+            return None
+        cjk = any(ord(c) > 0x2E7F for c in key)
+        if len(key) >= (2 if cjk else 4):
+            parts = {card_id for name, card_id in self._index.items() if key in name and not name.lstrip("#").isdigit()}
+            if len(parts) == 1:
+                return self._entries[parts.pop()].card, False
+            if parts:
+                return None
+        if len(key) >= (3 if cjk else 5):
+            near = {card_id for name, card_id in self._index.items() if _one_edit(key, name)}
+            if len(near) == 1:
+                return self._entries[near.pop()].card, False
+        return None
+
     def lookup(self, query: str) -> C:
-        card = self.find(query)
-        if card is None:
+        found = self.resolve(query)
+        if found is None:
             raise RuleError("card.unknown", game=self.game, query=str(query), suggestions=self.suggest(query))
-        return card
+        return found[0]
 
     def lookup_many(self, text: str | Iterable[str]) -> list[C]:
-        """Cards from a comma-separated list (``"12, Kairn, 破壊者ケアン"``) or a list of names."""
+        """Cards from a comma-separated list (``"12, Kairn, 破壊者ケアン"``, ``"20 41 34 8"``) or a list of names."""
         parts = split_list(text) if isinstance(text, str) else [str(p) for p in text]
         return [self.lookup(p) for p in parts]
 
@@ -91,7 +118,34 @@ class Catalog(Generic[C]):
 
 
 def split_list(text: str) -> list[str]:
-    """Split a typed list on commas (ASCII or Japanese) and semicolons; blanks are dropped."""
+    """Split a typed list on commas (ASCII or Japanese) and semicolons; blanks are dropped. Numbers may also
+    be separated by spaces alone (``"20 41 34 8"``): a part made only of numbers is split on its spaces."""
     for sep in "、，；;":
         text = text.replace(sep, ",")
-    return [p.strip() for p in text.split(",") if p.strip()]
+    items = []
+    for part in (p.strip() for p in text.split(",")):
+        words = part.split()
+        if len(words) > 1 and all(_NUMBER.fullmatch(w) for w in words):
+            items += words
+        elif part:
+            items.append(part)
+    return items
+
+
+_NUMBER = re.compile(r"#?[0-9０-９]+")
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` differ by exactly one letter added, dropped, changed or two neighbours swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) == 1:
+            return True
+        return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    i = 0
+    while i < len(short) and short[i] == long[i]:
+        i += 1
+    return short[i:] == long[i + 1:]

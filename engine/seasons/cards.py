@@ -46,7 +46,8 @@ LEECH, ARGOS, TITUS, AIR_ELEMENTAL, FAIRIES, SID, ONYS = "33", "38", "39", "40",
 
 def card_id(query: object) -> str:
     """The id of a card typed as id, number or any name; ``seasons.card_unknown`` otherwise."""
-    card = CATALOG.find(str(query))
+    found = CATALOG.resolve(str(query))
+    card = None if found is None else found[0]
     if card is None:
         raise RuleError("seasons.card_unknown", query=str(query), suggested_cards=CATALOG.suggest(str(query)))
     return card.id

@@ -39,7 +39,8 @@ _WORDS: dict[str, str] = {
     "draw": "draw", "card": "draw", "cards": "draw", "カード": "draw", "ドロー": "draw",
     "カードのドロー": "draw",
     "transmute": "transmute", "transmutation": "transmute", "circle": "transmute", "変転": "transmute",
-    "サークル": "transmute", "変転サークル": "transmute",
+    "サークル": "transmute", "変転サークル": "transmute", "変換": "transmute", "変換サークル": "transmute",
+    "変転のサークル": "transmute", "trans": "transmute", "convert": "transmute", "conversion": "transmute",
     "dot": "dots", "dots": "dots", "点": "dots",
 }
 # Words that carry no symbol ("2 water energy", "クリスタル3個").
@@ -158,7 +159,7 @@ def face_text(face: dict[str, Any], lang: str = "en") -> str:
         n = face["crystals"]
         parts.append(f"クリスタル{n}" if ja else f"{n} crystal{'s' if n > 1 else ''}")
     parts += ["星" if ja else "star"] * face["star"]
-    parts += ["カード" if ja else "draw"] * face["draw"]
+    parts += ["ドロー" if ja else "draw"] * face["draw"]
     if face["transmute"]:
         parts.append("変転" if ja else "transmute")
     if face["dots"]:

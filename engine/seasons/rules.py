@@ -195,12 +195,9 @@ def _step_move(s: SeasonsState, events: Events, steps: int, by: str = "dots") ->
         s.year, s.month = after // 12 + 1, after % 12 + 1
     else:
         s.year, s.month = 3, 12
-    if steps > 0:
-        _ev(events, "token_moved", steps=steps, year=s.year, month=s.month, season=s.season)
-    else:
-        if s.year < min(before, END - 1) // 12 + 1:
-            _ev(events, "year_back", year=s.year)
-        _ev(events, "token_moved_back", steps=-steps, year=s.year, month=s.month, season=s.season)
+    if steps < 0 and s.year < min(before, END - 1) // 12 + 1:
+        _ev(events, "year_back", year=s.year)
+    _ev(events, "token_moved", steps=steps, year=s.year, month=s.month, season=s.season)
     if before // 3 == after // 3:
         return False
     triggers: list[list[Any]] = [["season_change"], ["season_triggers"]]

@@ -50,8 +50,12 @@ HOUSE_DECK: dict[str, int] = {"Prospector": 8, "Captain": 1, "Diviner": 1}
 
 @lru_cache(maxsize=4096)
 def _find(query: str) -> Card | None:
-    """Exact ids first (what buttons and the autoplayer send), then the catalog's forgiving fold."""
-    return CATALOG[query] if query in CATALOG else CATALOG.find(query)
+    """Exact ids first (what buttons and the autoplayer send), then the catalog's forgiving fold, then the one
+    card a part of a name or a single typo fits ("Elite Troper")."""
+    if query in CATALOG:
+        return CATALOG[query]
+    found = CATALOG.resolve(query)
+    return None if found is None else found[0]
 
 
 def card(query: object) -> Card:

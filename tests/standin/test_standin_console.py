@@ -125,7 +125,7 @@ def test_bad_lines_are_reported_and_the_console_goes_on():
         "! /echo needs one of: buttons, choose, edit, files, followup, form, later, noop, pick, post, say, slow, toolong",
         "! /echo say has no option `txt`. Options: text, hidden",
         "! `size` cannot be 'huge'. Choose one of: s, l",
-        "! /echo pick needs the option(s): face",
+        "! /echo pick needs: face:…",
         "! Cannot read '\"unclosed': write options as name:value",
         "! The last message has no buttons",
         "! No form is open: press the button that opens it first",

@@ -24,11 +24,15 @@ def test_catalog_ids_are_english_names_and_lookup_forgives():
     assert CATALOG.lookup("shrewd deal").name == "Shrewd Deal"
     assert CATALOG.lookup("ＳＨＲＥＷＤ　ＤＥＡＬ").name == "Shrewd Deal"
     assert CATALOG.lookup("celethes law").name == "Celethe's Law"
+    # One typo, or a part of one name, is read as the one card it fits; two typos are refused with suggestions.
+    assert CATALOG.lookup("Shrewd Dael").name == "Shrewd Deal"
+    assert push(new(), "play", card="Elite Troper", city="Tylaris").state.summary()["cities"][0]["troop"] == \
+        "Elite Trooper"
     with pytest.raises(RuleError) as err:
-        CATALOG.lookup("Shrewd Dael")
+        CATALOG.lookup("Shrood Dael")
     assert "Shrewd Deal" in err.value.params["suggestions"]
     with pytest.raises(RuleError) as err:
-        push(new(), "play", card="Elite Troper", city="Tylaris")
+        push(new(), "play", card="Elite Tropr", city="Tylaris")
     assert err.value.key == "volfyirion.unknown_card" and "Elite Trooper" in err.value.params["suggestion_cards"]
 
 

@@ -149,8 +149,8 @@ def test_v6_actions_are_resolved_to_card_ids_and_city_names():
         "putaside", paid="battle", card=None)
     assert canonical_action(state, Action("win", how="SUBJUGATE")) == Action("win", how="subjugate")
     # What cannot be resolved is left as typed, so the rules give their own error.
-    odd = canonical_action(state, Action("play", card="Elite Troper", city="Atlantis"))
-    assert odd == Action("play", card="Elite Troper", city="Atlantis")
+    odd = canonical_action(state, Action("play", card="Crystal Zeppelin", city="Atlantis"))
+    assert odd == Action("play", card="Crystal Zeppelin", city="Atlantis")
     with pytest.raises(RuleError, match="unknown_card"):
         RULES.apply(state, odd)
 

@@ -498,12 +498,12 @@ def test_v6_reveal_is_checked_against_the_solo_asset_deck():
                        (["Stab", "Pure Qoam"], "not_in_asset_deck"),
                        (["Stab", "Elite Trooper"], "too_many_copies"),
                        (["Alchemic Key", "Alchemic Key"], "too_many_copies"),
-                       (["Stab", "Shrewd Dael"], "unknown_card")):
+                       (["Stab", "Shrood Dael"], "unknown_card")):  # two typos (one is read as the card)
         with pytest.raises(RuleError) as err:
             push(record, "reveal", cards=cards)
         assert err.value.key == f"volfyirion.{key}"
     with pytest.raises(RuleError) as err:
-        push(record, "reveal", cards=["Stab", "Shrewd Dael"])
+        push(record, "reveal", cards=["Stab", "Shrood Dael"])
     assert "Shrewd Deal" in err.value.params["suggestion_cards"]
     with pytest.raises(RuleError) as err:
         push(record, "reveal", cards=["Alchemic Key", "alchemic key"])

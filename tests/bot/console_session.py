@@ -1,0 +1,66 @@
+"""The local console in-process: lines typed one at a time, each reply read back before the next line.
+
+It is the console's own code (``bot.console.Console`` and its ``--json`` printer) on the stand-in, so a test
+can decide what to type next from what the bot said (play on until the bot asks for 4 cards, say).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import io
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from bot.app import create_bot
+from bot.config import Config
+from bot.console import LOCALES, Console, Printer
+from bot.render.embeds import COLOURS
+from bot.standin import StandIn, World
+
+
+class Session:
+    def __init__(self, console: Console, out: io.StringIO) -> None:
+        self.console, self.out = console, out
+        self._read = 0
+
+    async def type(self, line: str) -> list[dict]:
+        """Type one line; the JSON items printed for it."""
+        await self.console.line(line)
+        text = self.out.getvalue()
+        items = [json.loads(x) for x in text[self._read:].splitlines() if x.strip()]
+        self._read = len(text)
+        return items
+
+
+def refusals(items: list[dict]) -> list[str]:
+    """The console's errors and the bot's private refusals (ephemeral, in the error colour) among ``items``."""
+    found = [item["error"] for item in items if "error" in item]
+    for item in items:
+        if item.get("flags", 0) & 64:
+            found += [e.get("description", "") for e in item.get("embeds") or [] if e.get("color") == COLOURS["error"]]
+    return found
+
+
+def text_of(items: list[dict]) -> str:
+    parts = []
+    for item in items:
+        parts.append(item.get("content") or "")
+        for e in item.get("embeds") or []:
+            parts += [e.get("title") or "", e.get("description") or ""]
+            parts += [f"{f.get('name')}: {f.get('value')}" for f in e.get("fields") or []]
+        parts += [c.get("label") or "" for row in item.get("components") or [] for c in row.get("components") or []]
+    return "\n".join(p for p in parts if p)
+
+
+@contextlib.asynccontextmanager
+async def console_session(db_path: Path, *, lang: str = "en", seed: int = 7) -> AsyncIterator[Session]:
+    world = World.default()
+    out = io.StringIO()
+    printer = Printer(out, lang, True, world)
+    async with StandIn(world) as standin:
+        config = dataclasses.replace(Config(), token=None, db_path=db_path, api_base=standin.api_base)
+        bot = create_bot(config, seed=lambda: seed)
+        async with standin.connect(bot, timeout=standin.deadline + 30.0, grace=0.05) as driver:
+            yield Session(Console(driver, printer, user="player", channel="table", locale=LOCALES[lang]), out)

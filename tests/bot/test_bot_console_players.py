@@ -1,0 +1,80 @@
+"""The console as a player meets it (issue 10, point 13): `make run` keeps games and installs only what running
+needs, the language follows LANG or --lang, a banner on stderr says where games are kept and how to leave,
+`quit`/`exit` leave, a missing option lists its choices, and README's first transcript is real output."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_console(lines: list[str], *args: str, env: dict[str, str] | None = None, seed: int = 1):
+    environ = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "LC_ALL", "LC_MESSAGES", "LANG")}
+    environ |= {"SOLO_BOT_SEED": str(seed)} | (env or {})
+    return subprocess.run([sys.executable, "-m", "bot", "console", *args], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, cwd=ROOT, env=environ, timeout=240)
+
+
+def first_transcript() -> tuple[list[str], list[str], str]:
+    """README's first session: the lines typed, the lines shown, and the console options of its `$` line."""
+    block = re.search(r"```text\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.S)[1]
+    typed, shown, options = [], [], ""
+    for line in block.splitlines():
+        if line.startswith("$"):
+            found = re.search(r'ARGS="([^"]*)"', line)
+            options = found[1] if found else ""
+        elif re.match(r"^(/|press \d|form |quit$|exit$)", line):
+            typed.append(line)
+        elif line.strip() and line.strip() != "…":
+            shown.append(line)
+    return typed, shown, options
+
+
+def test_the_readmes_first_transcript_is_real_output(tmp_path):
+    typed, shown, options = first_transcript()
+    assert typed and len(shown) > 10
+    done = run_console(typed, *options.split(), "--db", str(tmp_path / "readme.sqlite3"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    actual = done.stdout.splitlines()
+    position = 0
+    for line in shown:  # every line shown, in this order, in what the console printed
+        assert line in actual[position:], (line, actual[position:position + 25])
+        position = actual.index(line, position) + 1
+
+
+def test_language_from_lang_banner_on_stderr_quit_and_missing_choices(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    done = run_console(["/seasons start", "/seasons start difficulty:wizard dice:table", "quit", "/game status"],
+                       "--db", str(db), env={"LANG": "ja_JP.UTF-8"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    out, err = done.stdout, done.stderr
+    assert "difficulty:(apprentice|wizard|archmage)" in out  # the missing option, with its choices
+    assert "ダムボットの試練開始" in out  # Japanese from LANG
+    assert out.count("## 十二季節の魔法使い") == 1  # `quit` left before /game status
+    assert str(db) in err and "quit" in err and "ゲームの保存先" in err  # the banner, on stderr only
+    assert "ゲームの保存先" not in out
+    # The game is kept: the next run (English by --lang, whatever LANG says) goes on with it.
+    again = run_console(["/game status", "exit"], "--db", str(db), "--lang", "en", env={"LANG": "ja_JP.UTF-8"})
+    assert "Game #1 · action 0" in again.stdout and "What to do now" in again.stdout
+    english = run_console(["/game help"], env={"LANG": "C.UTF-8"})
+    assert "Playing solo with the bot" in english.stdout and "temporary file" in english.stderr
+
+
+def test_make_run_keeps_games_and_installs_only_what_running_needs(tmp_path):
+    venv = tmp_path / "venv"
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+
+    def dry(*targets: str) -> str:
+        return subprocess.run(["make", "-n", *targets, f"VENV={venv}"], capture_output=True, text=True, cwd=ROOT,
+                              env=env, timeout=60).stdout
+
+    run = dry("run", 'ARGS=--lang en')
+    assert "install --quiet -e .\n" in run and "[test]" not in run
+    assert "console --db data/console.sqlite3 --lang en" in run
+    test = dry("test")
+    assert "-e '.[test]'" in test

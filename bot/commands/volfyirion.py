@@ -10,6 +10,7 @@ from discord import app_commands
 
 from engine.core import Action, GameRecord, Step, split_list
 
+from .. import understood
 from ..buttons import ButtonSpec, FieldSpec
 from ..controller import Builder, Controller, lang, send, think
 from ..i18n import L, t
@@ -64,7 +65,12 @@ def _act(interaction: Interaction, action: Action) -> Any:
 
 
 def _meant(action: Action) -> Builder:
-    return lambda record: _engine().canonical_action(record.state, action)
+    def build(record: GameRecord) -> Action:
+        for note in understood.from_action(KIND, action):  # a part of a name or a typo: said in the reply
+            understood.note(*note)
+        return _engine().canonical_action(record.state, action)
+
+    return build
 
 
 class VolfyirionCommands(app_commands.Group):

@@ -86,7 +86,7 @@ def test_s3_1a_bot_dice_take_then_boots_then_end_in_english(tmp_path):
     assert len(refused) == 1 and "take one first" in refused[0]
     rolled = [e for item in items for e in item.get("embeds", [])
               if "Rolled:" in e.get("description", "")]
-    assert rolled and "die 2 shows 2 water, 1 crystal, 2 dots" in rolled[0]["description"]
+    assert rolled and "“2 water, 1 crystal, 2 dots” and “2 water, 1 crystal, 2 dots”" in rolled[0]["description"]
     record = exported(items)
     state = record["state"]
     assert state["dummbot"]["crystals"] == 3 and (state["year"], state["month"]) == (1, 4)

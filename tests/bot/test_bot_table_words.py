@@ -75,6 +75,7 @@ async def test_numbers_separated_by_spaces_and_history_without_codes(driver):
     from play import seasons_command
 
     await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"}, locale="ja")
+    await driver.slash("seasons played", {"card": "16"}, locale="ja")  # S-8.6: Kairn in play first
     await driver.slash("seasons effect", {"kind": "kairn"}, locale="ja")
     # Play on to the first change of season, then reveal its 4 cards typed with spaces only.
     actions, _ = play_game("wizard", "table", 5, extras=False)

@@ -81,5 +81,20 @@ V1 = (
     "CREATE INDEX results_user ON results (guild_id, user_id)",
 )
 
-MIGRATIONS: list[tuple[str, ...]] = [V1]
+
+def settings_migration() -> tuple[str, ...]:
+    """The bot's own small key/value table (e.g. the hash of the last command sync). Its own step, so it
+    merges with other migrations in any order (IF NOT EXISTS)."""
+    return (
+        """
+        CREATE TABLE IF NOT EXISTS settings (
+            key        TEXT PRIMARY KEY,
+            value      TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        ) WITHOUT ROWID
+        """,
+    )
+
+
+MIGRATIONS: list[tuple[str, ...]] = [V1, settings_migration()]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 
 import discord
 from discord import app_commands
@@ -21,6 +22,8 @@ from .store import SqliteStore
 from .sync import sync_at_start
 
 log = logging.getLogger(__name__)
+
+IDENTIFY_INTERVAL = 5.0  # seconds between two identifies in one bucket (Discord's rate limit)
 
 
 class SoloTree(app_commands.CommandTree):
@@ -78,6 +81,8 @@ class SoloBot(commands.AutoShardedBot):
                          allowed_contexts=app_commands.AppCommandContext(guild=True),
                          allowed_installs=app_commands.AppInstallationType(guild=True))
         self._gate_tasks: set[asyncio.Task] = set()
+        self._max_concurrency: int | None = None
+        self._identified: dict[int, float] = {}  # identify bucket -> when its last shard identified
         self.config = config
         self.store = SqliteStore(config.db_path)
         if seed is None and config.seed is not None:
@@ -104,6 +109,21 @@ class SoloBot(commands.AutoShardedBot):
                             exc_info=True)
 
         parsers["INTERACTION_CREATE"] = guarded
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Discord lets `max_concurrency` shards identify together: shard ids in one bucket
+        (`shard_id % max_concurrency`) wait 5 s between identifies, the others need not wait (discord.py's
+        default waits 5 s before every shard but the first)."""
+        if self._max_concurrency is None:
+            try:
+                self._max_concurrency = max(1, int((await self.http.get_bot_gateway())[2]["max_concurrency"]))
+            except (discord.HTTPException, KeyError, TypeError, ValueError):
+                self._max_concurrency = 1
+        bucket = (shard_id or 0) % self._max_concurrency
+        last = self._identified.get(bucket)
+        if last is not None:
+            await asyncio.sleep(max(0.0, last + IDENTIFY_INTERVAL - time.monotonic()))
+        self._identified[bucket] = time.monotonic()
 
     def _refuse_raw(self, data: dict, key: str) -> None:
         interaction = discord.Interaction(data=data, state=self._connection)

@@ -139,6 +139,7 @@ class InteractionRecord:
     created: float = 0.0  # monotonic time of dispatch
     response_type: int | None = None
     original_id: int | None = None
+    shard: int | None = None  # the shard it was dispatched to
     observers: list[Callable[[InteractionRecord, Activity], None]] = field(default_factory=list)
 
     @property
@@ -200,9 +201,11 @@ class StandIn:
         attachment_size_limit: int = DEFAULT_ATTACHMENT_LIMIT,
         bot_token: str = "standin-bot-token",
         max_guilds_per_shard: int = 2500,
+        max_concurrency: int = 16,
     ) -> None:
         self.world = world or World.default()
         self.max_guilds_per_shard = max_guilds_per_shard
+        self.max_concurrency = max_concurrency
         self.deadline = deadline
         self.token_lifetime = token_lifetime
         self.attachment_size_limit = attachment_size_limit
@@ -375,6 +378,7 @@ class StandIn:
         if session is None or (wait and not session.open):
             raise ConnectionError("no discord.py client is connected to the stand-in")
         record.created = time.monotonic()
+        record.shard = shard
         await session.send(0, record.payload, "INTERACTION_CREATE", queue=not wait)
 
     # -- gateway ---------------------------------------------------------------------------------------------
@@ -421,8 +425,12 @@ class StandIn:
         return ws
 
     def recommended_shards(self) -> int:
-        """Discord's recommendation (GET /gateway/bot): enough shards for `max_guilds_per_shard` each."""
-        return max(1, -(-len(self.world.guilds) // self.max_guilds_per_shard))
+        """Discord's recommendation (GET /gateway/bot): the fewest shards that leave no shard with more than
+        `max_guilds_per_shard` guilds."""
+        count = max(1, -(-len(self.world.guilds) // self.max_guilds_per_shard))
+        while any(len(self.guilds_of_shard(i, count)) > self.max_guilds_per_shard for i in range(count)):
+            count += 1
+        return count
 
     def guilds_of_shard(self, shard_id: int, count: int) -> list:
         return [g for g in self.world.guilds if (g.id >> 22) % count == shard_id]
@@ -588,7 +596,8 @@ class StandIn:
 
     async def _get_gateway(self, request: web.Request) -> dict:
         return {"url": self.gateway_url, "shards": self.recommended_shards(),
-                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}}
+                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0,
+                                        "max_concurrency": self.max_concurrency}}
 
     async def _get_me(self, request: web.Request) -> dict:
         return self.world.bot.payload() | {"verified": True, "mfa_enabled": False}

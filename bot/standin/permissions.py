@@ -55,7 +55,8 @@ class Role:
     def payload(self) -> dict:
         return {"id": str(self.id), "name": self.name, "permissions": str(self.permissions),
                 "position": self.position, "color": 0, "hoist": False, "managed": False, "mentionable": False,
-                "flags": 0}
+                "flags": 0, "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+                "icon": None, "unicode_emoji": None}
 
 
 @dataclass

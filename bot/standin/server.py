@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 import re
@@ -153,8 +154,10 @@ class GatewaySession:
 
     REPLAY_LIMIT = 1000
 
-    def __init__(self, session_id: str, shard: tuple[int, int] = (0, 1)) -> None:
+    def __init__(self, session_id: str, shard: tuple[int, int] = (0, 1),
+                 check: Callable[[str, Any], None] | None = None) -> None:
         self.id = session_id
+        self.check = check  # sees every dispatch (event name, data) before it is sent
         self.shard = shard
         self.ws: web.WebSocketResponse | None = None
         self.seq = 0
@@ -173,6 +176,8 @@ class GatewaySession:
                 raise ConnectionError("the bot's gateway connection is closed")
             frame: dict[str, Any] = {"op": op, "d": data, "s": None, "t": event}
             if op == 0:
+                if self.check is not None:
+                    self.check(event or "", data)
                 self.seq += 1
                 frame["s"] = self.seq
                 self.sent.append(frame)
@@ -220,6 +225,8 @@ class StandIn:
         self.interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
         self._validators: list[Validator] = []
+        self._response_validators: list[Callable[[str, str, int, Any], list[str]]] = []
+        self._event_validators: list[Callable[[str, Any], list[str]]] = []
         self._channel_observers: list[Callable[[StoredMessage], None]] = []
         self._sessions: dict[str, GatewaySession] = {}
         self._active: GatewaySession | None = None  # shard 0's session
@@ -278,6 +285,23 @@ class StandIn:
         """Run `validator(kind, method, path, body)` on every JSON body the bot sends; problems it returns
         are refused with a 400 and recorded as violations of kind `validator`."""
         self._validators.append(validator)
+
+    def add_response_validator(self, validator: Callable[[str, str, int, Any], list[str]]) -> None:
+        """Check every JSON body the stand-in answers with `validator(method, path, status, body)`; problems
+        (the stand-in's own) are recorded as violations of kind `standin_response`."""
+        self._response_validators.append(validator)
+
+    def add_event_validator(self, validator: Callable[[str, Any], list[str]]) -> None:
+        """Check every gateway dispatch the stand-in sends with `validator(event, data)`; problems are
+        recorded as violations of kind `standin_event`."""
+        self._event_validators.append(validator)
+
+    def _check_event(self, event: str, data: Any) -> None:
+        for validator in self._event_validators:
+            problems = validator(event, data)
+            if problems:
+                self.violations.append(Violation("standin_event", "GATEWAY", event, 0, 0,
+                                                 "; ".join(problems)))
 
     def watch_channels(self, observer: Callable[[StoredMessage], None]) -> Callable[[], None]:
         """Call `observer` for each message the bot posts to a channel; returns a function that stops it."""
@@ -452,7 +476,7 @@ class StandIn:
             await self._close(ws, 4011, "Sharding required.")
             return None
         self.shard_count = count
-        session = GatewaySession(secrets.token_hex(16), (shard_id, count))
+        session = GatewaySession(secrets.token_hex(16), (shard_id, count), self._check_event)
         session.ws = ws
         self._sessions[session.id] = session
         await self._ready(session)
@@ -464,7 +488,7 @@ class StandIn:
         guilds = self.guilds_of_shard(shard_id, count)
         await session.send(0, {
             "v": 10,
-            "user": world.bot.payload() | {"verified": True, "mfa_enabled": False, "email": None},
+            "user": world.bot.payload() | {"verified": True, "mfa_enabled": False, "email": None, "locale": "en-US"},
             "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "session_type": "normal",
@@ -545,6 +569,11 @@ class StandIn:
                 return _json(error.body(), error.status)
             if result is None:
                 return web.Response(status=204)
+            for validator in self._response_validators:
+                problems = validator(request.method, path, 200, result)
+                if problems:
+                    self.violations.append(Violation("standin_response", request.method, path, 200, 0,
+                                                     "; ".join(problems)))
             return _json(result)
         return self._unknown(request)
 
@@ -600,14 +629,18 @@ class StandIn:
                                         "max_concurrency": self.max_concurrency}}
 
     async def _get_me(self, request: web.Request) -> dict:
-        return self.world.bot.payload() | {"verified": True, "mfa_enabled": False}
+        return self.world.bot.payload() | {"verified": True, "mfa_enabled": False, "locale": "en-US"}
 
     async def _get_application(self, request: web.Request) -> dict:
         bot = self.world.bot
         return {"id": str(self.world.application_id), "name": bot.name, "icon": None, "description": "",
                 "bot_public": False, "bot_require_code_grant": False, "verify_key": "0" * 64,
                 "owner": self.world.users[0].payload() if self.world.users else bot.payload(),
-                "team": None, "flags": 0, "summary": "", "bot": bot.payload()}
+                "team": None, "flags": 0, "summary": "", "bot": bot.payload(), "type": None, "flags_new": "0",
+                "redirect_uris": [], "interactions_endpoint_url": None, "role_connections_verification_url": None,
+                "approximate_guild_count": len(self.world.guilds), "approximate_user_install_count": 0,
+                "approximate_user_authorization_count": 0, "explicit_content_filter": 0,
+                "eligible_oauth2_scopes": ["bot", "applications.commands"]}
 
     def _check_app(self, app: str) -> None:
         if int(app) != self.world.application_id:
@@ -628,6 +661,8 @@ class StandIn:
             entry = {"id": str(self.ids.next()), "application_id": app, "version": str(self.ids.next()),
                      "type": 1, "default_member_permissions": None, "nsfw": False,
                      "name_localizations": None, "description_localizations": None, "options": []} | command
+            if entry.get("integration_types") is None:  # Discord answers with its defaults
+                entry["integration_types"] = [0]
             if key is not None:
                 entry["guild_id"] = str(key)
             answered.append(entry)
@@ -692,9 +727,9 @@ class StandIn:
         }}
         if message is not None:
             answer["interaction"]["response_message_id"] = str(message.id)
+        if message is not None and kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
+            # The OpenAPI description has a `resource` for types 4 and 7 (and 12, activities) only.
             answer["resource"] = {"type": kind, "message": message.payload}
-        elif kind != DEFERRED_UPDATE:
-            answer["resource"] = {"type": kind}
         return answer
 
     # -- REST: interaction webhooks --------------------------------------------------------------------------
@@ -924,14 +959,27 @@ class StandIn:
             payload |= {"type": 20 if record.type == APPLICATION_COMMAND else 19,
                         "webhook_id": str(self.world.application_id),
                         "application_id": str(self.world.application_id),
-                        "interaction_metadata": {"id": str(record.id), "type": record.type,
-                                                 "user": record.user.payload(),
-                                                 "authorizing_integration_owners":
-                                                     record.payload["authorizing_integration_owners"]}}
+                        "interaction_metadata": self._interaction_metadata(record)}
         message = StoredMessage(payload, {})
         self.messages[message_id] = message
         self._edit(message, body, files, created=True)
         return message
+
+    def _interaction_metadata(self, record: InteractionRecord) -> dict:
+        """A message's `interaction_metadata`, per interaction type (as the OpenAPI description has it)."""
+        data: dict[str, Any] = {"id": str(record.id), "type": record.type, "user": record.user.payload(),
+                                "authorizing_integration_owners": record.payload["authorizing_integration_owners"]}
+        if record.type == MESSAGE_COMPONENT:
+            data["interacted_message_id"] = str(record.message_id or 0)
+        elif record.type == MODAL_SUBMIT:
+            opener = self.messages.get(record.message_id or 0)
+            trigger = (opener.payload.get("interaction_metadata") if opener else None) or {
+                "id": str(record.id), "type": APPLICATION_COMMAND, "user": record.user.payload(),
+                "authorizing_integration_owners": record.payload["authorizing_integration_owners"]}
+            if trigger.get("type") == MODAL_SUBMIT:
+                trigger = trigger["triggering_interaction_metadata"]
+            data["triggering_interaction_metadata"] = trigger
+        return data
 
     def _edit(self, message: StoredMessage, body: dict, files: list[File], *, created: bool = False) -> None:
         for key in ("content", "embeds", "components", "tts", "poll"):
@@ -939,6 +987,10 @@ class StandIn:
                 value = body[key]
                 message.payload[key] = value if value is not None else ([] if key != "content" else "")
                 message.sent[key] = message.payload[key]
+                if key == "components" and message.payload[key]:  # Discord numbers every component
+                    message.payload[key] = _numbered(message.payload[key])
+                if key == "embeds" and message.payload[key]:  # Discord stores rich embeds, fields not inline
+                    message.payload[key] = [_stored_embed(e) for e in message.payload[key]]
         if "flags" in body:
             message.sent["flags"] = body["flags"]
         if not created:  # an edit of a deferred ("thinking") message ends its loading state
@@ -960,6 +1012,30 @@ class StandIn:
     def _emit(self, record: InteractionRecord, activity: Activity) -> None:
         for observer in list(record.observers):
             observer(record, activity)
+
+
+def _stored_embed(embed: dict) -> dict:
+    stored = {"type": "rich"} | embed
+    if stored.get("fields"):
+        stored["fields"] = [{"inline": False} | f for f in stored["fields"]]
+    return stored
+
+
+def _numbered(components: list[dict]) -> list[dict]:
+    """A copy of `components` where each has the numeric `id` Discord gives it (1, 2, … in order)."""
+    counter = itertools.count(1)
+
+    def walk(items: list[dict]) -> list[dict]:
+        numbered = []
+        for item in items:
+            copy = dict(item)
+            copy.setdefault("id", next(counter))
+            if isinstance(copy.get("components"), list):
+                copy["components"] = walk(copy["components"])
+            numbered.append(copy)
+        return numbered
+
+    return walk(components)
 
 
 def _iid_of(standin: StandIn, params: dict) -> int | None:

@@ -84,6 +84,7 @@ class User:
             "bot": self.bot,
             "public_flags": 0,
             "flags": 0,
+            "primary_guild": None,
         }
 
     @property
@@ -95,6 +96,9 @@ class User:
             "user": self.payload(),
             "nick": None,
             "avatar": None,
+            "banner": None,
+            "communication_disabled_until": None,
+            "premium_since": None,
             "roles": [str(r.id) for r in guild.roles_of(self)] if guild is not None else [],
             "joined_at": "2024-01-01T00:00:00+00:00",
             "deaf": False,
@@ -165,6 +169,7 @@ class Channel:
                 "parent_id": str(self.parent_id),
                 "owner_id": "1",
                 "message_count": 0,
+                "total_message_sent": 0,
                 "member_count": 1,
                 "thread_metadata": {
                     "archived": self.archived,
@@ -265,6 +270,13 @@ class Guild:
             "afk_channel_id": None,
             "afk_timeout": 300,
             "joined_at": "2024-01-01T00:00:00+00:00",
+            "description": None, "home_header": None, "splash": None, "discovery_splash": None, "banner": None,
+            "application_id": None, "region": "deprecated", "system_channel_flags": 0, "widget_enabled": False,
+            "widget_channel_id": None, "max_presences": None, "max_members": 500000,
+            "max_stage_video_channel_users": 50, "max_video_channel_users": 25, "vanity_url_code": None,
+            "premium_subscription_count": 0, "rules_channel_id": None, "safety_alerts_channel_id": None,
+            "public_updates_channel_id": None, "premium_progress_bar_enabled": False, "incidents_data": None,
+            "nsfw": False,
         }
 
 

@@ -341,7 +341,7 @@ def response_validator(spec: dict) -> Callable[[str, str, int, Any], list[str]]:
         schema = response_schema(validator, method, path, status)
         if schema is None:
             return []
-        return validator.errors(schema, body)[:MAX_PROBLEMS]
+        return validator.errors(schema, _channel(body))[:MAX_PROBLEMS]
 
     return validate
 

@@ -50,11 +50,19 @@ DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024  # Discord's limit for a server with
 # Interaction types and callback types (Discord's numbers).
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL = 4, 5, 6, 7, 8, 9
+PONG = 1
 ALLOWED_CALLBACKS = {
+    PING: {PONG},
     APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, MODAL},
     MESSAGE_COMPONENT: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL},
     AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
     MODAL_SUBMIT: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE},
+}
+
+# Routes `StandIn.rate_limit` can answer 429 on (handler name -> route name).
+RATE_LIMITED_ROUTES = {
+    "_post_channel_message": "channel_message", "_edit_channel_message": "channel_edit",
+    "_wh_followup": "followup", "_wh_edit": "edit", "_put_commands": "commands",
 }
 
 # A validator sees every JSON body the bot sends: (kind, method, path, body) -> list of problems.
@@ -236,6 +244,10 @@ class StandIn:
         self._connected = asyncio.Event()
         self.resumes = 0
         self.replayed = 0  # dispatches sent again on RESUME
+        self.resume_gate = asyncio.Event()  # RESUMEs wait for it: clear it to keep a shard disconnected
+        self.resume_gate.set()
+        self._rate_limits: dict[str, list] = {}  # route -> [times left, retry_after, scope]
+        self.rate_limited: list[tuple[str, str]] = []  # requests answered 429
         self._runner: web.AppRunner | None = None
         self.port = 0
         self._routes = self._route_table()
@@ -426,6 +438,7 @@ class StandIn:
                 if session is None:
                     break
             elif op == 6:  # resume: the missed dispatches, then RESUMED
+                await self.resume_gate.wait()  # a test may hold resumes back (clear it, then set it)
                 session = self._sessions.get(data.get("session_id"))
                 if session is None or data.get("token") != self.bot_token:
                     await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
@@ -559,6 +572,9 @@ class StandIn:
                 continue
             if auth and request.headers.get("Authorization") != f"Bot {self.bot_token}":
                 return _json({"message": "401: Unauthorized", "code": 0}, 401)
+            limited = self._take_rate_limit(handler.__name__, request)
+            if limited is not None:
+                return limited
             try:
                 result = await handler(request, **match.groupdict())
             except DiscordError as error:
@@ -576,6 +592,39 @@ class StandIn:
                                                      "; ".join(problems)))
             return _json(result)
         return self._unknown(request)
+
+    # -- rate limits -----------------------------------------------------------------------------------------
+
+    def rate_limit(self, route: str, *, times: int = 1, retry_after: float = 0.05, scope: str = "user") -> None:
+        """The next `times` requests on `route` (one of `RATE_LIMITED_ROUTES`' names: channel_message,
+        channel_edit, followup, edit, commands) answer 429 with `retry_after` seconds, as Discord does when a
+        bucket is empty (`scope` "global" sets `global: true`). Off until a test turns it on."""
+        if route not in RATE_LIMITED_ROUTES.values():
+            raise ValueError(f"no rate-limited route {route!r}: one of {sorted(RATE_LIMITED_ROUTES.values())}")
+        self._rate_limits[route] = [times, retry_after, scope]
+
+    def _take_rate_limit(self, handler: str, request: web.Request) -> web.Response | None:
+        route = RATE_LIMITED_ROUTES.get(handler)
+        limit = self._rate_limits.get(route or "")
+        if limit is None or limit[0] <= 0:
+            return None
+        limit[0] -= 1
+        retry_after, scope = limit[1], limit[2]
+        self.rate_limited.append((request.method, request.path))
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": scope == "global",
+                "code": 0}
+        for validator in self._response_validators:
+            problems = validator(request.method, request.path, 429, body)
+            if problems:
+                self.violations.append(Violation("standin_response", request.method, request.path, 429, 0,
+                                                 "; ".join(problems)))
+        headers = {"Content-Type": "application/json", "Via": "1.1 google", "Retry-After": str(max(1, round(retry_after))),
+                   "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
+                   "X-RateLimit-Reset-After": f"{retry_after:.3f}", "X-RateLimit-Bucket": f"standin-{route}",
+                   "X-RateLimit-Scope": scope}
+        if scope == "global":
+            headers["X-RateLimit-Global"] = "true"
+        return web.Response(body=json.dumps(body).encode(), status=429, headers=headers)
 
     def _unknown(self, request: web.Request) -> web.Response:
         self.unknown_routes.append((request.method, request.path))
@@ -682,7 +731,11 @@ class StandIn:
             raise DiscordError(404, 10062, "Unknown interaction", None, "late_response")
         kind = body.get("type")
         data = body.get("data") or {}
-        if kind not in ALLOWED_CALLBACKS.get(record.type, set()):
+        allowed = ALLOWED_CALLBACKS.get(record.type, set())
+        if record.type == MODAL_SUBMIT and record.message_id is None:
+            # A form opened by a slash command has no message to update: only a new message (or deferring one).
+            allowed = allowed - {DEFERRED_UPDATE, UPDATE_MESSAGE}
+        if kind not in allowed:
             raise invalid_form({"type": {"_errors": [{
                 "code": "INTERACTION_RESPONSE_TYPE_INVALID",
                 "message": f"Interaction response type {kind} is not valid for interaction type {record.type}"}]}},

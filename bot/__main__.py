@@ -60,8 +60,7 @@ async def _sync(config: Config, guild_id: int | None) -> int:
         await bot.login(config.token)  # runs setup_hook, which builds the command tree
         outcome = await sync_commands(bot, guild_id, force=True)
         where = f"guild {guild_id}" if guild_id else "globally"
-        cleared = f" (cleared the {'global' if outcome.cleared == 'global' else 'guild ' + outcome.cleared} set)" \
-            if outcome.cleared else ""
+        cleared = f" (cleared: {outcome.cleared})" if outcome.cleared else ""
         print(f"synced {outcome.commands} commands {where}{cleared}")
     return 0
 

@@ -34,7 +34,7 @@ class SyncOutcome:
     synced: bool  # False: the payload was already there
     scope: str  # "global" or the guild id
     commands: int
-    cleared: str | None = None  # the other scope, emptied to avoid duplicates
+    cleared: str | None = None  # the other scopes emptied to avoid duplicates ("global", guild ids)
 
 
 async def command_payload(bot: SoloBot, guild: discord.abc.Snowflake | None) -> list[dict[str, Any]]:
@@ -72,22 +72,20 @@ async def sync_commands(bot: SoloBot, guild_id: int | None = None, *, force: boo
 
 
 async def _clear_other(bot: SoloBot, scope: str, previous_scope: str | None) -> str | None:
-    """Empty the set the commands are not in: the global one in a development guild (it may hold an earlier
-    global sync), or the development guild's when going back to global."""
+    """Empty the sets the commands are no longer in: the global one when they go to a development guild (it may
+    hold an earlier global sync), and the previous development guild's when they move elsewhere."""
     app_id = bot.application_id
-    if scope != GLOBAL:
-        if await bot.http.get_global_commands(app_id):
-            await bot.http.bulk_upsert_global_commands(app_id, payload=[])
-            return GLOBAL
-        return None
-    if previous_scope and previous_scope != GLOBAL:
+    cleared = []
+    if scope != GLOBAL and await bot.http.get_global_commands(app_id):
+        await bot.http.bulk_upsert_global_commands(app_id, payload=[])
+        cleared.append(GLOBAL)
+    if previous_scope and previous_scope not in (GLOBAL, scope):
         try:
             await bot.http.bulk_upsert_guild_commands(app_id, int(previous_scope), payload=[])
+            cleared.append(previous_scope)
         except discord.HTTPException as exc:  # the bot may have left that server
             log.warning("could not clear the commands of guild %s: %s", previous_scope, exc)
-            return None
-        return previous_scope
-    return None
+    return ", ".join(cleared) or None
 
 
 def _read(text: str | None) -> dict[str, Any]:

@@ -79,6 +79,13 @@ async def test_a_development_guild_gets_the_commands_and_the_global_set_is_clear
     async with started(standin, Config(db_path=db_path, auto_sync=True)):  # back to global
         pass
     assert {c["name"] for c in standin.synced[None]} == NAMES and standin.synced[guild] == []
+    other = standin.world.add_guild("another server").id
+    async with started(standin, dev):
+        pass
+    async with started(standin, dataclasses.replace(dev, dev_guild=other)):  # from one dev server to another
+        pass
+    assert standin.synced[guild] == [] and {c["name"] for c in standin.synced[other]} == NAMES
+    assert standin.synced[None] == []
     assert Config.from_env({"SOLO_BOT_GUILD": str(guild)}).dev_guild == guild
     with pytest.raises(ConfigError, match="SOLO_BOT_GUILD"):
         Config.from_env({"SOLO_BOT_GUILD": "my server"})
@@ -109,7 +116,7 @@ async def test_the_sync_command_stays_and_records_what_it_synced(standin, db_pat
         assert await _sync(config, guild) == 0
     finally:
         Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = saved
-    assert "cleared the global set" in capsys.readouterr().out
+    assert "(cleared: global)" in capsys.readouterr().out
     assert standin.synced[None] == [] and {c["name"] for c in standin.synced[guild]} == NAMES
     async with started(standin, Config(db_path=db_path, auto_sync=True, dev_guild=guild)):
         pass

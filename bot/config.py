@@ -104,5 +104,6 @@ class Config:
             seed=int(env["SOLO_BOT_SEED"]) if env.get("SOLO_BOT_SEED", "").strip().lstrip("-").isdigit() else None,
             shards=Shards.parse(env.get("SOLO_BOT_SHARDS")),
             dev_guild=_guild(env.get("SOLO_BOT_GUILD")),
-            auto_sync=_sync(env.get("SOLO_BOT_SYNC")),
+            # Without a token there is no Discord to sync with (the local console runs on the stand-in).
+            auto_sync=_sync(env.get("SOLO_BOT_SYNC")) and bool(env.get("DISCORD_TOKEN")),
         )

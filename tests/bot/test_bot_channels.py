@@ -5,7 +5,7 @@ Embed Links or Attach Files."""
 from __future__ import annotations
 
 import pytest
-from conftest import running_bot
+from conftest import _install_conformance, running_bot
 
 from bot.standin import DriverError, StandIn, World
 from bot.standin.permissions import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES
@@ -194,8 +194,6 @@ async def test_the_stand_in_refuses_embeds_and_files_a_channel_denies(standin, d
 @pytest.fixture
 async def standin_world(db_path):
     """A stand-in over a given world, checked as the `standin` fixture is."""
-    from conftest import _install_conformance
-
     servers: list[StandIn] = []
 
     async def make(world: World) -> StandIn:

@@ -56,8 +56,10 @@ async def test_sync_can_be_turned_off(standin, db_path):
     async with started(standin, Config(db_path=db_path, auto_sync=False)):
         pass
     assert puts(standin) == []
-    assert Config.from_env({"SOLO_BOT_SYNC": "off"}).auto_sync is False
-    assert Config.from_env({}).auto_sync is True
+    token = {"DISCORD_TOKEN": "t"}
+    assert Config.from_env(token | {"SOLO_BOT_SYNC": "off"}).auto_sync is False
+    assert Config.from_env(token).auto_sync is True
+    assert Config.from_env({}).auto_sync is False  # the local console: no Discord to sync with
     with pytest.raises(ConfigError, match="SOLO_BOT_SYNC"):
         Config.from_env({"SOLO_BOT_SYNC": "sometimes"})
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import logging
 import sys
 
 import discord
 
-from .config import Config
+from .config import Config, ConfigError
 
 
 def _logging(config: Config) -> None:
@@ -39,34 +40,46 @@ def run_bot(config: Config) -> int:
     except discord.LoginFailure:
         print("Discord refused the token (DISCORD_TOKEN): check it in the developer portal.", file=sys.stderr)
         return 2
+    except discord.ConnectionClosed as err:
+        if err.code != 4011:
+            raise
+        print("Discord requires more shards for this many servers (close code 4011): leave SOLO_BOT_SHARDS unset "
+              "for Discord's recommendation, or raise its shard count.", file=sys.stderr)
+        return 2
     return 0
 
 
 async def _sync(config: Config, guild_id: int | None) -> int:
+    """Sync by hand (whatever the stored hash says), recording the hash so the next start-up need not; the
+    other set (global, or the last development guild's) is cleared so no command is registered twice."""
     from .app import create_bot
+    from .sync import sync_commands
 
-    bot = create_bot(config)
+    bot = create_bot(dataclasses.replace(config, auto_sync=False))
     async with bot:
         await bot.login(config.token)  # runs setup_hook, which builds the command tree
-        guild = None if guild_id is None else discord.Object(id=guild_id)
-        if guild is not None:
-            bot.tree.copy_global_to(guild=guild)
-        synced = await bot.tree.sync(guild=guild)
+        outcome = await sync_commands(bot, guild_id, force=True)
         where = f"guild {guild_id}" if guild_id else "globally"
-        print(f"synced {len(synced)} commands {where}")
+        cleared = f" (cleared: {outcome.cleared})" if outcome.cleared else ""
+        print(f"synced {outcome.commands} commands {where}{cleared}")
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    config = Config.from_env()
+    try:
+        config = Config.from_env()
+    except ConfigError as err:
+        print(err, file=sys.stderr)
+        return 2
     if argv and argv[0] == "console":
         from .console import main as console_main
 
         return console_main(argv[1:])
     if argv and argv[0] == "sync":
         parser = argparse.ArgumentParser(prog="python -m bot sync")
-        parser.add_argument("--guild", type=int, default=None, help="sync into one server only (instant)")
+        parser.add_argument("--guild", type=int, default=config.dev_guild,
+                            help="sync into one server only (instant; default SOLO_BOT_GUILD)")
         args = parser.parse_args(argv[1:])
         if not config.token:
             print("DISCORD_TOKEN is not set: there is nothing to sync with.", file=sys.stderr)

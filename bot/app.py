@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+import time
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from .buttons import CUSTOM_ID, GameButton, form_values
+from .channels import gate
 from .config import Config
-from .controller import Controller
+from .controller import Controller, send
 from .i18n import CommandTranslator, lang_of, t
 from .render.embeds import notice_embed
 from .sessions import GameService
 from .store import SqliteStore
+from .sync import sync_at_start
 
 log = logging.getLogger(__name__)
+
+IDENTIFY_INTERVAL = 5.0  # seconds between two identifies in one bucket (Discord's rate limit)
 
 
 class SoloTree(app_commands.CommandTree):
@@ -41,7 +47,7 @@ class SoloTree(app_commands.CommandTree):
             await interaction.response.autocomplete([])
         else:
             embed = notice_embed(lang_of(interaction.locale), "refuse.bad_option", value=str(wrong[0].get("name")))
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            await send(interaction, embed=embed, ephemeral=True)
         return False
 
 
@@ -59,14 +65,24 @@ def _well_typed(option: dict, declared: int) -> bool:
     return isinstance(value, kinds) and (declared == 5 or not isinstance(value, bool))
 
 
-class SoloBot(commands.Bot):
-    """Plays Dummbot (Seasons) and Volfyirion for solo players, one game per channel."""
+class SoloBot(commands.AutoShardedBot):
+    """Plays Dummbot (Seasons) and Volfyirion for solo players, one game per channel, in servers only.
+
+    Sharded: the shard count and this process's shards come from `config.shards` (SOLO_BOT_SHARDS), else
+    Discord's recommendation (GET /gateway/bot). Commands are offered in servers only (`contexts` [0],
+    guild install): DMs and group DMs are refused by `channels.gate` all the same."""
 
     def __init__(self, config: Config, *, seed=None) -> None:  # noqa: ANN001 - a () -> int for tests
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         tree_cls=SoloTree)
+                         tree_cls=SoloTree, shard_count=config.shards.count,
+                         shard_ids=list(config.shards.ids) if config.shards.ids is not None else None,
+                         allowed_contexts=app_commands.AppCommandContext(guild=True),
+                         allowed_installs=app_commands.AppInstallationType(guild=True))
+        self._gate_tasks: set[asyncio.Task] = set()
+        self._max_concurrency: int | None = None
+        self._identified: dict[int, float] = {}  # identify bucket -> when its last shard identified
         self.config = config
         self.store = SqliteStore(config.db_path)
         if seed is None and config.seed is not None:
@@ -83,12 +99,46 @@ class SoloBot(commands.Bot):
 
         def guarded(data: dict) -> None:
             try:
+                refusal = gate(data)
+                if refusal is not None:  # a DM, an archived or locked thread: answered, nothing applied
+                    self._refuse_raw(data, refusal)
+                    return
                 parse(data)
             except Exception:  # noqa: BLE001 - one bad event must not take the bot offline
                 log.warning("ignored a malformed interaction %s", data.get("id") if isinstance(data, dict) else "?",
                             exc_info=True)
 
         parsers["INTERACTION_CREATE"] = guarded
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Discord lets `max_concurrency` shards identify together: shard ids in one bucket
+        (`shard_id % max_concurrency`) wait 5 s between identifies, the others need not wait (discord.py's
+        default waits 5 s before every shard but the first)."""
+        if self._max_concurrency is None:
+            try:
+                self._max_concurrency = max(1, int((await self.http.get_bot_gateway())[2]["max_concurrency"]))
+            except (discord.HTTPException, KeyError, TypeError, ValueError):
+                self._max_concurrency = 1
+        bucket = (shard_id or 0) % self._max_concurrency
+        last = self._identified.get(bucket)
+        if last is not None:
+            await asyncio.sleep(max(0.0, last + IDENTIFY_INTERVAL - time.monotonic()))
+        self._identified[bucket] = time.monotonic()
+
+    def _refuse_raw(self, data: dict, key: str) -> None:
+        interaction = discord.Interaction(data=data, state=self._connection)
+        task = asyncio.get_running_loop().create_task(self._answer_refusal(interaction, key))
+        self._gate_tasks.add(task)
+        task.add_done_callback(self._gate_tasks.discard)
+
+    async def _answer_refusal(self, interaction: discord.Interaction, key: str) -> None:
+        try:
+            if interaction.type is discord.InteractionType.autocomplete:
+                await interaction.response.autocomplete([])
+            elif interaction.type is not discord.InteractionType.ping:
+                await send(interaction, embed=notice_embed(lang_of(interaction.locale), key), ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not refuse interaction %s (%s)", interaction.id, key)
 
     async def setup_hook(self) -> None:
         await self.store.open()
@@ -99,6 +149,7 @@ class SoloBot(commands.Bot):
             module.install(self)
         self.add_dynamic_items(GameButton)
         self.tree.on_error = self.on_app_command_error
+        await sync_at_start(self)  # only when the commands changed, only from the process holding shard 0
 
     async def close(self) -> None:
         try:
@@ -130,7 +181,7 @@ class SoloBot(commands.Bot):
     async def _answer_unknown(self, interaction: discord.Interaction) -> None:
         if not interaction.response.is_done():
             embed = notice_embed(lang_of(interaction.locale), "refuse.unknown_button")
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            await send(interaction, embed=embed, ephemeral=True)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -161,10 +212,7 @@ class SoloBot(commands.Bot):
             key, params = "refuse.internal", {}
         embed = notice_embed(lg, key, **params)
         try:
-            if interaction.response.is_done():
-                await interaction.followup.send(embed=embed, ephemeral=True)
-            else:
-                await interaction.response.send_message(embed=embed, ephemeral=True)
+            await send(interaction, embed=embed, ephemeral=True)
         except discord.HTTPException:
             log.warning("could not send the error reply: %s", t("en", key, **params))
 

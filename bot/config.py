@@ -9,6 +9,72 @@ from pathlib import Path
 DEFAULT_DB = Path("data") / "bot.sqlite3"
 
 
+class ConfigError(ValueError):
+    """A malformed environment variable: the message says which and what is expected."""
+
+
+@dataclass(frozen=True)
+class Shards:
+    """This process's shards: ``ids`` of ``count`` (SOLO_BOT_SHARDS=0-3/8); both None: Discord recommends."""
+
+    count: int | None = None
+    ids: tuple[int, ...] | None = None
+
+    @property
+    def holds_first(self) -> bool:
+        """Whether this process holds shard 0 (the one that syncs commands); true when Discord decides."""
+        return self.ids is None or 0 in self.ids
+
+    @classmethod
+    def parse(cls, text: str | None) -> Shards:
+        """``""`` → Discord's recommendation; ``8`` → all 8 shards; ``0-3/8``, ``4,5/8``, ``0-1,6/8`` → those
+        shards of 8. Anything else raises ConfigError naming the variable and the expected form."""
+        text = (text or "").strip()
+        if not text:
+            return cls()
+        expected = (f"SOLO_BOT_SHARDS={text!r} is not a shard range: write COUNT (all shards, e.g. 8) or "
+                    "IDS/COUNT with IDS a range or a comma list of shard numbers below COUNT (e.g. 0-3/8, 4,6/8)")
+        ids_text, slash, count_text = text.rpartition("/")
+        if not slash:
+            ids_text, count_text = "", text
+        if not count_text.isdigit() or int(count_text) < 1:
+            raise ConfigError(expected)
+        count = int(count_text)
+        if not ids_text:
+            if slash:
+                raise ConfigError(expected)
+            return cls(count, tuple(range(count)))
+        ids: list[int] = []
+        for part in ids_text.split(","):
+            low, dash, high = part.strip().partition("-")
+            if not low.isdigit() or (dash and not high.isdigit()):
+                raise ConfigError(expected)
+            first, last = int(low), int(high) if dash else int(low)
+            if first > last or last >= count:
+                raise ConfigError(expected)
+            ids += [i for i in range(first, last + 1) if i not in ids]
+        return cls(count, tuple(sorted(ids)))
+
+
+def _guild(text: str | None) -> int | None:
+    text = (text or "").strip()
+    if not text:
+        return None
+    if not text.isdigit():
+        raise ConfigError(f"SOLO_BOT_GUILD={text!r} is not a server id: copy the number from Discord "
+                          "(Developer Mode, right-click the server, Copy Server ID), or leave it unset")
+    return int(text)
+
+
+def _sync(text: str | None) -> bool:
+    text = (text or "auto").strip().lower()
+    if text in ("auto", "on", "1", "yes", "true"):
+        return True
+    if text in ("off", "0", "no", "false"):
+        return False
+    raise ConfigError(f"SOLO_BOT_SYNC={text!r}: write auto (the default: sync when the commands changed) or off")
+
+
 @dataclass(frozen=True)
 class Config:
     token: str | None = field(default=None, repr=False)
@@ -20,6 +86,13 @@ class Config:
     cache_seconds: float = 600.0
     # A fixed seed for every new game (SOLO_BOT_SEED): reproducible sessions for demos and tests.
     seed: int | None = None
+    # Sharding: the shard count and this process's shards (SOLO_BOT_SHARDS); default: Discord's recommendation.
+    shards: Shards = Shards()
+    # A development server (SOLO_BOT_GUILD): commands are synced there (instantly) instead of globally.
+    dev_guild: int | None = None
+    # Sync the commands at start-up when their payload changed (SOLO_BOT_SYNC=auto, the default from the
+    # environment; off for none). Only the process holding shard 0 syncs. Tests build Config() without it.
+    auto_sync: bool = False
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Config:
@@ -29,4 +102,8 @@ class Config:
             db_path=Path(env.get("SOLO_BOT_DB") or DEFAULT_DB),
             log_level=env.get("SOLO_BOT_LOG_LEVEL", "INFO").upper(),
             seed=int(env["SOLO_BOT_SEED"]) if env.get("SOLO_BOT_SEED", "").strip().lstrip("-").isdigit() else None,
+            shards=Shards.parse(env.get("SOLO_BOT_SHARDS")),
+            dev_guild=_guild(env.get("SOLO_BOT_GUILD")),
+            # Without a token there is no Discord to sync with (the local console runs on the stand-in).
+            auto_sync=_sync(env.get("SOLO_BOT_SYNC")) and bool(env.get("DISCORD_TOKEN")),
         )

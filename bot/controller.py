@@ -23,7 +23,9 @@ from engine.core import Action, GameRecord, RuleError, Step
 
 from . import understood
 from .buttons import ButtonSpec, FieldSpec, Form, custom_id, view_of
+from .channels import post_to_parent
 from .i18n import lang_of, t
+from .permissions import fit_interaction
 from .render.embeds import game_embed, notice_embed, result_embed
 from .sessions import Played, Refusal
 from .store import GameRow, StoreError
@@ -143,14 +145,9 @@ class Controller:
         lg = lang(interaction)
         date = datetime.now(UTC).strftime("%Y-%m-%d")
         embed = result_embed(lg, kind=row.kind, owner_id=row.owner_id, options=row.options, result=result, date=date)
-        await interaction.followup.send(embed=embed)
-        if row.parent_channel_id:
-            parent = self.bot.get_channel(row.parent_channel_id)
-            try:
-                parent = parent or await self.bot.fetch_channel(row.parent_channel_id)
-                await parent.send(embed=embed)
-            except discord.HTTPException as exc:
-                log.warning("could not post the result card in parent channel %s: %s", row.parent_channel_id, exc)
+        await send(interaction, embed=embed)
+        if row.parent_channel_id:  # not a forum or media channel: the result stays in the post
+            await post_to_parent(self.bot, row.parent_channel_id, embed, lg)
 
     # -- buttons and forms ---------------------------------------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, game_id: int, ply: int, op: str, arg: str | None) -> None:
@@ -275,6 +272,13 @@ async def send(interaction: discord.Interaction, *, embed: discord.Embed | None 
         kwargs["files"] = files
     if content is not None:
         kwargs["content"] = content
+    kwargs, *more = fit_interaction(interaction, kwargs)  # no Embed Links / Attach Files: text, no files
+    await _send_one(interaction, kwargs, ephemeral)
+    for extra in more:
+        await interaction.followup.send(ephemeral=ephemeral, **extra)
+
+
+async def _send_one(interaction: discord.Interaction, kwargs: dict[str, Any], ephemeral: bool) -> None:
     if not interaction.response.is_done():
         await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
     elif interaction.extras.get("thinking") == "public" and ephemeral:

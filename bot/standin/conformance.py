@@ -309,3 +309,113 @@ def _characters(node: dict) -> int:
     for option in node.get("options") or []:
         total += _characters(option)
     return total
+
+
+# -- the stand-in's own answers: REST responses and gateway events ----------------------------------------------
+
+def response_schema(validator: SchemaValidator, method: str, path: str, status: int) -> dict | None:
+    """The JSON schema of the documented `status` response of the operation matching `path`."""
+    if path.startswith(API_PREFIX):
+        path = path[len(API_PREFIX):]
+    best: tuple[int, dict] | None = None
+    for template, item in validator.spec["paths"].items():
+        regex = "^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template)) + "$"
+        operation = item.get(method.lower())
+        if operation is None or re.match(regex, path) is None:
+            continue
+        response = (operation.get("responses") or {}).get(str(status)) or {}
+        response = validator.resolve(response) if "$ref" in response else response
+        schema = ((response.get("content") or {}).get("application/json") or {}).get("schema")
+        literal = len(re.sub(r"\{[^}]+\}", "", template))
+        if schema is not None and (best is None or literal > best[0]):
+            best = (literal, schema)
+    return best[1] if best else None
+
+
+def response_validator(spec: dict) -> Callable[[str, str, int, Any], list[str]]:
+    """`standin.add_response_validator(response_validator(spec))`: every JSON body the stand-in answers
+    must conform to the response the OpenAPI description documents for that route and status."""
+    validator = SchemaValidator(spec)
+
+    def validate(method: str, path: str, status: int, body: Any) -> list[str]:
+        schema = response_schema(validator, method, path, status)
+        if schema is None:
+            return []
+        return validator.errors(schema, _channel(body))[:MAX_PROBLEMS]
+
+    return validate
+
+
+# Gateway events are not in the OpenAPI description, but their parts are the REST objects it describes.
+_GATEWAY_ONLY_GUILD = ("channels", "threads", "members", "voice_states", "presences", "stage_instances",
+                       "guild_scheduled_events", "joined_at", "large", "member_count", "unavailable",
+                       "soundboard_sounds", "embedded_activities")
+_CHANNEL = {"oneOf": [{"$ref": "#/components/schemas/GuildChannelResponse"},
+                      {"$ref": "#/components/schemas/PrivateChannelResponse"},
+                      {"$ref": "#/components/schemas/PrivateGroupChannelResponse"},
+                      {"$ref": "#/components/schemas/ThreadResponse"}]}
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+GUILD_MEDIA, GUILD_FORUM = 16, 15
+
+
+def _channel(channel: Any) -> Any:
+    """Media channels (16) are missing from the description's channel type enum (it has forums, 15, which
+    they share their shape with): check one as a forum."""
+    if isinstance(channel, dict) and channel.get("type") == GUILD_MEDIA:
+        return channel | {"type": GUILD_FORUM}
+    return channel
+
+
+def _member(member: dict) -> dict:
+    """A gateway member carries `permissions` (in interactions) beyond the REST member object."""
+    return {k: v for k, v in member.items() if k != "permissions"}
+
+
+def event_parts(event: str, data: Any) -> list[tuple[str, dict, Any]]:
+    """(where, schema, value) for each part of a gateway event that the OpenAPI description describes."""
+    if not isinstance(data, dict):
+        return []
+    parts: list[tuple[str, dict, Any]] = []
+    if event == "READY":
+        parts.append(("user", _ref("UserPIIResponse"), data.get("user")))
+    elif event == "GUILD_CREATE":
+        parts.append(("guild", _ref("GuildResponse"),
+                      {k: v for k, v in data.items() if k not in _GATEWAY_ONLY_GUILD}))
+        parts += [(f"channels[{i}]", _CHANNEL, _channel(c)) for i, c in enumerate(data.get("channels") or [])]
+        parts += [(f"threads[{i}]", _ref("ThreadResponse"), c) for i, c in enumerate(data.get("threads") or [])]
+        parts += [(f"members[{i}]", _ref("GuildMemberResponse"), _member(m))
+                  for i, m in enumerate(data.get("members") or [])]
+    elif event in ("CHANNEL_UPDATE", "THREAD_UPDATE"):
+        parts.append(("channel", _CHANNEL, _channel(data)))
+    elif event == "GUILD_MEMBERS_CHUNK":
+        parts += [(f"members[{i}]", _ref("GuildMemberResponse"), _member(m))
+                  for i, m in enumerate(data.get("members") or [])]
+    elif event == "INTERACTION_CREATE":
+        if "channel" in data:
+            parts.append(("channel", _CHANNEL, _channel(data["channel"])))
+        if "member" in data:
+            parts.append(("member", _ref("GuildMemberResponse"), _member(data["member"])))
+        if "user" in data:
+            parts.append(("user", _ref("UserResponse"), data["user"]))
+        if "message" in data:
+            parts.append(("message", _ref("MessageResponse"), data["message"]))
+    return parts
+
+
+def event_validator(spec: dict) -> Callable[[str, Any], list[str]]:
+    """`standin.add_event_validator(event_validator(spec))`: the parts of every gateway event the stand-in
+    sends (users, guilds, channels, threads, members, messages) conform to the description's objects."""
+    validator = SchemaValidator(spec)
+
+    def validate(event: str, data: Any) -> list[str]:
+        problems: list[str] = []
+        for where, schema, value in event_parts(event, data):
+            problems += [f"{event} {where}{p[1:]}" for p in validator.errors(schema, value)]
+        return problems[:MAX_PROBLEMS]
+
+    return validate

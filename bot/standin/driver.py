@@ -341,16 +341,32 @@ class Driver:
 
     async def slash(self, name: str, options: dict[str, Any] | None = None, *, user: User | str | None = None,
                     channel: Channel | str | None = None, locale: str | None = None, grace: float | None = None,
-                    timeout: float | None = None) -> Reply:
-        """Run `/name` (e.g. "seasons start") with options typed per the command's schema."""
+                    timeout: float | None = None, anywhere: bool = False) -> Reply:
+        """Run `/name` (e.g. "seasons start") with options typed per the command's schema. Like Discord's
+        client, only where the command is offered (its `contexts`: 0 server, 1 DM with the bot, 2 group DM);
+        `anywhere=True` sends it all the same, as an outdated registration or a forged client could."""
         data = self._command_data(name, options or {}, focused=None)
+        if not anywhere:
+            self._check_context(name, channel)
         return await self._run(APPLICATION_COMMAND, data, user, channel, locale, None, grace, timeout)
+
+    def _check_context(self, name: str, channel: Channel | str | None) -> None:
+        top, path, _ = self.find_command(name)
+        contexts = top.get("contexts")
+        place = self.standin.world.channel(channel)
+        context = 0 if place.guild_id is not None else (1 if place.type == 1 else 2)
+        if contexts is not None and context not in contexts:
+            raise DriverError("console.error.unknown_command", command="/" + " ".join(path),
+                              choices="-")
 
     async def autocomplete(self, name: str, options: dict[str, Any], *, focused: str,
                            user: User | str | None = None, channel: Channel | str | None = None,
-                           locale: str | None = None, timeout: float | None = None) -> list[dict]:
+                           locale: str | None = None, timeout: float | None = None,
+                           anywhere: bool = False) -> list[dict]:
         """The choices the bot offers while `focused` is being typed (its value so far in `options`)."""
         data = self._command_data(name, options, focused=focused)
+        if not anywhere:
+            self._check_context(name, channel)
         reply = await self._run(AUTOCOMPLETE, data, user, channel, locale, None, 0.0, timeout)
         return reply.choices or []
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 import re
@@ -23,7 +24,21 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from . import limits
-from .world import BOT_PERMISSIONS, Channel, Snowflakes, User, World, iso_now
+from . import permissions as perms
+from .world import (
+    CONTEXT_BOT_DM,
+    CONTEXT_GUILD,
+    CONTEXT_PRIVATE_CHANNEL,
+    DM,
+    GROUP_DM,
+    GUILD_FORUM,
+    GUILD_MEDIA,
+    Channel,
+    Snowflakes,
+    User,
+    World,
+    iso_now,
+)
 
 log = logging.getLogger(__name__)
 
@@ -35,11 +50,19 @@ DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024  # Discord's limit for a server with
 # Interaction types and callback types (Discord's numbers).
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL = 4, 5, 6, 7, 8, 9
+PONG = 1
 ALLOWED_CALLBACKS = {
+    PING: {PONG},
     APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, MODAL},
     MESSAGE_COMPONENT: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL},
     AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
     MODAL_SUBMIT: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE},
+}
+
+# Routes `StandIn.rate_limit` can answer 429 on (handler name -> route name).
+RATE_LIMITED_ROUTES = {
+    "_post_channel_message": "channel_message", "_edit_channel_message": "channel_edit",
+    "_wh_followup": "followup", "_wh_edit": "edit", "_put_commands": "commands",
 }
 
 # A validator sees every JSON body the bot sends: (kind, method, path, body) -> list of problems.
@@ -125,6 +148,7 @@ class InteractionRecord:
     created: float = 0.0  # monotonic time of dispatch
     response_type: int | None = None
     original_id: int | None = None
+    shard: int | None = None  # the shard it was dispatched to
     observers: list[Callable[[InteractionRecord, Activity], None]] = field(default_factory=list)
 
     @property
@@ -133,25 +157,49 @@ class InteractionRecord:
 
 
 class GatewaySession:
-    def __init__(self, session_id: str) -> None:
+    """One shard's gateway session. Dispatches sent while its connection is down are kept (with their
+    sequence numbers) and replayed on RESUME, as Discord does."""
+
+    REPLAY_LIMIT = 1000
+
+    def __init__(self, session_id: str, shard: tuple[int, int] = (0, 1),
+                 check: Callable[[str, Any], None] | None = None) -> None:
         self.id = session_id
+        self.check = check  # sees every dispatch (event name, data) before it is sent
+        self.shard = shard
         self.ws: web.WebSocketResponse | None = None
         self.seq = 0
         self.lock = asyncio.Lock()
+        self.sent: list[dict] = []  # the last dispatches, for a RESUME
+        self.connected = asyncio.Event()
 
     @property
     def open(self) -> bool:
         return self.ws is not None and not self.ws.closed
 
-    async def send(self, op: int, data: Any, event: str | None = None) -> None:
+    async def send(self, op: int, data: Any, event: str | None = None, *, queue: bool = False) -> None:
+        """Send a frame; with ``queue``, a dispatch while the connection is down waits for a RESUME."""
         async with self.lock:
-            if not self.open:
+            if not self.open and not (queue and op == 0):
                 raise ConnectionError("the bot's gateway connection is closed")
             frame: dict[str, Any] = {"op": op, "d": data, "s": None, "t": event}
             if op == 0:
+                if self.check is not None:
+                    self.check(event or "", data)
                 self.seq += 1
                 frame["s"] = self.seq
-            await self.ws.send_str(json.dumps(frame))
+                self.sent.append(frame)
+                del self.sent[:-self.REPLAY_LIMIT]
+            if self.open:
+                await self.ws.send_str(json.dumps(frame))
+
+    async def replay(self, after: int) -> int:
+        """Send again every dispatch after sequence ``after``; how many."""
+        async with self.lock:
+            missed = [f for f in self.sent if f["s"] > after]
+            for frame in missed:
+                await self.ws.send_str(json.dumps(frame))
+            return len(missed)
 
 
 class StandIn:
@@ -165,8 +213,12 @@ class StandIn:
         token_lifetime: float = 15 * 60.0,
         attachment_size_limit: int = DEFAULT_ATTACHMENT_LIMIT,
         bot_token: str = "standin-bot-token",
+        max_guilds_per_shard: int = 2500,
+        max_concurrency: int = 16,
     ) -> None:
         self.world = world or World.default()
+        self.max_guilds_per_shard = max_guilds_per_shard
+        self.max_concurrency = max_concurrency
         self.deadline = deadline
         self.token_lifetime = token_lifetime
         self.attachment_size_limit = attachment_size_limit
@@ -181,11 +233,21 @@ class StandIn:
         self.interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
         self._validators: list[Validator] = []
+        self._response_validators: list[Callable[[str, str, int, Any], list[str]]] = []
+        self._event_validators: list[Callable[[str, Any], list[str]]] = []
         self._channel_observers: list[Callable[[StoredMessage], None]] = []
         self._sessions: dict[str, GatewaySession] = {}
-        self._active: GatewaySession | None = None
+        self._active: GatewaySession | None = None  # shard 0's session
+        self._shards: dict[int, GatewaySession] = {}  # shard id -> its current session
+        self.shard_count: int | None = None  # what the client identified with
+        self.gateway_closes: list[int] = []  # close codes the stand-in sent (4004, 4010, 4011...)
         self._connected = asyncio.Event()
         self.resumes = 0
+        self.replayed = 0  # dispatches sent again on RESUME
+        self.resume_gate = asyncio.Event()  # RESUMEs wait for it: clear it to keep a shard disconnected
+        self.resume_gate.set()
+        self._rate_limits: dict[str, list] = {}  # route -> [times left, retry_after, scope]
+        self.rate_limited: list[tuple[str, str]] = []  # requests answered 429
         self._runner: web.AppRunner | None = None
         self.port = 0
         self._routes = self._route_table()
@@ -236,6 +298,23 @@ class StandIn:
         are refused with a 400 and recorded as violations of kind `validator`."""
         self._validators.append(validator)
 
+    def add_response_validator(self, validator: Callable[[str, str, int, Any], list[str]]) -> None:
+        """Check every JSON body the stand-in answers with `validator(method, path, status, body)`; problems
+        (the stand-in's own) are recorded as violations of kind `standin_response`."""
+        self._response_validators.append(validator)
+
+    def add_event_validator(self, validator: Callable[[str, Any], list[str]]) -> None:
+        """Check every gateway dispatch the stand-in sends with `validator(event, data)`; problems are
+        recorded as violations of kind `standin_event`."""
+        self._event_validators.append(validator)
+
+    def _check_event(self, event: str, data: Any) -> None:
+        for validator in self._event_validators:
+            problems = validator(event, data)
+            if problems:
+                self.violations.append(Violation("standin_event", "GATEWAY", event, 0, 0,
+                                                 "; ".join(problems)))
+
     def watch_channels(self, observer: Callable[[StoredMessage], None]) -> Callable[[], None]:
         """Call `observer` for each message the bot posts to a channel; returns a function that stops it."""
         self._channel_observers.append(observer)
@@ -258,34 +337,46 @@ class StandIn:
 
     def new_interaction(
         self, type_: int, data: dict, *, user: User, channel: Channel, locale: str | None = None,
-        message: StoredMessage | None = None,
+        message: StoredMessage | None = None, context: int | None = None,
     ) -> InteractionRecord:
-        """Build an INTERACTION_CREATE payload as Discord sends it (a guild interaction)."""
-        guild = self.world.guild_of(channel)
+        """Build an INTERACTION_CREATE payload as Discord sends it: a guild interaction (context 0), or in a
+        DM with the bot (context 1) or a group DM (context 2) — those carry `user`, no `member` or guild.
+        `app_permissions` and the member's `permissions` are computed from roles and channel overwrites."""
+        world = self.world
         interaction_id = self.ids.next()
         token = "aW50ZXJhY3Rpb24" + secrets.token_urlsafe(48)
-        member = user.member_payload()
         payload: dict[str, Any] = {
             "id": str(interaction_id),
-            "application_id": str(self.world.application_id),
+            "application_id": str(world.application_id),
             "type": type_,
             "data": data,
-            "guild_id": str(guild.id),
-            "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
             "channel_id": str(channel.id),
             "channel": channel.payload(),
-            "member": member,
             "token": token,
             "version": 1,
             "locale": locale or user.locale,
-            "guild_locale": guild.locale,
-            "app_permissions": str(BOT_PERMISSIONS),
+            "app_permissions": str(world.permissions(world.bot, channel)),
             "entitlements": [],
             "entitlement_sku_ids": [],
-            "authorizing_integration_owners": {"0": str(guild.id)},
-            "context": 0,
             "attachment_size_limit": self.attachment_size_limit,
         }
+        if channel.guild_id is not None:
+            guild = world.guild_of(channel)
+            payload |= {
+                "guild_id": str(guild.id),
+                "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
+                "member": user.member_payload(guild, guild.permissions(user, channel)),
+                "guild_locale": guild.locale,
+                "authorizing_integration_owners": {"0": str(guild.id)},
+                "context": CONTEXT_GUILD if context is None else context,
+            }
+        else:
+            payload |= {
+                "user": user.payload(),
+                "authorizing_integration_owners": {"0": "0"} if channel.type == DM else {"1": str(user.id)},
+                "context": (CONTEXT_BOT_DM if channel.type == DM else CONTEXT_PRIVATE_CHANNEL)
+                if context is None else context,
+            }
         if message is not None:
             payload["message"] = message.payload
         record = InteractionRecord(interaction_id, token, type_, channel, user, payload,
@@ -294,23 +385,37 @@ class StandIn:
         self._by_token[token] = record
         return record
 
-    async def drop_connection(self, code: int = 4000) -> None:
-        """Close the client's gateway connection as Discord does at times; discord.py resumes."""
-        if self._active is not None and self._active.open:
-            self._connected.clear()
-            await self._active.ws.close(code=code)
+    async def drop_connection(self, code: int = 4000, *, shard: int = 0) -> None:
+        """Close a shard's gateway connection as Discord does at times; discord.py resumes."""
+        session = self._shards.get(shard)
+        if session is not None and session.open:
+            session.connected.clear()
+            if shard == 0:
+                self._connected.clear()
+            await session.ws.close(code=code)
 
-    async def dispatch(self, record: InteractionRecord) -> None:
-        """Send INTERACTION_CREATE to the connected client (waiting up to 10 s for a reconnecting one);
-        the response deadline starts now."""
-        if not self._connected.is_set():
+    def shard_of(self, channel: Channel) -> int:
+        """The shard that receives a guild's events: (guild_id >> 22) % shard_count; DMs go to shard 0."""
+        count = self.shard_count or 1
+        return 0 if channel.guild_id is None else (channel.guild_id >> 22) % count
+
+    async def dispatch(self, record: InteractionRecord, *, wait: bool = True) -> None:
+        """Send INTERACTION_CREATE to the shard that owns the interaction's guild (waiting up to 10 s for a
+        reconnecting one; with ``wait=False`` a disconnected shard gets it on RESUME); the response deadline
+        starts now."""
+        shard = self.shard_of(record.channel)
+        session = self._shards.get(shard)
+        if wait and (session is None or not session.open):
             with contextlib.suppress(TimeoutError):
                 await self.wait_connected(10.0)
-        session = self._active
-        if session is None or not session.open:
+                session = self._shards.get(shard)
+                if session is not None:
+                    await asyncio.wait_for(session.connected.wait(), 10.0)
+        if session is None or (wait and not session.open):
             raise ConnectionError("no discord.py client is connected to the stand-in")
         record.created = time.monotonic()
-        await session.send(0, record.payload, "INTERACTION_CREATE")
+        record.shard = shard
+        await session.send(0, record.payload, "INTERACTION_CREATE", queue=not wait)
 
     # -- gateway ---------------------------------------------------------------------------------------------
 
@@ -329,35 +434,75 @@ class StandIn:
             if op == 1:  # heartbeat
                 await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
             elif op == 2:  # identify
-                if data.get("token") != self.bot_token:
-                    await ws.close(code=4004, message=b"Authentication failed.")
+                session = await self._identify(ws, data)
+                if session is None:
                     break
-                session = GatewaySession(secrets.token_hex(16))
-                session.ws = ws
-                self._sessions[session.id] = session
-                await self._ready(session)
-            elif op == 6:  # resume
+            elif op == 6:  # resume: the missed dispatches, then RESUMED
+                await self.resume_gate.wait()  # a test may hold resumes back (clear it, then set it)
                 session = self._sessions.get(data.get("session_id"))
                 if session is None or data.get("token") != self.bot_token:
                     await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
                     continue
                 session.ws = ws
-                self._active = session
+                self._shards[session.shard[0]] = session
+                if session.shard[0] == 0:
+                    self._active = session
                 self.resumes += 1
+                self.replayed += await session.replay(int(data.get("seq") or 0))
                 await session.send(0, {}, "RESUMED")
-                self._connected.set()
+                session.connected.set()
+                if session.shard[0] == 0:
+                    self._connected.set()
             elif op == 8:  # request guild members: answer with the members we know
                 await self._members_chunk(session, data)
-        if session is not None and session is self._active and session.ws is ws:
-            self._connected.clear()  # until the client resumes or identifies again
+        if session is not None and session.ws is ws:
+            session.connected.clear()  # until the client resumes or identifies again
+            if session is self._active:
+                self._connected.clear()
         return ws
+
+    def recommended_shards(self) -> int:
+        """Discord's recommendation (GET /gateway/bot): the fewest shards that leave no shard with more than
+        `max_guilds_per_shard` guilds."""
+        count = max(1, -(-len(self.world.guilds) // self.max_guilds_per_shard))
+        while any(len(self.guilds_of_shard(i, count)) > self.max_guilds_per_shard for i in range(count)):
+            count += 1
+        return count
+
+    def guilds_of_shard(self, shard_id: int, count: int) -> list:
+        return [g for g in self.world.guilds if (g.id >> 22) % count == shard_id]
+
+    async def _close(self, ws: web.WebSocketResponse, code: int, reason: str) -> None:
+        self.gateway_closes.append(code)
+        await ws.close(code=code, message=reason.encode())
+
+    async def _identify(self, ws: web.WebSocketResponse, data: dict) -> GatewaySession | None:
+        if data.get("token") != self.bot_token:
+            await self._close(ws, 4004, "Authentication failed.")
+            return None
+        shard = data.get("shard") or [0, 1]
+        shard_id, count = int(shard[0]), int(shard[1])
+        if not 0 <= shard_id < count:
+            await self._close(ws, 4010, "Invalid shard.")
+            return None
+        if len(self.guilds_of_shard(shard_id, count)) > self.max_guilds_per_shard:
+            await self._close(ws, 4011, "Sharding required.")
+            return None
+        self.shard_count = count
+        session = GatewaySession(secrets.token_hex(16), (shard_id, count), self._check_event)
+        session.ws = ws
+        self._sessions[session.id] = session
+        await self._ready(session)
+        return session
 
     async def _ready(self, session: GatewaySession) -> None:
         world = self.world
+        shard_id, count = session.shard
+        guilds = self.guilds_of_shard(shard_id, count)
         await session.send(0, {
             "v": 10,
-            "user": world.bot.payload() | {"verified": True, "mfa_enabled": False, "email": None},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in world.guilds],
+            "user": world.bot.payload() | {"verified": True, "mfa_enabled": False, "email": None, "locale": "en-US"},
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
@@ -366,12 +511,15 @@ class StandIn:
             "relationships": [],
             "presences": [],
             "geo_ordered_rtc_regions": [],
-            "shard": [0, 1],
+            "shard": [shard_id, count],
         }, "READY")
-        for guild in world.guilds:
+        for guild in guilds:
             await session.send(0, guild.payload(world.bot), "GUILD_CREATE")
-        self._active = session
-        self._connected.set()
+        self._shards[shard_id] = session
+        session.connected.set()
+        if shard_id == 0:
+            self._active = session
+            self._connected.set()
 
     async def _members_chunk(self, session: GatewaySession | None, data: dict) -> None:
         if session is None:
@@ -424,6 +572,9 @@ class StandIn:
                 continue
             if auth and request.headers.get("Authorization") != f"Bot {self.bot_token}":
                 return _json({"message": "401: Unauthorized", "code": 0}, 401)
+            limited = self._take_rate_limit(handler.__name__, request)
+            if limited is not None:
+                return limited
             try:
                 result = await handler(request, **match.groupdict())
             except DiscordError as error:
@@ -434,8 +585,46 @@ class StandIn:
                 return _json(error.body(), error.status)
             if result is None:
                 return web.Response(status=204)
+            for validator in self._response_validators:
+                problems = validator(request.method, path, 200, result)
+                if problems:
+                    self.violations.append(Violation("standin_response", request.method, path, 200, 0,
+                                                     "; ".join(problems)))
             return _json(result)
         return self._unknown(request)
+
+    # -- rate limits -----------------------------------------------------------------------------------------
+
+    def rate_limit(self, route: str, *, times: int = 1, retry_after: float = 0.05, scope: str = "user") -> None:
+        """The next `times` requests on `route` (one of `RATE_LIMITED_ROUTES`' names: channel_message,
+        channel_edit, followup, edit, commands) answer 429 with `retry_after` seconds, as Discord does when a
+        bucket is empty (`scope` "global" sets `global: true`). Off until a test turns it on."""
+        if route not in RATE_LIMITED_ROUTES.values():
+            raise ValueError(f"no rate-limited route {route!r}: one of {sorted(RATE_LIMITED_ROUTES.values())}")
+        self._rate_limits[route] = [times, retry_after, scope]
+
+    def _take_rate_limit(self, handler: str, request: web.Request) -> web.Response | None:
+        route = RATE_LIMITED_ROUTES.get(handler)
+        limit = self._rate_limits.get(route or "")
+        if limit is None or limit[0] <= 0:
+            return None
+        limit[0] -= 1
+        retry_after, scope = limit[1], limit[2]
+        self.rate_limited.append((request.method, request.path))
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": scope == "global",
+                "code": 0}
+        for validator in self._response_validators:
+            problems = validator(request.method, request.path, 429, body)
+            if problems:
+                self.violations.append(Violation("standin_response", request.method, request.path, 429, 0,
+                                                 "; ".join(problems)))
+        headers = {"Content-Type": "application/json", "Via": "1.1 google", "Retry-After": str(max(1, round(retry_after))),
+                   "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
+                   "X-RateLimit-Reset-After": f"{retry_after:.3f}", "X-RateLimit-Bucket": f"standin-{route}",
+                   "X-RateLimit-Scope": scope}
+        if scope == "global":
+            headers["X-RateLimit-Global"] = "true"
+        return web.Response(body=json.dumps(body).encode(), status=429, headers=headers)
 
     def _unknown(self, request: web.Request) -> web.Response:
         self.unknown_routes.append((request.method, request.path))
@@ -484,18 +673,23 @@ class StandIn:
     # -- REST: login and application -------------------------------------------------------------------------
 
     async def _get_gateway(self, request: web.Request) -> dict:
-        return {"url": self.gateway_url, "shards": 1,
-                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}}
+        return {"url": self.gateway_url, "shards": self.recommended_shards(),
+                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0,
+                                        "max_concurrency": self.max_concurrency}}
 
     async def _get_me(self, request: web.Request) -> dict:
-        return self.world.bot.payload() | {"verified": True, "mfa_enabled": False}
+        return self.world.bot.payload() | {"verified": True, "mfa_enabled": False, "locale": "en-US"}
 
     async def _get_application(self, request: web.Request) -> dict:
         bot = self.world.bot
         return {"id": str(self.world.application_id), "name": bot.name, "icon": None, "description": "",
                 "bot_public": False, "bot_require_code_grant": False, "verify_key": "0" * 64,
                 "owner": self.world.users[0].payload() if self.world.users else bot.payload(),
-                "team": None, "flags": 0, "summary": "", "bot": bot.payload()}
+                "team": None, "flags": 0, "summary": "", "bot": bot.payload(), "type": None, "flags_new": "0",
+                "redirect_uris": [], "interactions_endpoint_url": None, "role_connections_verification_url": None,
+                "approximate_guild_count": len(self.world.guilds), "approximate_user_install_count": 0,
+                "approximate_user_authorization_count": 0, "explicit_content_filter": 0,
+                "eligible_oauth2_scopes": ["bot", "applications.commands"]}
 
     def _check_app(self, app: str) -> None:
         if int(app) != self.world.application_id:
@@ -516,6 +710,8 @@ class StandIn:
             entry = {"id": str(self.ids.next()), "application_id": app, "version": str(self.ids.next()),
                      "type": 1, "default_member_permissions": None, "nsfw": False,
                      "name_localizations": None, "description_localizations": None, "options": []} | command
+            if entry.get("integration_types") is None:  # Discord answers with its defaults
+                entry["integration_types"] = [0]
             if key is not None:
                 entry["guild_id"] = str(key)
             answered.append(entry)
@@ -535,7 +731,11 @@ class StandIn:
             raise DiscordError(404, 10062, "Unknown interaction", None, "late_response")
         kind = body.get("type")
         data = body.get("data") or {}
-        if kind not in ALLOWED_CALLBACKS.get(record.type, set()):
+        allowed = ALLOWED_CALLBACKS.get(record.type, set())
+        if record.type == MODAL_SUBMIT and record.message_id is None:
+            # A form opened by a slash command has no message to update: only a new message (or deferring one).
+            allowed = allowed - {DEFERRED_UPDATE, UPDATE_MESSAGE}
+        if kind not in allowed:
             raise invalid_form({"type": {"_errors": [{
                 "code": "INTERACTION_RESPONSE_TYPE_INVALID",
                 "message": f"Interaction response type {kind} is not valid for interaction type {record.type}"}]}},
@@ -551,6 +751,9 @@ class StandIn:
             errors = limits.choices_errors(data, prefix=("data",))
         if errors:
             raise invalid_form(errors, "limits")
+        if kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
+            self._check_interaction_message(record, data, files, ephemeral=bool(data.get("flags", 0) & EPHEMERAL)
+                                            if kind == CHANNEL_MESSAGE else self._is_ephemeral(record.message_id))
         self._validate("callback", request, body)
 
         record.response_type = kind
@@ -577,9 +780,9 @@ class StandIn:
         }}
         if message is not None:
             answer["interaction"]["response_message_id"] = str(message.id)
+        if message is not None and kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
+            # The OpenAPI description has a `resource` for types 4 and 7 (and 12, activities) only.
             answer["resource"] = {"type": kind, "message": message.payload}
-        elif kind != DEFERRED_UPDATE:
-            answer["resource"] = {"type": kind}
         return answer
 
     # -- REST: interaction webhooks --------------------------------------------------------------------------
@@ -611,6 +814,7 @@ class StandIn:
         errors = limits.message_errors(body)
         if errors:
             raise invalid_form(errors, "limits")
+        self._check_interaction_message(record, body, files, ephemeral=bool(message.payload["flags"] & EPHEMERAL))
         self._validate("webhook", request, body)
         self._edit(message, body, files)
         self._emit(record, Activity("edit", body, files, message.id))
@@ -630,8 +834,11 @@ class StandIn:
             raise invalid_form(errors, "limits")
         if limits.is_empty_message(body, len(files)):
             raise DiscordError(400, 50006, "Cannot send an empty message", None, "empty_message")
-        self._validate("webhook", request, body)
         original = self.messages.get(record.original_id or 0)
+        replaces = record.response_type == DEFERRED_MESSAGE and original and original.payload["flags"] & LOADING
+        ephemeral = bool(original.payload["flags"] & EPHEMERAL) if replaces else bool(body.get("flags", 0) & EPHEMERAL)
+        self._check_interaction_message(record, body, files, ephemeral=ephemeral)
+        self._validate("webhook", request, body)
         if record.response_type == DEFERRED_MESSAGE and original and original.payload["flags"] & LOADING:
             # Discord: the first followup after a deferred response replaces the "thinking" message.
             self._edit(original, body, files)
@@ -659,6 +866,7 @@ class StandIn:
             raise invalid_form(errors, "limits")
         if limits.is_empty_message(body, len(files)):
             raise DiscordError(400, 50006, "Cannot send an empty message", None, "empty_message")
+        self._check_channel_post(channel, body, files)
         self._validate("channel_message", request, body)
         message = self._store(channel.id, body, files, flags=0)
         for observer in list(self._channel_observers):
@@ -713,6 +921,68 @@ class StandIn:
         return [c.payload() for g in self.world.guilds if g.id == int(guild) for c in g.channels
                 if not c.is_thread]
 
+    # -- permissions and channel state -----------------------------------------------------------------------
+
+    def _check_channel_post(self, channel: Channel, body: dict, files: list[File]) -> None:
+        """A message the bot posts with its own token: the channel must take messages and the bot's
+        permissions there (roles and overwrites) must allow it and what it carries."""
+        if channel.type in (GUILD_FORUM, GUILD_MEDIA):
+            raise DiscordError(400, 50008, "Cannot send messages in a non-text channel", None, "non_text_channel")
+        if channel.type == GROUP_DM:  # a bot is never in a group DM
+            raise DiscordError(403, perms.MISSING_ACCESS, "Missing Access", None, "missing_access")
+        if channel.is_private:
+            return
+        granted = self.world.permissions(self.world.bot, channel)
+        if not granted & perms.VIEW_CHANNEL:
+            raise DiscordError(403, perms.MISSING_ACCESS, "Missing Access", None, "missing_access")
+        sending = perms.SEND_MESSAGES_IN_THREADS if channel.is_thread else perms.SEND_MESSAGES
+        self._check_thread_open(channel, granted)
+        self._check_granted(granted, sending, "send")
+        self._check_content(granted, body, files)
+
+    def _check_interaction_message(self, record: InteractionRecord, body: dict, files: list[File], *,
+                                   ephemeral: bool) -> None:
+        """An interaction's message (response, followup, edit): no Send Messages needed, but embeds and files
+        need the app's Embed Links and Attach Files (`app_permissions`), and a public message cannot go into
+        an archived or locked thread."""
+        granted = int(record.payload.get("app_permissions") or 0)
+        if record.channel.guild_id is None:
+            return
+        if not ephemeral:
+            self._check_thread_open(record.channel, granted)
+        self._check_content(granted, body, files)
+
+    def _check_thread_open(self, channel: Channel, granted: int) -> None:
+        if not channel.is_thread:
+            return
+        if channel.locked and not granted & perms.MANAGE_THREADS:
+            raise DiscordError(403, 160005, "Thread is locked", None, "thread_locked")
+        if channel.archived:
+            raise DiscordError(400, 50083, "Thread is archived", None, "thread_archived")
+
+    def _check_content(self, granted: int, body: dict, files: list[File]) -> None:
+        if body.get("embeds"):
+            self._check_granted(granted, perms.EMBED_LINKS, "embeds")
+        if files:
+            self._check_granted(granted, perms.ATTACH_FILES, "files")
+
+    @staticmethod
+    def _check_granted(granted: int, needed: int, what: str) -> None:
+        if granted & needed != needed:
+            raise DiscordError(403, perms.MISSING_PERMISSIONS, "Missing Permissions",
+                               {"needed": perms.names(needed & ~granted), "for": what}, "missing_permissions")
+
+    def _is_ephemeral(self, message_id: int | None) -> bool:
+        message = self.messages.get(message_id or 0)
+        return bool(message and message.payload["flags"] & EPHEMERAL)
+
+    async def update_channel(self, channel: Channel) -> None:
+        """Tell the connected client a channel or thread changed (archived, locked, new overwrites)."""
+        event = "THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE"
+        session = self._shards.get(self.shard_of(channel))
+        if session is not None and session.open:
+            await session.send(0, channel.payload(), event)
+
     # -- messages --------------------------------------------------------------------------------------------
 
     def _store(self, channel_id: int, body: dict, files: list[File], *, flags: int,
@@ -722,7 +992,7 @@ class StandIn:
         payload: dict[str, Any] = {
             "id": str(message_id),
             "channel_id": str(channel_id),
-            "guild_id": str(channel.guild_id) if channel else None,
+            "guild_id": str(channel.guild_id) if channel and channel.guild_id else None,
             "author": self.world.bot.payload(),
             "content": "",
             "timestamp": iso_now(),
@@ -742,13 +1012,27 @@ class StandIn:
             payload |= {"type": 20 if record.type == APPLICATION_COMMAND else 19,
                         "webhook_id": str(self.world.application_id),
                         "application_id": str(self.world.application_id),
-                        "interaction_metadata": {"id": str(record.id), "type": record.type,
-                                                 "user": record.user.payload(),
-                                                 "authorizing_integration_owners": {"0": str(channel.guild_id)}}}
+                        "interaction_metadata": self._interaction_metadata(record)}
         message = StoredMessage(payload, {})
         self.messages[message_id] = message
         self._edit(message, body, files, created=True)
         return message
+
+    def _interaction_metadata(self, record: InteractionRecord) -> dict:
+        """A message's `interaction_metadata`, per interaction type (as the OpenAPI description has it)."""
+        data: dict[str, Any] = {"id": str(record.id), "type": record.type, "user": record.user.payload(),
+                                "authorizing_integration_owners": record.payload["authorizing_integration_owners"]}
+        if record.type == MESSAGE_COMPONENT:
+            data["interacted_message_id"] = str(record.message_id or 0)
+        elif record.type == MODAL_SUBMIT:
+            opener = self.messages.get(record.message_id or 0)
+            trigger = (opener.payload.get("interaction_metadata") if opener else None) or {
+                "id": str(record.id), "type": APPLICATION_COMMAND, "user": record.user.payload(),
+                "authorizing_integration_owners": record.payload["authorizing_integration_owners"]}
+            if trigger.get("type") == MODAL_SUBMIT:
+                trigger = trigger["triggering_interaction_metadata"]
+            data["triggering_interaction_metadata"] = trigger
+        return data
 
     def _edit(self, message: StoredMessage, body: dict, files: list[File], *, created: bool = False) -> None:
         for key in ("content", "embeds", "components", "tts", "poll"):
@@ -756,6 +1040,10 @@ class StandIn:
                 value = body[key]
                 message.payload[key] = value if value is not None else ([] if key != "content" else "")
                 message.sent[key] = message.payload[key]
+                if key == "components" and message.payload[key]:  # Discord numbers every component
+                    message.payload[key] = _numbered(message.payload[key])
+                if key == "embeds" and message.payload[key]:  # Discord stores rich embeds, fields not inline
+                    message.payload[key] = [_stored_embed(e) for e in message.payload[key]]
         if "flags" in body:
             message.sent["flags"] = body["flags"]
         if not created:  # an edit of a deferred ("thinking") message ends its loading state
@@ -777,6 +1065,30 @@ class StandIn:
     def _emit(self, record: InteractionRecord, activity: Activity) -> None:
         for observer in list(record.observers):
             observer(record, activity)
+
+
+def _stored_embed(embed: dict) -> dict:
+    stored = {"type": "rich"} | embed
+    if stored.get("fields"):
+        stored["fields"] = [{"inline": False} | f for f in stored["fields"]]
+    return stored
+
+
+def _numbered(components: list[dict]) -> list[dict]:
+    """A copy of `components` where each has the numeric `id` Discord gives it (1, 2, … in order)."""
+    counter = itertools.count(1)
+
+    def walk(items: list[dict]) -> list[dict]:
+        numbered = []
+        for item in items:
+            copy = dict(item)
+            copy.setdefault("id", next(counter))
+            if isinstance(copy.get("components"), list):
+                copy["components"] = walk(copy["components"])
+            numbered.append(copy)
+        return numbered
+
+    return walk(components)
 
 
 def _iid_of(standin: StandIn, params: dict) -> int | None:

@@ -12,6 +12,8 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from .permissions import MEMBER, ROLE, Overwrite, Role, base_permissions, channel_permissions
+
 # Permission bits (https://discord.com/developers/docs/topics/permissions).
 MANAGE_GUILD = 1 << 5
 MEMBER_PERMISSIONS = (
@@ -25,9 +27,19 @@ MEMBER_PERMISSIONS = (
     | (1 << 38)  # SEND_MESSAGES_IN_THREADS
 )
 BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 34)  # + MANAGE_THREADS
+# In a DM, Discord grants these (no Manage Server, nothing guild-wide).
+DM_PERMISSIONS = MEMBER_PERMISSIONS
 
 GUILD_TEXT = 0
+DM = 1
+GROUP_DM = 3
 PUBLIC_THREAD = 11
+GUILD_FORUM = 15
+GUILD_MEDIA = 16
+THREAD_PARENTS = (GUILD_TEXT, GUILD_FORUM, GUILD_MEDIA)
+
+# Interaction contexts (the interaction's `context` field).
+CONTEXT_GUILD, CONTEXT_BOT_DM, CONTEXT_PRIVATE_CHANNEL = 0, 1, 2
 
 DISCORD_EPOCH_MS = 1420070400000
 
@@ -58,8 +70,9 @@ class User:
     id: int
     name: str
     locale: str = "en-US"
-    manager: bool = False  # has Manage Server in its guilds
+    manager: bool = False  # has Manage Server in its guilds (the guild's "manager" role)
     bot: bool = False
+    role_names: list[str] = field(default_factory=list)  # more roles, by name, in every guild that has them
 
     def payload(self) -> dict:
         return {
@@ -71,24 +84,28 @@ class User:
             "bot": self.bot,
             "public_flags": 0,
             "flags": 0,
+            "primary_guild": None,
         }
 
     @property
     def permissions(self) -> int:
         return MEMBER_PERMISSIONS | (MANAGE_GUILD if self.manager else 0)
 
-    def member_payload(self) -> dict:
+    def member_payload(self, guild: Guild | None = None, permissions: int | None = None) -> dict:
         return {
             "user": self.payload(),
             "nick": None,
             "avatar": None,
-            "roles": [],
+            "banner": None,
+            "communication_disabled_until": None,
+            "premium_since": None,
+            "roles": [str(r.id) for r in guild.roles_of(self)] if guild is not None else [],
             "joined_at": "2024-01-01T00:00:00+00:00",
             "deaf": False,
             "mute": False,
             "flags": 0,
             "pending": False,
-            "permissions": str(self.permissions),
+            "permissions": str(self.permissions if permissions is None else permissions),
         }
 
 
@@ -96,38 +113,69 @@ class User:
 class Channel:
     id: int
     name: str
-    guild_id: int
+    guild_id: int | None  # None for a DM or a group DM
     parent_id: int | None = None  # set for a thread
+    kind: int | None = None  # Discord's channel type; None: a text channel, or a public thread under a parent
+    overwrites: list[Overwrite] = field(default_factory=list)
+    archived: bool = False  # threads only
+    locked: bool = False  # threads only
+    recipients: list[User] = field(default_factory=list)  # DMs and group DMs
+
+    @property
+    def type(self) -> int:
+        if self.kind is not None:
+            return self.kind
+        return PUBLIC_THREAD if self.parent_id is not None else GUILD_TEXT
 
     @property
     def is_thread(self) -> bool:
         return self.parent_id is not None
 
+    @property
+    def is_private(self) -> bool:
+        return self.type in (DM, GROUP_DM)
+
+    def deny(self, target: Role | User, bits: int, *, allow: int = 0) -> Channel:
+        """Add an overwrite denying `bits` (and allowing `allow`) to a role or a member."""
+        kind = ROLE if isinstance(target, Role) else MEMBER
+        self.overwrites.append(Overwrite(target.id, kind, allow=allow, deny=bits))
+        return self
+
     def payload(self) -> dict:
+        if self.is_private:
+            data = {"id": str(self.id), "type": self.type, "last_message_id": None, "flags": 0,
+                    "recipients": [u.payload() for u in self.recipients]}
+            if self.type == GROUP_DM:
+                data |= {"name": self.name, "icon": None, "owner_id": str(self.recipients[0].id)}
+            return data
         data = {
             "id": str(self.id),
-            "type": PUBLIC_THREAD if self.is_thread else GUILD_TEXT,
+            "type": self.type,
             "name": self.name,
             "guild_id": str(self.guild_id),
             "position": 0,
-            "permission_overwrites": [],
+            "permission_overwrites": [o.payload() for o in self.overwrites],
             "nsfw": False,
             "topic": None,
             "last_message_id": None,
             "rate_limit_per_user": 0,
             "flags": 0,
         }
+        if self.type in (GUILD_FORUM, GUILD_MEDIA):
+            data |= {"available_tags": [], "default_reaction_emoji": None, "default_sort_order": None,
+                     "default_forum_layout": 0, "default_thread_rate_limit_per_user": 0}
         if self.is_thread:
             data |= {
                 "parent_id": str(self.parent_id),
                 "owner_id": "1",
                 "message_count": 0,
+                "total_message_sent": 0,
                 "member_count": 1,
                 "thread_metadata": {
-                    "archived": False,
+                    "archived": self.archived,
                     "auto_archive_duration": 1440,
                     "archive_timestamp": "2024-01-01T00:00:00+00:00",
-                    "locked": False,
+                    "locked": self.locked,
                 },
             }
             for key in ("position", "permission_overwrites", "topic"):
@@ -141,12 +189,54 @@ class Guild:
     name: str
     locale: str = "en-US"
     channels: list[Channel] = field(default_factory=list)
+    roles: list[Role] = field(default_factory=list)
+    owner_id: int = 0  # nobody in the stand-in's world: the owner would have every permission
 
-    def add_channel(self, name: str, *, parent: Channel | None = None) -> Channel:
+    def __post_init__(self) -> None:
+        if not self.roles:
+            self.roles = [Role(self.id, "@everyone", MEMBER_PERMISSIONS),
+                          Role(stable_id(f"role:{self.name}:manager"), "manager", MANAGE_GUILD, 1),
+                          Role(stable_id(f"role:{self.name}:automaton"), "automaton", BOT_PERMISSIONS, 2)]
+        if not self.owner_id:
+            self.owner_id = stable_id(f"user:owner of {self.name}")
+
+    @property
+    def everyone(self) -> Role:
+        return self.roles[0]
+
+    def role(self, name: str) -> Role:
+        return next(r for r in self.roles if r.name == name)
+
+    def add_role(self, name: str, permissions: int) -> Role:
+        role = Role(stable_id(f"role:{self.name}:{name}"), name, permissions, len(self.roles))
+        self.roles.append(role)
+        return role
+
+    def roles_of(self, user: User) -> list[Role]:
+        wanted = set(user.role_names) | ({"manager"} if user.manager else set()) | ({"automaton"} if user.bot else set())
+        return [r for r in self.roles[1:] if r.name in wanted]
+
+    def add_channel(self, name: str, *, parent: Channel | None = None, kind: int | None = None) -> Channel:
         channel = Channel(stable_id(f"channel:{self.name}:{name}"), name, self.id,
-                          parent.id if parent else None)
+                          parent.id if parent else None, kind)
         self.channels.append(channel)
         return channel
+
+    def add_forum(self, name: str, *, media: bool = False) -> Channel:
+        """A forum (15) or media (16) channel: it holds posts (threads) and takes no messages itself."""
+        return self.add_channel(name, kind=GUILD_MEDIA if media else GUILD_FORUM)
+
+    def find(self, channel_id: int) -> Channel | None:
+        return next((c for c in self.channels if c.id == channel_id), None)
+
+    def permissions(self, user: User, channel: Channel) -> int:
+        """What `user` may do in `channel`, computed as Discord does (a thread takes its parent's overwrites)."""
+        roles = self.roles_of(user)
+        base = base_permissions(owner=user.id == self.owner_id, everyone=self.everyone.permissions,
+                                roles=[r.permissions for r in roles])
+        holder = self.find(channel.parent_id) if channel.is_thread else channel
+        return channel_permissions(base, everyone_id=self.id, member_id=user.id, role_ids={r.id for r in roles},
+                                   overwrites=holder.overwrites if holder else [], in_thread=channel.is_thread)
 
     def payload(self, bot: User) -> dict:
         """The GUILD_CREATE payload: text channels in `channels`, threads in `threads`."""
@@ -154,7 +244,7 @@ class Guild:
             "id": str(self.id),
             "name": self.name,
             "icon": None,
-            "owner_id": str(bot.id),
+            "owner_id": str(self.owner_id),
             "preferred_locale": self.locale,
             "unavailable": False,
             "large": False,
@@ -162,11 +252,8 @@ class Guild:
             "features": [],
             "emojis": [],
             "stickers": [],
-            "roles": [{
-                "id": str(self.id), "name": "@everyone", "permissions": str(MEMBER_PERMISSIONS),
-                "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0,
-            }],
-            "members": [bot.member_payload() | {"permissions": str(BOT_PERMISSIONS)}],
+            "roles": [r.payload() for r in self.roles],
+            "members": [bot.member_payload(self) | {"permissions": str(BOT_PERMISSIONS)}],
             "channels": [c.payload() for c in self.channels if not c.is_thread],
             "threads": [c.payload() for c in self.channels if c.is_thread],
             "voice_states": [],
@@ -183,6 +270,13 @@ class Guild:
             "afk_channel_id": None,
             "afk_timeout": 300,
             "joined_at": "2024-01-01T00:00:00+00:00",
+            "description": None, "home_header": None, "splash": None, "discovery_splash": None, "banner": None,
+            "application_id": None, "region": "deprecated", "system_channel_flags": 0, "widget_enabled": False,
+            "widget_channel_id": None, "max_presences": None, "max_members": 500000,
+            "max_stage_video_channel_users": 50, "max_video_channel_users": 25, "vanity_url_code": None,
+            "premium_subscription_count": 0, "rules_channel_id": None, "safety_alerts_channel_id": None,
+            "public_updates_channel_id": None, "premium_progress_bar_enabled": False, "incidents_data": None,
+            "nsfw": False,
         }
 
 
@@ -207,6 +301,25 @@ class World:
         world.add_user("haruka", locale="ja")
         world.add_user("admin", manager=True)
         return world
+
+    private: list[Channel] = field(default_factory=list)  # DMs and group DMs
+
+    def dm(self, user: User | str) -> Channel:
+        """The DM channel between `user` and the bot (interactions there have context 1)."""
+        user = self.user(user)
+        for channel in self.private:
+            if channel.type == DM and channel.recipients == [user]:
+                return channel
+        channel = Channel(stable_id(f"dm:{user.name}"), f"dm-{user.name}", None, kind=DM, recipients=[user])
+        self.private.append(channel)
+        return channel
+
+    def group_dm(self, name: str, users: list[User | str]) -> Channel:
+        """A group DM of users (the bot is not in it: a user-installed app's context 2)."""
+        channel = Channel(stable_id(f"group-dm:{name}"), name, None, kind=GROUP_DM,
+                          recipients=[self.user(u) for u in users])
+        self.private.append(channel)
+        return channel
 
     def add_guild(self, name: str, *, locale: str = "en-US") -> Guild:
         guild = Guild(stable_id(f"guild:{name}"), name, locale)
@@ -233,7 +346,7 @@ class World:
         """A channel or thread by object, name (`table`, `#table`) or id; None means the first channel."""
         if isinstance(key, Channel):
             return key
-        channels = [c for g in self.guilds for c in g.channels]
+        channels = [c for g in self.guilds for c in g.channels] + self.private
         if key is None:
             return channels[0]
         name = key.lstrip("#") if isinstance(key, str) else key
@@ -247,7 +360,13 @@ class World:
             for channel in guild.channels:
                 if channel.id == channel_id:
                     return channel
-        return None
+        return next((c for c in self.private if c.id == channel_id), None)
 
     def guild_of(self, channel: Channel) -> Guild:
         return next(g for g in self.guilds if g.id == channel.guild_id)
+
+    def permissions(self, user: User, channel: Channel) -> int:
+        """`user`'s permissions in `channel` (in a DM: what Discord grants there)."""
+        if channel.guild_id is None:
+            return DM_PERMISSIONS
+        return self.guild_of(channel).permissions(user, channel)

@@ -100,5 +100,17 @@ V3 = (
     """,
 )
 
-MIGRATIONS: list[tuple[str | Callable[[Any], Awaitable[None]], ...]] = [V1, V2, V3]
+
+# The bot's own small key/value table (e.g. the hash of the last command sync).
+V4 = (
+    """
+    CREATE TABLE IF NOT EXISTS settings (
+        key        TEXT PRIMARY KEY,
+        value      TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    ) WITHOUT ROWID
+    """,
+)
+
+MIGRATIONS: list[tuple[str | Callable[[Any], Awaitable[None]], ...]] = [V1, V2, V3, V4]
 SCHEMA_VERSION = len(MIGRATIONS)

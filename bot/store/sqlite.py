@@ -485,6 +485,24 @@ class SqliteStore:
         }
         return {**totals, "by_kind": by_kind, "best": best}
 
+    # -- settings (a small key/value table: the last command sync's hash, …) -------------------------------
+    async def get_setting(self, key: str) -> str | None:
+        async with self._read() as db:
+            row = await _one(db, "SELECT value FROM settings WHERE key = ?", (key,))
+        return None if row is None else str(row[0])
+
+    async def put_setting(self, key: str, value: str | None) -> None:
+        """Set ``key`` to ``value`` (None deletes it), in one transaction."""
+        async with self._write() as db:
+            if value is None:
+                await db.execute("DELETE FROM settings WHERE key = ?", (key,))
+            else:
+                await db.execute(
+                    "INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)"
+                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+                    (key, value, _utc_now()),
+                )
+
     # -- backup ------------------------------------------------------------------------------------
     async def backup(self, path: str | os.PathLike[str]) -> None:
         """SQLite online backup into ``path``, written beside it first and renamed when complete."""

@@ -16,6 +16,7 @@ from bot.standin import StandIn
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from bot.standin.conformance import event_validator, response_validator  # noqa: E402
 from tests.openapi import SPEC_PATH, load_spec, openapi_validator  # noqa: E402
 
 
@@ -37,6 +38,9 @@ def _install_conformance(server: StandIn) -> None:
     """Every request body the bot sends is validated against Discord's OpenAPI description (from ../shared)."""
     if SPEC_PATH.is_file():
         server.add_validator(openapi_validator(load_spec()))
+        # ... and so is everything the stand-in itself answers and sends (issue 11).
+        server.add_response_validator(response_validator(load_spec()))
+        server.add_event_validator(event_validator(load_spec()))
 
 
 @contextlib.asynccontextmanager

@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
-from bot.standin import StandIn
-from bot.standin.echo import EchoBot
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from bot.standin import StandIn  # noqa: E402
+from bot.standin.conformance import event_validator, response_validator  # noqa: E402
+from bot.standin.echo import EchoBot  # noqa: E402
+from tests.openapi import SPEC_PATH, load_spec  # noqa: E402
 
 
 @pytest.fixture
 async def standin():
     async with StandIn() as server:
+        if SPEC_PATH.is_file():  # what the stand-in itself answers and sends conforms to Discord's description
+            server.add_response_validator(response_validator(load_spec()))
+            server.add_event_validator(event_validator(load_spec()))
         yield server
+        own = [v for v in server.violations if v.kind.startswith("standin_")]
+        assert own == [], f"the stand-in broke Discord's description: {own}"
 
 
 @pytest.fixture

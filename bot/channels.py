@@ -1,0 +1,73 @@
+"""Where the bot is asked to play: only in a server (DMs are refused), never in an archived or locked thread;
+and where a result may be posted besides the game's own channel.
+
+`gate` reads the raw INTERACTION_CREATE before anything else sees it, so a refused interaction never reaches
+a command, a button or a form: nothing is applied. `post_to_parent` posts a thread's result card in its parent
+only when the parent takes messages (a forum or media channel does not) and the bot may post there.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from .permissions import fit
+
+log = logging.getLogger(__name__)
+
+GUILD_CONTEXT = 0
+THREAD_TYPES = (10, 11, 12)  # announcement, public and private threads
+
+
+def gate(data: dict[str, Any]) -> str | None:
+    """The refusal key for an interaction the bot does not take here, or None.
+
+    - `refuse.server_only`: a DM, a group DM (a user-installed context) — any interaction without a server.
+    - `refuse.thread_archived` / `refuse.thread_locked`: a thread that takes no messages now."""
+    if not data.get("guild_id") or data.get("context", GUILD_CONTEXT) != GUILD_CONTEXT:
+        return "refuse.server_only"
+    channel = data.get("channel") or {}
+    if channel.get("type") in THREAD_TYPES:
+        meta = channel.get("thread_metadata") or {}
+        if meta.get("locked"):
+            return "refuse.thread_locked"
+        if meta.get("archived"):
+            return "refuse.thread_archived"
+    return None
+
+
+def takes_messages(channel: object) -> bool:
+    """A channel the bot can send to: a text channel or thread, not a forum, media channel or category."""
+    return isinstance(channel, discord.abc.Messageable) and not isinstance(
+        channel, discord.ForumChannel | discord.CategoryChannel)
+
+
+async def post_to_parent(client: discord.Client, parent_id: int, embed: discord.Embed, lang: str) -> bool:
+    """Post ``embed`` in the parent channel of a thread's game when it can take it; True if posted.
+
+    A forum or media channel takes no messages (its posts are the threads): the result stays in the post.
+    Without View Channel or Send Messages there, nothing is posted; without Embed Links it goes as text."""
+    parent = client.get_channel(parent_id)
+    try:
+        parent = parent or await client.fetch_channel(parent_id)
+    except discord.HTTPException as exc:
+        log.warning("could not find parent channel %s: %s", parent_id, exc)
+        return False
+    if not takes_messages(parent):
+        return False
+    permissions = discord.Permissions.all()
+    guild = getattr(parent, "guild", None)
+    if guild is not None and guild.me is not None:
+        permissions = parent.permissions_for(guild.me)
+        if not (permissions.view_channel and permissions.send_messages):
+            log.info("not allowed to post the result card in parent channel %s", parent_id)
+            return False
+    try:
+        for message in fit(permissions, lang, {"embed": embed}):
+            await parent.send(**message)
+    except discord.HTTPException as exc:
+        log.warning("could not post the result card in parent channel %s: %s", parent_id, exc)
+        return False
+    return True

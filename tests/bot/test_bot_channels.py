@@ -1,0 +1,210 @@
+"""Where the bot plays (issue 11, points 2-4), end to end through the stand-in with a real client and store:
+forum and media posts, archived and locked threads, DMs and group DMs, and channels that deny the bot
+Embed Links or Attach Files."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import _install_conformance, running_bot
+
+from bot.standin import DriverError, StandIn, World
+from bot.standin.permissions import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES
+from bot.store import SqliteStore
+
+
+def forum_world(*, media: bool = False) -> World:
+    world = World.default()
+    guild = world.guilds[0]
+    forum = guild.add_forum("boardgames", media=media)
+    guild.add_channel("my game", parent=forum)
+    archived = guild.add_channel("old game", parent=guild.channels[0])
+    archived.archived = True
+    locked = guild.add_channel("locked game", parent=guild.channels[0])
+    locked.locked = True
+    return world
+
+
+async def win_volfyirion(driver, **where) -> object:
+    start = await driver.slash("volfyrion start", {"difficulty": "normal"}, **where)
+    assert not start.ephemeral, start.text
+    return await driver.slash("volfyrion win", {"how": "attack"}, **where)
+
+
+async def games_in(db_path) -> int:
+    async with SqliteStore(db_path) as store:
+        return await store.count_games()
+
+
+@pytest.mark.parametrize("media", [False, True], ids=["forum", "media"])
+async def test_a_game_in_a_forum_post_keeps_its_result_in_the_post(standin_world, db_path, media):
+    """Point 2: a forum (15) or media (16) channel takes no messages: the result card stays in the post,
+    and the player gets the game's end, not "something went wrong"."""
+    standin = await standin_world(forum_world(media=media))
+    async with running_bot(standin, db_path) as driver:
+        end = await win_volfyirion(driver, channel="my game")
+    post = standin.world.channel("my game")
+    assert not end.ephemeral, end.text
+    assert "Something went wrong" not in end.text
+    titles = [e.get("title") for m in end.messages for e in m.payload.get("embeds") or []]
+    assert any("defeated" in (title or "") for title in titles), titles
+    assert {m.channel_id for m in end.messages} == {post.id}  # nothing tried in the forum itself
+    assert not [v for v in standin.violations if v.kind == "non_text_channel"]
+
+
+async def test_a_game_in_a_text_thread_still_posts_its_result_in_the_parent(driver):
+    end = await win_volfyirion(driver, channel="session")
+    table = driver.standin.world.channel("table")
+    assert [m.channel_id for m in end.messages if m.kind == "channel"] == [table.id]
+
+
+async def test_result_goes_as_text_to_a_parent_without_embed_links(standin, db_path):
+    table = standin.world.channel("table")
+    guild = standin.world.guilds[0]
+    table.deny(guild.role("automaton"), EMBED_LINKS)
+    async with running_bot(standin, db_path) as driver:
+        end = await win_volfyirion(driver, channel="session")
+    posted = [m for m in end.messages if m.kind == "channel"]
+    assert len(posted) == 1 and posted[0].channel_id == table.id
+    assert not posted[0].payload.get("embeds") and "defeated" in posted[0].payload["content"]
+
+
+async def test_no_result_in_a_parent_where_the_bot_may_not_send(standin, db_path):
+    table = standin.world.channel("table")
+    table.deny(standin.world.guilds[0].role("automaton"), SEND_MESSAGES)
+    async with running_bot(standin, db_path) as driver:
+        end = await win_volfyirion(driver, channel="session")
+    assert not [m for m in end.messages if m.kind == "channel"]
+    assert "defeated" in end.text
+
+
+@pytest.mark.parametrize(("name", "key_text"), [("old game", "archived"), ("locked game", "locked")])
+async def test_archived_or_locked_threads_get_a_clear_message_and_nothing_is_applied(standin_world, db_path,
+                                                                                    name, key_text):
+    standin = await standin_world(forum_world())
+    async with running_bot(standin, db_path) as driver:
+        reply = await driver.slash("volfyrion start", {"difficulty": "normal"}, channel=name)
+        assert reply.ephemeral and f"thread is {key_text}" in reply.text and "Nothing was changed" in reply.text
+        ja = await driver.slash("game status", {}, channel=name, locale="ja")
+        assert ja.ephemeral and "スレッド" in ja.text
+    assert await games_in(db_path) == 0
+
+
+async def test_a_button_in_a_thread_archived_since_does_nothing(standin, db_path):
+    async with running_bot(standin, db_path) as driver:
+        start = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "bot"}, channel="session")
+        roll = next(b["custom_id"] for b in start.buttons if ":roll" in b["custom_id"])
+        thread = standin.world.channel("session")
+        thread.archived = True
+        await standin.update_channel(thread)
+        pressed = await driver.press(roll, message=start.original)
+        assert pressed.ephemeral and "archived" in pressed.text
+        thread.archived = False
+        status = await driver.slash("game status", {}, channel="session")
+    assert not status.ephemeral
+    async with SqliteStore(db_path) as store:
+        row = await store.active_game(thread.id)
+    assert row is not None and row.ply == 0
+
+
+async def test_commands_are_for_servers_only(driver):
+    """Point 3: the synced payload offers the commands in servers only (`contexts` [0], guild install), so
+    Discord's client shows none in a DM."""
+    from bot.sync import command_payload
+
+    payload = await command_payload(driver.bot, None)
+    assert {c["name"] for c in payload} == {"seasons", "volfyrion", "game"}
+    assert all(c["contexts"] == [0] and c["integration_types"] == [0] for c in payload), payload
+
+
+@pytest.mark.parametrize("place", ["dm", "group_dm"])
+async def test_an_interaction_from_a_dm_is_refused_and_starts_nothing(standin, db_path, place):
+    """Point 3: a DM (context 1) or a group DM (context 2) interaction — from a stale global command or a
+    user-installed context — is refused with a localized message; no game, no shared DM leaderboard."""
+    world = standin.world
+    channel = world.dm("player") if place == "dm" else world.group_dm("friends", ["player", "haruka"])
+    async with running_bot(standin, db_path) as driver:
+        with pytest.raises(DriverError):  # Discord's client does not offer the commands there ...
+            await driver.slash("volfyrion start", {"difficulty": "normal"}, channel=channel)
+        # ... but an outdated registration or a user install could still send them:
+        reply = await driver.slash("volfyrion start", {"difficulty": "normal"}, channel=channel, anywhere=True)
+        assert reply.ephemeral and "servers only" in reply.text
+        board = await driver.slash("game leaderboard", {"game": "seasons"}, channel=channel, locale="ja",
+                                   anywhere=True)
+        assert board.ephemeral and "サーバー" in board.text
+        choices = await driver.autocomplete("seasons die", {"face": "cry"}, focused="face", channel=channel,
+                                            anywhere=True)
+        assert choices == []
+    assert await games_in(db_path) == 0
+
+
+async def test_without_attach_files_no_picture_and_the_text_says_so(standin, db_path):
+    """Point 4: a channel that denies Attach Files gets the reply without its picture, saying why."""
+    lobby = standin.world.channel("lobby")
+    lobby.deny(standin.world.guilds[0].role("automaton"), ATTACH_FILES)
+    async with running_bot(standin, db_path) as driver:
+        reply = await driver.slash("volfyrion start", {"difficulty": "normal"}, channel="lobby")
+        assert not reply.ephemeral and not reply.files
+        assert "Attach Files" in reply.text
+        embed = reply.original.payload["embeds"][0]
+        assert not (embed.get("image") or {}).get("url")
+        export = await driver.slash("game export", {}, channel="lobby", locale="ja")
+        assert not export.files and "ファイルを添付" in export.text
+        ok = await driver.slash("volfyrion start", {"difficulty": "normal"}, channel="table")
+        assert ok.files  # elsewhere the picture is there
+
+
+async def test_without_embed_links_every_reply_is_plain_text(standin, db_path):
+    """Point 4: a channel that denies Embed Links gets every reply as text: the state, the next step, the
+    refusals, the result card — no embed at all."""
+    lobby = standin.world.channel("lobby")
+    lobby.deny(standin.world.guilds[0].role("automaton"), EMBED_LINKS)
+    async with running_bot(standin, db_path) as driver:
+        start = await driver.slash("volfyrion start", {"difficulty": "normal"}, channel="lobby")
+        refused = await driver.slash("volfyrion start", {"difficulty": "normal"}, channel="lobby")
+        status = await driver.slash("game status", {}, channel="lobby")
+        help_ = await driver.slash("game help", {}, channel="lobby", locale="ja")
+        end = await driver.slash("volfyrion win", {"how": "attack"}, channel="lobby")
+    for reply in (start, refused, status, help_, end):
+        assert reply.messages, reply.rejections
+        assert all(not m.payload.get("embeds") for m in reply.messages)
+        assert all(len(m.payload.get("content") or "") <= 2000 for m in reply.messages)
+    assert "Tylaris" in start.text and start.buttons  # the state and the buttons are all there
+    assert refused.ephemeral and "/game abandon" in refused.text
+    assert "defeated" in end.text
+    assert standin.violations == []
+
+
+async def test_the_stand_in_refuses_embeds_and_files_a_channel_denies(standin, db_path):
+    """What the bot must avoid: the stand-in answers 403 Missing Permissions (50013) for an embed where the
+    app lacks Embed Links — the test above fails on code that does not read app_permissions."""
+    from discord.http import Route
+
+    lobby = standin.world.channel("lobby")
+    lobby.deny(standin.world.guilds[0].role("automaton"), EMBED_LINKS)
+    async with running_bot(standin, db_path) as driver:
+        import discord
+
+        route = Route("POST", "/channels/{channel_id}/messages", channel_id=lobby.id)
+        with pytest.raises(discord.Forbidden) as refused:
+            await driver.bot.http.request(route, json={"embeds": [{"title": "x"}]})
+        assert refused.value.code == 50013
+    standin.violations.clear()
+
+
+@pytest.fixture
+async def standin_world(db_path):
+    """A stand-in over a given world, checked as the `standin` fixture is."""
+    servers: list[StandIn] = []
+
+    async def make(world: World) -> StandIn:
+        server = StandIn(world)
+        await server.start()
+        _install_conformance(server)
+        servers.append(server)
+        return server
+
+    yield make
+    for server in servers:
+        await server.close()
+        assert server.violations == [], server.violations
+        assert server.unknown_routes == []

@@ -27,6 +27,8 @@ def forum_world(*, media: bool = False) -> World:
 async def win_volfyirion(driver, **where) -> object:
     start = await driver.slash("volfyrion start", {"difficulty": "normal"}, **where)
     assert not start.ephemeral, start.text
+    turn = await driver.slash("volfyrion end", {}, **where)  # a win on turn 1 with the starting deck is refused
+    assert not turn.ephemeral, turn.text
     return await driver.slash("volfyrion win", {"how": "attack"}, **where)
 
 
@@ -163,6 +165,7 @@ async def test_without_embed_links_every_reply_is_plain_text(standin, db_path):
         refused = await driver.slash("volfyrion start", {"difficulty": "normal"}, channel="lobby")
         status = await driver.slash("game status", {}, channel="lobby")
         help_ = await driver.slash("game help", {}, channel="lobby", locale="ja")
+        await driver.slash("volfyrion end", {}, channel="lobby")
         end = await driver.slash("volfyrion win", {"how": "attack"}, channel="lobby")
     for reply in (start, refused, status, help_, end):
         assert reply.messages, reply.rejections

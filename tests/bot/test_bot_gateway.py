@@ -35,6 +35,7 @@ async def test_a_command_sent_while_the_shard_was_down_is_applied_once_after_res
 async def test_the_result_reaches_the_parent_channel_through_a_429(driver):
     driver.standin.rate_limit("channel_message", times=1, retry_after=0.01)
     await driver.slash("volfyrion start", {"difficulty": "normal"}, channel="session")
+    await driver.slash("volfyrion end", {}, channel="session")
     end = await driver.slash("volfyrion win", {"how": "attack"}, channel="session")
     parent = driver.standin.world.channel("table")
     assert [m.channel_id for m in end.messages if m.kind == "channel"] == [parent.id]

@@ -111,7 +111,7 @@ def test_v1_2_the_asset_deck_refusals_read_in_both_languages():
     else:
         raise AssertionError("the end of turn should have been refused")
     en, ja = t("en", error.key, **error.params), t("ja", error.key, **error.params)
-    assert en.startswith("That cannot be: the Rage Pile would hold 2 unseen card(s), but only 1 of the solo "
+    assert en.startswith("That cannot be: the Rage Pile would hold 2 unseen cards, but only 1 of the solo "
                          "Asset Deck's 62 cards can still be there (61 are known")
     assert "`/game undo`" in en and "`/game undo`" in ja and "{" not in en + ja
     assert "ソロのアセットデッキ62枚のうちそこにありうるのは1枚だけです" in ja

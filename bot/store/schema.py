@@ -81,5 +81,18 @@ V1 = (
     "CREATE INDEX results_user ON results (guild_id, user_id)",
 )
 
-MIGRATIONS: list[tuple[str, ...]] = [V1]
+# The public result posts of a game (the channel's and the parent channel's), so that undoing the end of
+# the game can mark them withdrawn. Rows go once the posts are marked.
+V2_RESULT_POSTS = (
+    """
+    CREATE TABLE result_posts (
+        game_id    INTEGER NOT NULL REFERENCES games (id),
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        PRIMARY KEY (game_id, message_id)
+    )
+    """,  # a rowid table: SQLite 3.40's integrity_check misreads NOT NULL columns of WITHOUT ROWID tables
+)
+
+MIGRATIONS: list[tuple[str, ...]] = [V1, V2_RESULT_POSTS]
 SCHEMA_VERSION = len(MIGRATIONS)

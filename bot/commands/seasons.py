@@ -250,10 +250,10 @@ class SeasonsUI:
                           extra=int_field(values, "extra", default=0))
         raise Refusal("refuse.unknown_button")
 
-    def board(self, summary: dict[str, Any]) -> bytes:
+    def board(self, summary: dict[str, Any], lang: str = "en") -> bytes:
         from ..render.images import seasons_board
 
-        return seasons_board(summary)
+        return seasons_board(summary, lang=lang)
 
     def wants_picture(self, played: Played) -> bool:
         keys = {e.key for e in played.step.events}

@@ -287,10 +287,10 @@ class VolfyirionUI:
             return Action("reveal", cards=split_list(require_text(values, "cards")))
         raise Refusal("refuse.unknown_button")
 
-    def board(self, summary: dict[str, Any]) -> bytes:
+    def board(self, summary: dict[str, Any], lang: str = "en") -> bytes:
         from ..render.images import volfyirion_board
 
-        return volfyirion_board(summary)
+        return volfyirion_board(summary, lang=lang)
 
     def wants_picture(self, played: Played) -> bool:
         keys = {e.key for e in played.step.events}

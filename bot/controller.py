@@ -23,7 +23,7 @@ from engine.core import Action, GameRecord, RuleError, Step
 
 from .buttons import ButtonSpec, FieldSpec, Form, custom_id, view_of
 from .i18n import lang_of, t
-from .render.embeds import game_embed, notice_embed, result_embed
+from .render.embeds import game_embed, notice_embed
 from .sessions import Played, Refusal
 from .store import GameRow, StoreError
 
@@ -47,7 +47,7 @@ class GameUI(Protocol):
     def button_action(self, op: str, arg: str | None, record: GameRecord) -> Builder | None: ...
     def form(self, op: str, lang: str, record: GameRecord) -> tuple[str, list[FieldSpec]] | None: ...
     def form_action(self, op: str, values: dict[str, str], record: GameRecord) -> Builder: ...
-    def board(self, summary: dict[str, Any]) -> bytes: ...
+    def board(self, summary: dict[str, Any], lang: str = "en") -> bytes: ...
     def wants_picture(self, played: Played) -> bool: ...
     async def extra_button(self, ctl: Controller, interaction: discord.Interaction, row: GameRow, op: str,
                            arg: str | None) -> bool: ...
@@ -115,36 +115,87 @@ class Controller:
         if age(interaction, started) > DEFER_AFTER:
             await think(interaction, ephemeral=ephemeral)
         summary = step.state.summary()
-        want_picture = ui.wants_picture(played) if picture is None else picture
+        # Compact by default (DESIGN.md, "Bot"): the full state and the picture only when they change what a
+        # player looks at (the UI says when), on /game status and from the "State" button.
+        full = ui.wants_picture(played) if picture is None else picture
         files = []
-        if want_picture:
-            drawing = asyncio.to_thread(ui.board, summary)
+        if full:
+            drawing = asyncio.to_thread(ui.board, summary, lg)
             png = await within_deadline(interaction, started, drawing, ephemeral=ephemeral)
             files.append(discord.File(io.BytesIO(png), filename="board.png"))
         embed = game_embed(
             lg, kind=row.kind, game_id=row.id, ply=row.ply, summary=summary,
             events=() if played.undone else step.events, waiting=step.waiting, image=bool(files),
+            state=full,
         )
+        for name, value in ui_extra_fields(ui, step, lg):
+            embed.add_field(name=name[:256], value=value[:1024] or "—", inline=False)
         if note:
             embed.description = note + ("\n" + embed.description if embed.description else "")
-        view = view_of(row.id, row.ply, ui.buttons(step, row, lg)) if buttons else None
+        specs = ui.buttons(step, row, lg) if buttons else []
+        if buttons and not full:
+            specs = with_state_button(specs, lg)
+        view = view_of(row.id, row.ply, specs) if specs else None
         await send(interaction, embed=embed, view=view, files=files, ephemeral=ephemeral)
         if played.finished_now and not played.undone:
-            await self.post_result(interaction, row, step.state.result() or {})
+            await self.post_result(interaction, row, step.state.result() or {}, played)
+        if played.withdrawn is not None:
+            await self.withdraw_result(interaction, row, played.withdrawn)
 
-    async def post_result(self, interaction: discord.Interaction, row: GameRow, result: dict[str, Any]) -> None:
-        """The public result card, in the channel and in the parent channel when the game ran in a thread."""
+    async def post_result(self, interaction: discord.Interaction, row: GameRow, result: dict[str, Any],
+                          played: Played | None = None) -> None:
+        """The public result card (the breakdown, the margin and a picture to share), in the channel and in the
+        parent channel when the game ran in a thread. Each post is remembered, so that undoing the end of the
+        game can mark it withdrawn."""
+        from .render.results import result_card
+
         lg = lang(interaction)
         date = datetime.now(UTC).strftime("%Y-%m-%d")
-        embed = result_embed(lg, kind=row.kind, owner_id=row.owner_id, options=row.options, result=result, date=date)
-        await interaction.followup.send(embed=embed)
+        parts = ui_result_parts(self.uis[row.kind], played.record if played else None)
+        embed, png = await asyncio.to_thread(result_card, lg, kind=row.kind, owner_id=row.owner_id,
+                                             options=row.options, result=result, parts=parts, date=date)
+
+        def picture() -> list[discord.File]:
+            return [discord.File(io.BytesIO(png), filename="result.png")] if png else []
+
+        message = await interaction.followup.send(embed=embed, files=picture(), wait=True)
+        await self._remember_post(row, message)
         if row.parent_channel_id:
             parent = self.bot.get_channel(row.parent_channel_id)
             try:
                 parent = parent or await self.bot.fetch_channel(row.parent_channel_id)
-                await parent.send(embed=embed)
+                posted = await parent.send(embed=embed, files=picture())
+                await self._remember_post(row, posted)
             except discord.HTTPException as exc:
                 log.warning("could not post the result card in parent channel %s: %s", row.parent_channel_id, exc)
+
+    async def _remember_post(self, row: GameRow, message: Any) -> None:
+        channel_id = getattr(message, "channel_id", None) or getattr(getattr(message, "channel", None), "id", None)
+        if message is None or channel_id is None:
+            return
+        try:
+            await self.service.store.add_result_post(row.id, int(channel_id), int(message.id))
+        except StoreError as exc:
+            log.warning("could not remember result post %s of game %s: %s", message.id, row.id, exc)
+
+    async def withdraw_result(self, interaction: discord.Interaction, row: GameRow, result: dict[str, Any]) -> None:
+        """Undoing the end of a game: its result posts now say the result was withdrawn (the result row is
+        already gone from the store, so no leaderboard or stats counts it)."""
+        from .render.results import withdrawn_embed
+
+        try:
+            posts = await self.service.store.take_result_posts(row.id)
+        except StoreError as exc:
+            log.warning("could not read the result posts of game %s: %s", row.id, exc)
+            return
+        embed = withdrawn_embed(lang(interaction), kind=row.kind, owner_id=row.owner_id, options=row.options,
+                                result=result, game_id=row.id)
+        for channel_id, message_id in posts:
+            try:
+                channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+                await channel.get_partial_message(message_id).edit(embed=embed, attachments=[])
+            except (discord.HTTPException, AttributeError) as exc:
+                log.warning("could not mark result post %s withdrawn: %s", message_id, exc)
 
     # -- buttons and forms ---------------------------------------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, game_id: int, ply: int, op: str, arg: str | None) -> None:
@@ -157,6 +208,9 @@ class Controller:
             await self.refuse(interaction, Refusal("refuse.stale_game"))
             return
         ui = self.uis[row.kind]
+        if op == "state":
+            await self.show_state(interaction, row)
+            return
         if op == "undo":
             await self.undo(interaction, game_id=game_id, ply=ply)
             return
@@ -182,6 +236,16 @@ class Controller:
             await self.refuse(interaction, Refusal("refuse.unknown_button"))
             return
         await self.act(interaction, action, game_id=game_id, ply=ply)
+
+    async def show_state(self, interaction: discord.Interaction, row: GameRow) -> None:
+        """The "State" button: the full state and the picture, privately, for whoever pressed it (anyone may
+        look); always the game as it is now, even from an older message."""
+        try:
+            record = await self.service.record(row)
+        except StoreError as err:
+            await self.refuse(interaction, err)
+            return
+        await self.show(interaction, Played(row, record.last, record), picture=True, ephemeral=True, buttons=False)
 
     async def on_form(self, interaction: discord.Interaction, game_id: int, ply: int, op: str,
                       values: dict[str, str]) -> None:
@@ -228,6 +292,26 @@ class Controller:
                   for k, v in action.args.items()}
         text = t(lg, key, **params)
         return text if text != key else f"{action.type} {json.dumps(action.args, ensure_ascii=False)}"
+
+
+def with_state_button(specs: list[ButtonSpec], lg: str) -> list[ButtonSpec]:
+    """A compact reply's buttons plus "State" (before Undo, which stays last)."""
+    state = ButtonSpec("state", t(lg, "button.state"))
+    if specs and specs[-1].op == "undo":
+        return [*specs[:-1], state, specs[-1]]
+    return [*specs, state]
+
+
+def ui_extra_fields(ui: GameUI, step: Step, lg: str) -> list[tuple[str, str]]:
+    """Fields a game adds to a reply whatever its size (Volfyirion: which city falls for each choice)."""
+    extra = getattr(ui, "extra_fields", None)
+    return list(extra(step, lg)) if extra is not None else []
+
+
+def ui_result_parts(ui: GameUI, record: GameRecord | None) -> dict[str, Any]:
+    """The breakdown of a finished game's result, from the game's UI (its own rules)."""
+    parts = getattr(ui, "result_parts", None)
+    return dict(parts(record)) if parts is not None and record is not None else {}
 
 
 def age(interaction: discord.Interaction, started: float) -> float:

@@ -250,6 +250,20 @@ class SeasonsUI:
                           extra=int_field(values, "extra", default=0))
         raise Refusal("refuse.unknown_button")
 
+    def result_parts(self, record: GameRecord) -> dict[str, Any]:
+        """The breakdown of both final scores (S-7): the player's from the score action, Dummbot's from its state."""
+        parts: dict[str, Any] = {}
+        bot = record.state.summary().get("dummbot", {})
+        parts["dummbot"] = {"crystals": bot.get("crystals", 0), "prestige": bot.get("score", 0) - bot.get("crystals", 0),
+                            "card_count": len(bot.get("summoned", []))}
+        last = record.actions[-1] if record.actions else None
+        if last is not None and last.type == "score":
+            a = last.args
+            parts["player"] = {"crystals": a.get("crystals", 0), "prestige": a.get("prestige", 0),
+                               "bonuses": a.get("bonuses", 0), "hand": a.get("hand", 0), "extra": a.get("extra", 0),
+                               "bonus_penalty": _engine().rules.BONUS_PENALTY[a.get("bonuses", 0)]}
+        return parts
+
     def board(self, summary: dict[str, Any], lang: str = "en") -> bytes:
         from ..render.images import seasons_board
 

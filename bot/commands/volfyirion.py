@@ -287,6 +287,12 @@ class VolfyirionUI:
             return Action("reveal", cards=split_list(require_text(values, "cards")))
         raise Refusal("refuse.unknown_button")
 
+    def result_parts(self, record: GameRecord) -> dict[str, Any]:
+        """The cities as the game ended (which stand, which fell) and the turn."""
+        summary = record.state.summary()
+        return {"cities": [{"name": c["name"], "destroyed": bool(c.get("destroyed"))} for c in summary.get("cities", [])],
+                "turn": summary.get("turn")}
+
     def board(self, summary: dict[str, Any], lang: str = "en") -> bytes:
         from ..render.images import volfyirion_board
 

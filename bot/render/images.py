@@ -62,11 +62,11 @@ _LANG: contextvars.ContextVar[str] = contextvars.ContextVar("picture_lang", defa
 LABELS = {
     "en": {"dummbot": "Dummbot", "dice": "dice {dice}", "turn": "Turn {turn}", "lair": "Lair",
            "rage_pile": "Rage Pile", "wonders": "Wonders"},
-    "ja": {"dummbot": "ダムボット", "dice": "ダイス: {dice}", "turn": "ターン{turn}", "lair": "巣",
-           "rage_pile": "憤怒パイル", "wonders": "驚異"},
+    "ja": {"dummbot": "ダムボット", "dice": "ダイス: {dice}", "turn": "ターン{turn}", "lair": "ヴォルフィーリオンの巣",
+           "rage_pile": "憤怒パイル", "wonders": "ワンダー"},
 }
-WORDS_JA = {"apprentice": "見習い", "wizard": "魔法使い", "archmage": "大魔法使い", "table": "手元", "bot": "ボット",
-            "easy": "やさしい", "normal": "ふつう", "hard": "むずかしい"}
+WORDS_JA = {"apprentice": "見習い", "wizard": "魔法使い", "archmage": "大魔導師", "table": "手元", "bot": "ボット",
+            "easy": "イージー", "normal": "ノーマル", "hard": "ハード"}
 
 
 def _label(name: str, **params: Any) -> str:
@@ -433,7 +433,8 @@ def _lair(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], token_here:
     draw.pieslice((x0 + 18, y0 + 40, x1 - 18, y1 + 40), 180, 360, fill=(74, 64, 58))
     draw.pieslice((x0 + 42, y0 + 80, x1 - 42, y1 + 20), 180, 360, fill=(18, 16, 18))
     draw.rectangle((x0 + 2, y1 - 34, x1 - 2, y1 - 2), fill=PANEL)
-    draw.text((cx, y1 - 18), _label("lair"), font=_font(16), fill=MUTED, anchor="mm")
+    label_font = _font(16) if _font(16).getlength(_label("lair")) <= x1 - x0 - 8 else _font(12)
+    draw.text((cx, y1 - 18), _label("lair"), font=label_font, fill=MUTED, anchor="mm")
     if token_here:
         _dragon_token(draw, cx, y0 + 100, 30)
 

@@ -13,7 +13,7 @@ from engine.core import Action, GameRecord, Step, split_list
 from ..buttons import ButtonSpec, FieldSpec
 from ..controller import Builder, Controller, lang, send, think
 from ..i18n import L, t
-from ..render.embeds import notice_embed
+from ..render.danger import danger_embed, removal_lines
 from ..sessions import Played, Refusal
 from ..store import GameRow
 from .common import (
@@ -222,24 +222,10 @@ async def show_danger(interaction: Interaction, *, game_id: int | None = None) -
     row, record = found
     await think(interaction)
     lg = lang(interaction)
-    report = await asyncio.to_thread(_engine().danger, record.state, seed=row.seed ^ row.ply)
+    from engine.volfyirion.whatif import danger_report
+
+    report = await asyncio.to_thread(danger_report, record.state, seed=row.seed ^ row.ply)
     await send(interaction, embed=danger_embed(lg, report))
-
-
-def danger_embed(lg: str, report: dict[str, Any]) -> discord.Embed:
-    attack = report.get("attack", {})
-    lines = [f"`{int(value):>3}` {'█' * max(1, round(p * 30))} {p:.0%}"
-             for value, p in sorted(((int(v), p) for v, p in attack.items()), key=lambda x: x[0]) if p >= 0.005]
-    embed = notice_embed(
-        lg, "danger.text", kind="volfyirion",
-        p_city=f"{report.get('p_city_falls', 0):.0%}", p_lost=f"{report.get('p_game_lost', 0):.0%}",
-        sealed=f"{report.get('expected_wonders_sealed', 0):.2f}", attack=f"{report.get('expected_attack', 0):.1f}",
-        unknown=report.get("unknown", 0), method=report.get("method", "?"),
-    )
-    if lines:
-        embed.add_field(name=t(lg, "danger.distribution"), value="\n".join(lines[:30])[:1000],
-                        inline=False)
-    return embed
 
 
 class VolfyirionUI:
@@ -286,6 +272,13 @@ class VolfyirionUI:
         if op == "reveal":
             return Action("reveal", cards=split_list(require_text(values, "cards")))
         raise Refusal("refuse.unknown_button")
+
+    def extra_fields(self, step: Step, lg: str) -> list[tuple[str, str]]:
+        """At an attack that asks which Troop to remove: which city falls for each choice (V-4.1)."""
+        from engine.volfyirion.whatif import removal_outcomes
+
+        outcomes = removal_outcomes(step.state)
+        return [(t(lg, "whatif.choose.name"), removal_lines(lg, outcomes))] if outcomes else []
 
     def result_parts(self, record: GameRecord) -> dict[str, Any]:
         """The cities as the game ended (which stand, which fell) and the turn."""

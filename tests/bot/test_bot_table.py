@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 
 from PIL import Image
-from play import button, play_seasons, play_volfyirion
+from play import button, export, play_seasons, play_volfyirion
 
 from bot.standin.driver import Reply
 from bot.standin.typed import seasons_command
@@ -123,3 +123,43 @@ async def test_a_stale_state_button_still_shows_the_game_as_it_is_now(driver):
     await driver.slash("volfyrion end", {})
     looked = await driver.press(state_id)
     assert looked.ephemeral and "Turn" in looked.text
+
+
+async def test_v4_1_the_troop_choice_shows_which_city_falls_for_each_choice(driver):
+    driver.bot.service._new_seed = lambda: 7
+    await driver.slash("volfyrion start", {"difficulty": "easy"})
+    for card, city in (("Novice", "Tylaris"), ("Guard", "Vahylea"), ("Soldier", "Alantar")):
+        await driver.slash("volfyrion play", {"card": card, "city": city})
+    await driver.slash("volfyrion reshuffle", {})
+    await driver.slash("volfyrion end", {})
+    asked = await driver.slash("volfyrion reveal", {"cards": "Fighter, Endless Tactic, Stab, Barracks"})
+    fields = {f["name"]: f["value"] for m in asked.messages for e in m.payload["embeds"] for f in e.get("fields", [])}
+    lines = fields["If you remove the Troop in…"].splitlines()
+    assert lines == ["**Tylaris**: Tylaris would fall (attack 9)", "**Vahylea**: Vahylea would fall (attack 9)",
+                     "**Alantar**: no city would fall (attack 9)"]
+    # The what-if told the truth: taking Alantar's Troop saves every city.
+    await driver.press(button(asked, "choose", "2"))
+    record = await export(driver)
+    assert [c["destroyed"] for c in record["state"]["cities"]] == [False, False, False]
+
+
+def test_danger_percentages_stay_readable_when_small():
+    from bot.render.danger import bar, distribution_lines, percent
+
+    assert percent(0.053) == "5.3%" and percent(0.0004) == "<0.1%" and percent(0) == "0%" and percent(0.5) == "50%"
+    assert percent(0.999) == ">99%" and percent(1.0) == "100%"
+    lines = distribution_lines({8: 0.05, 12: 0.6, 15: 0.0001})
+    assert lines[0] == "`  8   5.0%` " + bar(0.05, 0.6) and bar(0.05, 0.6) == "█▍"  # 1/12 of 16 characters: 11 eighths
+    assert lines[1].endswith("█" * 16) and len(lines) == 2
+
+
+async def test_v3_4_the_danger_meter_says_no_attack_can_come_and_what_putting_aside_would_change(driver):
+    await driver.slash("volfyrion start", {"difficulty": "hard"})
+    for card, city in (("Novice", "Tylaris"), ("Guard", "Vahylea")):
+        await driver.slash("volfyrion play", {"card": card, "city": city})
+    meter = await driver.slash("volfyrion danger", {})
+    assert "No attack can come this turn" in meter.text
+    assert "Put aside the top card first?" in meter.text and "→" in meter.text
+    await driver.slash("volfyrion reshuffle", {})
+    meter = await driver.slash("volfyrion danger", {}, locale="ja")
+    assert "このターンは攻撃がありません" not in meter.text and "先に一番上のカードを脇に置くと" in meter.text

@@ -9,9 +9,11 @@ in ``bot/commands/<game>.py`` as a ``GameUI``; this module knows none of the rul
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import json
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -22,7 +24,7 @@ import discord
 from engine.core import Action, GameRecord, RuleError, Step
 
 from .buttons import ButtonSpec, FieldSpec, Form, custom_id, view_of
-from .i18n import lang_of, t
+from .i18n import card_name, lang_of, t
 from .render.embeds import game_embed, notice_embed
 from .sessions import Played, Refusal
 from .store import GameRow, StoreError
@@ -71,22 +73,26 @@ class Controller:
 
     # -- the one path --------------------------------------------------------------------------------
     async def act(self, interaction: discord.Interaction, action: Builder, *, kind: str | None = None,
-                  game_id: int | None = None, ply: int | None = None) -> None:
+                  game_id: int | None = None, ply: int | None = None,
+                  typed: tuple[str, dict[str, str]] | None = None) -> None:
+        """``typed``: the form (its op and values) this action came from, so that a refusal can reopen it
+        filled in."""
         work = self.service.play(interaction.channel_id, interaction.user.id, action, kind=kind, game_id=game_id,
                                  ply=ply)
-        await self._change(interaction, work)
+        await self._change(interaction, work, typed=typed)
 
     async def undo(self, interaction: discord.Interaction, *, game_id: int | None = None, ply: int | None = None) -> None:
         work = self.service.undo(interaction.channel_id, interaction.user.id, game_id=game_id, ply=ply)
         await self._change(interaction, work)
 
-    async def _change(self, interaction: discord.Interaction, work: Awaitable[Played]) -> None:
+    async def _change(self, interaction: discord.Interaction, work: Awaitable[Played], *,
+                      typed: tuple[str, dict[str, str]] | None = None) -> None:
         """Await a change (in time for Discord's deadline), then show it, or say privately why it was refused."""
         started = time.monotonic()
         try:
             played = await within_deadline(interaction, started, work)
         except (Refusal, RuleError, StoreError) as err:
-            await self.refuse(interaction, err)
+            await self.refuse(interaction, err, typed=typed if isinstance(err, RuleError) else None)
             return
         if played.undone is None:
             await self.show(interaction, played, started=started)
@@ -95,11 +101,37 @@ class Controller:
         note = t(lg, "reply.undone", action=self.describe_action(lg, played.row.kind, played.undone))
         await self.show(interaction, played, started=started, note=note, picture=True)
 
-    async def refuse(self, interaction: discord.Interaction, err: Refusal | RuleError | StoreError) -> None:
+    async def refuse(self, interaction: discord.Interaction, err: Refusal | RuleError | StoreError, *,
+                     typed: tuple[str, dict[str, str]] | None = None) -> None:
+        """A private refusal that changed nothing. Pick, don't retype: when the error names candidates (an
+        unknown or ambiguous card), each is a button that completes the command; when the input came from a
+        form, "Edit" reopens it with what was typed."""
         if isinstance(err, StoreError):
             log.warning("store refused a change in channel %s: %s", interaction.channel_id, err)
-        embed = notice_embed(lang(interaction), err.key, **err.params)
-        await send(interaction, embed=embed, ephemeral=True)
+        lg = lang(interaction)
+        embed = notice_embed(lg, err.key, **err.params)
+        choices = list(getattr(err, "choices", None) or [])
+        view = None
+        if choices or typed:
+            row = await self._row_quietly(interaction.channel_id)
+            specs: list[ButtonSpec] = []
+            if row is not None and choices:
+                embed.add_field(name="\u200b", value=t(lg, "pick.candidates"), inline=False)
+                specs += [ButtonSpec(op, card_name(lg, row.kind, card)[:80], arg=arg,
+                                     style=discord.ButtonStyle.primary) for card, op, arg in choices[:20]]
+            if row is not None and typed:
+                name, values = typed
+                lines = [f"`{k}` {' '.join(str(v).split())}"[:300] for k, v in values.items()]
+                embed.add_field(name=t(lg, "pick.edit"), value="\n".join(lines)[:1024] or "—", inline=False)
+                specs.append(ButtonSpec("edit", t(lg, "button.edit"), arg=name))
+            view = view_of(row.id, row.ply, specs) if row is not None and specs else None
+        await send(interaction, embed=embed, view=view, ephemeral=True)
+
+    async def _row_quietly(self, channel_id: int | None) -> GameRow | None:
+        try:
+            return await self.service.active(channel_id)
+        except StoreError:
+            return None
 
     async def show(self, interaction: discord.Interaction, played: Played, *, started: float | None = None,
                    note: str | None = None, picture: bool | None = None, ephemeral: bool = False,
@@ -219,6 +251,9 @@ class Controller:
             return
         if await ui.extra_button(self, interaction, row, op, arg):
             return
+        if op == "edit":
+            await self._reopen_form(interaction, row, ply, arg or "")
+            return
         try:
             record = await self._checked_record(interaction, row, ply)
         except (Refusal, StoreError) as err:
@@ -236,6 +271,52 @@ class Controller:
             await self.refuse(interaction, Refusal("refuse.unknown_button"))
             return
         await self.act(interaction, action, game_id=game_id, ply=ply)
+
+    async def _reopen_form(self, interaction: discord.Interaction, row: GameRow, ply: int, name: str) -> None:
+        """"Edit": the form a refusal came from, again, with what was typed (read back from the refusal)."""
+        try:
+            record = await self._checked_record(interaction, row, ply)
+        except (Refusal, StoreError) as err:
+            await self.refuse(interaction, err)
+            return
+        form = self.uis[row.kind].form(name, lang(interaction), record)
+        if form is None:
+            await self.refuse(interaction, Refusal("refuse.unknown_button"))
+            return
+        title, fields = form
+        typed = typed_values(interaction.message)
+        fields = [dataclasses.replace(f, default=typed[f.name][:1000]) if typed.get(f.name) else f for f in fields]
+        await interaction.response.send_modal(Form(title=title, form_id=custom_id(row.id, ply, f"form_{name}"),
+                                                   fields=fields))
+
+    async def on_select(self, interaction: discord.Interaction, game_id: int, ply: int, op: str, arg: str | None,
+                        values: list[str]) -> None:
+        """A pick from a select menu: it completes the command as if typed, or opens its form filled in."""
+        try:
+            row = await self.service.store.game(game_id)
+        except StoreError as err:
+            await self.refuse(interaction, err)
+            return
+        if row.channel_id != interaction.channel_id:
+            await self.refuse(interaction, Refusal("refuse.stale_game"))
+            return
+        try:
+            record = await self._checked_record(interaction, row, ply)
+        except (Refusal, StoreError) as err:
+            await self.refuse(interaction, err)
+            return
+        ui = self.uis[row.kind]
+        picked = getattr(ui, "select_action", None)
+        outcome = picked(op, arg, values, record, lang(interaction)) if picked is not None else None
+        if outcome is None:
+            await self.refuse(interaction, Refusal("refuse.unknown_button"))
+            return
+        if isinstance(outcome, tuple):  # (form op, title, fields): finish typing in the form
+            name, title, fields = outcome
+            await interaction.response.send_modal(Form(title=title, form_id=custom_id(game_id, ply, f"form_{name}"),
+                                                       fields=fields))
+            return
+        await self.act(interaction, outcome, game_id=game_id, ply=ply)
 
     async def show_state(self, interaction: discord.Interaction, row: GameRow) -> None:
         """The "State" button: the full state and the picture, privately, for whoever pressed it (anyone may
@@ -261,7 +342,7 @@ class Controller:
             built = ui.form_action(name, values, record)
             return built(record) if callable(built) else built
 
-        await self.act(interaction, build, game_id=game_id, ply=ply)
+        await self.act(interaction, build, game_id=game_id, ply=ply, typed=(name, values))
 
     async def _checked_record(self, interaction: discord.Interaction, row: GameRow, ply: int) -> GameRecord:
         if row.status != "active":
@@ -292,6 +373,21 @@ class Controller:
                   for k, v in action.args.items()}
         text = t(lg, key, **params)
         return text if text != key else f"{action.type} {json.dumps(action.args, ensure_ascii=False)}"
+
+
+def typed_values(message: discord.Message | None) -> dict[str, str]:
+    """What a refused form held, read back from the refusal's "Edit" field (lines "`name` value")."""
+    values: dict[str, str] = {}
+    for embed in getattr(message, "embeds", None) or []:
+        for fld in embed.fields:
+            for line in str(fld.value or "").splitlines():
+                match = TYPED_LINE.fullmatch(line)
+                if match:
+                    values[match["name"]] = match["value"]
+    return values
+
+
+TYPED_LINE = re.compile(r"`(?P<name>[a-z_]{1,30})` (?P<value>.*)")
 
 
 def with_state_button(specs: list[ButtonSpec], lg: str) -> list[ButtonSpec]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -10,9 +12,9 @@ from discord import app_commands
 
 from engine.core import Action, GameRecord, Step
 
-from ..buttons import ButtonSpec, FieldSpec
+from ..buttons import ButtonSpec, FieldSpec, SelectSpec
 from ..controller import Builder, Controller, lang, send, think
-from ..i18n import L, t
+from ..i18n import L, card_name, t
 from ..render.embeds import notice_embed
 from ..sessions import Played, Refusal
 from ..store import GameRow
@@ -20,6 +22,7 @@ from .common import (
     card_choices,
     current_record,
     ids_of,
+    ids_or_pick,
     int_field,
     record_to_look_at,
     require_text,
@@ -91,9 +94,8 @@ class SeasonsCommands(app_commands.Group):
                                                        "cmd.seasons.reveal"))
     @app_commands.describe(cards=L("Card numbers or names, comma separated", "opt.seasons.cards"))
     async def reveal(self, interaction: Interaction, cards: app_commands.Range[str, 1, 500]) -> None:
-        await interaction.client.controller.act(
-            interaction, lambda _r: Action("reveal", cards=ids_of(_engine().CATALOG, cards)), kind=KIND
-        )
+        await interaction.client.controller.act(interaction, lambda _r: Action("reveal", cards=_reveal_ids(cards)),
+                                                kind=KIND)
 
     @reveal.autocomplete("cards")
     async def reveal_cards(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -104,7 +106,7 @@ class SeasonsCommands(app_commands.Group):
     @app_commands.describe(card=L("The card you summoned (number or name)", "opt.seasons.card"))
     async def played(self, interaction: Interaction, card: app_commands.Range[str, 1, 100]) -> None:
         await interaction.client.controller.act(
-            interaction, lambda _r: Action("played", card=ids_of(_engine().CATALOG, [card])[0]), kind=KIND
+            interaction, lambda _r: Action("played", card=_card_or_pick(card, "pk_played", lambda c: c)), kind=KIND
         )
 
     @played.autocomplete("card")
@@ -121,7 +123,7 @@ class SeasonsCommands(app_commands.Group):
         def build(_record: GameRecord) -> Action:
             if card is None:
                 return Action("effect", kind=kind)
-            return Action("effect", kind=kind, card=ids_of(_engine().CATALOG, [card])[0])
+            return Action("effect", kind=kind, card=_card_or_pick(card, "pk_effect", lambda c: f"{kind}.{c}"))
 
         await interaction.client.controller.act(interaction, build, kind=KIND)
 
@@ -169,6 +171,36 @@ class SeasonsCommands(app_commands.Group):
         await show_forecast(interaction)
 
 
+def _ids(text: str | list[str]) -> list[str]:
+    return ids_of(_engine().CATALOG, text)
+
+
+def _reveal_ids(text: str) -> list[str]:
+    """The revealed cards; an unknown or ambiguous name offers its candidates as buttons."""
+    return ids_or_pick(_ids, text, "pk_reveal", ".".join)
+
+
+def _card_or_pick(text: str, op: str, encode: Callable[[str], str]) -> str:
+    return ids_or_pick(_ids, [text], op, lambda ids: encode(ids[0]))[0]
+
+
+def reveal_candidates(summary: dict[str, Any], waiting_key: str) -> list[tuple[str, bool]]:
+    """The cards a reveal can name, as (card id, known to be in Dummbot's hand): for a draw from its hand
+    the cards known to be there first (each copy once), then every card with a copy not known elsewhere
+    (S-4, S-5); for a summon from the draw pile only the latter."""
+    seasons = _engine()
+    bot = summary.get("dummbot", {})
+    from_hand = not waiting_key.endswith("reveal_summon")
+    hand_known = [str(c) for c in bot.get("hand_known", [])] if from_hand else []
+    known = [str(c) for c in bot.get("summoned", []) + summary.get("discards", []) + summary.get("player_area", [])
+             + bot.get("hand_known", [])]
+    found = [(c, True) for c in hand_known]
+    for card_id in seasons.CATALOG.ids():
+        if seasons.cards.COPIES.get(card_id, 1) - known.count(card_id) > 0:
+            found.append((card_id, False))
+    return found
+
+
 async def show_forecast(interaction: Interaction, *, game_id: int | None = None) -> None:
     """Monte Carlo over the rest of the game: Dummbot's projected score (anyone may look)."""
     found = await record_to_look_at(interaction, KIND, game_id)
@@ -203,6 +235,7 @@ class SeasonsUI:
                 specs.append(ButtonSpec("take", label, arg=i, style=discord.ButtonStyle.primary))
         if "reveal" in legal:
             specs.append(ButtonSpec("reveal", t(lg, "button.reveal"), style=discord.ButtonStyle.primary))
+            specs.append(self._reveal_picker(step, lg))
         if "answer" in legal:
             specs.append(ButtonSpec("answer", t(lg, "button.answer"), style=discord.ButtonStyle.primary))
         if "score" in legal:
@@ -215,7 +248,41 @@ class SeasonsUI:
             specs.append(ButtonSpec("undo", t(lg, "button.undo"), style=discord.ButtonStyle.danger))
         return specs
 
+    def _reveal_picker(self, step: Step, lg: str) -> SelectSpec:
+        count = int(step.waiting.params.get("count") or 1)
+        seen: dict[str, int] = {}
+        options = []
+        for card_id, known in reveal_candidates(step.state.summary(), step.waiting.key)[:25]:
+            seen[card_id] = seen.get(card_id, 0) + 1
+            value = card_id if seen[card_id] == 1 else f"{card_id}~{seen[card_id]}"  # a second known copy
+            options.append((card_name(lg, KIND, card_id), value, t(lg, "pick.reveal.known") if known else None))
+        placeholder = (t(lg, "pick.reveal.placeholder_one") if count == 1 else
+                       t(lg, "pick.reveal.placeholder", count=count))
+        return SelectSpec("pick", placeholder, tuple(options), arg="reveal", min_values=1,
+                          max_values=min(count, len(options)))
+
+    def select_action(self, op: str, arg: str | None, values: list[str], record: GameRecord,
+                      lg: str) -> Builder | tuple[str, str, list[FieldSpec]] | None:
+        """The reveal picker: as many cards as asked completes the reveal; fewer opens its form with them filled
+        in, to type the rest."""
+        if op != "pick" or arg != "reveal" or "reveal" not in record.waiting.legal or not values:
+            return None
+        ids = [v.split("~", 1)[0] for v in values]
+        count = int(record.waiting.params.get("count") or 1)
+        if len(ids) == count:
+            return Action("reveal", cards=ids)
+        title, fields = reveal_form(lg, count)
+        typed = ", ".join(ids) + ", "
+        return "reveal", title, [dataclasses.replace(fields[0], default=typed)]
+
     def button_action(self, op: str, arg: str | None, record: GameRecord) -> Builder | None:
+        if op == "pk_reveal" and arg:
+            return Action("reveal", cards=arg.split("."))
+        if op == "pk_played" and arg:
+            return Action("played", card=arg)
+        if op == "pk_effect" and arg and "." in arg:
+            kind, card = arg.split(".", 1)
+            return Action("effect", kind=kind, card=card)
         if op == "roll":
             return Action("roll")
         if op == "take" and arg in ("0", "1"):
@@ -241,7 +308,7 @@ class SeasonsUI:
 
     def form_action(self, op: str, values: dict[str, str], record: GameRecord) -> Builder:
         if op == "reveal":
-            return Action("reveal", cards=ids_of(_engine().CATALOG, require_text(values, "cards")))
+            return Action("reveal", cards=_reveal_ids(require_text(values, "cards")))
         if op == "answer":
             return Action("answer", crystals=int_field(values, "crystals"))
         if op == "score":

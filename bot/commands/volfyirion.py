@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -19,6 +20,7 @@ from ..store import GameRow
 from .common import (
     card_choices,
     current_record,
+    ids_or_pick,
     record_to_look_at,
     require_text,
     reveal_form,
@@ -85,7 +87,14 @@ class VolfyirionCommands(app_commands.Group):
                            city=L("The city it goes to (Troops and Buildings)", "opt.volfyirion.city"))
     async def play(self, interaction: Interaction, card: app_commands.Range[str, 1, 100],
                    city: app_commands.Range[str, 1, 100] | None = None) -> None:
-        await _act(interaction, Action("play", card=card, city=city))
+        def build(record: GameRecord) -> Action:
+            cities = [c["name"].casefold() for c in record.state.cities]
+            where = "" if city is None else str(cities.index(city.casefold().strip())) if city.casefold().strip() in \
+                cities else None
+            named = _card_or_pick(card, "pk_play", lambda i: None if where is None else f"{i}.{where}")
+            return Action("play", card=named, city=city)
+
+        await _act(interaction, build)
 
     @app_commands.command(name="remove", description=L("You removed one of your cards in play",
                                                        "cmd.volfyirion.remove"))
@@ -107,7 +116,7 @@ class VolfyirionCommands(app_commands.Group):
                                                         "cmd.volfyirion.acquire"))
     @app_commands.describe(card=L("The card", "opt.volfyirion.card"))
     async def acquire(self, interaction: Interaction, card: app_commands.Range[str, 1, 100]) -> None:
-        await _act(interaction, Action("acquire", card=card))
+        await _act(interaction, lambda _r: Action("acquire", card=_card_or_pick(card, "pk_acquire", lambda i: i)))
 
     @app_commands.command(name="reshuffle", description=L("You reshuffled your discard into a new House Deck",
                                                           "cmd.volfyirion.reshuffle"))
@@ -137,7 +146,7 @@ class VolfyirionCommands(app_commands.Group):
                                                        "cmd.volfyirion.reveal"))
     @app_commands.describe(cards=L("Card names, comma separated", "opt.volfyirion.cards"))
     async def reveal(self, interaction: Interaction, cards: app_commands.Range[str, 1, 1000]) -> None:
-        await _act(interaction, Action("reveal", cards=split_list(cards)))
+        await _act(interaction, lambda _r: Action("reveal", cards=_cards_or_pick(cards)))
 
     @app_commands.command(name="choose", description=L("Which of your Troops or Buildings is removed",
                                                        "cmd.volfyirion.choose"))
@@ -196,6 +205,25 @@ class VolfyirionCommands(app_commands.Group):
         return [app_commands.Choice(name=n, value=n) for n in names if typed in n.casefold()][:25]
 
 
+def _names(parts: str | list[str]) -> list[str]:
+    from engine.volfyirion.cards import card
+
+    return [card(p).name for p in (split_list(parts) if isinstance(parts, str) else parts)]
+
+
+def _index(name: str) -> str:
+    return str(_engine().CATALOG.ids().index(name))
+
+
+def _card_or_pick(text: str, op: str, encode: Callable[[str], str | None]) -> str:
+    """The card's name; an unknown or mistyped one offers its candidates as buttons that complete the command."""
+    return ids_or_pick(_names, [text], op, lambda names: encode(_index(names[0])))[0]
+
+
+def _cards_or_pick(text: str) -> list[str]:
+    return ids_or_pick(_names, text, "pk_reveal", lambda names: ".".join(_index(n) for n in names))
+
+
 async def _summary(interaction: Interaction) -> dict[str, Any] | None:
     record = await current_record(interaction, KIND)
     return None if record is None else record.state.summary()
@@ -252,6 +280,9 @@ class VolfyirionUI:
         return specs
 
     def button_action(self, op: str, arg: str | None, record: GameRecord) -> Builder | None:
+        picked = _picked_action(op, arg, record)
+        if picked is not None:
+            return picked
         if op == "choose" and arg is not None and arg.isdigit():
             cities = record.waiting.params.get("cities", [])
             if int(arg) < len(cities):
@@ -270,7 +301,7 @@ class VolfyirionUI:
 
     def form_action(self, op: str, values: dict[str, str], record: GameRecord) -> Builder:
         if op == "reveal":
-            return Action("reveal", cards=split_list(require_text(values, "cards")))
+            return Action("reveal", cards=_cards_or_pick(require_text(values, "cards")))
         raise Refusal("refuse.unknown_button")
 
     def extra_fields(self, step: Step, lg: str) -> list[tuple[str, str]]:
@@ -301,6 +332,25 @@ class VolfyirionUI:
             await show_danger(interaction, game_id=row.id)
             return True
         return False
+
+
+def _picked_action(op: str, arg: str | None, record: GameRecord) -> Action | None:
+    """A candidate button of a refusal: the command as typed, with the card picked (ids are catalog indexes)."""
+    if not op.startswith("pk_") or not arg:
+        return None
+    ids = _engine().CATALOG.ids()
+    try:
+        if op == "pk_play":
+            card_index, _, city_index = arg.partition(".")
+            city = record.state.cities[int(city_index)]["name"] if city_index else None
+            return Action("play", card=ids[int(card_index)], city=city)
+        if op == "pk_acquire":
+            return Action("acquire", card=ids[int(arg)])
+        if op == "pk_reveal":
+            return Action("reveal", cards=[ids[int(i)] for i in arg.split(".")])
+    except (ValueError, IndexError):
+        return None
+    return None
 
 
 def install(bot: SoloBot) -> None:

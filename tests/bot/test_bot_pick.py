@@ -111,3 +111,19 @@ async def test_pickers_survive_a_restart(standin, db_path):
         # The press is understood after the restart: it completes the reveal (refused by the rules only if
         # one card is not what Dummbot had to reveal).
         assert pressed.text and "unknown" not in pressed.text.lower()
+
+
+def test_the_console_picks_in_a_select_menu_with_select_n():
+    """`select N value[,value]` (documented in the console's help and the README) is `press N` with values."""
+    import io
+
+    from bot.console import main
+    from bot.standin.echo import EchoBot
+
+    out = io.StringIO()
+    assert main([], bot_factory=lambda config: EchoBot(), stdin=io.StringIO("/echo choose\nselect 1 b, Letter C\n"),
+                stdout=out) == 0
+    assert "chose b,c" in out.getvalue()
+    import bot.console as console_module
+
+    assert "select 3 value1,value2" in console_module.__doc__

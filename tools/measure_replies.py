@@ -57,10 +57,11 @@ def measure(lang: str, seed: int, difficulty: str, dice: str) -> dict:
     counts = [sum(len("\n".join(_embed_lines(e)).splitlines()) for e in i.get("embeds") or [])
               + len((i.get("content") or "").splitlines()) for i in public]
     pictures = sum(1 for i in public for f in i.get("files", []) if f["filename"].endswith(".png"))
+    full = sum(1 for i in public if any(f["filename"] == "board.png" for f in i.get("files", [])))
     errors = [i for i in items if "error" in i]
     return {"typed": len(lines), "public_replies": len(public), "lines_total": sum(counts),
             "lines_median": statistics.median(counts) if counts else 0, "lines_max": max(counts, default=0),
-            "pictures": pictures, "errors": len(errors)}
+            "pictures": pictures, "full_state_replies": full, "errors": len(errors)}
 
 
 def main() -> None:

@@ -323,8 +323,9 @@ class VolfyirionUI:
         return volfyirion_board(summary, lang=lang)
 
     def wants_picture(self, played: Played) -> bool:
-        keys = {e.key for e in played.step.events}
-        return played.finished_now or any("destroy" in k or "attack" in k for k in keys)
+        # An attack resolved (V-4.3 … V-4.7) or a city fell: not the turns that end with no attack.
+        keys = {e.key.rsplit(".", 1)[-1] for e in played.step.events}
+        return played.finished_now or bool(keys & {"attack", "city_destroyed", "no_command_cards"})
 
     async def extra_button(self, ctl: Controller, interaction: Interaction, row: GameRow, op: str,
                            arg: str | None) -> bool:

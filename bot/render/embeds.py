@@ -64,7 +64,9 @@ def state_fields(lang: str, kind: str, summary: dict[str, Any]) -> list[tuple[st
 def seasons_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool]]:
     bot = s.get("dummbot", {})
     summoned = bot.get("summoned", [])
-    summoned_text = "\n".join(card_name(lang, "seasons", c) for c in summoned) if summoned else t(lang, "word.none")
+    # One line, not one per card: a full reply stays short even late in a game.
+    sep = "、" if lang == "ja" else " · "
+    summoned_text = sep.join(card_name(lang, "seasons", c) for c in summoned) if summoned else t(lang, "word.none")
     return [
         (t(lang, "field.seasons.time"), t(lang, "field.seasons.time_value", year=s.get("year"),
                                           month=s.get("month"), season=s.get("season")), True),

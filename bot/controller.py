@@ -116,7 +116,7 @@ class Controller:
             row = await self._row_quietly(interaction.channel_id)
             specs: list[ButtonSpec] = []
             if row is not None and choices:
-                embed.add_field(name="\u200b", value=t(lg, "pick.candidates"), inline=False)
+                embed.description = (embed.description or "") + "\n" + t(lg, "pick.candidates")
                 specs += [ButtonSpec(op, card_name(lg, row.kind, card)[:80], arg=arg,
                                      style=discord.ButtonStyle.primary) for card, op, arg in choices[:20]]
             if row is not None and typed:
@@ -188,7 +188,7 @@ class Controller:
                                              options=row.options, result=result, parts=parts, date=date)
 
         def picture() -> list[discord.File]:
-            return [discord.File(io.BytesIO(png), filename="result.png")] if png else []
+            return [discord.File(io.BytesIO(png), filename="result-card.png")] if png else []
 
         message = await interaction.followup.send(embed=embed, files=picture(), wait=True)
         await self._remember_post(row, message)

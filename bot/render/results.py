@@ -36,7 +36,7 @@ def result_card(lang: str, *, kind: str, owner_id: int, options: dict[str, Any],
     except (OSError, ValueError):
         png = None
     if png:
-        embed.set_image(url="attachment://result.png")
+        embed.set_image(url="attachment://result-card.png")
     return embed, png
 
 

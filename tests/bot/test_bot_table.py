@@ -74,7 +74,7 @@ async def test_the_result_post_has_the_breakdown_the_margin_and_a_picture_and_un
     assert (f"You win by **{margin}**" if mine > bot else f"Dummbot wins by **{margin}**") in text
     summary = steps[-1].state.summary()["dummbot"]
     assert f"prestige of {len(summary['summoned'])} card(s) {summary['score'] - summary['crystals']}" in text
-    picture = next(f for f in post.files if f.filename == "result.png")
+    picture = next(f for f in post.files if f.filename == "result-card.png")
     assert Image.open(io.BytesIO(picture.data)).size == (800, 420)
     stats = await driver.slash("game stats", {})
     assert ("1 won" if mine > bot else "1 lost") in stats.text
@@ -112,7 +112,7 @@ async def test_a_volfyirion_result_says_the_turn_the_cities_standing_and_how_it_
     assert fields["街"].startswith(f"{len(game.state.cities)}つのうち{len(standing)}つが残りました")
     assert all(name in fields["街"] for name in standing)
     assert "決着" in fields
-    assert any(f.filename == "result.png" for f in post.files)
+    assert any(f.filename == "result-card.png" for f in post.files)
 
 
 async def test_a_stale_state_button_still_shows_the_game_as_it_is_now(driver):

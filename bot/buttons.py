@@ -45,21 +45,65 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID):
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> GameButton:
-        return cls(int(match["game"]), int(match["ply"]), match["op"], match["arg"], label=item.label or "…")
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
+    ) -> GameButton | GameSelect:
+        if isinstance(item, discord.ui.Select):  # one template for both: a select menu is answered the same way
+            return GameSelect(int(match["game"]), int(match["ply"]), match["op"], match["arg"],
+                              placeholder=item.placeholder or "…", options=list(item.options),
+                              min_values=item.min_values, max_values=item.max_values)
+        return cls(int(match["game"]), int(match["ply"]), match["op"], match["arg"], label=getattr(item, "label", None)
+                   or "…")
 
     async def callback(self, interaction: discord.Interaction[SoloBot]) -> None:  # type: ignore[override]
         await interaction.client.controller.on_button(interaction, self.game_id, self.ply, self.op, self.arg)
 
 
-def view_of(game_id: int, ply: int, specs: list[ButtonSpec]) -> discord.ui.View | None:
+@dataclass(frozen=True)
+class SelectSpec:
+    """A select menu (a picker): ``options`` are (label, value, description or None)."""
+
+    op: str
+    placeholder: str
+    options: tuple[tuple[str, str, str | None], ...]
+    arg: str | int | None = None
+    min_values: int = 1
+    max_values: int = 1
+    row: int | None = None
+
+
+class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=CUSTOM_ID):
+    """A select menu that survives restarts like the buttons (same ``custom_id`` form, so never registered
+    itself: ``GameButton.from_custom_id`` builds it when the pressed component is a select)."""
+
+    def __init__(self, game_id: int, ply: int, op: str, arg: str | None, *, placeholder: str,
+                 options: list[discord.SelectOption], min_values: int = 1, max_values: int = 1,
+                 row: int | None = None) -> None:
+        super().__init__(discord.ui.Select(custom_id=custom_id(game_id, ply, op, arg), placeholder=placeholder[:150],
+                                           options=options[:25], min_values=min_values,
+                                           max_values=max(min_values, min(max_values, len(options[:25]))), row=row))
+        self.game_id, self.ply, self.op, self.arg = game_id, ply, op, arg
+
+    async def callback(self, interaction: discord.Interaction[SoloBot]) -> None:  # type: ignore[override]
+        await interaction.client.controller.on_select(interaction, self.game_id, self.ply, self.op, self.arg,
+                                                      list(self.item.values))
+
+
+def view_of(game_id: int, ply: int, specs: list[ButtonSpec | SelectSpec]) -> discord.ui.View | None:
     if not specs:
         return None
     view = discord.ui.View(timeout=None)
     for spec in specs[:25]:
-        view.add_item(GameButton(game_id, ply, spec.op, None if spec.arg is None else str(spec.arg),
-                                 label=spec.label, style=spec.style, row=spec.row))
+        arg = None if spec.arg is None else str(spec.arg)
+        if isinstance(spec, SelectSpec):
+            if not spec.options:
+                continue
+            options = [discord.SelectOption(label=label[:100], value=value[:100],
+                                            description=(description or None) and description[:100])
+                       for label, value, description in spec.options[:25]]
+            view.add_item(GameSelect(game_id, ply, spec.op, arg, placeholder=spec.placeholder, options=options,
+                                     min_values=spec.min_values, max_values=spec.max_values, row=spec.row))
+            continue
+        view.add_item(GameButton(game_id, ply, spec.op, arg, label=spec.label, style=spec.style, row=spec.row))
     return view
 
 

@@ -9,6 +9,7 @@ only when the parent takes messages (a forum or media channel does not) and the 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -44,30 +45,33 @@ def takes_messages(channel: object) -> bool:
         channel, discord.ForumChannel | discord.CategoryChannel)
 
 
-async def post_to_parent(client: discord.Client, parent_id: int, embed: discord.Embed, lang: str) -> bool:
-    """Post ``embed`` in the parent channel of a thread's game when it can take it; True if posted.
+async def post_to_parent(client: discord.Client, parent_id: int, embed: discord.Embed, lang: str, *,
+                         files: Callable[[], list[discord.File]] | None = None) -> list[discord.Message]:
+    """Post ``embed`` (and ``files()``, made afresh for this channel) in the parent channel of a thread's game
+    when it can take it; the messages posted.
 
     A forum or media channel takes no messages (its posts are the threads): the result stays in the post.
-    Without View Channel or Send Messages there, nothing is posted; without Embed Links it goes as text."""
+    Without View Channel or Send Messages there, nothing is posted; without Embed Links it goes as text,
+    without Attach Files without its picture."""
     parent = client.get_channel(parent_id)
     try:
         parent = parent or await client.fetch_channel(parent_id)
     except discord.HTTPException as exc:
         log.warning("could not find parent channel %s: %s", parent_id, exc)
-        return False
+        return []
     if not takes_messages(parent):
-        return False
+        return []
     permissions = discord.Permissions.all()
     guild = getattr(parent, "guild", None)
     if guild is not None and guild.me is not None:
         permissions = parent.permissions_for(guild.me)
         if not (permissions.view_channel and permissions.send_messages):
             log.info("not allowed to post the result card in parent channel %s", parent_id)
-            return False
+            return []
+    posted = []
     try:
-        for message in fit(permissions, lang, {"embed": embed}):
-            await parent.send(**message)
+        for message in fit(permissions, lang, {"embed": embed, "files": files() if files else []}):
+            posted.append(await parent.send(**message))
     except discord.HTTPException as exc:
         log.warning("could not post the result card in parent channel %s: %s", parent_id, exc)
-        return False
-    return True
+    return posted

@@ -8,7 +8,8 @@ Lines, one interaction each (its whole reply is printed before the next line is 
     /seasons die face:2 water, 3 crystals            — or unquoted, running to the next `name:`
     press 2                                          the 2nd button of the last message that has buttons
                                                      (rows top to bottom, left to right, selects included)
-    press 3 value1,value2                            choose options in a select menu
+    press 3 value1,value2                            choose options in a select menu (values or labels,
+    select 3 value1,value2                           comma separated; `select` is the same, for menus)
     form cards="12, 31" note=done                    fill the form a button opened (field id or label)
     quit (or exit, or the end of input)              leave
 Blank lines and lines starting with `#` are skipped; a bad line is reported and the console goes on.
@@ -321,7 +322,7 @@ class Console:
             command, options = parse_command(text, names, self._option_names)
             return await self.driver.slash(command, options, channel=self.channel, **who)
         word, _, rest = text.partition(" ")
-        if word.lower() == "press":
+        if word.lower() in ("press", "select"):
             return await self._press(rest.strip(), who)
         if word.lower() == "form":
             modal = self.driver.open_modal

@@ -9,9 +9,11 @@ in ``bot/commands/<game>.py`` as a ``GameUI``; this module knows none of the rul
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import json
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -24,9 +26,9 @@ from engine.core import Action, GameRecord, RuleError, Step
 from . import understood
 from .buttons import ButtonSpec, FieldSpec, Form, custom_id, view_of
 from .channels import post_to_parent
-from .i18n import lang_of, t
+from .i18n import card_name, lang_of, t
 from .permissions import fit_interaction
-from .render.embeds import game_embed, notice_embed, result_embed
+from .render.embeds import game_embed, notice_embed
 from .sessions import Played, Refusal
 from .store import GameRow, StoreError
 
@@ -50,7 +52,7 @@ class GameUI(Protocol):
     def button_action(self, op: str, arg: str | None, record: GameRecord) -> Builder | None: ...
     def form(self, op: str, lang: str, record: GameRecord) -> tuple[str, list[FieldSpec]] | None: ...
     def form_action(self, op: str, values: dict[str, str], record: GameRecord) -> Builder: ...
-    def board(self, summary: dict[str, Any]) -> bytes: ...
+    def board(self, summary: dict[str, Any], lang: str = "en") -> bytes: ...
     def wants_picture(self, played: Played) -> bool: ...
     async def extra_button(self, ctl: Controller, interaction: discord.Interaction, row: GameRow, op: str,
                            arg: str | None) -> bool: ...
@@ -74,24 +76,27 @@ class Controller:
 
     # -- the one path --------------------------------------------------------------------------------
     async def act(self, interaction: discord.Interaction, action: Builder, *, kind: str | None = None,
-                  game_id: int | None = None, ply: int | None = None) -> None:
+                  game_id: int | None = None, ply: int | None = None,
+                  typed: tuple[str, dict[str, str]] | None = None) -> None:
+        """``typed``: the form (its op and values) this action came from, so that a refusal can reopen it
+        filled in."""
         notes = understood.collecting()  # cards read from a part of their name or a typo, said in the reply
         work = self.service.play(interaction.channel_id, interaction.user.id, action, kind=kind, game_id=game_id,
                                  ply=ply)
-        await self._change(interaction, work, notes=notes)
+        await self._change(interaction, work, notes=notes, typed=typed)
 
     async def undo(self, interaction: discord.Interaction, *, game_id: int | None = None, ply: int | None = None) -> None:
         work = self.service.undo(interaction.channel_id, interaction.user.id, game_id=game_id, ply=ply)
         await self._change(interaction, work)
 
-    async def _change(self, interaction: discord.Interaction, work: Awaitable[Played],
-                      notes: list | None = None) -> None:
+    async def _change(self, interaction: discord.Interaction, work: Awaitable[Played], *,
+                      notes: list | None = None, typed: tuple[str, dict[str, str]] | None = None) -> None:
         """Await a change (in time for Discord's deadline), then show it, or say privately why it was refused."""
         started = time.monotonic()
         try:
             played = await within_deadline(interaction, started, work)
         except (Refusal, RuleError, StoreError) as err:
-            await self.refuse(interaction, err)
+            await self.refuse(interaction, err, typed=typed if isinstance(err, RuleError) else None)
             return
         if played.undone is None:
             actions, ply = played.record.actions, played.row.ply
@@ -103,11 +108,37 @@ class Controller:
         note = t(lg, "reply.undone", action=self.describe_action(lg, played.row.kind, played.undone))
         await self.show(interaction, played, started=started, note=note, picture=True)
 
-    async def refuse(self, interaction: discord.Interaction, err: Refusal | RuleError | StoreError) -> None:
+    async def refuse(self, interaction: discord.Interaction, err: Refusal | RuleError | StoreError, *,
+                     typed: tuple[str, dict[str, str]] | None = None) -> None:
+        """A private refusal that changed nothing. Pick, don't retype: when the error names candidates (an
+        unknown or ambiguous card), each is a button that completes the command; when the input came from a
+        form, "Edit" reopens it with what was typed."""
         if isinstance(err, StoreError):
             log.warning("store refused a change in channel %s: %s", interaction.channel_id, err)
-        embed = notice_embed(lang(interaction), err.key, params=err.params)
-        await send(interaction, embed=embed, ephemeral=True)
+        lg = lang(interaction)
+        embed = notice_embed(lg, err.key, params=err.params)
+        choices = list(getattr(err, "choices", None) or [])
+        view = None
+        if choices or typed:
+            row = await self._row_quietly(interaction.channel_id)
+            specs: list[ButtonSpec] = []
+            if row is not None and choices:
+                embed.description = (embed.description or "") + "\n" + t(lg, "pick.candidates")
+                specs += [ButtonSpec(op, card_name(lg, row.kind, card)[:80], arg=arg,
+                                     style=discord.ButtonStyle.primary) for card, op, arg in choices[:20]]
+            if row is not None and typed:
+                name, values = typed
+                lines = [f"`{k}` {' '.join(str(v).split())}"[:300] for k, v in values.items()]
+                embed.add_field(name=t(lg, "pick.edit"), value="\n".join(lines)[:1024] or "—", inline=False)
+                specs.append(ButtonSpec("edit", t(lg, "button.edit"), arg=name))
+            view = view_of(row.id, row.ply, specs) if row is not None and specs else None
+        await send(interaction, embed=embed, view=view, ephemeral=True)
+
+    async def _row_quietly(self, channel_id: int | None) -> GameRow | None:
+        try:
+            return await self.service.active(channel_id)
+        except StoreError:
+            return None
 
     async def show(self, interaction: discord.Interaction, played: Played, *, started: float | None = None,
                    note: str | None = None, picture: bool | None = None, ephemeral: bool = False,
@@ -123,31 +154,83 @@ class Controller:
         if age(interaction, started) > DEFER_AFTER:
             await think(interaction, ephemeral=ephemeral)
         summary = step.state.summary()
-        want_picture = ui.wants_picture(played) if picture is None else picture
+        # Compact by default (DESIGN.md, "Bot"): the full state and the picture only when they change what a
+        # player looks at (the UI says when), on /game status and from the "State" button.
+        full = ui.wants_picture(played) if picture is None else picture
         files = []
-        if want_picture:
-            drawing = asyncio.to_thread(ui.board, summary)
+        if full:
+            drawing = asyncio.to_thread(ui.board, summary, lg)
             png = await within_deadline(interaction, started, drawing, ephemeral=ephemeral)
             files.append(discord.File(io.BytesIO(png), filename="board.png"))
         embed = game_embed(
             lg, kind=row.kind, game_id=row.id, ply=row.ply, summary=summary,
             events=() if played.undone else step.events, waiting=step.waiting, image=bool(files),
+            state=full,
         )
+        for name, value in ui_extra_fields(ui, step, lg):
+            embed.add_field(name=name[:256], value=value[:1024] or "—", inline=False)
         if note:
             embed.description = note + ("\n" + embed.description if embed.description else "")
-        view = view_of(row.id, row.ply, ui.buttons(step, row, lg)) if buttons else None
+        specs = ui.buttons(step, row, lg) if buttons else []
+        if buttons and not full:
+            specs = with_state_button(specs, lg)
+        view = view_of(row.id, row.ply, specs) if specs else None
         await send(interaction, embed=embed, view=view, files=files, ephemeral=ephemeral)
         if played.finished_now and not played.undone:
-            await self.post_result(interaction, row, step.state.result() or {})
+            await self.post_result(interaction, row, step.state.result() or {}, played)
+        if played.withdrawn is not None:
+            await self.withdraw_result(interaction, row, played.withdrawn)
 
-    async def post_result(self, interaction: discord.Interaction, row: GameRow, result: dict[str, Any]) -> None:
-        """The public result card, in the channel and in the parent channel when the game ran in a thread."""
+    async def post_result(self, interaction: discord.Interaction, row: GameRow, result: dict[str, Any],
+                          played: Played | None = None) -> None:
+        """The public result card (the breakdown, the margin and a picture to share), in the channel and in the
+        parent channel when the game ran in a thread. Each post is remembered, so that undoing the end of the
+        game can mark it withdrawn."""
+        from .render.results import result_card
+
         lg = lang(interaction)
         date = datetime.now(UTC).strftime("%Y-%m-%d")
-        embed = result_embed(lg, kind=row.kind, owner_id=row.owner_id, options=row.options, result=result, date=date)
-        await send(interaction, embed=embed)
+        parts = ui_result_parts(self.uis[row.kind], played.record if played else None)
+        embed, png = await asyncio.to_thread(result_card, lg, kind=row.kind, owner_id=row.owner_id,
+                                             options=row.options, result=result, parts=parts, date=date)
+
+        def picture() -> list[discord.File]:
+            return [discord.File(io.BytesIO(png), filename="result-card.png")] if png else []
+
+        # Without Embed Links or Attach Files the card goes as text, without its picture.
+        for message in fit_interaction(interaction, {"embed": embed, "files": picture()}):
+            await self._remember_post(row, await interaction.followup.send(wait=True, **message))
         if row.parent_channel_id:  # not a forum or media channel: the result stays in the post
-            await post_to_parent(self.bot, row.parent_channel_id, embed, lg)
+            for posted in await post_to_parent(self.bot, row.parent_channel_id, embed, lg, files=picture):
+                await self._remember_post(row, posted)
+
+    async def _remember_post(self, row: GameRow, message: Any) -> None:
+        channel_id = getattr(message, "channel_id", None) or getattr(getattr(message, "channel", None), "id", None)
+        if message is None or channel_id is None:
+            return
+        try:
+            await self.service.store.add_result_post(row.id, int(channel_id), int(message.id))
+        except StoreError as exc:
+            log.warning("could not remember result post %s of game %s: %s", message.id, row.id, exc)
+
+    async def withdraw_result(self, interaction: discord.Interaction, row: GameRow, result: dict[str, Any]) -> None:
+        """Undoing the end of a game: its result posts now say the result was withdrawn (the result row is
+        already gone from the store, so no leaderboard or stats counts it)."""
+        from .render.results import withdrawn_embed
+
+        try:
+            posts = await self.service.store.take_result_posts(row.id)
+        except StoreError as exc:
+            log.warning("could not read the result posts of game %s: %s", row.id, exc)
+            return
+        embed = withdrawn_embed(lang(interaction), kind=row.kind, owner_id=row.owner_id, options=row.options,
+                                result=result, game_id=row.id)
+        for channel_id, message_id in posts:
+            try:
+                channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+                await channel.get_partial_message(message_id).edit(embed=embed, attachments=[])
+            except (discord.HTTPException, AttributeError) as exc:
+                log.warning("could not mark result post %s withdrawn: %s", message_id, exc)
 
     # -- buttons and forms ---------------------------------------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, game_id: int, ply: int, op: str, arg: str | None) -> None:
@@ -160,6 +243,9 @@ class Controller:
             await self.refuse(interaction, Refusal("refuse.stale_game"))
             return
         ui = self.uis[row.kind]
+        if op == "state":
+            await self.show_state(interaction, row)
+            return
         if op == "undo":
             await self.undo(interaction, game_id=game_id, ply=ply)
             return
@@ -167,6 +253,9 @@ class Controller:
             await self.abandon(interaction, game_id=game_id)
             return
         if await ui.extra_button(self, interaction, row, op, arg):
+            return
+        if op == "edit":
+            await self._reopen_form(interaction, row, ply, arg or "")
             return
         try:
             record = await self._checked_record(interaction, row, ply)
@@ -186,6 +275,62 @@ class Controller:
             return
         await self.act(interaction, action, game_id=game_id, ply=ply)
 
+    async def _reopen_form(self, interaction: discord.Interaction, row: GameRow, ply: int, name: str) -> None:
+        """"Edit": the form a refusal came from, again, with what was typed (read back from the refusal)."""
+        try:
+            record = await self._checked_record(interaction, row, ply)
+        except (Refusal, StoreError) as err:
+            await self.refuse(interaction, err)
+            return
+        form = self.uis[row.kind].form(name, lang(interaction), record)
+        if form is None:
+            await self.refuse(interaction, Refusal("refuse.unknown_button"))
+            return
+        title, fields = form
+        typed = typed_values(interaction.message)
+        fields = [dataclasses.replace(f, default=typed[f.name][:1000]) if typed.get(f.name) else f for f in fields]
+        await interaction.response.send_modal(Form(title=title, form_id=custom_id(row.id, ply, f"form_{name}"),
+                                                   fields=fields))
+
+    async def on_select(self, interaction: discord.Interaction, game_id: int, ply: int, op: str, arg: str | None,
+                        values: list[str]) -> None:
+        """A pick from a select menu: it completes the command as if typed, or opens its form filled in."""
+        try:
+            row = await self.service.store.game(game_id)
+        except StoreError as err:
+            await self.refuse(interaction, err)
+            return
+        if row.channel_id != interaction.channel_id:
+            await self.refuse(interaction, Refusal("refuse.stale_game"))
+            return
+        try:
+            record = await self._checked_record(interaction, row, ply)
+        except (Refusal, StoreError) as err:
+            await self.refuse(interaction, err)
+            return
+        ui = self.uis[row.kind]
+        picked = getattr(ui, "select_action", None)
+        outcome = picked(op, arg, values, record, lang(interaction)) if picked is not None else None
+        if outcome is None:
+            await self.refuse(interaction, Refusal("refuse.unknown_button"))
+            return
+        if isinstance(outcome, tuple):  # (form op, title, fields): finish typing in the form
+            name, title, fields = outcome
+            await interaction.response.send_modal(Form(title=title, form_id=custom_id(game_id, ply, f"form_{name}"),
+                                                       fields=fields))
+            return
+        await self.act(interaction, outcome, game_id=game_id, ply=ply)
+
+    async def show_state(self, interaction: discord.Interaction, row: GameRow) -> None:
+        """The "State" button: the full state and the picture, privately, for whoever pressed it (anyone may
+        look); always the game as it is now, even from an older message."""
+        try:
+            record = await self.service.record(row)
+        except StoreError as err:
+            await self.refuse(interaction, err)
+            return
+        await self.show(interaction, Played(row, record.last, record), picture=True, ephemeral=True, buttons=False)
+
     async def on_form(self, interaction: discord.Interaction, game_id: int, ply: int, op: str,
                       values: dict[str, str]) -> None:
         try:
@@ -200,7 +345,7 @@ class Controller:
             built = ui.form_action(name, values, record)
             return built(record) if callable(built) else built
 
-        await self.act(interaction, build, game_id=game_id, ply=ply)
+        await self.act(interaction, build, game_id=game_id, ply=ply, typed=(name, values))
 
     async def _checked_record(self, interaction: discord.Interaction, row: GameRow, ply: int) -> GameRecord:
         if row.status != "active":
@@ -231,6 +376,41 @@ class Controller:
                   for k, v in action.args.items()}
         text = t(lg, key, **params)
         return text if text != key else f"{action.type} {json.dumps(action.args, ensure_ascii=False)}"
+
+
+def typed_values(message: discord.Message | None) -> dict[str, str]:
+    """What a refused form held, read back from the refusal's "Edit" field (lines "`name` value")."""
+    values: dict[str, str] = {}
+    for embed in getattr(message, "embeds", None) or []:
+        for fld in embed.fields:
+            for line in str(fld.value or "").splitlines():
+                match = TYPED_LINE.fullmatch(line)
+                if match:
+                    values[match["name"]] = match["value"]
+    return values
+
+
+TYPED_LINE = re.compile(r"`(?P<name>[a-z_]{1,30})` (?P<value>.*)")
+
+
+def with_state_button(specs: list[ButtonSpec], lg: str) -> list[ButtonSpec]:
+    """A compact reply's buttons plus "State" (before Undo, which stays last)."""
+    state = ButtonSpec("state", t(lg, "button.state"))
+    if specs and specs[-1].op == "undo":
+        return [*specs[:-1], state, specs[-1]]
+    return [*specs, state]
+
+
+def ui_extra_fields(ui: GameUI, step: Step, lg: str) -> list[tuple[str, str]]:
+    """Fields a game adds to a reply whatever its size (Volfyirion: which city falls for each choice)."""
+    extra = getattr(ui, "extra_fields", None)
+    return list(extra(step, lg)) if extra is not None else []
+
+
+def ui_result_parts(ui: GameUI, record: GameRecord | None) -> dict[str, Any]:
+    """The breakdown of a finished game's result, from the game's UI (its own rules)."""
+    parts = getattr(ui, "result_parts", None)
+    return dict(parts(record)) if parts is not None and record is not None else {}
 
 
 def age(interaction: discord.Interaction, started: float) -> float:

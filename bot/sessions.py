@@ -43,6 +43,8 @@ class Played:
     record: GameRecord
     finished_now: bool = False
     undone: Action | None = None
+    # The result an undo took back (the game had finished): its public posts are marked withdrawn.
+    withdrawn: dict[str, Any] | None = None
 
 
 @dataclass
@@ -179,6 +181,7 @@ class GameService:
             row = await self._row_for(channel_id, game_id=game_id, ply=ply, finished_ok=True)
             self.check_owner(row, user_id)
             record = await self.record(row)
+            withdrawn = record.state.result() if row.status == "finished" else None
             undone = record.pop()
             try:
                 row = await self.store.undo_action(
@@ -188,7 +191,7 @@ class GameService:
                 self.forget(row.id)
                 raise
             self._cache[row.id] = _Cached(record, time.monotonic())
-            return Played(row, record.last, record, undone=undone)
+            return Played(row, record.last, record, undone=undone, withdrawn=withdrawn)
 
     async def abandon(self, channel_id: int, user_id: int, *, may_manage: bool, game_id: int | None = None) -> GameRow:
         async with self._change(channel_id):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -92,6 +93,55 @@ def card_choices(
         if len(choices) == 25:
             break
     return choices
+
+
+class PickError(RuleError):
+    """A refused input that names candidates: each ``(card id, op, arg)`` is a button that completes the
+    command as if that card had been typed (Pick, don't retype)."""
+
+    def __init__(self, err: RuleError, choices: list[tuple[str, str, str]]) -> None:
+        super().__init__(err.key, **err.params)
+        self.choices = choices
+
+
+CANDIDATE_PARAMS = ("candidates", "suggestions", "suggestion_cards")
+MAX_ARG = 40  # what a button's custom_id carries after the game, the version and the op
+
+
+def candidates_of(err: RuleError) -> list[str]:
+    for name in CANDIDATE_PARAMS:
+        found = err.params.get(name)
+        if isinstance(found, (list, tuple)) and found:
+            return [str(c) for c in found]
+    return []
+
+
+def ids_or_pick(resolve: Callable[[str], list[str]], text: str | Iterable[str], op: str,
+                encode: Callable[[list[str]], str | None], *, limit: int = 5) -> list[str]:
+    """``resolve(text)`` (card ids for what was typed); when one typed name is unknown or ambiguous and the
+    error names candidates, a ``PickError`` whose buttons carry the whole command with that name replaced
+    (``encode`` turns the ids into a button argument, or None when it cannot)."""
+    try:
+        return resolve(text)  # type: ignore[arg-type]
+    except RuleError as err:
+        candidates = candidates_of(err)
+        query = str(err.params.get("query", ""))
+        parts = split_list(text) if isinstance(text, str) else [str(p) for p in text]
+        if not candidates or query not in parts:
+            raise
+        miss = parts.index(query)
+        try:
+            others = [resolve([p])[0] if i != miss else "" for i, p in enumerate(parts)]
+        except RuleError:
+            raise err from None  # more than one name to fix: typing it again is clearer
+        choices = []
+        for card in candidates[:limit]:
+            arg = encode([card if i == miss else c for i, c in enumerate(others)])
+            if arg is not None and len(arg) <= MAX_ARG and re.fullmatch(r"[\w.-]*", arg):
+                choices.append((card, op, arg))
+        if not choices:
+            raise
+        raise PickError(err, choices) from None
 
 
 def ids_of(catalog: Catalog, text: str | Iterable[str]) -> list[str]:

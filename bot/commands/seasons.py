@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -10,9 +12,9 @@ from discord import app_commands
 
 from engine.core import Action, GameRecord, Step
 
-from ..buttons import ButtonSpec, FieldSpec
+from ..buttons import ButtonSpec, FieldSpec, SelectSpec
 from ..controller import Builder, Controller, lang, send, think
-from ..i18n import L, english, t
+from ..i18n import L, card_name, english, t
 from ..render.embeds import notice_embed
 from ..sessions import Played, Refusal
 from ..store import GameRow
@@ -20,6 +22,7 @@ from .common import (
     card_choices,
     current_record,
     ids_of,
+    ids_or_pick,
     int_field,
     record_to_look_at,
     require_text,
@@ -98,9 +101,8 @@ class SeasonsCommands(app_commands.Group):
                                                        "cmd.seasons.reveal"))
     @app_commands.describe(cards=L("Card numbers or names, comma separated", "opt.seasons.cards"))
     async def reveal(self, interaction: Interaction, cards: app_commands.Range[str, 1, 500]) -> None:
-        await interaction.client.controller.act(
-            interaction, lambda _r: Action("reveal", cards=ids_of(_engine().CATALOG, cards)), kind=KIND
-        )
+        await interaction.client.controller.act(interaction, lambda _r: Action("reveal", cards=_reveal_ids(cards)),
+                                                kind=KIND)
 
     @reveal.autocomplete("cards")
     async def reveal_cards(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -111,7 +113,7 @@ class SeasonsCommands(app_commands.Group):
     @app_commands.describe(card=L("The card you summoned (number or name)", "opt.seasons.card"))
     async def played(self, interaction: Interaction, card: app_commands.Range[str, 1, 100]) -> None:
         await interaction.client.controller.act(
-            interaction, lambda _r: Action("played", card=ids_of(_engine().CATALOG, [card])[0]), kind=KIND
+            interaction, lambda _r: Action("played", card=_card_or_pick(card, "pk_played", lambda c: c)), kind=KIND
         )
 
     @played.autocomplete("card")
@@ -128,7 +130,7 @@ class SeasonsCommands(app_commands.Group):
         def build(_record: GameRecord) -> Action:
             if card is None:
                 return Action("effect", kind=kind)
-            return Action("effect", kind=kind, card=ids_of(_engine().CATALOG, [card])[0])
+            return Action("effect", kind=kind, card=_card_or_pick(card, "pk_effect", lambda c: f"{kind}.{c}"))
 
         await interaction.client.controller.act(interaction, build, kind=KIND)
 
@@ -176,6 +178,36 @@ class SeasonsCommands(app_commands.Group):
         await show_forecast(interaction)
 
 
+def _ids(text: str | list[str]) -> list[str]:
+    return ids_of(_engine().CATALOG, text)
+
+
+def _reveal_ids(text: str) -> list[str]:
+    """The revealed cards; an unknown or ambiguous name offers its candidates as buttons."""
+    return ids_or_pick(_ids, text, "pk_reveal", ".".join)
+
+
+def _card_or_pick(text: str, op: str, encode: Callable[[str], str]) -> str:
+    return ids_or_pick(_ids, [text], op, lambda ids: encode(ids[0]))[0]
+
+
+def reveal_candidates(summary: dict[str, Any], waiting_key: str) -> list[tuple[str, bool]]:
+    """The cards a reveal can name, as (card id, known to be in Dummbot's hand): for a draw from its hand
+    the cards known to be there first (each copy once), then every card with a copy not known elsewhere
+    (S-4, S-5); for a summon from the draw pile only the latter."""
+    seasons = _engine()
+    bot = summary.get("dummbot", {})
+    from_hand = not waiting_key.endswith("reveal_summon")
+    hand_known = [str(c) for c in bot.get("hand_known", [])] if from_hand else []
+    known = [str(c) for c in bot.get("summoned", []) + summary.get("discards", []) + summary.get("player_area", [])
+             + bot.get("hand_known", [])]
+    found = [(c, True) for c in hand_known]
+    for card_id in seasons.CATALOG.ids():
+        if seasons.cards.COPIES.get(card_id, 1) - known.count(card_id) > 0:
+            found.append((card_id, False))
+    return found
+
+
 async def show_forecast(interaction: Interaction, *, game_id: int | None = None) -> None:
     """Monte Carlo over the rest of the game: Dummbot's projected score (anyone may look)."""
     found = await record_to_look_at(interaction, KIND, game_id)
@@ -212,6 +244,7 @@ class SeasonsUI:
             specs.append(ButtonSpec("end", t(lg, "button.turn_over"), style=discord.ButtonStyle.primary))
         if "reveal" in legal:
             specs.append(ButtonSpec("reveal", t(lg, "button.reveal"), style=discord.ButtonStyle.primary))
+            specs.append(self._reveal_picker(step, lg))
         if "answer" in legal:
             specs.append(ButtonSpec("answer", t(lg, "button.answer"), style=discord.ButtonStyle.primary))
         if "score" in legal:
@@ -224,7 +257,41 @@ class SeasonsUI:
             specs.append(ButtonSpec("undo", t(lg, "button.undo"), style=discord.ButtonStyle.danger))
         return specs
 
+    def _reveal_picker(self, step: Step, lg: str) -> SelectSpec:
+        count = int(step.waiting.params.get("count") or 1)
+        seen: dict[str, int] = {}
+        options = []
+        for card_id, known in reveal_candidates(step.state.summary(), step.waiting.key)[:25]:
+            seen[card_id] = seen.get(card_id, 0) + 1
+            value = card_id if seen[card_id] == 1 else f"{card_id}~{seen[card_id]}"  # a second known copy
+            options.append((card_name(lg, KIND, card_id), value, t(lg, "pick.reveal.known") if known else None))
+        placeholder = (t(lg, "pick.reveal.placeholder_one") if count == 1 else
+                       t(lg, "pick.reveal.placeholder", count=count))
+        return SelectSpec("pick", placeholder, tuple(options), arg="reveal", min_values=1,
+                          max_values=min(count, len(options)))
+
+    def select_action(self, op: str, arg: str | None, values: list[str], record: GameRecord,
+                      lg: str) -> Builder | tuple[str, str, list[FieldSpec]] | None:
+        """The reveal picker: as many cards as asked completes the reveal; fewer opens its form with them filled
+        in, to type the rest."""
+        if op != "pick" or arg != "reveal" or "reveal" not in record.waiting.legal or not values:
+            return None
+        ids = [v.split("~", 1)[0] for v in values]
+        count = int(record.waiting.params.get("count") or 1)
+        if len(ids) == count:
+            return Action("reveal", cards=ids)
+        title, fields = reveal_form(lg, count)
+        typed = ", ".join(ids) + ", "
+        return "reveal", title, [dataclasses.replace(fields[0], default=typed)]
+
     def button_action(self, op: str, arg: str | None, record: GameRecord) -> Builder | None:
+        if op == "pk_reveal" and arg:
+            return Action("reveal", cards=arg.split("."))
+        if op == "pk_played" and arg:
+            return Action("played", card=arg)
+        if op == "pk_effect" and arg and "." in arg:
+            kind, card = arg.split(".", 1)
+            return Action("effect", kind=kind, card=card)
         if op == "roll":
             return Action("roll")
         if op == "take" and arg in ("0", "1"):
@@ -252,7 +319,7 @@ class SeasonsUI:
 
     def form_action(self, op: str, values: dict[str, str], record: GameRecord) -> Builder:
         if op == "reveal":
-            return Action("reveal", cards=ids_of(_engine().CATALOG, require_text(values, "cards")))
+            return Action("reveal", cards=_reveal_ids(require_text(values, "cards")))
         if op == "answer":
             return Action("answer", crystals=int_field(values, "crystals"))
         if op == "score":
@@ -261,10 +328,24 @@ class SeasonsUI:
                           extra=int_field(values, "extra", default=0))
         raise Refusal("refuse.unknown_button")
 
-    def board(self, summary: dict[str, Any]) -> bytes:
+    def result_parts(self, record: GameRecord) -> dict[str, Any]:
+        """The breakdown of both final scores (S-7): the player's from the score action, Dummbot's from its state."""
+        parts: dict[str, Any] = {}
+        bot = record.state.summary().get("dummbot", {})
+        parts["dummbot"] = {"crystals": bot.get("crystals", 0), "prestige": bot.get("score", 0) - bot.get("crystals", 0),
+                            "card_count": len(bot.get("summoned", []))}
+        last = record.actions[-1] if record.actions else None
+        if last is not None and last.type == "score":
+            a = last.args
+            parts["player"] = {"crystals": a.get("crystals", 0), "prestige": a.get("prestige", 0),
+                               "bonuses": a.get("bonuses", 0), "hand": a.get("hand", 0), "extra": a.get("extra", 0),
+                               "bonus_penalty": _engine().rules.BONUS_PENALTY[a.get("bonuses", 0)]}
+        return parts
+
+    def board(self, summary: dict[str, Any], lang: str = "en") -> bytes:
         from ..render.images import seasons_board
 
-        return seasons_board(summary)
+        return seasons_board(summary, lang=lang)
 
     def wants_picture(self, played: Played) -> bool:
         keys = {e.key for e in played.step.events}

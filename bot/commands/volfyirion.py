@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -14,12 +15,13 @@ from .. import understood
 from ..buttons import ButtonSpec, FieldSpec
 from ..controller import Builder, Controller, lang, send, think
 from ..i18n import L, t
-from ..render.embeds import notice_embed
+from ..render.danger import danger_embed, removal_lines
 from ..sessions import Played, Refusal
 from ..store import GameRow
 from .common import (
     card_choices,
     current_record,
+    ids_or_pick,
     record_to_look_at,
     require_text,
     reveal_form,
@@ -58,17 +60,18 @@ def _engine():
     return volfyirion
 
 
-def _act(interaction: Interaction, action: Action) -> Any:
+def _act(interaction: Interaction, action: Action | Builder) -> Any:
     """Apply what the player typed, stored as it was meant: card ids and city names resolved against the
     state it is applied to (built under the channel's lock)."""
     return interaction.client.controller.act(interaction, _meant(action), kind=KIND)
 
 
-def _meant(action: Action) -> Builder:
+def _meant(action: Action | Builder) -> Builder:
     def build(record: GameRecord) -> Action:
-        for note in understood.from_action(KIND, action):  # a part of a name or a typo: said in the reply
+        typed = action(record) if callable(action) else action
+        for note in understood.from_action(KIND, typed):  # a part of a name or a typo: said in the reply
             understood.note(*note)
-        return _engine().canonical_action(record.state, action)
+        return _engine().canonical_action(record.state, typed)
 
     return build
 
@@ -100,7 +103,14 @@ class VolfyirionCommands(app_commands.Group):
                            city=L("The city it goes to (Troops and Buildings)", "opt.volfyirion.city"))
     async def play(self, interaction: Interaction, card: app_commands.Range[str, 1, 100],
                    city: app_commands.Range[str, 1, 100] | None = None) -> None:
-        await _act(interaction, Action("play", card=card, city=city))
+        def build(record: GameRecord) -> Action:
+            cities = [c["name"].casefold() for c in record.state.cities]
+            where = "" if city is None else str(cities.index(city.casefold().strip())) if city.casefold().strip() in \
+                cities else None
+            named = _card_or_pick(card, "pk_play", lambda i: None if where is None else f"{i}.{where}")
+            return Action("play", card=named, city=city)
+
+        await _act(interaction, build)
 
     @app_commands.command(name="remove", description=L("You removed one of your cards in play",
                                                        "cmd.volfyirion.remove"))
@@ -122,7 +132,7 @@ class VolfyirionCommands(app_commands.Group):
                                                         "cmd.volfyirion.acquire"))
     @app_commands.describe(card=L("The card", "opt.volfyirion.card"))
     async def acquire(self, interaction: Interaction, card: app_commands.Range[str, 1, 100]) -> None:
-        await _act(interaction, Action("acquire", card=card))
+        await _act(interaction, lambda _r: Action("acquire", card=_card_or_pick(card, "pk_acquire", lambda i: i)))
 
     @app_commands.command(name="reshuffle", description=L("You reshuffled your discard into a new House Deck",
                                                           "cmd.volfyirion.reshuffle"))
@@ -152,7 +162,7 @@ class VolfyirionCommands(app_commands.Group):
                                                        "cmd.volfyirion.reveal"))
     @app_commands.describe(cards=L("Card names, comma separated", "opt.volfyirion.cards"))
     async def reveal(self, interaction: Interaction, cards: app_commands.Range[str, 1, 1000]) -> None:
-        await _act(interaction, Action("reveal", cards=split_list(cards)))
+        await _act(interaction, lambda _r: Action("reveal", cards=_cards_or_pick(cards)))
 
     @app_commands.command(name="choose", description=L("Which of your Troops or Buildings is removed",
                                                        "cmd.volfyirion.choose"))
@@ -211,6 +221,25 @@ class VolfyirionCommands(app_commands.Group):
         return [app_commands.Choice(name=n, value=n) for n in names if typed in n.casefold()][:25]
 
 
+def _names(parts: str | list[str]) -> list[str]:
+    from engine.volfyirion.cards import card
+
+    return [card(p).name for p in (split_list(parts) if isinstance(parts, str) else parts)]
+
+
+def _index(name: str) -> str:
+    return str(_engine().CATALOG.ids().index(name))
+
+
+def _card_or_pick(text: str, op: str, encode: Callable[[str], str | None]) -> str:
+    """The card's name; an unknown or mistyped one offers its candidates as buttons that complete the command."""
+    return ids_or_pick(_names, [text], op, lambda names: encode(_index(names[0])))[0]
+
+
+def _cards_or_pick(text: str) -> list[str]:
+    return ids_or_pick(_names, text, "pk_reveal", lambda names: ".".join(_index(n) for n in names))
+
+
 async def _summary(interaction: Interaction) -> dict[str, Any] | None:
     record = await current_record(interaction, KIND)
     return None if record is None else record.state.summary()
@@ -237,30 +266,10 @@ async def show_danger(interaction: Interaction, *, game_id: int | None = None) -
     row, record = found
     await think(interaction)
     lg = lang(interaction)
-    report = await asyncio.to_thread(_engine().danger, record.state, seed=row.seed ^ row.ply)
+    from engine.volfyirion.whatif import danger_report
+
+    report = await asyncio.to_thread(danger_report, record.state, seed=row.seed ^ row.ply)
     await send(interaction, embed=danger_embed(lg, report))
-
-
-def danger_embed(lg: str, report: dict[str, Any]) -> discord.Embed:
-    attack = report.get("attack", {})
-    lines = [f"`{int(value):>3}` {'█' * max(1, round(p * 30))} {p:.0%}"
-             for value, p in sorted(((int(v), p) for v, p in attack.items()), key=lambda x: x[0]) if p >= 0.005]
-    embed = notice_embed(
-        lg, "danger.text", kind="volfyirion",
-        p_city=f"{report.get('p_city_falls', 0):.0%}", p_lost=f"{report.get('p_game_lost', 0):.0%}",
-        sealed=f"{report.get('expected_wonders_sealed', 0):.2f}", attack=f"{report.get('expected_attack', 0):.1f}",
-        unknown=report.get("unknown", 0), method=report.get("method", "?"),
-    )
-    if lines:
-        embed.add_field(name=t(lg, "danger.distribution"), value="\n".join(lines[:30])[:1000],
-                        inline=False)
-    if "reading" in report:  # the formula this game uses (V-4.3, V-5.3) and what it adds now
-        rule = t(lg, _engine().attack_rule_key(report["reading"], report["d"]), difficulty=report["difficulty"],
-                 bonus=report["reading"], d=report["d"])
-        now = (t(lg, "volfyirion.danger.bonus_now", bonus=report["bonus"]) if report["bonus"]
-               else t(lg, "volfyirion.danger.no_bonus_now"))
-        embed.add_field(name=t(lg, "volfyirion.danger.formula"), value=f"{rule}\n{now}"[:1000], inline=False)
-    return embed
 
 
 class VolfyirionUI:
@@ -287,6 +296,9 @@ class VolfyirionUI:
         return specs
 
     def button_action(self, op: str, arg: str | None, record: GameRecord) -> Builder | None:
+        picked = _picked_action(op, arg, record)
+        if picked is not None:
+            return picked
         if op == "choose" and arg is not None and arg.isdigit():
             cities = record.waiting.params.get("cities", [])
             if int(arg) < len(cities):
@@ -305,17 +317,31 @@ class VolfyirionUI:
 
     def form_action(self, op: str, values: dict[str, str], record: GameRecord) -> Builder:
         if op == "reveal":
-            return _meant(Action("reveal", cards=split_list(require_text(values, "cards"))))
+            return _meant(Action("reveal", cards=_cards_or_pick(require_text(values, "cards"))))
         raise Refusal("refuse.unknown_button")
 
-    def board(self, summary: dict[str, Any]) -> bytes:
+    def extra_fields(self, step: Step, lg: str) -> list[tuple[str, str]]:
+        """At an attack that asks which Troop to remove: which city falls for each choice (V-4.1)."""
+        from engine.volfyirion.whatif import removal_outcomes
+
+        outcomes = removal_outcomes(step.state)
+        return [(t(lg, "whatif.choose.name"), removal_lines(lg, outcomes))] if outcomes else []
+
+    def result_parts(self, record: GameRecord) -> dict[str, Any]:
+        """The cities as the game ended (which stand, which fell) and the turn."""
+        summary = record.state.summary()
+        return {"cities": [{"name": c["name"], "destroyed": bool(c.get("destroyed"))} for c in summary.get("cities", [])],
+                "turn": summary.get("turn")}
+
+    def board(self, summary: dict[str, Any], lang: str = "en") -> bytes:
         from ..render.images import volfyirion_board
 
-        return volfyirion_board(summary)
+        return volfyirion_board(summary, lang=lang)
 
     def wants_picture(self, played: Played) -> bool:
-        keys = {e.key for e in played.step.events}
-        return played.finished_now or any("destroy" in k or "attack" in k for k in keys)
+        # An attack resolved (V-4.3 … V-4.7) or a city fell: not the turns that end with no attack.
+        keys = {e.key.rsplit(".", 1)[-1] for e in played.step.events}
+        return played.finished_now or bool(keys & {"attack", "city_destroyed", "no_command_cards"})
 
     async def extra_button(self, ctl: Controller, interaction: Interaction, row: GameRow, op: str,
                            arg: str | None) -> bool:
@@ -323,6 +349,25 @@ class VolfyirionUI:
             await show_danger(interaction, game_id=row.id)
             return True
         return False
+
+
+def _picked_action(op: str, arg: str | None, record: GameRecord) -> Action | None:
+    """A candidate button of a refusal: the command as typed, with the card picked (ids are catalog indexes)."""
+    if not op.startswith("pk_") or not arg:
+        return None
+    ids = _engine().CATALOG.ids()
+    try:
+        if op == "pk_play":
+            card_index, _, city_index = arg.partition(".")
+            city = record.state.cities[int(city_index)]["name"] if city_index else None
+            return Action("play", card=ids[int(card_index)], city=city)
+        if op == "pk_acquire":
+            return Action("acquire", card=ids[int(arg)])
+        if op == "pk_reveal":
+            return Action("reveal", cards=[ids[int(i)] for i in arg.split(".")])
+    except (ValueError, IndexError):
+        return None
+    return None
 
 
 def install(bot: SoloBot) -> None:

@@ -36,7 +36,7 @@ def waiting_text(lang: str, waiting: Waiting) -> str:
 
 def game_embed(
     lang: str, *, kind: str, game_id: int, ply: int, summary: dict[str, Any], events: tuple[Event, ...] | list[Event],
-    waiting: Waiting | None, title_key: str = "reply.title", image: bool = False,
+    waiting: Waiting | None, title_key: str = "reply.title", image: bool = False, state: bool = True,
 ) -> discord.Embed:
     colour = COLOURS[kind]
     if kind == "seasons" and summary.get("season") in SEASON_COLOURS:
@@ -47,7 +47,7 @@ def game_embed(
         embed.description = text
     if waiting is not None and waiting.legal:
         embed.add_field(name=t(lang, "reply.now"), value=waiting_text(lang, waiting), inline=False)
-    for name, value, inline in state_fields(lang, kind, summary):
+    for name, value, inline in state_fields(lang, kind, summary) if state else ():
         embed.add_field(name=name, value=clip(value, MAX_FIELD) or "—", inline=inline)
     embed.set_footer(text=t(lang, "reply.footer", game_id=game_id, ply=ply))
     if image:
@@ -64,7 +64,9 @@ def state_fields(lang: str, kind: str, summary: dict[str, Any]) -> list[tuple[st
 def seasons_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool]]:
     bot = s.get("dummbot", {})
     summoned = bot.get("summoned", [])
-    summoned_text = "\n".join(card_name(lang, "seasons", c) for c in summoned) if summoned else t(lang, "word.none")
+    # One line, not one per card: a full reply stays short even late in a game.
+    sep = "、" if lang == "ja" else " · "
+    summoned_text = sep.join(card_name(lang, "seasons", c) for c in summoned) if summoned else t(lang, "word.none")
     return [
         (t(lang, "field.seasons.time"), t(lang, "field.seasons.time_value", year=s.get("year"),
                                           month=s.get("month"), season=s.get("season")), True),

@@ -1,22 +1,26 @@
 """Pictures for the bot's replies: the Seasons season wheel and Dummbot, the Volfyirion cities and Rage Pile.
 
-The embed text stays the authoritative record; these PNGs are a glance. They are language-neutral on
-purpose: numbers, glyphs, colours, English card names and ids only — no CJK font can be assumed on the
-user's machine, so everything is drawn with Pillow's bundled scalable font. The same summary always gives
+The embed text stays the authoritative record; these PNGs are a glance. In English (the default) they are
+drawn with Pillow's bundled scalable font and English names only; with ``lang="ja"`` the labels and card
+names are Japanese, drawn with the CJK font the project ships (bot/render/text.py), and long names wrap
+instead of being cut. Without that font a Japanese picture falls back to English. The same summary always gives
 the same bytes (no timestamps, no randomness, the basic text layout engine rather than whatever Raqm the
 machine happens to have).
 """
 
 from __future__ import annotations
 
+import contextvars
 import importlib
 import io
 import math
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
+
+from . import text as picture_text
 
 WIDTH, HEIGHT = 800, 450
 
@@ -53,16 +57,45 @@ CITY_RUIN_INK: Colour = (122, 122, 122)
 
 ROMAN = {1: "I", 2: "II", 3: "III"}
 
+# The language of the picture being drawn (set by the public functions; drawing happens in one call).
+_LANG: contextvars.ContextVar[str] = contextvars.ContextVar("picture_lang", default="en")
+LABELS = {
+    "en": {"dummbot": "Dummbot", "dice": "dice {dice}", "turn": "Turn {turn}", "lair": "Lair",
+           "rage_pile": "Rage Pile", "wonders": "Wonders"},
+    "ja": {"dummbot": "ダムボット", "dice": "ダイス: {dice}", "turn": "ターン{turn}", "lair": "ヴォルフィーリオンの巣",
+           "rage_pile": "憤怒パイル", "wonders": "ワンダー"},
+}
+WORDS_JA = {"apprentice": "見習い", "wizard": "魔法使い", "archmage": "大魔導師", "table": "手元", "bot": "ボット",
+            "easy": "イージー", "normal": "ノーマル", "hard": "ハード"}
+
+
+def _label(name: str, **params: Any) -> str:
+    return LABELS[_LANG.get()][name].format(**params)
+
+
+def _word(value: str) -> str:
+    return WORDS_JA.get(value, value) if _LANG.get() == "ja" else value
+
 
 # --- public API -----------------------------------------------------------------------------------------
 
 
-def seasons_board(summary: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]] | None = None) -> bytes:
+def seasons_board(summary: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]] | None = None,
+                  lang: str = "en") -> bytes:
     """The season wheel with the token on the current month, the year, and Dummbot's crystals, hand and cards.
 
     ``cards`` maps card ids to ``{"name": str, "prestige": int}``; without it the names and prestige come
     from ``engine.seasons.CATALOG`` (or the engine's card data) when available, else tiles show ids only.
+    ``lang`` is the language of the labels and card names ("en" or "ja").
     """
+    token = _LANG.set(picture_text.picture_lang(lang))
+    try:
+        return _seasons_board(summary, cards)
+    finally:
+        _LANG.reset(token)
+
+
+def _seasons_board(summary: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]] | None) -> bytes:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     month = _clamp(_int(summary.get("month"), 1), 1, 12)
@@ -79,19 +112,29 @@ def seasons_board(summary: Mapping[str, Any], cards: Mapping[str, Mapping[str, A
     return _png(image)
 
 
-def volfyirion_board(summary: Mapping[str, Any], troop_defence: Mapping[str, int] | None = None) -> bytes:
+def volfyirion_board(summary: Mapping[str, Any], troop_defence: Mapping[str, int] | None = None,
+                     lang: str = "en") -> bytes:
     """Three cities (destroyed ones greyed and crossed), the Lair, the Rage Pile, the dragon token, Wonders.
 
     ``troop_defence`` maps Troop names to the defence they add; without it the values come from
     ``engine.volfyirion.CATALOG`` (or the engine's card data) when available, else only printed defence shows.
+    ``lang`` is the language of the labels (Volfyirion's card names are English in every language).
     """
+    token = _LANG.set(picture_text.picture_lang(lang))
+    try:
+        return _volfyirion_board(summary, troop_defence)
+    finally:
+        _LANG.reset(token)
+
+
+def _volfyirion_board(summary: Mapping[str, Any], troop_defence: Mapping[str, int] | None) -> bytes:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
 
-    draw.text((18, 12), f"Turn {_int(summary.get('turn'), 0)}", font=_font(22), fill=TEXT)
+    draw.text((18, 12), _label("turn", turn=_int(summary.get("turn"), 0)), font=_font(22), fill=TEXT)
     difficulty = str(summary.get("difficulty") or "")
     if difficulty:
-        draw.text((782, 16), difficulty, font=_font(15), fill=MUTED, anchor="ra")
+        draw.text((782, 16), _word(difficulty), font=_font(15), fill=MUTED, anchor="ra")
 
     cities = list(summary.get("cities") or [])[:3]
     for i in range(3):
@@ -140,7 +183,7 @@ def _season_wheel(month: int, year: int, season: str) -> Image.Image:
     start = -90 + (month - 1) * 30
     draw.arc(_circle(c, c, outer - 2 * s), start + 1, start + 29, fill=TEXT, width=5 * s)
 
-    number_font = _font(22 * s)
+    number_font = picture_text.default_font(22 * s)  # the wheel is cached: the same font in every language
     for m in range(1, 13):
         x, y = _polar(c, c, outer - 26 * s, math.radians(-75 + (m - 1) * 30))
         ink = TEXT if m == month else _mix(TEXT, BACKGROUND, 0.25)
@@ -154,7 +197,7 @@ def _season_wheel(month: int, year: int, season: str) -> Image.Image:
     # The hub: the current season's glyph, the year in Roman numerals, three pips.
     draw.ellipse(_circle(c, c, inner - 6 * s), fill=PANEL, outline=PANEL_EDGE, width=2 * s)
     _season_glyph(draw, season, c, c - 52 * s, 16 * s, SEASON_COLOURS.get(season, TEXT), width=3 * s)
-    draw.text((c, c + 2 * s), ROMAN[year], font=_font(52 * s), fill=TEXT, anchor="mm")
+    draw.text((c, c + 2 * s), ROMAN[year], font=picture_text.default_font(52 * s), fill=TEXT, anchor="mm")
     for i in range(3):
         px = c + (i - 1) * 24 * s
         filled = i < year
@@ -191,10 +234,10 @@ def _season_glyph(
 
 
 def _dummbot_header(draw: ImageDraw.ImageDraw, summary: Mapping[str, Any], bot: Mapping[str, Any]) -> None:
-    draw.text((452, 10), "Dummbot", font=_font(24), fill=TEXT)
-    caption = [str(summary["difficulty"])] if summary.get("difficulty") else []
+    draw.text((452, 10), _label("dummbot"), font=_font(24), fill=TEXT)
+    caption = [_word(str(summary["difficulty"]))] if summary.get("difficulty") else []
     if summary.get("dice"):
-        caption.append(f"dice {summary['dice']}")
+        caption.append(_label("dice", dice=_word(str(summary["dice"]))))
     draw.text((453, 42), " · ".join(caption), font=_font(14), fill=MUTED)
 
     # Score (prestige so far) at the top right, beside the name.
@@ -274,19 +317,18 @@ def _card_tile(
     draw.rounded_rectangle(
         box, radius=6, fill=SEASONS_TILE.get(kind or "", PANEL), outline=PANEL_EDGE, width=1
     )
-    id_font = _font(17)
-    draw.text((x0 + 6, y0 + 5), _fit(card_id, id_font, x1 - x0 - 34), font=id_font, fill=TEXT)
+    name_font = _font(11)
+    if name and _LANG.get() == "en":
+        name = _latin(name)
+    # A long name wraps onto a second line (never cut mid-word with "…"); the id is smaller then.
+    lines = picture_text.wrap(name, name_font, x1 - x0 - 10, max_lines=2) if name else []
+    id_font = _font(17 if len(lines) < 2 else 13)
+    draw.text((x0 + 6, y0 + (5 if len(lines) < 2 else 2)), _fit(card_id, id_font, x1 - x0 - 34), font=id_font,
+              fill=TEXT)
     if prestige is not None:
-        _coin(draw, x1 - 14, y0 + 14, 10, str(prestige))
-    if name:
-        name_font = _font(11)
-        draw.text(
-            (x0 + 6, y1 - 6),
-            _fit(name, name_font, x1 - x0 - 10),
-            font=name_font,
-            fill=(214, 216, 224),
-            anchor="ld",
-        )
+        _coin(draw, x1 - 14, y0 + (14 if len(lines) < 2 else 11), 10 if len(lines) < 2 else 8, str(prestige))
+    for k, line in enumerate(reversed(lines)):  # upwards from the tile's bottom edge
+        draw.text((x0 + 6, y1 - 4 - k * 13), line, font=name_font, fill=(214, 216, 224), anchor="ld")
 
 
 def _seasons_card_info(
@@ -307,8 +349,9 @@ def _seasons_card_info(
         card = _catalog_find(catalog, card_id) if catalog is not None else (data or {}).get(card_id)
         if card is None:
             return None, None, None
+        ja = _str_or_none(_field(card, "name_ja")) if _LANG.get() == "ja" else None
         return (
-            _str_or_none(_field(card, "name_en", "name")),
+            ja if ja and picture_text.drawable(ja) else _str_or_none(_field(card, "name_en", "name")),
             _int_or_none(_field(card, "prestige")),
             _str_or_none(_field(card, "type", "kind")),
         )
@@ -390,7 +433,8 @@ def _lair(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], token_here:
     draw.pieslice((x0 + 18, y0 + 40, x1 - 18, y1 + 40), 180, 360, fill=(74, 64, 58))
     draw.pieslice((x0 + 42, y0 + 80, x1 - 42, y1 + 20), 180, 360, fill=(18, 16, 18))
     draw.rectangle((x0 + 2, y1 - 34, x1 - 2, y1 - 2), fill=PANEL)
-    draw.text((cx, y1 - 18), "Lair", font=_font(16), fill=MUTED, anchor="mm")
+    label_font = _font(16) if _font(16).getlength(_label("lair")) <= x1 - x0 - 8 else _font(12)
+    draw.text((cx, y1 - 18), _label("lair"), font=label_font, fill=MUTED, anchor="mm")
     if token_here:
         _dragon_token(draw, cx, y0 + 100, 30)
 
@@ -449,7 +493,7 @@ def _rage_pile(
         )
     count_x = base_x + card_w + 64
     draw.text((count_x, y0 + 40), f"x{size}", font=_font(34), fill=TEXT, anchor="mm")
-    draw.text(((x0 + x1) / 2, y1 - 18), "Rage Pile", font=_font(16), fill=MUTED, anchor="mm")
+    draw.text(((x0 + x1) / 2, y1 - 18), _label("rage_pile"), font=_font(16), fill=MUTED, anchor="mm")
     if token_here:
         _dragon_token(draw, count_x, y0 + 104, 30)
 
@@ -459,7 +503,7 @@ def _wonders(
 ) -> None:
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
-    draw.text(((x0 + x1) / 2, y1 - 18), "Wonders", font=_font(16), fill=MUTED, anchor="mm")
+    draw.text(((x0 + x1) / 2, y1 - 18), _label("wonders"), font=_font(16), fill=MUTED, anchor="mm")
     cols, rows, gap = 2, 3, 6
     left, top, right, bottom = x0 + 10, y0 + 10, x1 - 10, y1 - 34
     tile_w = (right - left - gap * (cols - 1)) // cols
@@ -484,10 +528,11 @@ def _wonders(
         )
         cost = _int_or_none(wonder.get("cost"))
         _coin(draw, tx + 16, ty + tile_h / 2, 11, "" if cost is None else str(cost))
-        name = _fit(str(wonder.get("name") or "?"), name_font, tile_w - 36 - (22 if sealed else 0))
-        draw.text(
-            (tx + 32, ty + tile_h / 2), name, font=name_font, fill=MUTED if sealed else TEXT, anchor="lm"
-        )
+        lines = picture_text.wrap(_latin(str(wonder.get("name") or "?")), name_font,
+                                  tile_w - 36 - (22 if sealed else 0), max_lines=2)
+        for k, line in enumerate(lines):  # a long name wraps onto a second line rather than being cut
+            draw.text((tx + 32, ty + tile_h / 2 + (k - (len(lines) - 1) / 2) * 16), line, font=name_font,
+                      fill=MUTED if sealed else TEXT, anchor="lm")
         if sealed:
             _lock(draw, tx + tile_w - 16, ty + tile_h / 2, 9, (214, 120, 96))
     if overflow > 0:
@@ -591,13 +636,12 @@ def _dragon_token(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> No
 # --- helpers --------------------------------------------------------------------------------------------
 
 
-@cache
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled font (one regular weight: hierarchy comes from size and colour) at ``size``."""
-    font = ImageFont.load_default(size=size)
-    if isinstance(font, ImageFont.FreeTypeFont):
-        return font.font_variant(layout_engine=ImageFont.Layout.BASIC)
-    return font  # Pillow without FreeType: the fixed bitmap font, still legible
+    """The picture's font at ``size``: Pillow's bundled font in English (one regular weight: hierarchy comes
+    from size and colour), the shipped CJK font in Japanese."""
+    if _LANG.get() == "en":
+        return picture_text.default_font(size)
+    return picture_text.font(size, _LANG.get())
 
 
 def _fit(text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: float) -> str:
@@ -644,8 +688,12 @@ def _wrapped(
 def _latin(text: str) -> str:
     """``text`` without the characters the bundled font cannot draw (CJK and the like would show as boxes).
 
-    Callers pass English names; this only guards against a localized name slipping through.
+    Callers pass English names; this only guards against a localized name slipping through. In a Japanese
+    picture (drawn with the CJK font) only characters that font lacks are dropped.
     """
+    if _LANG.get() != "en":
+        kept = "".join(ch for ch in text if picture_text.has_glyph(ch))
+        return kept.strip() or "?"
     kept = "".join(ch for ch in text if ord(ch) < 0x2000 or ch in "…·")
     return kept.strip() or "?"
 

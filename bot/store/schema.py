@@ -108,9 +108,23 @@ V4 = (
         key        TEXT PRIMARY KEY,
         value      TEXT NOT NULL,
         updated_at TEXT NOT NULL
-    ) WITHOUT ROWID
-    """,
+    )
+    """,  # a rowid table: SQLite 3.40's integrity_check misreads NOT NULL columns of WITHOUT ROWID tables
 )
 
-MIGRATIONS: list[tuple[str | Callable[[Any], Awaitable[None]], ...]] = [V1, V2, V3, V4]
+
+# The public result posts of a game (the channel's and the parent channel's), so that undoing the end of
+# the game can mark them withdrawn. Rows go once the posts are marked.
+V5 = (
+    """
+    CREATE TABLE result_posts (
+        game_id    INTEGER NOT NULL REFERENCES games (id),
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        PRIMARY KEY (game_id, message_id)
+    )
+    """,  # a rowid table: SQLite 3.40's integrity_check misreads NOT NULL columns of WITHOUT ROWID tables
+)
+
+MIGRATIONS: list[tuple[str | Callable[[Any], Awaitable[None]], ...]] = [V1, V2, V3, V4, V5]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -421,6 +421,25 @@ class SqliteStore:
             await _insert_result(db, game, finish, ended_by=by_user, now=now)
             return game
 
+    # -- result posts ------------------------------------------------------------------------------
+    async def add_result_post(self, game_id: int, channel_id: int, message_id: int) -> None:
+        """Remember a public result post of ``game_id`` (to mark it withdrawn if the ending is undone)."""
+        async with self._write() as db:
+            await db.execute(
+                "INSERT OR IGNORE INTO result_posts (game_id, channel_id, message_id) VALUES (?, ?, ?)",
+                (game_id, channel_id, message_id),
+            )
+
+    async def take_result_posts(self, game_id: int) -> list[tuple[int, int]]:
+        """The result posts of ``game_id`` as (channel_id, message_id), forgotten once read."""
+        async with self._write() as db:
+            cursor = await db.execute(
+                "SELECT channel_id, message_id FROM result_posts WHERE game_id = ? ORDER BY message_id", (game_id,)
+            )
+            rows = [(int(r[0]), int(r[1])) for r in await cursor.fetchall()]
+            await db.execute("DELETE FROM result_posts WHERE game_id = ?", (game_id,))
+        return rows
+
     # -- results -----------------------------------------------------------------------------------
     async def result(self, game_id: int) -> ResultRow | None:
         async with self._read() as db:

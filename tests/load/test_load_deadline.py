@@ -21,9 +21,9 @@ def slow_pictures(bot, seconds: float) -> None:  # noqa: ANN001
     for ui in bot.controller.uis.values():
         draw = ui.board
 
-        def slow(summary, draw=draw):  # noqa: ANN001, ANN202
+        def slow(summary, *args, draw=draw):  # noqa: ANN001, ANN002, ANN202 - (summary, lang)
             time.sleep(seconds)
-            return draw(summary)
+            return draw(summary, *args)
 
         ui.board = slow
 

@@ -1,0 +1,91 @@
+"""The danger meter's reply (Volfyirion, V-6) and its what-ifs, readable at small percentages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from ..i18n import t
+from .embeds import notice_embed
+
+BAR_WIDTH = 16  # characters for the most likely attack value
+EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def percent(p: float) -> str:
+    """A probability a player can read: "0%", "<0.1%", "5.3%", "53%", "100%" (never "0%" for a real chance)."""
+    if p <= 0:
+        return "0%"
+    if p < 0.001:
+        return "<0.1%"
+    if p < 0.1:
+        return f"{p * 100:.1f}%"
+    if p > 0.995 and p < 1:
+        return ">99%"
+    return f"{p:.0%}"
+
+
+def bar(p: float, top: float, width: int = BAR_WIDTH) -> str:
+    """A bar scaled to the most likely value (so small chances still show), in eighths of a character."""
+    if top <= 0 or p <= 0:
+        return ""
+    eighths = max(1, round(p / top * width * 8))
+    return "█" * (eighths // 8) + (EIGHTHS[eighths % 8] if eighths % 8 else "")
+
+
+def distribution_lines(attack: dict[Any, float]) -> list[str]:
+    values = sorted(((int(v), p) for v, p in attack.items() if p >= 0.0005), key=lambda x: x[0])
+    top = max((p for _, p in values), default=0.0)
+    return [f"`{value:>3} {percent(p):>6}` {bar(p, top)}" for value, p in values]
+
+
+def danger_embed(lg: str, report: dict[str, Any]) -> discord.Embed:
+    """``report`` from ``engine.volfyirion.whatif.danger_report`` (or a bare ``danger`` report)."""
+    now = report.get("now", report)
+    embed = notice_embed(
+        lg, "danger.text", kind="volfyirion",
+        p_city=percent(now.get("p_city_falls", 0)), p_lost=percent(now.get("p_game_lost", 0)),
+        sealed=f"{now.get('expected_wonders_sealed', 0):.2f}", attack=f"{now.get('expected_attack', 0):.1f}",
+        unknown=now.get("unknown", 0), method=now.get("method", "?"),
+    )
+    if report.get("attack_this_turn") is False:
+        embed.description = t(lg, "danger.lair") + "\n" + (embed.description or "")
+    lines = distribution_lines(now.get("attack", {}))
+    if lines:
+        embed.add_field(name=t(lg, "danger.distribution"), value="\n".join(lines[:30])[:1000], inline=False)
+    if "reading" in now:  # the formula this game uses (V-4.3, V-5.3) and what it adds now
+        from engine.volfyirion import attack_rule_key
+
+        rule = t(lg, attack_rule_key(now["reading"], now["d"]), difficulty=now["difficulty"], bonus=now["reading"],
+                 d=now["d"])
+        added = (t(lg, "volfyirion.danger.bonus_now", bonus=now["bonus"]) if now["bonus"]
+                 else t(lg, "volfyirion.danger.no_bonus_now"))
+        embed.add_field(name=t(lg, "volfyirion.danger.formula"), value=f"{rule}\n{added}"[:1000], inline=False)
+    after = report.get("putaside")
+    if after is not None:
+        key = "danger.putaside" if report.get("putaside_top_known") else "danger.putaside.unknown"
+        embed.add_field(name=t(lg, "danger.putaside.name"), value=t(
+            lg, key, p_city_before=percent(now.get("p_city_falls", 0)), p_city=percent(after.get("p_city_falls", 0)),
+            p_lost_before=percent(now.get("p_game_lost", 0)), p_lost=percent(after.get("p_game_lost", 0)),
+            attack_before=f"{now.get('expected_attack', 0):.1f}", attack=f"{after.get('expected_attack', 0):.1f}",
+        )[:1024], inline=False)
+    return embed
+
+
+def removal_lines(lg: str, outcomes: list[dict[str, Any]]) -> str:
+    """One line per city the player may take a Troop from: what this attack then destroys."""
+    sep = "、" if lg == "ja" else ", "
+    lines = []
+    for o in outcomes:
+        if o.get("lost"):
+            outcome = t(lg, "whatif.choose.lost")
+        elif o.get("fallen"):
+            outcome = t(lg, "whatif.choose.falls", city_names=sep.join(o["fallen"]))
+        else:
+            outcome = t(lg, "whatif.choose.none")
+        if o.get("attack") is None:
+            lines.append(t(lg, "whatif.choose.row_no_attack", city=o["city"], outcome=outcome))
+        else:
+            lines.append(t(lg, "whatif.choose.row", city=o["city"], outcome=outcome, attack=o["attack"]))
+    return "\n".join(lines)

@@ -1,0 +1,88 @@
+"""What-ifs around the danger meter (V-6): decision help the paper game does not give.
+
+Everything here is computed through the engine itself — ``danger`` for the Rage Pile's distribution and
+``RULES.apply`` for an action's effect — so any change to the attack's arithmetic (V-4.3, V-5.3) flows
+through unchanged:
+
+- ``danger_report``: the meter now, whether an attack can come at all this turn (the token on its Lair
+  means it cannot: V-3.4, V-4), and the meter once the top card is put aside (V-2.2), before paying for it;
+- ``removal_outcomes``: at an attack that asks which Troop to remove (V-4.1), which cities fall for each
+  choice (later choices of the same attack taken at their best for the player).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import Action, RuleError
+
+from .danger import danger
+from .rules import RULES
+from .state import CHOOSE_BUILDING, CHOOSE_TROOP, VolfState
+
+SUMMARY_KEYS = ("p_city_falls", "p_game_lost", "expected_attack", "p_no_attack")
+
+
+def danger_report(state: VolfState, *, seed: int = 0, method: str = "auto") -> dict[str, Any]:
+    """``{"now": <danger report>, "attack_this_turn": bool, "putaside": <danger report> | None,
+    "putaside_top_known": bool}``.
+
+    ``now`` is the meter for an attack at the end of this turn whether or not the token is away;
+    ``attack_this_turn`` is False while the token is on its Lair (no attack can come this turn unless the
+    player reshuffles). ``putaside`` is the meter after putting the top card aside (6 BP or 6 KP), when
+    that is possible now: the known top card leaves, or else one unseen card does.
+    """
+    now = danger(state, seed=seed, method=method)
+    report: dict[str, Any] = {"now": now, "attack_this_turn": state.token == "rage_pile", "putaside": None,
+                              "putaside_top_known": state.rage_top is not None}
+    if state.rage_size > 0 and "putaside" in state.waiting.legal:
+        try:
+            after = RULES.apply(state, Action("putaside", paid="battle")).state
+        except RuleError:
+            return report
+        report["putaside"] = danger(after, seed=seed, method=method)
+    return report
+
+
+def removal_outcomes(state: VolfState) -> list[dict[str, Any]]:
+    """For each city the player may take a Troop from (V-4.1): ``{"city", "fallen": [names], "lost",
+    "attack"}`` — the cities this attack would destroy after that choice, whether the game would be lost,
+    and the attack's value (None when no Command card attacks). Empty unless the engine waits for that
+    choice. Buildings never change the attack, so their choice gets no what-if."""
+    if state.phase != CHOOSE_TROOP:
+        return []
+    standing_before = {c["name"] for c in state.standing()}
+    outcomes = []
+    for city in state.waiting.params.get("cities", []):
+        best = _best_ending(state, Action("choose", city=city))
+        if best is None:
+            continue
+        final, attack = best
+        fallen = [c["name"] for c in final.cities if c["destroyed"] and c["name"] in standing_before]
+        outcomes.append({"city": city, "fallen": fallen, "lost": final.finished and final.result()["outcome"] == "lost",
+                         "attack": attack})
+    return outcomes
+
+
+def _best_ending(state: VolfState, action: Action) -> tuple[VolfState, int | None] | None:
+    """The attack's end after ``action``, with any further choice made to save the most cities."""
+    try:
+        step = RULES.apply(state, action)
+    except RuleError:
+        return None
+    attack = next((e.params.get("attack") for e in step.events if e.key == "volfyirion.event.attack"), None)
+    new = step.state
+    if new.phase not in (CHOOSE_TROOP, CHOOSE_BUILDING):
+        return new, attack
+    best: tuple[VolfState, int | None] | None = None
+    for city in new.waiting.params.get("cities", []):
+        found = _best_ending(new, Action("choose", city=city))
+        if found is None:
+            continue
+        if best is None or _fallen(found[0]) < _fallen(best[0]):
+            best = found[0], found[1] if found[1] is not None else attack
+    return best
+
+
+def _fallen(state: VolfState) -> int:
+    return sum(1 for c in state.cities if c["destroyed"])

@@ -1,0 +1,165 @@
+"""At the table (issue 10): compact replies, the result post worth sharing and its withdrawal, pictures in
+the user's language."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+from play import button, export, play_seasons, play_volfyirion
+
+from bot.standin.driver import Reply
+from bot.standin.typed import seasons_command
+from engine.seasons.autoplay import play_game as seasons_game
+from engine.volfyirion.autoplay import play_game as volfyirion_game
+
+
+def embed_fields(reply: Reply) -> list[str]:
+    return [f["name"] for m in reply.messages for e in m.payload.get("embeds") or [] for f in e.get("fields") or []]
+
+
+def result_message(reply: Reply):
+    return next(m for m in reply.messages if any((e.get("title") or "").startswith(("🏆", "Dummbot wins",
+                                                                                      "Volfyirion destroyed"))
+                                                 for e in m.payload.get("embeds") or []))
+
+
+async def test_replies_are_compact_unless_what_a_player_looks_at_changed(driver):
+    actions, steps = seasons_game("wizard", "table", 21, extras=False)
+    started = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
+    # The start: the full state and the picture.
+    assert "Dummbot's crystals" in embed_fields(started) and any(f.filename == "board.png" for f in started.files)
+    compact: Reply | None = None
+    full = 0
+    for action, step in zip(actions, steps[1:], strict=False):
+        if action.type != "die" or (compact is not None and full):
+            break
+        name, options = seasons_command(action)
+        reply = await driver.slash(name, options)
+        changed = any(e.key.endswith(("season_changed", "new_year")) for e in step.events)
+        has_state = "Dummbot's crystals" in embed_fields(reply)
+        has_picture = any(f.filename == "board.png" for f in reply.files)
+        assert has_state == has_picture == changed, (action.to_json(), embed_fields(reply))
+        if changed:
+            full += 1
+        else:
+            # What happened, what to do now, and a "State" button: nothing more.
+            assert embed_fields(reply) == ["What to do now"]
+            assert any(b.get("label") == "State" for b in reply.buttons)
+            compact = reply
+    assert compact is not None and full
+    # The "State" button shows the full state and the picture, privately, to whoever asks (even from an
+    # older message: a look never changes anything).
+    state_id = next(b["custom_id"] for b in compact.buttons if b.get("label") == "State")
+    looked = await driver.press(state_id, user="haruka", locale="ja")
+    assert looked.ephemeral
+    assert "ダムボットのクリスタル" in looked.text and any(f.filename == "board.png" for f in looked.files)
+    status = await driver.slash("game status", {})
+    assert "Dummbot's crystals" in embed_fields(status)
+
+
+async def test_the_result_post_has_the_breakdown_the_margin_and_a_picture_and_undo_withdraws_it(driver):
+    actions, steps = seasons_game("wizard", "table", 21, extras=False)
+    await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
+    last = await play_seasons(driver, actions, use_buttons=False)
+    result = steps[-1].state.result()
+    mine, bot = result["player_score"], result["dummbot_score"]
+    post = result_message(last)
+    text = "\n".join([e.get("title") or "" for e in post.payload["embeds"]]
+                     + [f["name"] + ": " + f["value"] for e in post.payload["embeds"] for f in e["fields"]])
+    score = actions[-1].args
+    assert f"= **{mine}**" in text and f"= **{bot}**" in text
+    assert f"Crystals {score['crystals']} + prestige {score['prestige']}" in text
+    margin = abs(mine - bot)
+    assert (f"You win by **{margin}**" if mine > bot else f"Dummbot wins by **{margin}**") in text
+    summary = steps[-1].state.summary()["dummbot"]
+    assert f"prestige of {len(summary['summoned'])} card(s) {summary['score'] - summary['crystals']}" in text
+    picture = next(f for f in post.files if f.filename == "result-card.png")
+    assert Image.open(io.BytesIO(picture.data)).size == (800, 420)
+    stats = await driver.slash("game stats", {})
+    assert ("1 won" if mine > bot else "1 lost") in stats.text
+
+    undone = await driver.slash("game undo", {})
+    assert not undone.ephemeral
+    edited = driver.standin.messages[post.id].payload
+    embed = edited["embeds"][0]
+    assert embed["title"].startswith("Withdrawn — ") and "game #1" in embed["description"]
+    assert not edited.get("attachments") and "image" not in embed
+    board = await driver.slash("game leaderboard", {"game": "seasons"})
+    assert "No finished games" in board.text
+    stats = await driver.slash("game stats", {})
+    assert "0 won · 0 lost" in stats.text
+
+    # Finishing again posts a new result, and only that one counts.
+    name_options = {k: score[k] for k in ("crystals", "prestige", "bonuses", "hand", "extra")}
+    again = await driver.slash("seasons score", name_options)
+    assert result_message(again).id != post.id
+    board = await driver.slash("game leaderboard", {"game": "seasons"})
+    assert f"{mine - bot:+d}" in board.text
+
+
+async def test_a_volfyirion_result_says_the_turn_the_cities_standing_and_how_it_ended(driver):
+    game = next(g for g in (volfyirion_game(s, max_actions=400) for s in range(40))
+                if g.state.finished and g.state.result()["outcome"] == "won")
+    driver.bot.service._new_seed = lambda: game.seed
+    await driver.slash("volfyrion start", {"difficulty": game.options["difficulty"]}, locale="ja")
+    last = await play_volfyirion(driver, game.actions, locale="ja")
+    post = result_message(last)
+    fields = {f["name"]: f["value"] for e in post.payload["embeds"] for f in e["fields"]}
+    result = game.state.result()
+    assert fields["ターン"] == str(result["turn"])
+    standing = [c["name"] for c in game.state.cities if not c["destroyed"]]
+    assert fields["街"].startswith(f"{len(game.state.cities)}つのうち{len(standing)}つが残りました")
+    assert all(name in fields["街"] for name in standing)
+    assert "決着" in fields
+    assert any(f.filename == "result-card.png" for f in post.files)
+
+
+async def test_a_stale_state_button_still_shows_the_game_as_it_is_now(driver):
+    started = await driver.slash("volfyrion start", {"difficulty": "normal"})
+    assert button(started, "end")
+    moved = await driver.slash("volfyrion reshuffle", {})
+    state_id = next(b["custom_id"] for b in moved.buttons if b.get("label") == "State")
+    await driver.slash("volfyrion end", {})
+    looked = await driver.press(state_id)
+    assert looked.ephemeral and "Turn" in looked.text
+
+
+async def test_v4_1_the_troop_choice_shows_which_city_falls_for_each_choice(driver):
+    driver.bot.service._new_seed = lambda: 7
+    await driver.slash("volfyrion start", {"difficulty": "easy"})
+    for card, city in (("Novice", "Tylaris"), ("Guard", "Vahylea"), ("Soldier", "Alantar")):
+        await driver.slash("volfyrion play", {"card": card, "city": city})
+    await driver.slash("volfyrion reshuffle", {})
+    await driver.slash("volfyrion end", {})
+    asked = await driver.slash("volfyrion reveal", {"cards": "Fighter, Endless Tactic, Stab, Barracks"})
+    fields = {f["name"]: f["value"] for m in asked.messages for e in m.payload["embeds"] for f in e.get("fields", [])}
+    lines = fields["If you remove the Troop in…"].splitlines()
+    assert lines == ["**Tylaris**: Tylaris would fall (attack 9)", "**Vahylea**: Vahylea would fall (attack 9)",
+                     "**Alantar**: no city would fall (attack 9)"]
+    # The what-if told the truth: taking Alantar's Troop saves every city.
+    await driver.press(button(asked, "choose", "2"))
+    record = await export(driver)
+    assert [c["destroyed"] for c in record["state"]["cities"]] == [False, False, False]
+
+
+def test_danger_percentages_stay_readable_when_small():
+    from bot.render.danger import bar, distribution_lines, percent
+
+    assert percent(0.053) == "5.3%" and percent(0.0004) == "<0.1%" and percent(0) == "0%" and percent(0.5) == "50%"
+    assert percent(0.999) == ">99%" and percent(1.0) == "100%"
+    lines = distribution_lines({8: 0.05, 12: 0.6, 15: 0.0001})
+    assert lines[0] == "`  8   5.0%` " + bar(0.05, 0.6) and bar(0.05, 0.6) == "█▍"  # 1/12 of 16 characters: 11 eighths
+    assert lines[1].endswith("█" * 16) and len(lines) == 2
+
+
+async def test_v3_4_the_danger_meter_says_no_attack_can_come_and_what_putting_aside_would_change(driver):
+    await driver.slash("volfyrion start", {"difficulty": "hard"})
+    for card, city in (("Novice", "Tylaris"), ("Guard", "Vahylea")):
+        await driver.slash("volfyrion play", {"card": card, "city": city})
+    meter = await driver.slash("volfyrion danger", {})
+    assert "No attack can come this turn" in meter.text
+    assert "Put aside the top card first?" in meter.text and "→" in meter.text
+    await driver.slash("volfyrion reshuffle", {})
+    meter = await driver.slash("volfyrion danger", {}, locale="ja")
+    assert "このターンは攻撃がありません" not in meter.text and "先に一番上のカードを脇に置くと" in meter.text

@@ -222,9 +222,21 @@ class VolfyirionCommands(app_commands.Group):
 
 
 def _names(parts: str | list[str]) -> list[str]:
-    from engine.volfyirion.cards import card
+    """Card names for what was typed; one read from part of its name or a typo is said in the reply."""
+    from engine.volfyirion.cards import card as find_card
 
-    return [card(p).name for p in (split_list(parts) if isinstance(parts, str) else parts)]
+    catalog = _engine().CATALOG
+    names = []
+    for part in split_list(parts) if isinstance(parts, str) else parts:
+        found = catalog.resolve(part)
+        if found is None:
+            find_card(part)  # raises the rules' miss, with its suggestions
+            continue
+        card, exact = found
+        if not exact:
+            understood.note(KIND, part, card.name)
+        names.append(card.name)
+    return names
 
 
 def _index(name: str) -> str:

@@ -64,13 +64,17 @@ def removal_outcomes(state: VolfState) -> list[dict[str, Any]]:
     return outcomes
 
 
+# The attack line's keys, one per reading of the difficulty bonus (engine/volfyirion/attack.py).
+_ATTACK_LINES = ("volfyirion.event.attack_flat", "volfyirion.event.attack_per_city")
+
+
 def _best_ending(state: VolfState, action: Action) -> tuple[VolfState, int | None] | None:
     """The attack's end after ``action``, with any further choice made to save the most cities."""
     try:
         step = RULES.apply(state, action)
     except RuleError:
         return None
-    attack = next((e.params.get("attack") for e in step.events if e.key == "volfyirion.event.attack"), None)
+    attack = next((e.params.get("attack") for e in step.events if e.key.startswith(_ATTACK_LINES)), None)
     new = step.state
     if new.phase not in (CHOOSE_TROOP, CHOOSE_BUILDING):
         return new, attack

@@ -73,7 +73,7 @@ async def test_the_result_post_has_the_breakdown_the_margin_and_a_picture_and_un
     margin = abs(mine - bot)
     assert (f"You win by **{margin}**" if mine > bot else f"Dummbot wins by **{margin}**") in text
     summary = steps[-1].state.summary()["dummbot"]
-    assert f"prestige of {len(summary['summoned'])} card(s) {summary['score'] - summary['crystals']}" in text
+    assert f"prestige of {len(summary['summoned'])} cards {summary['score'] - summary['crystals']}" in text
     picture = next(f for f in post.files if f.filename == "result-card.png")
     assert Image.open(io.BytesIO(picture.data)).size == (800, 420)
     stats = await driver.slash("game stats", {})

@@ -216,7 +216,7 @@ class Printer:
 
     def _button(self, number: int, comp: dict) -> str:
         if comp["type"] != 2:
-            options = " | ".join(o.get("value", "") for o in comp.get("options") or [])
+            options = " | ".join(_option_text(o) for o in comp.get("options") or [])
             return f"[{number}] ▾ {comp.get('placeholder') or ''} ({options})".replace("  ", " ")
         label = comp.get("label") or (comp.get("emoji") or {}).get("name") or comp.get("custom_id", "")
         if comp.get("url"):
@@ -463,3 +463,9 @@ def main(argv: list[str] | None = None, *, bot_factory: Callable[[Config], Any] 
         return asyncio.run(run(args, bot_factory or _default_bot_factory, stdin or sys.stdin, stdout or sys.stdout))
     except KeyboardInterrupt:
         return 130
+
+
+def _option_text(option: dict) -> str:
+    """A select menu's option as a player reads it: its label, with the value to type when the label lacks it."""
+    label, value = option.get("label") or "", str(option.get("value", ""))
+    return label if value and value in label else f"{label} = {value}" if label else value

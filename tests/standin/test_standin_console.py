@@ -192,7 +192,7 @@ def test_parse_command_refuses(line):
 
 def test_select_menus_are_numbered_and_pressed_with_values():
     out = run_here("/echo choose\npress 1 b, Letter C\npress 1\n")
-    assert "[1] ▾ Pick letters (a | b | c)" in out
+    assert "[1] ▾ Pick letters (Letter A = a | Letter B = b | Letter C = c)" in out
     assert "chose b,c" in out
 
 

@@ -60,7 +60,7 @@ CARD_PARAMS = frozenset({
     "card", "cards", "reason_card", "new_card", "troop", "suggestions", "suggested_cards", "suggestion_cards",
 })
 # Seasons die faces (a face dict, a face text, or a list of them).
-FACE_PARAMS = frozenset({"face", "first_face", "second_face", "closest_faces"})
+FACE_PARAMS = frozenset({"face", "first_face", "second_face", "dummbot_face", "closest_faces"})
 # Seasons dice (numbers in the data), described by what a player sees on them.
 DIE_PARAMS = frozenset({"first_die", "second_die"})
 # Parameters whose string values come from a closed set with a ``word.<value>`` translation.

@@ -3,6 +3,8 @@ from the rules (S-3.1a, S-3.2, S-5.1, S-6.2, S-7.1, S-7.4, S-9.2 … S-9.4)."""
 
 from __future__ import annotations
 
+import json
+
 from test_bot_console_games import console, exported
 
 EPHEMERAL = 64
@@ -88,6 +90,7 @@ def test_s3_1a_bot_dice_take_then_boots_then_end_in_english(tmp_path):
               if "Rolled:" in e.get("description", "")]
     assert rolled and "“2 water, 1 crystal, 2 dots” and “2 water, 1 crystal, 2 dots”" in rolled[0]["description"]
     record = exported(items)
+    assert "{'energy'" not in json.dumps(items, ensure_ascii=False)  # faces are said in words, never as data
     state = record["state"]
     assert state["dummbot"]["crystals"] == 3 and (state["year"], state["month"]) == (1, 4)
     assert state["pending"] == "seasons.waiting.reveal_hand" and state["pending_params"] == {"count": 4}

@@ -107,6 +107,8 @@ class SeasonsRules:
         events: Events = []
         handler(s, action, events)
         _advance(s, events)
+        if s.wait_key == WAIT_SCORE:  # corrections until the final score (S-8.3): ask with the corrected score
+            s.wait_params = {**s.wait_params, "dummbot_score": s.score}
         if len(s.hand_known) > s.hand_size:  # a mistaken reveal cannot make known cards outnumber the hand
             del s.hand_known[s.hand_size:]
         return Step(s, tuple(events), s.waiting)
@@ -637,8 +639,6 @@ def _do_effect(s: SeasonsState, action: Action, events: Events) -> None:
             s.summoned.remove(C.TITUS)
             s.discards.append(C.TITUS)
             _ev(events, "dummbot_titus_sacrificed", card=C.TITUS, score=s.score)
-        if s.wait_key == WAIT_SCORE:  # the final score being asked for is Dummbot's corrected one
-            s.wait_params = {**s.wait_params, "dummbot_score": s.score}
     elif kind == "left":  # one of the player's cards left their play area
         card = card_id(action.get("card", ""))
         if card not in s.player_area:

@@ -301,3 +301,10 @@ def test_s9_4_moving_back_from_past_the_end_stays_in_year_three():
     step = act(turn, "time", steps=-2)
     assert (step.state.year, step.state.month, step.state.past_end) == (3, 11, False)
     assert "year_back" not in keys(step)
+
+
+def test_s8_3_a_crystal_correction_at_the_final_score_updates_the_score_asked_for():
+    ended = die(new(month=12, year=3, hand_size=0, crystals=10), "6 crystals, 2 dots").state
+    assert ended.wait_params["dummbot_score"] == 16
+    step = act(ended, "crystals", change=-1)
+    assert step.waiting.key == "seasons.waiting.score" and step.waiting.params["dummbot_score"] == 15

@@ -58,6 +58,7 @@ def has(key: str) -> bool:
 # Parameters that carry card ids. Nothing else is ever turned into a card name.
 CARD_PARAMS = frozenset({
     "card", "cards", "reason_card", "new_card", "troop", "suggestions", "suggested_cards", "suggestion_cards",
+    "tied_cards",
 })
 # Seasons die faces (a face dict, a face text, or a list of them).
 FACE_PARAMS = frozenset({"face", "first_face", "second_face", "dummbot_face", "closest_faces"})
@@ -95,9 +96,10 @@ VARIANTS: dict[str, Callable[[dict[str, Any]], str | None]] = {
     "seasons.event.token_moved": lambda p: _sign(p, "steps"),
     "action.seasons.time": lambda p: _sign(p, "steps"),
     "seasons.time_before_start": lambda p: _sign(p, "steps"),
-    "seasons.event.crystals_corrected": lambda p: _sign(p, "change"),
     "action.seasons.crystals": lambda p: _sign(p, "change"),
     "seasons.event.crystals_lost": lambda p: "none" if _num(p, "n") == 0 else None,
+    "seasons.event.crystals_corrected": lambda p: "none" if _num(p, "change") == 0 else _sign(p, "change"),
+    "seasons.event.tie_broken": lambda p: None if p.get("highest", True) else "lowest",
     "seasons.event.draw_from_hand": lambda p: "all" if p.get("count") == p.get("hand_size") else None,
     "seasons.event.game_lost": lambda p: "tie" if p.get("player_score") == p.get("dummbot_score") else None,
     "result.seasons_scores": lambda p: "tie" if p.get("player") == p.get("dummbot") else None,

@@ -94,3 +94,16 @@ def test_s3_1a_bot_dice_take_then_boots_then_end_in_english(tmp_path):
     state = record["state"]
     assert state["dummbot"]["crystals"] == 3 and (state["year"], state["month"]) == (1, 4)
     assert state["pending"] == "seasons.waiting.reveal_hand" and state["pending_params"] == {"count": 4}
+
+
+def test_s5_2_the_tie_break_is_said_by_card_name_in_both_languages(tmp_path):
+    """Wizard, a season change with two cards of prestige 6 and two lower: the tie is said by name."""
+    lines = ["/seasons start difficulty:wizard dice:table", "/seasons time steps:2", "/seasons time steps:1",
+             "/seasons reveal cards:1, 41, 23, 24"]
+    for lang, names in (("en", ("Amulet of Air (#1)", "Thieving Fairies (#41)")),
+                        ("ja", ("大気の護符（#1）", "泥棒フェアリー（#41）"))):
+        items = console(lines, "--lang", lang, "--db", str(tmp_path / f"{lang}.sqlite3"), seed=3)
+        assert refusals(items) == []
+        said = [e.get("description", "") for item in items for e in item.get("embeds", [])]
+        tie = [line for text in said for line in text.splitlines() if names[0] in line and names[1] in line]
+        assert len(tie) == 1 and ("highest" in tie[0] or "最も高い" in tie[0]), said[-1]

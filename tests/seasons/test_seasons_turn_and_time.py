@@ -247,6 +247,7 @@ def test_s5_2_a_tie_is_said_in_the_reply():
     state = new(difficulty="wizard", month=3, hand_size=3)
     step = act(act(state, "time", steps=1).state, "reveal", cards=["1", "1", C.FAIRIES])
     tie = params(step, "tie_broken")[0]
+    assert tie["highest"] is True
     assert tie["tied_cards"] == ["1", C.FAIRIES] and tie["among"] == 3 and tie["prestige"] == 6
     assert tie["card"] == params(step, "summoned")[0]["card"]
     assert tie["copies"] == (2 if tie["card"] == "1" else 1)

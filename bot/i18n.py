@@ -100,6 +100,8 @@ VARIANTS: dict[str, Callable[[dict[str, Any]], str | None]] = {
     "seasons.event.crystals_lost": lambda p: "none" if _num(p, "n") == 0 else None,
     "seasons.event.crystals_corrected": lambda p: "none" if _num(p, "change") == 0 else _sign(p, "change"),
     "seasons.event.tie_broken": lambda p: None if p.get("highest", True) else "lowest",
+    # Naria's own line already tells the player to put one of the two cards onto Dummbot's hand.
+    "seasons.event.draw_to_hand": lambda p: "naria" if p.get("reason") == "naria" else None,
     "seasons.event.draw_from_hand": lambda p: "all" if p.get("count") == p.get("hand_size") else None,
     "seasons.event.game_lost": lambda p: "tie" if p.get("player_score") == p.get("dummbot_score") else None,
     "result.seasons_scores": lambda p: "tie" if p.get("player") == p.get("dummbot") else None,

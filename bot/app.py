@@ -12,6 +12,7 @@ from discord.ext import commands
 from .buttons import CUSTOM_ID, GameButton, form_values
 from .config import Config
 from .controller import Controller
+from .delivery import commit_state
 from .i18n import CommandTranslator, lang_of, t
 from .render.embeds import notice_embed
 from .sessions import GameService
@@ -158,7 +159,9 @@ class SoloBot(commands.Bot):
         else:
             original = getattr(error, "original", error)
             log.error("command failed", exc_info=(type(original), original, original.__traceback__))
-            key, params = "refuse.internal", {}
+            # "Nothing was changed" only when no change went to the store (bot.delivery.commit_state).
+            key = "refuse.internal_unknown" if commit_state(interaction) else "refuse.internal"
+            params = {}
         embed = notice_embed(lg, key, **params)
         try:
             if interaction.response.is_done():

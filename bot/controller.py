@@ -22,6 +22,7 @@ import discord
 from engine.core import Action, GameRecord, RuleError, Step
 
 from .buttons import ButtonSpec, FieldSpec, Form, custom_id, view_of
+from .delivery import Deliveries, Gate, NotAcknowledged
 from .i18n import lang_of, t
 from .render.embeds import game_embed, notice_embed, result_embed
 from .sessions import Played, Refusal
@@ -61,6 +62,7 @@ class Controller:
     def __init__(self, bot: SoloBot) -> None:
         self.bot = bot
         self.uis: dict[str, GameUI] = {}
+        self.deliveries = Deliveries()
 
     @property
     def service(self):  # noqa: ANN201 - the bot's GameService
@@ -72,24 +74,69 @@ class Controller:
     # -- the one path --------------------------------------------------------------------------------
     async def act(self, interaction: discord.Interaction, action: Builder, *, kind: str | None = None,
                   game_id: int | None = None, ply: int | None = None) -> None:
-        work = self.service.play(interaction.channel_id, interaction.user.id, action, kind=kind, game_id=game_id,
-                                 ply=ply)
-        await self._change(interaction, work)
+        await self._change(interaction, lambda gate: self.service.play(
+            interaction.channel_id, interaction.user.id, action, kind=kind, game_id=game_id, ply=ply,
+            before_commit=gate))
 
     async def undo(self, interaction: discord.Interaction, *, game_id: int | None = None, ply: int | None = None) -> None:
-        work = self.service.undo(interaction.channel_id, interaction.user.id, game_id=game_id, ply=ply)
-        await self._change(interaction, work)
+        await self._change(interaction, lambda gate: self.service.undo(
+            interaction.channel_id, interaction.user.id, game_id=game_id, ply=ply, before_commit=gate))
 
-    async def _change(self, interaction: discord.Interaction, work: Awaitable[Played]) -> None:
-        """Await a change (in time for Discord's deadline), then show it, or say privately why it was refused."""
+    async def start(self, interaction: discord.Interaction, kind: str, options: dict[str, Any],
+                    parent_channel_id: int | None) -> None:
+        """A new game takes the same path as every change: acknowledged in time, or not committed."""
+        await self._change(interaction, lambda gate: self.service.start(
+            kind=kind, options=options, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            parent_channel_id=parent_channel_id, owner_id=interaction.user.id, before_commit=gate), picture=True)
+
+    def first_delivery(self, interaction: discord.Interaction) -> bool:
+        """False (and logged) for a second delivery of an interaction this process has taken on already."""
+        if self.deliveries.first(interaction.id):
+            return True
+        self.deliveries.drop(interaction.id, "repeat")
+        log.info("interaction %s delivered again: ignored", interaction.id)
+        return False
+
+    async def _arrive(self, interaction: discord.Interaction, started: float) -> Gate | None:
+        """The interaction's gate, or None when it must be left alone: a repeat, or too late to be answered."""
+        if not self.first_delivery(interaction):
+            return None
+        gate = Gate(interaction, started)
+        if not await gate.arrive():
+            self.deliveries.drop(interaction.id, "late")
+            log.warning("interaction %s arrived %.1f s after its creation and Discord refused to take an answer "
+                        "(%s): nothing was applied", interaction.id, gate.age(), gate.refused)
+            return None
+        return gate
+
+    async def _change(self, interaction: discord.Interaction, make: Callable[[Gate], Awaitable[Played]], *,
+                      picture: bool | None = None) -> None:
+        """Await a change (in time for Discord's deadline), then show it, or say privately why it was refused.
+
+        The change is committed only if its answer can still be given (bot.delivery): a late interaction is
+        acknowledged first, and nothing is applied when Discord refuses that."""
         started = time.monotonic()
+        gate = await self._arrive(interaction, started)
+        if gate is None:
+            return
         try:
-            played = await within_deadline(interaction, started, work)
+            played = await within_deadline(interaction, started, make(gate), gate=gate)
+        except NotAcknowledged as exc:
+            self.deliveries.drop(interaction.id, "late")
+            log.warning("interaction %s could not be acknowledged in time (%s): nothing was applied",
+                        interaction.id, exc.reason)
+            return
         except (Refusal, RuleError, StoreError) as err:
             await self.refuse(interaction, err)
             return
+        if gate.refused is not None:
+            # The "thinking…" sent while the commit was already under way was refused: it is in the store,
+            # but no answer can reach the player (the next command or /game status shows it).
+            log.warning("interaction %s: a change was committed but Discord refused its answer (%s)",
+                        interaction.id, gate.refused)
+            return
         if played.undone is None:
-            await self.show(interaction, played, started=started)
+            await self.show(interaction, played, started=started, picture=picture)
             return
         lg = lang(interaction)
         note = t(lg, "reply.undone", action=self.describe_action(lg, played.row.kind, played.undone))
@@ -210,11 +257,25 @@ class Controller:
     async def abandon(self, interaction: discord.Interaction, *, game_id: int) -> None:
         perms = getattr(interaction, "permissions", None)
         may_manage = bool(perms and perms.manage_guild)
+        started = time.monotonic()
+        gate = await self._arrive(interaction, started)
+        if gate is None:
+            return
         try:
-            row = await self.service.abandon(interaction.channel_id, interaction.user.id, may_manage=may_manage,
-                                             game_id=game_id)
+            row = await within_deadline(interaction, started, self.service.abandon(
+                interaction.channel_id, interaction.user.id, may_manage=may_manage, game_id=game_id,
+                before_commit=gate), gate=gate)
+        except NotAcknowledged as exc:
+            self.deliveries.drop(interaction.id, "late")
+            log.warning("interaction %s could not be acknowledged in time (%s): nothing was applied",
+                        interaction.id, exc.reason)
+            return
         except (Refusal, RuleError, StoreError) as err:
             await self.refuse(interaction, err)
+            return
+        if gate.refused is not None:
+            log.warning("interaction %s: a game was abandoned but Discord refused the answer (%s)",
+                        interaction.id, gate.refused)
             return
         await send(interaction, embed=notice_embed(lang(interaction), "reply.abandoned", kind="lost", game=row.kind,
                                                    game_id=row.id))
@@ -238,13 +299,17 @@ def age(interaction: discord.Interaction, started: float) -> float:
 
 
 async def within_deadline(interaction: discord.Interaction, started: float, work: Awaitable[T], *,
-                          ephemeral: bool = False) -> T:
+                          ephemeral: bool = False, gate: Gate | None = None) -> T:
     """Await ``work``; if it is still running close to Discord's deadline (a busy lock, a locked database),
-    answer "thinking…" first so the interaction does not fail, and the answer follows as an edit."""
+    answer "thinking…" first so the interaction does not fail, and the answer follows as an edit. With a
+    change's ``gate``, a refused "thinking…" is noted there (the gate then stops a commit not yet begun)."""
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=max(0.0, DEFER_AFTER - age(interaction, started)))
     if not done:
-        await think(interaction, ephemeral=ephemeral)
+        if gate is not None:
+            await gate.watchdog_ack()
+        else:
+            await think(interaction, ephemeral=ephemeral)
     return await task
 
 

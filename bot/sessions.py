@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,8 @@ from .games import finish_info, rules_for
 from .store import FinishInfo, GameRow, StaleVersion, Store
 
 SNAPSHOT_EVERY = 50
+# Awaited under the channel's lock right before a change is committed (bot.delivery.Gate): raising stops it.
+BeforeCommit = Callable[[], Awaitable[None]]
 
 
 class Refusal(Exception):
@@ -137,12 +139,14 @@ class GameService:
     # -- changes -----------------------------------------------------------------------------------
     async def start(
         self, *, kind: str, options: dict[str, Any], guild_id: int | None, channel_id: int,
-        parent_channel_id: int | None, owner_id: int,
+        parent_channel_id: int | None, owner_id: int, before_commit: BeforeCommit | None = None,
     ) -> Played:
         rules = rules_for(kind)
         seed = self._new_seed()
         record = GameRecord(rules, options, seed, snapshot_every=SNAPSHOT_EVERY)  # validates the options
         async with self._change(channel_id):
+            if before_commit is not None:
+                await before_commit()
             row = await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, parent_channel_id=parent_channel_id, owner_id=owner_id,
                 kind=kind, options=record.options, seed=seed,
@@ -153,12 +157,14 @@ class GameService:
     async def play(
         self, channel_id: int, user_id: int, action: Action | Callable[[GameRecord], Action], *,
         kind: str | None = None, game_id: int | None = None, ply: int | None = None,
+        before_commit: BeforeCommit | None = None,
     ) -> Played:
         """Apply one action for ``user_id`` in ``channel_id``.
 
         ``game_id``/``ply`` come from a button: the press is refused as stale unless the channel's game is
         still that game at that version. ``action`` may be a function of the record (it is then built under
-        the lock, against the state it will be applied to).
+        the lock, against the state it will be applied to). ``before_commit`` is awaited under the lock right
+        before the store's transaction; if it raises, nothing is committed and the cached record is dropped.
         """
         async with self._change(channel_id):
             row = await self._row_for(channel_id, kind=kind, game_id=game_id, ply=ply)
@@ -168,19 +174,24 @@ class GameService:
                 action = action(record)
             step = record.push(action)  # RuleError leaves the record untouched
             try:
+                if before_commit is not None:
+                    await before_commit()
                 row = await self._save(row, record, action, user_id)
             except BaseException:
                 self.forget(row.id)
                 raise
             return Played(row, step, record, finished_now=record.state.finished)
 
-    async def undo(self, channel_id: int, user_id: int, *, game_id: int | None = None, ply: int | None = None) -> Played:
+    async def undo(self, channel_id: int, user_id: int, *, game_id: int | None = None, ply: int | None = None,
+                   before_commit: BeforeCommit | None = None) -> Played:
         async with self._change(channel_id):
             row = await self._row_for(channel_id, game_id=game_id, ply=ply, finished_ok=True)
             self.check_owner(row, user_id)
             record = await self.record(row)
             undone = record.pop()
             try:
+                if before_commit is not None:
+                    await before_commit()
                 row = await self.store.undo_action(
                     row.id, expected_ply=row.ply, user_id=user_id, summary=record.state.summary()
                 )
@@ -190,11 +201,14 @@ class GameService:
             self._cache[row.id] = _Cached(record, time.monotonic())
             return Played(row, record.last, record, undone=undone)
 
-    async def abandon(self, channel_id: int, user_id: int, *, may_manage: bool, game_id: int | None = None) -> GameRow:
+    async def abandon(self, channel_id: int, user_id: int, *, may_manage: bool, game_id: int | None = None,
+                      before_commit: BeforeCommit | None = None) -> GameRow:
         async with self._change(channel_id):
             row = await self._row_for(channel_id, game_id=game_id)
             if row.owner_id != user_id and not may_manage:
                 raise Refusal("refuse.not_owner_abandon", owner=f"<@{row.owner_id}>")
+            if before_commit is not None:
+                await before_commit()
             self.forget(row.id)
             return await self.store.abandon(row.id, expected_ply=row.ply, by_user=user_id)
 

@@ -300,16 +300,16 @@ class StandIn:
             self._connected.clear()
             await self._active.ws.close(code=code)
 
-    async def dispatch(self, record: InteractionRecord) -> None:
+    async def dispatch(self, record: InteractionRecord, *, late: float = 0.0) -> None:
         """Send INTERACTION_CREATE to the connected client (waiting up to 10 s for a reconnecting one);
-        the response deadline starts now."""
+        the response deadline starts now, or `late` seconds ago (an interaction delivered late)."""
         if not self._connected.is_set():
             with contextlib.suppress(TimeoutError):
                 await self.wait_connected(10.0)
         session = self._active
         if session is None or not session.open:
             raise ConnectionError("no discord.py client is connected to the stand-in")
-        record.created = time.monotonic()
+        record.created = time.monotonic() - late
         await session.send(0, record.payload, "INTERACTION_CREATE")
 
     # -- gateway ---------------------------------------------------------------------------------------------

@@ -103,7 +103,8 @@ class SoloBot(commands.Bot):
 
     async def close(self) -> None:
         try:
-            await self.service.drain()  # let changes under way commit and answer
+            await self.controller.drain()  # let changes under way commit and answer (SIGTERM, docker stop)
+            await self.service.drain()
             await super().close()
         finally:
             await self.store.close()

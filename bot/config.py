@@ -20,6 +20,13 @@ class Config:
     cache_seconds: float = 600.0
     # A fixed seed for every new game (SOLO_BOT_SEED): reproducible sessions for demos and tests.
     seed: int | None = None
+    # The file the running bot touches every few seconds for `python -m bot health` (SOLO_BOT_HEARTBEAT);
+    # by default next to the database.
+    heartbeat: Path | None = None
+
+    @property
+    def heartbeat_path(self) -> Path:
+        return self.heartbeat if self.heartbeat is not None else self.db_path.with_name(self.db_path.name + ".heartbeat")
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Config:
@@ -28,5 +35,6 @@ class Config:
             token=env.get("DISCORD_TOKEN") or None,
             db_path=Path(env.get("SOLO_BOT_DB") or DEFAULT_DB),
             log_level=env.get("SOLO_BOT_LOG_LEVEL", "INFO").upper(),
+            heartbeat=Path(env["SOLO_BOT_HEARTBEAT"]) if env.get("SOLO_BOT_HEARTBEAT") else None,
             seed=int(env["SOLO_BOT_SEED"]) if env.get("SOLO_BOT_SEED", "").strip().lstrip("-").isdigit() else None,
         )

@@ -9,11 +9,12 @@ in ``bot/commands/<game>.py`` as a ``GameUI``; this module knows none of the rul
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -63,6 +64,9 @@ class Controller:
         self.bot = bot
         self.uis: dict[str, GameUI] = {}
         self.deliveries = Deliveries()
+        self._answering = 0  # changes under way, from arrival to their answer (a shutdown waits for them)
+        self._quiet = asyncio.Event()
+        self._quiet.set()
 
     @property
     def service(self):  # noqa: ANN201 - the bot's GameService
@@ -88,6 +92,25 @@ class Controller:
         await self._change(interaction, lambda gate: self.service.start(
             kind=kind, options=options, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             parent_channel_id=parent_channel_id, owner_id=interaction.user.id, before_commit=gate), picture=True)
+
+    @contextlib.asynccontextmanager
+    async def _in_flight(self) -> AsyncIterator[None]:
+        self._answering += 1
+        self._quiet.clear()
+        try:
+            yield
+        finally:
+            self._answering -= 1
+            if not self._answering:
+                self._quiet.set()
+
+    def in_flight(self) -> int:
+        return self._answering
+
+    async def drain(self, timeout: float = 6.0) -> None:
+        """Wait (a while) for the changes under way to commit and be answered, before the bot closes."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._quiet.wait(), timeout)
 
     def first_delivery(self, interaction: discord.Interaction) -> bool:
         """False (and logged) for a second delivery of an interaction this process has taken on already."""
@@ -115,6 +138,11 @@ class Controller:
 
         The change is committed only if its answer can still be given (bot.delivery): a late interaction is
         acknowledged first, and nothing is applied when Discord refuses that."""
+        async with self._in_flight():
+            await self._change_now(interaction, make, picture=picture)
+
+    async def _change_now(self, interaction: discord.Interaction, make: Callable[[Gate], Awaitable[Played]], *,
+                          picture: bool | None = None) -> None:
         started = time.monotonic()
         gate = await self._arrive(interaction, started)
         if gate is None:
@@ -255,6 +283,10 @@ class Controller:
         return await self.service.record(row)
 
     async def abandon(self, interaction: discord.Interaction, *, game_id: int) -> None:
+        async with self._in_flight():
+            await self._abandon(interaction, game_id=game_id)
+
+    async def _abandon(self, interaction: discord.Interaction, *, game_id: int) -> None:
         perms = getattr(interaction, "permissions", None)
         may_manage = bool(perms and perms.manage_guild)
         started = time.monotonic()

@@ -64,6 +64,8 @@ class Controller:
         self.bot = bot
         self.uis: dict[str, GameUI] = {}
         self.deliveries = Deliveries()
+        # Buttons that belong to no game (custom_id game 0), by op: e.g. /game forget's confirmation.
+        self.ops: dict[str, Callable[[discord.Interaction, int, str | None], Awaitable[None]]] = {}
         self._answering = 0  # changes under way, from arrival to their answer (a shutdown waits for them)
         self._quiet = asyncio.Event()
         self._quiet.set()
@@ -120,17 +122,23 @@ class Controller:
         log.info("interaction %s delivered again: ignored", interaction.id)
         return False
 
-    async def _arrive(self, interaction: discord.Interaction, started: float) -> Gate | None:
+    async def arrive(self, interaction: discord.Interaction, started: float | None = None, *,
+                     ephemeral: bool = False) -> Gate | None:
         """The interaction's gate, or None when it must be left alone: a repeat, or too late to be answered."""
         if not self.first_delivery(interaction):
             return None
-        gate = Gate(interaction, started)
+        gate = Gate(interaction, started, ephemeral=ephemeral)
         if not await gate.arrive():
             self.deliveries.drop(interaction.id, "late")
             log.warning("interaction %s arrived %.1f s after its creation and Discord refused to take an answer "
                         "(%s): nothing was applied", interaction.id, gate.age(), gate.refused)
             return None
         return gate
+
+    def not_acknowledged(self, interaction: discord.Interaction, exc: NotAcknowledged) -> None:
+        self.deliveries.drop(interaction.id, "late")
+        log.warning("interaction %s could not be acknowledged in time (%s): nothing was applied",
+                    interaction.id, exc.reason)
 
     async def _change(self, interaction: discord.Interaction, make: Callable[[Gate], Awaitable[Played]], *,
                       picture: bool | None = None) -> None:
@@ -144,15 +152,13 @@ class Controller:
     async def _change_now(self, interaction: discord.Interaction, make: Callable[[Gate], Awaitable[Played]], *,
                           picture: bool | None = None) -> None:
         started = time.monotonic()
-        gate = await self._arrive(interaction, started)
+        gate = await self.arrive(interaction, started)
         if gate is None:
             return
         try:
             played = await within_deadline(interaction, started, make(gate), gate=gate)
         except NotAcknowledged as exc:
-            self.deliveries.drop(interaction.id, "late")
-            log.warning("interaction %s could not be acknowledged in time (%s): nothing was applied",
-                        interaction.id, exc.reason)
+            self.not_acknowledged(interaction, exc)
             return
         except (Refusal, RuleError, StoreError) as err:
             await self.refuse(interaction, err)
@@ -223,6 +229,9 @@ class Controller:
 
     # -- buttons and forms ---------------------------------------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, game_id: int, ply: int, op: str, arg: str | None) -> None:
+        if game_id == 0 and op in self.ops:
+            await self.ops[op](interaction, ply, arg)
+            return
         try:
             row = await self.service.store.game(game_id)
         except StoreError as err:
@@ -290,7 +299,7 @@ class Controller:
         perms = getattr(interaction, "permissions", None)
         may_manage = bool(perms and perms.manage_guild)
         started = time.monotonic()
-        gate = await self._arrive(interaction, started)
+        gate = await self.arrive(interaction, started)
         if gate is None:
             return
         try:
@@ -298,9 +307,7 @@ class Controller:
                 interaction.channel_id, interaction.user.id, may_manage=may_manage, game_id=game_id,
                 before_commit=gate), gate=gate)
         except NotAcknowledged as exc:
-            self.deliveries.drop(interaction.id, "late")
-            log.warning("interaction %s could not be acknowledged in time (%s): nothing was applied",
-                        interaction.id, exc.reason)
+            self.not_acknowledged(interaction, exc)
             return
         except (Refusal, RuleError, StoreError) as err:
             await self.refuse(interaction, err)

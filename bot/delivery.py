@@ -106,9 +106,11 @@ class Gate:
     ``await gate()`` (the sessions' ``before_commit``) raises NotAcknowledged instead of letting a change be
     committed that the player can no longer be told about."""
 
-    def __init__(self, interaction: discord.Interaction, started: float | None = None) -> None:
+    def __init__(self, interaction: discord.Interaction, started: float | None = None, *,
+                 ephemeral: bool = False) -> None:
         self.interaction = interaction
         self.started = time.monotonic() if started is None else started
+        self.ephemeral = ephemeral  # the "thinking…" is private when the answer will be
         self.refused: str | None = None  # why Discord refused an acknowledgement, if it did
 
     def age(self) -> float:
@@ -118,7 +120,7 @@ class Gate:
         if self.age() <= ACK_FIRST_AFTER:
             return True
         try:
-            await acknowledge(self.interaction)
+            await acknowledge(self.interaction, ephemeral=self.ephemeral)
         except NotAcknowledged as exc:
             self.refused = exc.reason
             return False
@@ -127,14 +129,14 @@ class Gate:
     async def watchdog_ack(self) -> None:
         """The "thinking…" sent while the work is still under way; a refusal stops a commit not yet begun."""
         try:
-            await acknowledge(self.interaction)
+            await acknowledge(self.interaction, ephemeral=self.ephemeral)
         except NotAcknowledged as exc:
             self.refused = exc.reason
 
     async def __call__(self) -> None:
         if self.refused is None and not self.interaction.response.is_done() and self.age() > ACK_FIRST_AFTER:
             try:
-                await acknowledge(self.interaction)
+                await acknowledge(self.interaction, ephemeral=self.ephemeral)
             except NotAcknowledged as exc:
                 self.refused = exc.reason
         if self.refused is not None:

@@ -212,6 +212,16 @@ class GameService:
             self.forget(row.id)
             return await self.store.abandon(row.id, expected_ply=row.ply, by_user=user_id)
 
+    async def forget_user(self, user_id: int, *, expected_mark: str | None = None,
+                          before_commit: BeforeCommit | None = None) -> dict[str, Any]:
+        """/game forget: delete every game ``user_id`` started, everywhere; their cached records go too."""
+        if before_commit is not None:
+            await before_commit()
+        forgotten = await self.store.forget_user(user_id, expected_mark=expected_mark)
+        for game_id in forgotten["game_ids"]:
+            self.forget(game_id)
+        return forgotten
+
     # -- inside -------------------------------------------------------------------------------------
     async def _row_for(
         self, channel_id: int, *, kind: str | None = None, game_id: int | None = None, ply: int | None = None,

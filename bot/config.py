@@ -18,6 +18,8 @@ class Config:
     api_base: str | None = None
     # Seconds a channel's game stays cached in memory after its last command.
     cache_seconds: float = 600.0
+    # Seconds discord.py keeps a form it opened (a form closed without submitting leaves memory after this).
+    form_seconds: float = 900.0
     # A fixed seed for every new game (SOLO_BOT_SEED): reproducible sessions for demos and tests.
     seed: int | None = None
     # The file the running bot touches every few seconds for `python -m bot health` (SOLO_BOT_HEARTBEAT);

@@ -258,7 +258,8 @@ class Controller:
         if form is not None:
             title, fields = form
             await interaction.response.send_modal(
-                Form(title=title, form_id=custom_id(game_id, ply, f"form_{op}"), fields=fields)
+                Form(title=title, form_id=custom_id(game_id, ply, f"form_{op}"), fields=fields,
+                     timeout=self.bot.config.form_seconds)
             )
             return
         action = ui.button_action(op, arg, record)

@@ -54,11 +54,16 @@ class _Cached:
 
 
 class GameService:
-    def __init__(self, store: Store, *, cache_seconds: float = 600.0, seed: Callable[[], int] | None = None) -> None:
+    def __init__(self, store: Store, *, cache_seconds: float = 600.0, seed: Callable[[], int] | None = None,
+                 max_cached: int = 1000) -> None:
         self.store = store
         self.cache_seconds = cache_seconds
+        # At most this many live records in memory, the least recently used leaving first (weeks of uptime
+        # over thousands of channels stay flat); a record that leaves is rebuilt from the store when needed.
+        self.max_cached = max_cached
         self._new_seed = seed or (lambda: random.SystemRandom().getrandbits(63))
         self._locks: dict[int, asyncio.Lock] = {}
+        self._lock_users: dict[int, int] = {}  # changes holding or waiting for each channel's lock
         self._cache: dict[int, _Cached] = {}
         self._changing = 0
         self._idle = asyncio.Event()
@@ -70,13 +75,26 @@ class GameService:
         """The channel's lock, counted, so that a shutdown can let changes under way finish first."""
         self._changing += 1
         self._idle.clear()
+        lock = self.lock(channel_id)
+        self._lock_users[channel_id] = self._lock_users.get(channel_id, 0) + 1
         try:
-            async with self.lock(channel_id):
+            async with lock:
                 yield
         finally:
+            self._release(channel_id, lock)
             self._changing -= 1
             if not self._changing:
                 self._idle.set()
+
+    def _release(self, channel_id: int, lock: asyncio.Lock) -> None:
+        """The last change of a channel done: its lock leaves memory (a new one is made on the next change)."""
+        users = self._lock_users.get(channel_id, 1) - 1
+        if users > 0:
+            self._lock_users[channel_id] = users
+            return
+        self._lock_users.pop(channel_id, None)
+        if not lock.locked() and self._locks.get(channel_id) is lock:
+            del self._locks[channel_id]
 
     async def drain(self, timeout: float = 5.0) -> None:
         """Wait (a while) for the changes under way, before the store closes under them."""
@@ -101,12 +119,22 @@ class GameService:
     def cached_games(self) -> int:
         return len(self._cache)
 
+    def channel_locks(self) -> int:
+        """Channel locks in memory: only those of channels with a change under way (or held by hand)."""
+        return len(self._locks)
+
+    def _keep(self, game_id: int, record: GameRecord) -> None:
+        self._cache.pop(game_id, None)
+        self._cache[game_id] = _Cached(record, time.monotonic())
+        while len(self._cache) > self.max_cached:
+            del self._cache[next(iter(self._cache))]
+
     async def record(self, row: GameRow) -> GameRecord:
         """The live record of ``row``: from the cache when it is current, else rebuilt from the store."""
         self._evict_idle()
         cached = self._cache.get(row.id)
         if cached is not None and cached.record.ply == row.ply:
-            cached.touched = time.monotonic()
+            self._keep(row.id, cached.record)  # the most recently used now
             return cached.record
         rules = rules_for(row.kind)
         snapshot = await self.store.latest_snapshot(row.id, row.ply)
@@ -116,7 +144,7 @@ class GameService:
             rules, row.options, row.seed, [a.action for a in actions], snapshot=snapshot if after else None,
             snapshot_every=SNAPSHOT_EVERY,
         )
-        self._cache[row.id] = _Cached(record, time.monotonic())
+        self._keep(row.id, record)
         return record
 
     # -- finding the channel's game ----------------------------------------------------------------
@@ -151,7 +179,7 @@ class GameService:
                 guild_id=guild_id, channel_id=channel_id, parent_channel_id=parent_channel_id, owner_id=owner_id,
                 kind=kind, options=record.options, seed=seed,
             )
-            self._cache[row.id] = _Cached(record, time.monotonic())
+            self._keep(row.id, record)
         return Played(row, record.last, record)
 
     async def play(
@@ -198,7 +226,7 @@ class GameService:
             except BaseException:
                 self.forget(row.id)
                 raise
-            self._cache[row.id] = _Cached(record, time.monotonic())
+            self._keep(row.id, record)
             return Played(row, record.last, record, undone=undone)
 
     async def abandon(self, channel_id: int, user_id: int, *, may_manage: bool, game_id: int | None = None,

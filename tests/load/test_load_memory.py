@@ -31,7 +31,7 @@ IDS_KEPT = 400
 
 def _button(reply, op: str) -> str:  # noqa: ANN001
     found = [b["custom_id"] for b in reply.buttons if b.get("custom_id", "").split(":")[3:4] == [op]]
-    assert found, f"no {op} button in: {reply.text[:300]}"
+    assert found, f"no {op} button in: {reply.text[:300]} (response {reply.response_type}, rejections {reply.rejections}, {len(reply.activities)} activities: {[a.kind for a in reply.activities]})"
     return found[0]
 
 

@@ -103,6 +103,8 @@ class GameService:
 
     # -- locks and cache ---------------------------------------------------------------------------
     def lock(self, channel_id: int) -> asyncio.Lock:
+        """The channel's lock. It leaves memory once the last change that used it is done: take it afresh for
+        each use rather than keeping the object."""
         lock = self._locks.get(channel_id)
         if lock is None:
             lock = self._locks[channel_id] = asyncio.Lock()

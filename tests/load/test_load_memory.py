@@ -42,7 +42,7 @@ async def _cycle(driver, channel, user, peaks: dict[str, int]) -> int:  # noqa: 
     attack = await driver.slash("volfyrion end", {}, grace=0, **who)
     assert not attack.ephemeral, attack.text
     opened = await driver.press(_button(attack, "reveal"), message=attack.original, user=user, grace=0)
-    assert opened.modal is not None
+    assert opened.modal is not None, f"{opened.text[:300]} ({opened.response_type}, {opened.rejections})"
     peaks["forms"] = max(peaks["forms"], _modals(driver.bot))
     for _ in range(2):
         undone = await driver.slash("game undo", {}, grace=0, **who)
@@ -59,6 +59,11 @@ def _bot_bytes() -> int:
     ])
     return sum(stat.size for stat in snapshot.statistics("filename")
                if any(part in stat.traceback[0].filename for part in ("/bot/", "/engine/", "/discord/")))
+
+
+async def _bounded(limit: asyncio.Semaphore, work) -> int:  # noqa: ANN001
+    async with limit:
+        return await work
 
 
 def _modals(bot) -> int:  # noqa: ANN001
@@ -79,6 +84,7 @@ async def _run(tmp_path: Path, *, channels: int, rounds: int, figures) -> None: 
     bot = create_bot(config, seed=lambda: 4242)
     bot.service.max_cached = CACHE_CAP
     bot.controller.deliveries.limit = IDS_KEPT
+    limit = asyncio.Semaphore(40)  # many channels, at most 40 of them busy at once (as in the load test)
     commands = 0
     peaks = {"locks": 0, "cached": 0, "forms": 0, "ids": 0}
     tracemalloc.start()
@@ -91,7 +97,7 @@ async def _run(tmp_path: Path, *, channels: int, rounds: int, figures) -> None: 
                 commands += 1
             sizes = []
             for n in range(rounds):
-                done = await asyncio.gather(*(_cycle(driver, c, u, peaks) for c, u in places))
+                done = await asyncio.gather(*(_bounded(limit, _cycle(driver, c, u, peaks)) for c, u in places))
                 commands += sum(done)
                 service = bot.service
                 # Nothing is under way now: no channel lock is left, whatever the number of channels.

@@ -26,6 +26,7 @@ interaction.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import OrderedDict, deque
@@ -112,33 +113,34 @@ class Gate:
         self.started = time.monotonic() if started is None else started
         self.ephemeral = ephemeral  # the "thinking…" is private when the answer will be
         self.refused: str | None = None  # why Discord refused an acknowledgement, if it did
+        # The watchdog (while the work waits) and the check before the commit may both want to acknowledge:
+        # one at a time, or the second "thinking…" is Discord's 40060 and a good change would be dropped.
+        self._acking = asyncio.Lock()
+
+    async def _ack(self) -> None:
+        async with self._acking:
+            if self.refused is not None or self.interaction.response.is_done():
+                return
+            try:
+                await acknowledge(self.interaction, ephemeral=self.ephemeral)
+            except NotAcknowledged as exc:
+                self.refused = exc.reason
 
     def age(self) -> float:
         return interaction_age(self.interaction, self.started)
 
     async def arrive(self) -> bool:
-        if self.age() <= ACK_FIRST_AFTER:
-            return True
-        try:
-            await acknowledge(self.interaction, ephemeral=self.ephemeral)
-        except NotAcknowledged as exc:
-            self.refused = exc.reason
-            return False
-        return True
+        if self.age() > ACK_FIRST_AFTER:
+            await self._ack()
+        return self.refused is None
 
     async def watchdog_ack(self) -> None:
         """The "thinking…" sent while the work is still under way; a refusal stops a commit not yet begun."""
-        try:
-            await acknowledge(self.interaction, ephemeral=self.ephemeral)
-        except NotAcknowledged as exc:
-            self.refused = exc.reason
+        await self._ack()
 
     async def __call__(self) -> None:
-        if self.refused is None and not self.interaction.response.is_done() and self.age() > ACK_FIRST_AFTER:
-            try:
-                await acknowledge(self.interaction, ephemeral=self.ephemeral)
-            except NotAcknowledged as exc:
-                self.refused = exc.reason
+        if not self.interaction.response.is_done() and self.age() > ACK_FIRST_AFTER:
+            await self._ack()
         if self.refused is not None:
             raise NotAcknowledged(self.refused)
         self.interaction.extras["commit"] = "started"

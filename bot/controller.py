@@ -161,7 +161,8 @@ class Controller:
             self.not_acknowledged(interaction, exc)
             return
         except (Refusal, RuleError, StoreError) as err:
-            await self.refuse(interaction, err)
+            if gate.refused is None:  # else no answer can reach the player any more (and nothing changed)
+                await self.refuse(interaction, err)
             return
         if gate.refused is not None:
             # The "thinking…" sent while the commit was already under way was refused: it is in the store,

@@ -1,22 +1,33 @@
 """``python -m bot`` — run the bot (with DISCORD_TOKEN) or the local console (without).
 
-    python -m bot                     run on Discord, or the local console when DISCORD_TOKEN is unset
+    python -m bot                     run on Discord; without DISCORD_TOKEN, the local console when typed on
+                                      a terminal, else an error (a service without a token must not look alive)
     python -m bot console [options]   the local console (see --help)
     python -m bot sync [--guild ID]   register the slash commands with Discord (globally or in one server)
     python -m bot backup PATH         copy the database to PATH while the bot may be running
+    python -m bot health              exit 0 when the bot runs (fresh heartbeat) and its database opens
+
+On SIGTERM (``docker stop``) or SIGINT the bot lets the commands under way commit and answer, closes the
+gateway and the store, and exits 0.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import logging
+import signal
 import sys
+from collections.abc import Awaitable, Callable
 
 import discord
 
 from .config import Config, ConfigError
+from .health import Heartbeat, health_main
+
+log = logging.getLogger("bot")
 
 
 def _logging(config: Config) -> None:
@@ -32,7 +43,7 @@ def run_bot(config: Config) -> int:
     _logging(config)
     bot = create_bot(config)
     try:
-        bot.run(config.token, log_handler=None)
+        asyncio.run(serve(bot, config.token or "", heartbeat=Heartbeat(config.heartbeat_path)))
     except StoreError as err:
         # A locked, full or damaged database: say so plainly instead of a traceback.
         print(f"{t('en', err.key, **err.params)} ({config.db_path})", file=sys.stderr)
@@ -47,6 +58,66 @@ def run_bot(config: Config) -> int:
               "for Discord's recommendation, or raise its shard count.", file=sys.stderr)
         return 2
     return 0
+
+
+async def serve(bot: discord.Client, token: str, *, heartbeat: Heartbeat | None = None, reconnect: bool = True,
+                when_ready: Callable[[], Awaitable[None]] | None = None) -> None:
+    """Run ``bot`` until Discord closes the connection or a SIGTERM/SIGINT arrives; then drain and close.
+
+    ``bot.close()`` lets the changes under way commit and answer (the controller's and the sessions' drain),
+    closes the gateway, then the store. ``when_ready`` runs once the client is ready (the tests' bot process
+    syncs its commands there); ``heartbeat`` is written while the bot runs, for ``python -m bot health``."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    caught: list[str] = []
+
+    def on_signal(sig: signal.Signals) -> None:
+        caught.append(sig.name)
+        stop.set()
+
+    handled = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on this platform or thread
+            loop.add_signal_handler(sig, on_signal, sig)
+            handled.append(sig)
+    beating: asyncio.Task | None = None
+    try:
+        await bot.login(token)  # opens the store (setup_hook): a StoreError ends here, nothing to drain
+        runner = asyncio.create_task(bot.connect(reconnect=reconnect))
+        ready = asyncio.create_task(bot.wait_until_ready())
+        stopper = asyncio.create_task(stop.wait())
+        done, _ = await asyncio.wait({ready, runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if ready in done and stopper not in done and runner not in done:
+            if when_ready is not None:
+                await when_ready()
+            if heartbeat is not None:
+                beating = asyncio.create_task(heartbeat.run(bot))
+            done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        ready.cancel()
+        if stopper in done:
+            log.info("%s: finishing the commands under way, then closing the store", caught[0])
+        else:
+            stopper.cancel()
+        if beating is not None:
+            beating.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await beating
+        await bot.close()
+        if runner in done:
+            with contextlib.suppress(discord.ConnectionClosed):
+                runner.result()
+        else:
+            with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
+                await runner
+    finally:
+        for sig in handled:
+            loop.remove_signal_handler(sig)
+        if heartbeat is not None:
+            heartbeat.clear()
+        if not bot.is_closed():
+            await bot.close()
+    if caught:
+        log.info("stopped cleanly after %s", caught[0])
 
 
 async def _sync(config: Config, guild_id: int | None) -> int:
@@ -93,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
         from .store import backup_main
 
         return asyncio.run(backup_main(config.db_path, args.path))
+    if argv and argv[0] == "health":
+        return health_main(config)
     if argv and argv[0] in ("-h", "--help", "help"):
         print(__doc__)
         return 0
@@ -101,6 +174,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if config.token:
         return run_bot(config)
+    if not sys.stdin.isatty():
+        # A container or a service with no token: say so and fail, instead of a console reading an empty
+        # stdin and exiting 0 into a restart loop. The console is there when asked for.
+        print("DISCORD_TOKEN is not set: set it to run the bot on Discord "
+              "(or run `python -m bot console` for the local console).", file=sys.stderr)
+        return 2
     from .console import main as console_main
 
     print("DISCORD_TOKEN is not set: starting the local console (type /game help, Ctrl-D to quit).",

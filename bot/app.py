@@ -15,6 +15,7 @@ from .buttons import CUSTOM_ID, GameButton, form_values
 from .channels import gate
 from .config import Config
 from .controller import Controller, send
+from .delivery import commit_state
 from .i18n import CommandTranslator, lang_of, t
 from .render.embeds import notice_embed
 from .sessions import GameService
@@ -153,7 +154,8 @@ class SoloBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         try:
-            await self.service.drain()  # let changes under way commit and answer
+            await self.controller.drain()  # let changes under way commit and answer (SIGTERM, docker stop)
+            await self.service.drain()
             await super().close()
         finally:
             await self.store.close()
@@ -209,7 +211,9 @@ class SoloBot(commands.AutoShardedBot):
         else:
             original = getattr(error, "original", error)
             log.error("command failed", exc_info=(type(original), original, original.__traceback__))
-            key, params = "refuse.internal", {}
+            # "Nothing was changed" only when no change went to the store (bot.delivery.commit_state).
+            key = "refuse.internal_unknown" if commit_state(interaction) else "refuse.internal"
+            params = {}
         embed = notice_embed(lg, key, **params)
         try:
             await send(interaction, embed=embed, ephemeral=True)

@@ -121,8 +121,10 @@ class Form(discord.ui.Modal):
     """A form a button opened. Its submission is handled by the bot's interaction listener (which also
     works after a restart, when this object is long gone), so ``on_submit`` does nothing itself."""
 
-    def __init__(self, *, title: str, form_id: str, fields: list[FieldSpec]) -> None:
-        super().__init__(title=title[:45], custom_id=form_id, timeout=None)
+    def __init__(self, *, title: str, form_id: str, fields: list[FieldSpec], timeout: float = 900.0) -> None:
+        # discord.py keeps an open form in memory until it is submitted or times out; a form closed without
+        # submitting must not stay for weeks. A submission after the timeout still works (see above).
+        super().__init__(title=title[:45], custom_id=form_id, timeout=timeout)
         for f in fields[:5]:
             self.add_item(discord.ui.TextInput(
                 label=f.label[:45], custom_id=f.name, placeholder=f.placeholder[:100] or None, required=f.required,

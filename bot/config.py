@@ -8,6 +8,11 @@ from pathlib import Path
 
 DEFAULT_DB = Path("data") / "bot.sqlite3"
 
+# What the bot asks for when invited (scopes `bot applications.commands`), named as discord.Permissions names
+# them; the README's permission integer is their sum (tests/test_service_docs.py checks it).
+INVITE_PERMISSIONS = ("view_channel", "send_messages", "send_messages_in_threads", "embed_links", "attach_files")
+INVITE_SCOPES = ("bot", "applications.commands")
+
 
 class ConfigError(ValueError):
     """A malformed environment variable: the message says which and what is expected."""
@@ -84,6 +89,8 @@ class Config:
     api_base: str | None = None
     # Seconds a channel's game stays cached in memory after its last command.
     cache_seconds: float = 600.0
+    # Seconds discord.py keeps a form it opened (a form closed without submitting leaves memory after this).
+    form_seconds: float = 900.0
     # A fixed seed for every new game (SOLO_BOT_SEED): reproducible sessions for demos and tests.
     seed: int | None = None
     # Sharding: the shard count and this process's shards (SOLO_BOT_SHARDS); default: Discord's recommendation.
@@ -93,6 +100,13 @@ class Config:
     # Sync the commands at start-up when their payload changed (SOLO_BOT_SYNC=auto, the default from the
     # environment; off for none). Only the process holding shard 0 syncs. Tests build Config() without it.
     auto_sync: bool = False
+    # The file the running bot touches every few seconds for `python -m bot health` (SOLO_BOT_HEARTBEAT);
+    # by default next to the database.
+    heartbeat: Path | None = None
+
+    @property
+    def heartbeat_path(self) -> Path:
+        return self.heartbeat if self.heartbeat is not None else self.db_path.with_name(self.db_path.name + ".heartbeat")
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Config:
@@ -101,6 +115,7 @@ class Config:
             token=env.get("DISCORD_TOKEN") or None,
             db_path=Path(env.get("SOLO_BOT_DB") or DEFAULT_DB),
             log_level=env.get("SOLO_BOT_LOG_LEVEL", "INFO").upper(),
+            heartbeat=Path(env["SOLO_BOT_HEARTBEAT"]) if env.get("SOLO_BOT_HEARTBEAT") else None,
             seed=int(env["SOLO_BOT_SEED"]) if env.get("SOLO_BOT_SEED", "").strip().lstrip("-").isdigit() else None,
             shards=Shards.parse(env.get("SOLO_BOT_SHARDS")),
             dev_guild=_guild(env.get("SOLO_BOT_GUILD")),

@@ -9,13 +9,14 @@ in ``bot/commands/<game>.py`` as a ``GameUI``; this module knows none of the rul
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import io
 import json
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -26,6 +27,7 @@ from engine.core import Action, GameRecord, RuleError, Step
 from . import understood
 from .buttons import ButtonSpec, FieldSpec, Form, custom_id, view_of
 from .channels import post_to_parent
+from .delivery import Deliveries, Gate, NotAcknowledged
 from .i18n import card_name, lang_of, t
 from .permissions import fit_interaction
 from .render.embeds import game_embed, notice_embed
@@ -66,6 +68,12 @@ class Controller:
     def __init__(self, bot: SoloBot) -> None:
         self.bot = bot
         self.uis: dict[str, GameUI] = {}
+        self.deliveries = Deliveries()
+        # Buttons that belong to no game (custom_id game 0), by op: e.g. /game forget's confirmation.
+        self.ops: dict[str, Callable[[discord.Interaction, int, str | None], Awaitable[None]]] = {}
+        self._answering = 0  # changes under way, from arrival to their answer (a shutdown waits for them)
+        self._quiet = asyncio.Event()
+        self._quiet.set()
 
     @property
     def service(self):  # noqa: ANN201 - the bot's GameService
@@ -81,28 +89,104 @@ class Controller:
         """``typed``: the form (its op and values) this action came from, so that a refusal can reopen it
         filled in."""
         notes = understood.collecting()  # cards read from a part of their name or a typo, said in the reply
-        work = self.service.play(interaction.channel_id, interaction.user.id, action, kind=kind, game_id=game_id,
-                                 ply=ply)
-        await self._change(interaction, work, notes=notes, typed=typed)
+        await self._change(interaction, lambda gate: self.service.play(
+            interaction.channel_id, interaction.user.id, action, kind=kind, game_id=game_id, ply=ply,
+            before_commit=gate), notes=notes, typed=typed)
 
     async def undo(self, interaction: discord.Interaction, *, game_id: int | None = None, ply: int | None = None) -> None:
-        work = self.service.undo(interaction.channel_id, interaction.user.id, game_id=game_id, ply=ply)
-        await self._change(interaction, work)
+        await self._change(interaction, lambda gate: self.service.undo(
+            interaction.channel_id, interaction.user.id, game_id=game_id, ply=ply, before_commit=gate))
 
-    async def _change(self, interaction: discord.Interaction, work: Awaitable[Played], *,
-                      notes: list | None = None, typed: tuple[str, dict[str, str]] | None = None) -> None:
-        """Await a change (in time for Discord's deadline), then show it, or say privately why it was refused."""
-        started = time.monotonic()
+    async def start(self, interaction: discord.Interaction, kind: str, options: dict[str, Any],
+                    parent_channel_id: int | None) -> None:
+        """A new game takes the same path as every change: acknowledged in time, or not committed."""
+        await self._change(interaction, lambda gate: self.service.start(
+            kind=kind, options=options, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            parent_channel_id=parent_channel_id, owner_id=interaction.user.id, before_commit=gate), picture=True)
+
+    @contextlib.asynccontextmanager
+    async def _in_flight(self) -> AsyncIterator[None]:
+        self._answering += 1
+        self._quiet.clear()
         try:
-            played = await within_deadline(interaction, started, work)
+            yield
+        finally:
+            self._answering -= 1
+            if not self._answering:
+                self._quiet.set()
+
+    def in_flight(self) -> int:
+        return self._answering
+
+    async def drain(self, timeout: float = 6.0) -> None:
+        """Wait (a while) for the changes under way to commit and be answered, before the bot closes."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._quiet.wait(), timeout)
+
+    def first_delivery(self, interaction: discord.Interaction) -> bool:
+        """False (and logged) for a second delivery of an interaction this process has taken on already."""
+        if self.deliveries.first(interaction.id):
+            return True
+        self.deliveries.drop(interaction.id, "repeat")
+        log.info("interaction %s delivered again: ignored", interaction.id)
+        return False
+
+    async def arrive(self, interaction: discord.Interaction, started: float | None = None, *,
+                     ephemeral: bool = False) -> Gate | None:
+        """The interaction's gate, or None when it must be left alone: a repeat, or too late to be answered."""
+        if not self.first_delivery(interaction):
+            return None
+        gate = Gate(interaction, started, ephemeral=ephemeral)
+        if not await gate.arrive():
+            self.deliveries.drop(interaction.id, "late")
+            log.warning("interaction %s arrived %.1f s after its creation and Discord refused to take an answer "
+                        "(%s): nothing was applied", interaction.id, gate.age(), gate.refused)
+            return None
+        return gate
+
+    def not_acknowledged(self, interaction: discord.Interaction, exc: NotAcknowledged) -> None:
+        self.deliveries.drop(interaction.id, "late")
+        log.warning("interaction %s could not be acknowledged in time (%s): nothing was applied",
+                    interaction.id, exc.reason)
+
+    async def _change(self, interaction: discord.Interaction, make: Callable[[Gate], Awaitable[Played]], *,
+                      picture: bool | None = None, notes: list | None = None,
+                      typed: tuple[str, dict[str, str]] | None = None) -> None:
+        """Await a change (in time for Discord's deadline), then show it, or say privately why it was refused.
+
+        The change is committed only if its answer can still be given (bot.delivery): a late interaction is
+        acknowledged first, and nothing is applied when Discord refuses that."""
+        async with self._in_flight():
+            await self._change_now(interaction, make, picture=picture, notes=notes, typed=typed)
+
+    async def _change_now(self, interaction: discord.Interaction, make: Callable[[Gate], Awaitable[Played]], *,
+                          picture: bool | None = None, notes: list | None = None,
+                          typed: tuple[str, dict[str, str]] | None = None) -> None:
+        started = time.monotonic()
+        gate = await self.arrive(interaction, started)
+        if gate is None:
+            return
+        try:
+            played = await within_deadline(interaction, started, make(gate), gate=gate)
+        except NotAcknowledged as exc:
+            self.not_acknowledged(interaction, exc)
+            return
         except (Refusal, RuleError, StoreError) as err:
-            await self.refuse(interaction, err, typed=typed if isinstance(err, RuleError) else None)
+            if gate.refused is None:  # else no answer can reach the player any more (and nothing changed)
+                await self.refuse(interaction, err, typed=typed if isinstance(err, RuleError) else None)
+            return
+        if gate.refused is not None:
+            # The "thinking…" sent while the commit was already under way was refused: it is in the store,
+            # but no answer can reach the player (the next command or /game status shows it).
+            log.warning("interaction %s: a change was committed but Discord refused its answer (%s)",
+                        interaction.id, gate.refused)
             return
         if played.undone is None:
             actions, ply = played.record.actions, played.row.ply
             notes = (notes or []) + understood.from_action(played.row.kind, actions[ply - 1]
                                                            if 0 < ply <= len(actions) else None)
-            await self.show(interaction, played, started=started, note=understood.text(lang(interaction), notes))
+            await self.show(interaction, played, started=started, picture=picture,
+                            note=understood.text(lang(interaction), notes))
             return
         lg = lang(interaction)
         note = t(lg, "reply.undone", action=self.describe_action(lg, played.row.kind, played.undone))
@@ -234,6 +318,9 @@ class Controller:
 
     # -- buttons and forms ---------------------------------------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, game_id: int, ply: int, op: str, arg: str | None) -> None:
+        if game_id == 0 and op in self.ops:
+            await self.ops[op](interaction, ply, arg)
+            return
         try:
             row = await self.service.store.game(game_id)
         except StoreError as err:
@@ -266,7 +353,8 @@ class Controller:
         if form is not None:
             title, fields = form
             await interaction.response.send_modal(
-                Form(title=title, form_id=custom_id(game_id, ply, f"form_{op}"), fields=fields)
+                Form(title=title, form_id=custom_id(game_id, ply, f"form_{op}"), fields=fields,
+                     timeout=self.bot.config.form_seconds)
             )
             return
         action = ui.button_action(op, arg, record)
@@ -356,13 +444,29 @@ class Controller:
         return await self.service.record(row)
 
     async def abandon(self, interaction: discord.Interaction, *, game_id: int) -> None:
+        async with self._in_flight():
+            await self._abandon(interaction, game_id=game_id)
+
+    async def _abandon(self, interaction: discord.Interaction, *, game_id: int) -> None:
         perms = getattr(interaction, "permissions", None)
         may_manage = bool(perms and perms.manage_guild)
+        started = time.monotonic()
+        gate = await self.arrive(interaction, started)
+        if gate is None:
+            return
         try:
-            row = await self.service.abandon(interaction.channel_id, interaction.user.id, may_manage=may_manage,
-                                             game_id=game_id)
+            row = await within_deadline(interaction, started, self.service.abandon(
+                interaction.channel_id, interaction.user.id, may_manage=may_manage, game_id=game_id,
+                before_commit=gate), gate=gate)
+        except NotAcknowledged as exc:
+            self.not_acknowledged(interaction, exc)
+            return
         except (Refusal, RuleError, StoreError) as err:
             await self.refuse(interaction, err)
+            return
+        if gate.refused is not None:
+            log.warning("interaction %s: a game was abandoned but Discord refused the answer (%s)",
+                        interaction.id, gate.refused)
             return
         await send(interaction, embed=notice_embed(lang(interaction), "reply.abandoned", kind="lost", game=row.kind,
                                                    game_id=row.id))
@@ -421,13 +525,17 @@ def age(interaction: discord.Interaction, started: float) -> float:
 
 
 async def within_deadline(interaction: discord.Interaction, started: float, work: Awaitable[T], *,
-                          ephemeral: bool = False) -> T:
+                          ephemeral: bool = False, gate: Gate | None = None) -> T:
     """Await ``work``; if it is still running close to Discord's deadline (a busy lock, a locked database),
-    answer "thinking…" first so the interaction does not fail, and the answer follows as an edit."""
+    answer "thinking…" first so the interaction does not fail, and the answer follows as an edit. With a
+    change's ``gate``, a refused "thinking…" is noted there (the gate then stops a commit not yet begun)."""
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=max(0.0, DEFER_AFTER - age(interaction, started)))
     if not done:
-        await think(interaction, ephemeral=ephemeral)
+        if gate is not None:
+            await gate.watchdog_ack()
+        else:
+            await think(interaction, ephemeral=ephemeral)
     return await task
 
 

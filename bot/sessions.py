@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,8 @@ from .games import finish_info, rules_for
 from .store import FinishInfo, GameRow, StaleVersion, Store
 
 SNAPSHOT_EVERY = 50
+# Awaited under the channel's lock right before a change is committed (bot.delivery.Gate): raising stops it.
+BeforeCommit = Callable[[], Awaitable[None]]
 
 
 class Refusal(Exception):
@@ -54,11 +56,16 @@ class _Cached:
 
 
 class GameService:
-    def __init__(self, store: Store, *, cache_seconds: float = 600.0, seed: Callable[[], int] | None = None) -> None:
+    def __init__(self, store: Store, *, cache_seconds: float = 600.0, seed: Callable[[], int] | None = None,
+                 max_cached: int = 1000) -> None:
         self.store = store
         self.cache_seconds = cache_seconds
+        # At most this many live records in memory, the least recently used leaving first (weeks of uptime
+        # over thousands of channels stay flat); a record that leaves is rebuilt from the store when needed.
+        self.max_cached = max_cached
         self._new_seed = seed or (lambda: random.SystemRandom().getrandbits(63))
         self._locks: dict[int, asyncio.Lock] = {}
+        self._lock_users: dict[int, int] = {}  # changes holding or waiting for each channel's lock
         self._cache: dict[int, _Cached] = {}
         self._changing = 0
         self._idle = asyncio.Event()
@@ -70,13 +77,26 @@ class GameService:
         """The channel's lock, counted, so that a shutdown can let changes under way finish first."""
         self._changing += 1
         self._idle.clear()
+        lock = self.lock(channel_id)
+        self._lock_users[channel_id] = self._lock_users.get(channel_id, 0) + 1
         try:
-            async with self.lock(channel_id):
+            async with lock:
                 yield
         finally:
+            self._release(channel_id, lock)
             self._changing -= 1
             if not self._changing:
                 self._idle.set()
+
+    def _release(self, channel_id: int, lock: asyncio.Lock) -> None:
+        """The last change of a channel done: its lock leaves memory (a new one is made on the next change)."""
+        users = self._lock_users.get(channel_id, 1) - 1
+        if users > 0:
+            self._lock_users[channel_id] = users
+            return
+        self._lock_users.pop(channel_id, None)
+        if not lock.locked() and self._locks.get(channel_id) is lock:
+            del self._locks[channel_id]
 
     async def drain(self, timeout: float = 5.0) -> None:
         """Wait (a while) for the changes under way, before the store closes under them."""
@@ -85,6 +105,8 @@ class GameService:
 
     # -- locks and cache ---------------------------------------------------------------------------
     def lock(self, channel_id: int) -> asyncio.Lock:
+        """The channel's lock. It leaves memory once the last change that used it is done: take it afresh for
+        each use rather than keeping the object."""
         lock = self._locks.get(channel_id)
         if lock is None:
             lock = self._locks[channel_id] = asyncio.Lock()
@@ -101,12 +123,22 @@ class GameService:
     def cached_games(self) -> int:
         return len(self._cache)
 
+    def channel_locks(self) -> int:
+        """Channel locks in memory: only those of channels with a change under way (or held by hand)."""
+        return len(self._locks)
+
+    def _keep(self, game_id: int, record: GameRecord) -> None:
+        self._cache.pop(game_id, None)
+        self._cache[game_id] = _Cached(record, time.monotonic())
+        while len(self._cache) > self.max_cached:
+            del self._cache[next(iter(self._cache))]
+
     async def record(self, row: GameRow) -> GameRecord:
         """The live record of ``row``: from the cache when it is current, else rebuilt from the store."""
         self._evict_idle()
         cached = self._cache.get(row.id)
         if cached is not None and cached.record.ply == row.ply:
-            cached.touched = time.monotonic()
+            self._keep(row.id, cached.record)  # the most recently used now
             return cached.record
         rules = rules_for(row.kind)
         snapshot = await self.store.latest_snapshot(row.id, row.ply)
@@ -116,7 +148,7 @@ class GameService:
             rules, row.options, row.seed, [a.action for a in actions], snapshot=snapshot if after else None,
             snapshot_every=SNAPSHOT_EVERY,
         )
-        self._cache[row.id] = _Cached(record, time.monotonic())
+        self._keep(row.id, record)
         return record
 
     # -- finding the channel's game ----------------------------------------------------------------
@@ -139,28 +171,32 @@ class GameService:
     # -- changes -----------------------------------------------------------------------------------
     async def start(
         self, *, kind: str, options: dict[str, Any], guild_id: int | None, channel_id: int,
-        parent_channel_id: int | None, owner_id: int,
+        parent_channel_id: int | None, owner_id: int, before_commit: BeforeCommit | None = None,
     ) -> Played:
         rules = rules_for(kind)
         seed = self._new_seed()
         record = GameRecord(rules, options, seed, snapshot_every=SNAPSHOT_EVERY)  # validates the options
         async with self._change(channel_id):
+            if before_commit is not None:
+                await before_commit()
             row = await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, parent_channel_id=parent_channel_id, owner_id=owner_id,
                 kind=kind, options=record.options, seed=seed,
             )
-            self._cache[row.id] = _Cached(record, time.monotonic())
+            self._keep(row.id, record)
         return Played(row, record.last, record)
 
     async def play(
         self, channel_id: int, user_id: int, action: Action | Callable[[GameRecord], Action], *,
         kind: str | None = None, game_id: int | None = None, ply: int | None = None,
+        before_commit: BeforeCommit | None = None,
     ) -> Played:
         """Apply one action for ``user_id`` in ``channel_id``.
 
         ``game_id``/``ply`` come from a button: the press is refused as stale unless the channel's game is
         still that game at that version. ``action`` may be a function of the record (it is then built under
-        the lock, against the state it will be applied to).
+        the lock, against the state it will be applied to). ``before_commit`` is awaited under the lock right
+        before the store's transaction; if it raises, nothing is committed and the cached record is dropped.
         """
         async with self._change(channel_id):
             row = await self._row_for(channel_id, kind=kind, game_id=game_id, ply=ply)
@@ -170,13 +206,16 @@ class GameService:
                 action = action(record)
             step = record.push(action)  # RuleError leaves the record untouched
             try:
+                if before_commit is not None:
+                    await before_commit()
                 row = await self._save(row, record, action, user_id)
             except BaseException:
                 self.forget(row.id)
                 raise
             return Played(row, step, record, finished_now=record.state.finished)
 
-    async def undo(self, channel_id: int, user_id: int, *, game_id: int | None = None, ply: int | None = None) -> Played:
+    async def undo(self, channel_id: int, user_id: int, *, game_id: int | None = None, ply: int | None = None,
+                   before_commit: BeforeCommit | None = None) -> Played:
         async with self._change(channel_id):
             row = await self._row_for(channel_id, game_id=game_id, ply=ply, finished_ok=True)
             self.check_owner(row, user_id)
@@ -184,22 +223,37 @@ class GameService:
             withdrawn = record.state.result() if row.status == "finished" else None
             undone = record.pop()
             try:
+                if before_commit is not None:
+                    await before_commit()
                 row = await self.store.undo_action(
                     row.id, expected_ply=row.ply, user_id=user_id, summary=record.state.summary()
                 )
             except BaseException:
                 self.forget(row.id)
                 raise
-            self._cache[row.id] = _Cached(record, time.monotonic())
+            self._keep(row.id, record)
             return Played(row, record.last, record, undone=undone, withdrawn=withdrawn)
 
-    async def abandon(self, channel_id: int, user_id: int, *, may_manage: bool, game_id: int | None = None) -> GameRow:
+    async def abandon(self, channel_id: int, user_id: int, *, may_manage: bool, game_id: int | None = None,
+                      before_commit: BeforeCommit | None = None) -> GameRow:
         async with self._change(channel_id):
             row = await self._row_for(channel_id, game_id=game_id)
             if row.owner_id != user_id and not may_manage:
                 raise Refusal("refuse.not_owner_abandon", owner=f"<@{row.owner_id}>")
+            if before_commit is not None:
+                await before_commit()
             self.forget(row.id)
             return await self.store.abandon(row.id, expected_ply=row.ply, by_user=user_id)
+
+    async def forget_user(self, user_id: int, *, expected_mark: str | None = None,
+                          before_commit: BeforeCommit | None = None) -> dict[str, Any]:
+        """/game forget: delete every game ``user_id`` started, everywhere; their cached records go too."""
+        if before_commit is not None:
+            await before_commit()
+        forgotten = await self.store.forget_user(user_id, expected_mark=expected_mark)
+        for game_id in forgotten["game_ids"]:
+            self.forget(game_id)
+        return forgotten
 
     # -- inside -------------------------------------------------------------------------------------
     async def _row_for(

@@ -15,7 +15,7 @@ from .. import understood
 from ..buttons import FieldSpec
 from ..controller import lang, send
 from ..i18n import L, card_name, t
-from ..sessions import Played, Refusal
+from ..sessions import Refusal
 from ..store import GameRow, StoreError
 
 if TYPE_CHECKING:
@@ -55,18 +55,9 @@ async def record_to_look_at(interaction: discord.Interaction[SoloBot], kind: str
 
 
 async def start_game(interaction: discord.Interaction[SoloBot], kind: str, options: dict[str, Any]) -> None:
-    bot = interaction.client
     channel = interaction.channel
     parent_id = getattr(channel, "parent_id", None) if isinstance(channel, discord.Thread) else None
-    try:
-        played: Played = await bot.service.start(
-            kind=kind, options=options, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-            parent_channel_id=parent_id, owner_id=interaction.user.id,
-        )
-    except (Refusal, RuleError, StoreError) as err:
-        await bot.controller.refuse(interaction, err)
-        return
-    await bot.controller.show(interaction, played, picture=True)
+    await interaction.client.controller.start(interaction, kind, options, parent_id)
 
 
 def card_choices(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import zlib
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -13,11 +14,12 @@ from engine.core import Action
 
 from ..buttons import ButtonSpec, view_of
 from ..controller import lang, send
+from ..delivery import NotAcknowledged
 from ..games import KINDS
 from ..i18n import L, t
 from ..render.embeds import COLOURS, game_embed, notice_embed
 from ..sessions import Played, Refusal
-from ..store import GameRow, StoreError
+from ..store import GameRow, StaleVersion, StoreError
 from .common import word_choices
 
 if TYPE_CHECKING:
@@ -174,6 +176,25 @@ class GameCommands(app_commands.Group):
             embed.add_field(name=t(lg, "stats.best", game=kind), value=value, inline=False)
         await send(interaction, embed=embed)
 
+    @app_commands.command(name="forget", description=L("Delete everything the bot stores about you",
+                                                         "cmd.game.forget"))
+    async def forget(self, interaction: Interaction) -> None:
+        """Shows what would go, with a button only the caller can press (see on_forget)."""
+        lg = lang(interaction)
+        try:
+            data = await interaction.client.store.user_data(interaction.user.id)
+        except StoreError as err:
+            await interaction.client.controller.refuse(interaction, err)
+            return
+        if not data["games"] and not data["ended_others"]:
+            await send(interaction, embed=notice_embed(lg, "forget.nothing", kind="info"), ephemeral=True)
+            return
+        view = view_of(0, forget_mark(data), [ButtonSpec("forget", t(lg, "button.forget_confirm"),
+                                                         arg=interaction.user.id, style=discord.ButtonStyle.danger)])
+        embed = notice_embed(lg, "forget.confirm", kind="lost", games=data["games"], actions=data["actions"],
+                             results=data["results"], minutes=FORGET_CONFIRM_MINUTES)
+        await send(interaction, embed=embed, view=view, ephemeral=True)
+
     @app_commands.command(name="help", description=L("How to play each game with the bot", "cmd.game.help"))
     @app_commands.describe(game=L("Which game", "opt.game.game"))
     @app_commands.choices(game=GAMES)
@@ -228,5 +249,48 @@ def export_record(row: GameRow, record: Any, result: Any) -> dict[str, Any]:
     }
 
 
+# /game forget: the confirmation holds for this long, and only while what it counted is unchanged.
+FORGET_CONFIRM_MINUTES = 10
+
+
+def forget_mark(data: dict[str, Any]) -> int:
+    """A short fingerprint of what ``/game forget`` counted (it rides in the button's custom_id)."""
+    return zlib.crc32(str(data["mark"]).encode()) % 1_000_000_000
+
+
+async def on_forget(interaction: Interaction, mark: int, owner: str | None) -> None:
+    """The confirmation button of /game forget: only its user may press it, and only while it is fresh."""
+    ctl = interaction.client.controller
+    lg = lang(interaction)
+    gate = await ctl.arrive(interaction, ephemeral=True)
+    if gate is None:
+        return
+    if owner != str(interaction.user.id):
+        await send(interaction, embed=notice_embed(lg, "forget.not_yours"), ephemeral=True)
+        return
+    sent = getattr(interaction.message, "created_at", None)
+    too_old = sent is None or (discord.utils.utcnow() - sent).total_seconds() > FORGET_CONFIRM_MINUTES * 60
+    try:
+        data = await interaction.client.store.user_data(interaction.user.id)
+        if too_old or forget_mark(data) != mark:
+            raise StaleVersion(game_id=0)
+        forgotten = await interaction.client.service.forget_user(interaction.user.id, expected_mark=data["mark"],
+                                                                 before_commit=gate)
+    except NotAcknowledged as exc:
+        ctl.not_acknowledged(interaction, exc)
+        return
+    except StaleVersion:
+        await send(interaction, embed=notice_embed(lg, "forget.stale", minutes=FORGET_CONFIRM_MINUTES),
+                   ephemeral=True)
+        return
+    except StoreError as err:
+        await ctl.refuse(interaction, err)
+        return
+    await send(interaction, embed=notice_embed(lg, "forget.done", kind="info", games=forgotten["games"],
+                                               actions=forgotten["actions"], snapshots=forgotten["snapshots"],
+                                               results=forgotten["results"]), ephemeral=True)
+
+
 def install(bot: SoloBot) -> None:
     bot.tree.add_command(GameCommands())
+    bot.controller.ops["forget"] = on_forget

@@ -23,6 +23,12 @@ reply fails fast instead of timing out. After the answer, the reply keeps collec
 pass with nothing new for it (trailing followups, channel posts). `grace=0` returns as soon as the
 interaction is answered (benchmarks). If nothing answers within `timeout`, `NoReply` is raised.
 
+Late and repeated delivery: `late=3.5` on `slash`/`press`/`submit` delivers an interaction created 3.5 s
+ago (its snowflake carries that time, and the stand-in's deadline counts from it, as Discord's does): the
+reply is then complete at the first thing the bot sends or has refused, without waiting for the deadline.
+`await driver.redeliver(reply)` sends the same interaction (same id and token) once more, as a gateway
+RESUME may.
+
 Channel posts: a message the bot posts to a channel while a reply is collecting belongs to that reply
 when it is in the interaction's channel, its parent (a game in a thread posting to the parent channel),
 or a thread under it.
@@ -57,7 +63,7 @@ from .server import (
     StandIn,
     StoredMessage,
 )
-from .world import Channel, User
+from .world import DISCORD_EPOCH_MS, Channel, User
 
 ANSWERS = {CHANNEL_MESSAGE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL}
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
@@ -127,6 +133,7 @@ class Reply:
         self._wake = asyncio.Event()  # set on any activity
         self._last = time.monotonic()
         self._order: list[tuple[int, str]] = []  # (message id, kind) in order of first appearance
+        self.late = False  # delivered past the deadline: complete at the bot's first (refused) attempt
 
     # -- collecting --
 
@@ -163,7 +170,7 @@ class Reply:
         give_up = time.monotonic() + timeout
         while not self._answered.is_set():
             limit = give_up
-            if not self.record.responded:
+            if not self.record.responded and not self.late:
                 limit = min(limit, self.record.created + self.standin.deadline + 0.25)
             if time.monotonic() >= limit:
                 raise NoReply(self)
@@ -341,14 +348,15 @@ class Driver:
 
     async def slash(self, name: str, options: dict[str, Any] | None = None, *, user: User | str | None = None,
                     channel: Channel | str | None = None, locale: str | None = None, grace: float | None = None,
-                    timeout: float | None = None, anywhere: bool = False) -> Reply:
+                    timeout: float | None = None, anywhere: bool = False, late: float = 0.0) -> Reply:
         """Run `/name` (e.g. "seasons start") with options typed per the command's schema. Like Discord's
         client, only where the command is offered (its `contexts`: 0 server, 1 DM with the bot, 2 group DM);
-        `anywhere=True` sends it all the same, as an outdated registration or a forged client could."""
+        `anywhere=True` sends it all the same, as an outdated registration or a forged client could. `late`:
+        delivered that many seconds after its creation."""
         data = self._command_data(name, options or {}, focused=None)
         if not anywhere:
             self._check_context(name, channel)
-        return await self._run(APPLICATION_COMMAND, data, user, channel, locale, None, grace, timeout)
+        return await self._run(APPLICATION_COMMAND, data, user, channel, locale, None, grace, timeout, late)
 
     def _check_context(self, name: str, channel: Channel | str | None) -> None:
         top, path, _ = self.find_command(name)
@@ -372,7 +380,7 @@ class Driver:
 
     async def press(self, custom_id: str, *, message: Message | StoredMessage | int | None = None,
                     values: list[str] | None = None, user: User | str | None = None, locale: str | None = None,
-                    grace: float | None = None, timeout: float | None = None) -> Reply:
+                    grace: float | None = None, timeout: float | None = None, late: float = 0.0) -> Reply:
         """Press the button (or choose `values` in the select menu) `custom_id` on a message the bot sent
         (by default the latest message that has it)."""
         stored = self._message_with(custom_id, message)
@@ -383,10 +391,11 @@ class Driver:
         if component["type"] != 2:
             data["values"] = list(values or [])
         channel = self.standin.world.find_channel(stored.channel_id)
-        return await self._run(MESSAGE_COMPONENT, data, user, channel, locale, stored, grace, timeout)
+        return await self._run(MESSAGE_COMPONENT, data, user, channel, locale, stored, grace, timeout, late)
 
     async def submit(self, custom_id: str, fields: dict[str, str], *, user: User | str | None = None,
-                     locale: str | None = None, grace: float | None = None, timeout: float | None = None) -> Reply:
+                     locale: str | None = None, grace: float | None = None, timeout: float | None = None,
+                     late: float = 0.0) -> Reply:
         """Fill and submit the form `custom_id` the bot opened; fields by text input custom_id or label."""
         if custom_id not in self._modals:
             raise DriverError("console.error.no_form")
@@ -395,7 +404,7 @@ class Driver:
         message = self.standin.messages.get(opener.message_id or 0)
         data = {"custom_id": custom_id, "components": components}
         return await self._run(MODAL_SUBMIT, data, user or opener.user, opener.channel, locale, message, grace,
-                               timeout)
+                               timeout, late)
 
     @property
     def open_modal(self) -> dict | None:
@@ -403,15 +412,19 @@ class Driver:
         return next(reversed(self._modals.values()))[0] if self._modals else None
 
     async def _run(self, type_: int, data: dict, user: Any, channel: Any, locale: str | None,
-                   message: StoredMessage | None, grace: float | None, timeout: float | None) -> Reply:
+                   message: StoredMessage | None, grace: float | None, timeout: float | None,
+                   late: float = 0.0) -> Reply:
         world = self.standin.world
         record = self.standin.new_interaction(type_, data, user=world.user(user), channel=world.channel(channel),
                                               locale=locale, message=message)
+        if late:
+            self._backdate(record, late)
         reply = Reply(self.standin, record)
+        reply.late = late >= self.standin.deadline
         record.observers.append(reply._observe)
         stop_watching = self.standin.watch_channels(reply._observe_channel)
         try:
-            await self.standin.dispatch(record)
+            await self.standin.dispatch(record, late=late)
             await reply._wait(self.grace if grace is None else grace, self.timeout if timeout is None else timeout)
         finally:
             stop_watching()
@@ -419,6 +432,21 @@ class Driver:
             self._modals.pop(reply.modal["custom_id"], None)
             self._modals[reply.modal["custom_id"]] = (reply.modal, record)
         return reply
+
+    def _backdate(self, record: InteractionRecord, late: float) -> None:
+        """Give the interaction an id created `late` seconds ago, as Discord's would be when it arrives late."""
+        ms = int((time.time() - late) * 1000) - DISCORD_EPOCH_MS
+        new_id = (ms << 22) | (self.standin.ids.next() & 0x3FFFFF)
+        self.standin.interactions.pop(record.id, None)
+        record.id = new_id
+        record.payload["id"] = str(new_id)
+        self.standin.interactions[new_id] = record
+
+    async def redeliver(self, reply: Reply) -> None:
+        """Deliver `reply`'s interaction again (same id, token and creation time), as a RESUME replay may.
+        Nothing waits for an answer: the bot must not act on it (look at the store, or the bot's own count)."""
+        record = reply.record
+        await self.standin.dispatch(record, late=time.monotonic() - record.created)
 
     # -- building payloads --
 

@@ -399,10 +399,10 @@ class StandIn:
         count = self.shard_count or 1
         return 0 if channel.guild_id is None else (channel.guild_id >> 22) % count
 
-    async def dispatch(self, record: InteractionRecord, *, wait: bool = True) -> None:
+    async def dispatch(self, record: InteractionRecord, *, wait: bool = True, late: float = 0.0) -> None:
         """Send INTERACTION_CREATE to the shard that owns the interaction's guild (waiting up to 10 s for a
         reconnecting one; with ``wait=False`` a disconnected shard gets it on RESUME); the response deadline
-        starts now."""
+        starts now, or `late` seconds ago (an interaction delivered late)."""
         shard = self.shard_of(record.channel)
         session = self._shards.get(shard)
         if wait and (session is None or not session.open):
@@ -413,7 +413,7 @@ class StandIn:
                     await asyncio.wait_for(session.connected.wait(), 10.0)
         if session is None or (wait and not session.open):
             raise ConnectionError("no discord.py client is connected to the stand-in")
-        record.created = time.monotonic()
+        record.created = time.monotonic() - late
         record.shard = shard
         await session.send(0, record.payload, "INTERACTION_CREATE", queue=not wait)
 

@@ -14,6 +14,7 @@ which NORMAL does not promise for the last commits.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -521,6 +522,45 @@ class SqliteStore:
                     " ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
                     (key, value, _utc_now()),
                 )
+    # -- a user's data (/game forget) -----------------------------------------------------------------
+    async def user_data(self, user_id: int) -> JSON:
+        """What the store holds about ``user_id``: counts of the games they started and of those games'
+        actions, snapshots and results, of results of other games they ended, and a ``mark`` that changes
+        whenever any of it does (a confirmation to delete is checked against it)."""
+        async with self._read() as db:
+            return await _user_data(db, user_id)
+
+    async def forget_user(self, user_id: int, *, expected_mark: str | None = None) -> JSON:
+        """Delete every game ``user_id`` started (in every server, a game in progress included) with its
+        actions, snapshots and result, and remove their id from what remains (``ended_by`` of a game they
+        abandoned as a server manager, ``undone_by``). One transaction; the freed pages are overwritten
+        (``secure_delete``) and the WAL truncated afterwards, so the rows do not linger in the file.
+        ``expected_mark`` (from ``user_data``): raise StaleVersion instead if the data changed since.
+        Returns the counts deleted and ``game_ids``."""
+        db = self._conn()
+        async with self._lock:
+            await db.execute("PRAGMA secure_delete = ON")
+        try:
+            async with self._write() as db:
+                found = await _user_data(db, user_id)
+                if expected_mark is not None and found["mark"] != expected_mark:
+                    raise StaleVersion(game_id=0, expected=expected_mark, actual=found["mark"])
+                async with db.execute("SELECT id FROM games WHERE owner_id = ?", (user_id,)) as cursor:
+                    ids = [r[0] for r in await cursor.fetchall()]
+                mine = "SELECT id FROM games WHERE owner_id = ?"
+                for table in ("snapshots", "actions", "results", "result_posts"):
+                    await db.execute(f"DELETE FROM {table} WHERE game_id IN ({mine})", (user_id,))
+                await db.execute("DELETE FROM results WHERE user_id = ?", (user_id,))
+                await db.execute("UPDATE results SET ended_by = NULL WHERE ended_by = ?", (user_id,))
+                await db.execute("UPDATE actions SET undone_by = NULL WHERE undone_by = ?", (user_id,))
+                await db.execute("DELETE FROM games WHERE owner_id = ?", (user_id,))
+        finally:
+            async with self._lock:
+                await db.execute("PRAGMA secure_delete = OFF")
+        with contextlib.suppress(sqlite3.Error):
+            async with self._lock:
+                await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return {k: v for k, v in found.items() if k != "mark"} | {"game_ids": ids}
 
     # -- backup ------------------------------------------------------------------------------------
     async def backup(self, path: str | os.PathLike[str]) -> None:
@@ -571,6 +611,21 @@ async def _rollback(db: aiosqlite.Connection) -> None:
     except sqlite3.Error as exc:
         if "no transaction is active" not in str(exc):
             log.exception("ROLLBACK failed")
+
+
+async def _user_data(db: aiosqlite.Connection, user_id: int) -> JSON:
+    mine = "SELECT id FROM games WHERE owner_id = ?"
+    row = await _one(db, "SELECT count(*), coalesce(max(id), 0), coalesce(max(updated_at), ''), coalesce(sum(ply), 0)"
+                         " FROM games WHERE owner_id = ?", (user_id,))
+    games, newest, updated, plies = row[0], row[1], row[2], row[3]
+    counts = {"games": games}
+    for table in ("actions", "snapshots", "results"):
+        counted = await _one(db, f"SELECT count(*) FROM {table} WHERE game_id IN ({mine})", (user_id,))
+        counts[table] = counted[0]
+    ended = await _one(db, "SELECT count(*) FROM results WHERE ended_by = ? AND user_id != ?", (user_id, user_id))
+    counts["ended_others"] = ended[0]
+    counts["mark"] = f"{games}.{newest}.{plies}.{counts['actions']}.{counts['results']}.{ended[0]}.{updated}"
+    return counts
 
 
 async def _one(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:

@@ -1,18 +1,18 @@
 """The bot in a process of its own, logged into a stand-in that runs in the test process (loopback only).
 
 As a script: `python bot_process.py DB API_BASE GATEWAY_URL TOKEN FIRST_SEED` points discord.py at the
-stand-in (as `Driver.__aenter__` does), starts `bot.app.create_bot`, syncs the command tree (so the test's
-driver knows the commands), prints `ready` and runs until killed. A store that cannot open ends it with
+stand-in (as `Driver.__aenter__` does), starts `bot.app.create_bot` under the bot's own run loop
+(`bot.__main__.serve`: SIGTERM drains and closes), syncs the command tree (so the test's driver knows the
+commands), prints `ready` and runs until killed or terminated. A store that cannot open ends it with
 one line on stderr and exit code 3.
 
-In the tests: `BotProcess(standin, db_path)` starts, kills (SIGKILL) and restarts it; `driver_for(standin)`
+In the tests: `BotProcess(standin, db_path)` starts, kills (SIGKILL), terminates (SIGTERM) and restarts it; `driver_for(standin)`
 is a `Driver` that plays interactions into whichever client is connected, without a client of its own.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import os
 import sys
@@ -25,7 +25,6 @@ REPO = HERE.parents[2]
 async def _serve(db: str, api_base: str, gateway: str, token: str, first_seed: int) -> int:
     import logging
 
-    import discord
     import yarl
     from discord.gateway import DiscordWebSocket
     from discord.http import Route
@@ -40,21 +39,20 @@ async def _serve(db: str, api_base: str, gateway: str, token: str, first_seed: i
     seeds = itertools.count(first_seed)
     bot = create_bot(Config(db_path=Path(db)), seed=lambda: next(seeds))
     bot._connection.guild_ready_timeout = 0.05
+    from bot.__main__ import serve
+    from bot.health import Heartbeat
+
+    async def when_ready() -> None:
+        await bot.tree.sync()
+        print("ready", flush=True)
+
+    # The bot's own run loop (python -m bot): SIGTERM drains the commands under way and closes the store.
     try:
-        await bot.login(token)
+        await serve(bot, token, heartbeat=Heartbeat(Config(db_path=Path(db)).heartbeat_path, interval=0.5),
+                    reconnect=False, when_ready=when_ready)
     except StoreError as err:
         print(f"store error: {err}", file=sys.stderr, flush=True)
-        with contextlib.suppress(Exception):
-            await bot.close()
         return 3
-    task = asyncio.create_task(bot.connect(reconnect=False))
-    await bot.wait_until_ready()
-    await bot.tree.sync()
-    print("ready", flush=True)
-    try:
-        await task
-    except discord.ConnectionClosed:
-        pass
     return 0
 
 
@@ -86,6 +84,11 @@ class BotProcess:
     def kill(self) -> None:
         if self.proc is not None and self.proc.returncode is None:
             self.proc.kill()
+
+    def terminate(self) -> None:
+        """SIGTERM, as `docker stop` sends it."""
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.terminate()
 
     async def wait(self) -> int:
         assert self.proc is not None

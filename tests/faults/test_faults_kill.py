@@ -1,7 +1,10 @@
-"""kill -9 of the bot at random moments while several games are played, then a restart on the same file.
+"""kill -9 of the bot at seeded moments while several games are played, then a restart on the same file.
 
-The bot runs in a process of its own (bot_process.py); the stand-in and the players run here. At each
-seeded kill point the process gets SIGKILL with commands in flight; after the restart every game's
+The bot runs in a process of its own (bot_process.py); the stand-in and the players run here. The kill
+points are counted, not timed: before a round, the seeded schedule picks the numbers of acknowledged
+actions (over all the round's games, whose scripts are known in advance) at which the process gets
+SIGKILL, all well inside the round's total, so every point is reached however fast or slow the machine is
+and each is one kill. At a kill the players' commands in flight are cut; after the restart every game's
 `/game export` must hold every action whose reply arrived, the one in flight at most once, and a state
 equal to the replay of the stored log (never half an action). Then play goes on, to each game's end.
 """
@@ -49,9 +52,11 @@ class KillRun:
     stored_in_flight: int = 0  # of those, how many the restarted bot had kept
     tally: Tally = field(default_factory=Tally)
     games: int = 0
+    schedule: list[list[int]] = field(default_factory=list)  # each round's kill points (acknowledged actions)
 
     def summary(self) -> str:
-        return (f"games={self.games} (each played to its end) kills={self.kills} commands={self.tally.commands} "
+        return (f"games={self.games} (each played to its end) kills={self.kills} at acknowledged-action counts "
+                f"{self.schedule[:3]}{'…' if len(self.schedule) > 3 else ''} commands={self.tally.commands} "
                 f"acknowledged={self.tally.acknowledged} (all found after each restart) "
                 f"in_flight_at_kill={self.in_flight} kept={self.stored_in_flight} "
                 f"dropped={self.in_flight - self.stored_in_flight} (unacknowledged; none half applied)")
@@ -77,7 +82,8 @@ async def settle(driver, player: Player, tally: Tally) -> None:  # noqa: ANN001
     game.reply = await driver.slash("game status", {}, grace=0, **game.who)
 
 
-async def play_until_end(driver, player: Player, gate: asyncio.Event, run: KillRun, rng: random.Random) -> None:  # noqa: ANN001
+async def play_until_end(driver, player: Player, gate: asyncio.Event, run: KillRun, rng: random.Random,  # noqa: ANN001
+                         progressed: asyncio.Event) -> None:
     game = player.game
     while game.pos < len(game.script):
         await gate.wait()
@@ -99,6 +105,15 @@ async def play_until_end(driver, player: Player, gate: asyncio.Event, run: KillR
         assert acknowledged(reply), f"{game.channel.name} {action.to_json()} refused: {reply.text}"
         game.log.append(action)
         game.reply = reply
+        progressed.set()
+
+
+def kill_points(rng: random.Random, total: int, kills: int) -> list[int]:
+    """`kills` distinct counts of acknowledged actions, all in the first two thirds of the round's `total`:
+    the schedule always fits, whatever the machine's speed."""
+    room = max(2, total * 2 // 3)
+    assert room - 1 >= kills, f"the round's games are too short for {kills} kill points ({total} actions)"
+    return sorted(rng.sample(range(1, room), kills))
 
 
 async def kill_rounds(tmp_path: Path, *, rounds: int, games_per_round: int, kills_per_round: int,
@@ -115,16 +130,25 @@ async def kill_rounds(tmp_path: Path, *, rounds: int, games_per_round: int, kill
                 chunk = places[r * games_per_round:(r + 1) * games_per_round]
                 players = [Player(plan(r * games_per_round + i, *place)) for i, place in enumerate(chunk)]
                 run.games += len(players)
-                for p in players:
+                for p in players:  # one after another: each game's seed, hence its script, is fixed
                     await start(driver, p.game, run.tally, length=400)
+                total = sum(len(p.game.script) for p in players)
+                points = kill_points(rng, total, kills_per_round)
+                run.schedule.append(points)
                 gate = asyncio.Event()
                 gate.set()
-                playing = [asyncio.ensure_future(play_until_end(driver, p, gate, run, random.Random(rng.random())))
+                progressed = asyncio.Event()
+                playing = [asyncio.ensure_future(play_until_end(driver, p, gate, run, random.Random(rng.random()),
+                                                                progressed))
                            for p in players]
-                for _ in range(kills_per_round):
-                    await asyncio.sleep(rng.uniform(0.02, 0.5))
-                    if all(t.done() for t in playing):
-                        break
+                for point in points:
+                    # Wait for the point: a count of acknowledged actions, never a time.
+                    while sum(p.game.pos for p in players) < point:
+                        failed = [t for t in playing if t.done() and t.exception() is not None]
+                        if failed:
+                            raise failed[0].exception()
+                        progressed.clear()
+                        await progressed.wait()
                     # SIGKILL with whatever is in flight; those commands' replies never come.
                     gate.clear()
                     proc.kill()
@@ -159,13 +183,13 @@ async def kill_rounds(tmp_path: Path, *, rounds: int, games_per_round: int, kill
 async def test_kill_9_at_random_moments_keeps_every_acknowledged_action(tmp_path, figures):
     run = await kill_rounds(tmp_path, rounds=1, games_per_round=3, kills_per_round=3, seed=11)
     figures(f"kill -9 (short): {run.summary()}")
-    assert run.kills == 3
+    assert run.kills == 3  # one per scheduled point, always: the points are counts, not times
     assert run.tally.acknowledged > 30
 
 
 @pytest.mark.soak
-async def test_soak_fifty_kill_points(tmp_path, figures):
-    run = await kill_rounds(tmp_path, rounds=12, games_per_round=4, kills_per_round=5, seed=12)
+async def test_soak_a_hundred_kill_points(tmp_path, figures):
+    run = await kill_rounds(tmp_path, rounds=20, games_per_round=4, kills_per_round=5, seed=12)
     figures(f"kill -9 (soak): {run.summary()}")
-    assert run.kills >= 50
+    assert run.kills == 100
     assert run.in_flight > 0

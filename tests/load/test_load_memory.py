@@ -1,0 +1,142 @@
+"""Issue 11, point 8: weeks of uptime keep memory flat.
+
+Many channels play at once, round after round (Volfyirion: reshuffle, end of turn, the attack's reveal form
+opened and closed without submitting, two undos — so each game lives on indefinitely), and after every
+round what the bot keeps in memory is counted: channel locks (none once the commands are done), cached
+games (never more than the cap), forms discord.py keeps open (they leave after their timeout), the memory of
+interaction ids (never more than its limit). The counts are asserted, round by round, not a time.
+`make test` runs the short form (over a thousand commands); `make soak` the long one. The traced memory
+(tracemalloc, the stand-in's own records dropped between rounds) is compared too: it must not grow by a MiB
+once the first rounds have filled the caches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import gc
+import sys
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from bot.app import create_bot
+from bot.config import Config
+from bot.standin import StandIn
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load_helpers import crowded_world  # noqa: E402
+
+CACHE_CAP = 12
+IDS_KEPT = 400
+WARM = 3  # rounds that fill the caches before memory is compared
+
+
+def _button(reply, op: str) -> str:  # noqa: ANN001
+    found = [b["custom_id"] for b in reply.buttons if b.get("custom_id", "").split(":")[3:4] == [op]]
+    assert found, f"no {op} button in: {reply.text[:300]} (response {reply.response_type}, rejections {reply.rejections}, {len(reply.activities)} activities: {[a.kind for a in reply.activities]})"
+    return found[0]
+
+
+async def _cycle(driver, channel, user, peaks: dict[str, int]) -> int:  # noqa: ANN001
+    """One channel's round: 5 interactions; the form the reveal button opens is never submitted."""
+    who = {"channel": channel, "user": user}
+    await driver.slash("volfyrion reshuffle", {}, grace=0, **who)
+    attack = await driver.slash("volfyrion end", {}, grace=0, **who)
+    assert not attack.ephemeral, attack.text
+    opened = await driver.press(_button(attack, "reveal"), message=attack.original, user=user, grace=0)
+    assert opened.modal is not None, f"{opened.text[:300]} ({opened.response_type}, {opened.rejections})"
+    peaks["forms"] = max(peaks["forms"], _modals(driver.bot))
+    for _ in range(2):
+        undone = await driver.slash("game undo", {}, grace=0, **who)
+        assert not undone.ephemeral, undone.text
+    return 5
+
+
+def _forget_the_harness(standin, driver) -> None:  # noqa: ANN001
+    """The stand-in keeps every message and interaction for the tests to read, and the driver every form it
+    saw: drop them between rounds, so the traced memory is the bot's (and discord.py's) alone."""
+    for kept in (standin.messages, standin.interactions, standin._by_token, driver._modals):
+        kept.clear()
+    standin.requests.clear()
+
+
+def _traced() -> int:
+    gc.collect()
+    return tracemalloc.get_traced_memory()[0]
+
+
+async def _bounded(limit: asyncio.Semaphore, work) -> int:  # noqa: ANN001
+    async with limit:
+        return await work
+
+
+def _modals(bot) -> int:  # noqa: ANN001
+    return len(bot._connection._view_store._modals)
+
+
+async def _until(condition, limit: float = 60.0) -> None:  # noqa: ANN001
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + limit
+    while not condition():
+        assert loop.time() < give_up, "the awaited event never came"
+        await asyncio.sleep(0.02)
+
+
+async def _run(tmp_path: Path, *, channels: int, rounds: int, figures) -> None:  # noqa: ANN001
+    world, places = crowded_world(channels)
+    config = dataclasses.replace(Config(db_path=tmp_path / "bot.sqlite3"), form_seconds=0.2)
+    bot = create_bot(config, seed=lambda: 4242)
+    bot.service.max_cached = CACHE_CAP
+    bot.controller.deliveries.limit = IDS_KEPT
+    limit = asyncio.Semaphore(40)  # many channels, at most 40 of them busy at once (as in the load test)
+    commands = 0
+    peaks = {"locks": 0, "cached": 0, "forms": 0, "ids": 0}
+    tracemalloc.start()
+    try:
+        async with StandIn(world) as standin, standin.connect(bot, timeout=60.0) as driver:
+            for channel, user in places:
+                started = await driver.slash("volfyrion start", {"difficulty": "normal"}, grace=0, channel=channel,
+                                             user=user)
+                assert not started.ephemeral, started.text
+                commands += 1
+            sizes = []
+            for n in range(rounds):
+                done = await asyncio.gather(*(_bounded(limit, _cycle(driver, c, u, peaks)) for c, u in places))
+                commands += sum(done)
+                service = bot.service
+                # Nothing is under way now: no channel lock is left, whatever the number of channels.
+                assert service.channel_locks() == 0, service.channel_locks()
+                assert service.cached_games() <= CACHE_CAP
+                assert len(bot.controller.deliveries) <= IDS_KEPT
+                peaks["locks"] = max(peaks["locks"], service.channel_locks())
+                peaks["cached"] = max(peaks["cached"], service.cached_games())
+                peaks["ids"] = max(peaks["ids"], len(bot.controller.deliveries))
+                assert _modals(bot) <= channels  # at most this round's, never the rounds before
+                await _until(lambda: _modals(bot) == 0)  # closed forms leave after their timeout
+                _forget_the_harness(standin, driver)
+                if n in (WARM, rounds - 1):
+                    sizes.append(_traced())
+            assert standin.violations == []
+    finally:
+        tracemalloc.stop()
+    assert commands == channels * (1 + 5 * rounds)
+    # Bytes, not a time: after the first rounds warm the caches, the process holds what it held.
+    assert sizes[-1] - sizes[0] < 1024 * 1024, f"memory grew by {(sizes[-1] - sizes[0]) // 1024} KiB"
+    assert peaks["forms"] > 0  # forms were open: they did leave, they were not never there
+    grown = sizes[-1] - sizes[0]
+    figures(f"memory ({'soak' if rounds > 10 else 'short'}): channels={channels} rounds={rounds} "
+            f"commands={commands} peak locks after a round={peaks['locks']} cached games<={peaks['cached']} "
+            f"(cap {CACHE_CAP}) open forms<={peaks['forms']} (0 after timeout) ids kept<={peaks['ids']} "
+            f"(limit {IDS_KEPT}) traced memory round {WARM + 1} -> last: {sizes[0] // 1024} KiB -> "
+            f"{sizes[-1] // 1024} KiB ({grown / 1024:+.0f} KiB)")
+
+
+async def test_memory_stays_flat_across_many_channels_and_a_thousand_commands(tmp_path, figures):
+    await _run(tmp_path, channels=40, rounds=6, figures=figures)
+
+
+@pytest.mark.soak
+async def test_soak_memory_stays_flat_over_thousands_of_commands(tmp_path, figures):
+    await _run(tmp_path, channels=120, rounds=30, figures=figures)

@@ -41,7 +41,7 @@ async def test_forget_after_confirmation_deletes_the_callers_games_and_nothing_o
     assert (await store.user_data(player))["games"] == 2
 
     ask = await driver.slash("game forget", {}, user="player", channel="table")
-    assert ask.ephemeral and "2 game(s)" in ask.text and "cannot be undone" in ask.text
+    assert ask.ephemeral and "2 games" in ask.text and "cannot be undone" in ask.text
     assert (await store.user_data(player))["games"] == 2  # asking deletes nothing
 
     other = await driver.press(button(ask, "forget"), message=ask.original, user="haruka")
@@ -49,7 +49,7 @@ async def test_forget_after_confirmation_deletes_the_callers_games_and_nothing_o
     assert (await store.user_data(player))["games"] == 2
 
     done = await driver.press(button(ask, "forget"), message=ask.original, user="player")
-    assert done.ephemeral and "Deleted: 2 game(s)" in done.text
+    assert done.ephemeral and "Deleted: 2 games" in done.text
     assert (await store.user_data(player))["games"] == 0
     assert (await store.stats(driver.standin.world.guilds[0].id, player))["games"] == 0
     assert (await store.user_data(haruka))["games"] == 1

@@ -103,14 +103,7 @@ class VolfyirionCommands(app_commands.Group):
                            city=L("The city it goes to (Troops and Buildings)", "opt.volfyirion.city"))
     async def play(self, interaction: Interaction, card: app_commands.Range[str, 1, 100],
                    city: app_commands.Range[str, 1, 100] | None = None) -> None:
-        def build(record: GameRecord) -> Action:
-            cities = [c["name"].casefold() for c in record.state.cities]
-            where = "" if city is None else str(cities.index(city.casefold().strip())) if city.casefold().strip() in \
-                cities else None
-            named = _card_or_pick(card, "pk_play", lambda i: None if where is None else f"{i}.{where}")
-            return Action("play", card=named, city=city)
-
-        await _act(interaction, build)
+        await _act(interaction, _with_city("play", "card", card, city))
 
     @app_commands.command(name="remove", description=L("You removed one of your cards in play",
                                                        "cmd.volfyirion.remove"))
@@ -118,7 +111,7 @@ class VolfyirionCommands(app_commands.Group):
                            city=L("Its city, when the same card stands in two", "opt.volfyirion.remove_city"))
     async def remove(self, interaction: Interaction, card: app_commands.Range[str, 1, 100],
                      city: app_commands.Range[str, 1, 100] | None = None) -> None:
-        await _act(interaction, Action("remove", card=card, city=city))
+        await _act(interaction, _with_city("remove", "card", card, city))
 
     @app_commands.command(name="redeploy", description=L("You moved a Troop to another city",
                                                          "cmd.volfyirion.redeploy"))
@@ -126,7 +119,7 @@ class VolfyirionCommands(app_commands.Group):
                            city=L("The city it moves to", "opt.volfyirion.to_city"))
     async def redeploy(self, interaction: Interaction, troop: app_commands.Range[str, 1, 100],
                        city: app_commands.Range[str, 1, 100]) -> None:
-        await _act(interaction, Action("redeploy", troop=troop, city=city))
+        await _act(interaction, _with_city("redeploy", "troop", troop, city))
 
     @app_commands.command(name="acquire", description=L("You acquired an Asset card (helps the danger meter)",
                                                         "cmd.volfyirion.acquire"))
@@ -146,7 +139,12 @@ class VolfyirionCommands(app_commands.Group):
     @app_commands.choices(paid=PAID)
     async def putaside(self, interaction: Interaction, paid: str,
                        card: app_commands.Range[str, 1, 100] | None = None) -> None:
-        await _act(interaction, Action("putaside", paid=paid, card=card))
+        if card is None:
+            await _act(interaction, Action("putaside", paid=paid, card=None))
+            return
+        code = PAID_CODES.get(paid.strip().casefold())
+        await _act(interaction, lambda _r: Action("putaside", paid=paid, card=_card_or_pick(
+            card, "pk_putaside", lambda i: None if code is None else f"{i}.{code}")))
 
     @app_commands.command(name="danger", description=L("How dangerous the Rage Pile is right now",
                                                        "cmd.volfyirion.danger"))
@@ -179,7 +177,7 @@ class VolfyirionCommands(app_commands.Group):
                                                        "cmd.volfyirion.unseal"))
     @app_commands.describe(card=L("The Wonder", "opt.volfyirion.wonder"))
     async def unseal(self, interaction: Interaction, card: app_commands.Range[str, 1, 100]) -> None:
-        await _act(interaction, Action("unseal", card=card))
+        await _act(interaction, lambda _r: Action("unseal", card=_card_or_pick(card, "pk_unseal", lambda i: i)))
 
     @app_commands.command(name="win", description=L("You defeated Volfyirion", "cmd.volfyirion.win"))
     @app_commands.describe(how=L("How", "opt.volfyirion.how"))
@@ -363,21 +361,43 @@ class VolfyirionUI:
         return False
 
 
+# What was paid to put the top card aside, as a candidate button's argument carries it.
+PAID_CODES = {"battle": "b", "knowledge": "k"}
+
+
+def _with_city(kind: str, name: str, typed: str, city: str | None) -> Builder:
+    """``play``/``remove``/``redeploy``: the card, or its candidates as buttons that keep the city typed (by its
+    index among the game's cities; a city the game does not have gets no buttons, only the rules' refusal)."""
+    def build(record: GameRecord) -> Action:
+        cities = [c["name"].casefold() for c in record.state.cities]
+        where = city.casefold().strip() if city is not None else None
+        index = "" if where is None else str(cities.index(where)) if where in cities else None
+        named = _card_or_pick(typed, f"pk_{kind}", lambda i: None if index is None else f"{i}.{index}")
+        return Action(kind, **{name: named, "city": city})
+
+    return build
+
+
 def _picked_action(op: str, arg: str | None, record: GameRecord) -> Action | None:
     """A candidate button of a refusal: the command as typed, with the card picked (ids are catalog indexes)."""
     if not op.startswith("pk_") or not arg:
         return None
     ids = _engine().CATALOG.ids()
     try:
-        if op == "pk_play":
+        if op in ("pk_play", "pk_remove", "pk_redeploy"):
             card_index, _, city_index = arg.partition(".")
             city = record.state.cities[int(city_index)]["name"] if city_index else None
-            return Action("play", card=ids[int(card_index)], city=city)
-        if op == "pk_acquire":
-            return Action("acquire", card=ids[int(arg)])
+            name = "troop" if op == "pk_redeploy" else "card"
+            return Action(op.removeprefix("pk_"), **{name: ids[int(card_index)], "city": city})
+        if op in ("pk_acquire", "pk_unseal"):
+            return Action(op.removeprefix("pk_"), card=ids[int(arg)])
+        if op == "pk_putaside":
+            card_index, _, code = arg.partition(".")
+            paid = next(word for word, c in PAID_CODES.items() if c == code)
+            return Action("putaside", paid=paid, card=ids[int(card_index)])
         if op == "pk_reveal":
             return Action("reveal", cards=[ids[int(i)] for i in arg.split(".")])
-    except (ValueError, IndexError):
+    except (ValueError, IndexError, StopIteration):
         return None
     return None
 

@@ -127,3 +127,27 @@ def test_the_console_picks_in_a_select_menu_with_select_n():
     import bot.console as console_module
 
     assert "select 3 value1,value2" in console_module.__doc__
+
+
+async def test_every_volfyirion_card_option_offers_its_candidates(driver):
+    """remove, redeploy and putaside too: the press completes the command as typed, city and payment kept."""
+
+    async def pick(reply, label: str):
+        assert reply.ephemeral, reply.text
+        return await driver.press(next(b["custom_id"] for b in reply.buttons if b.get("label") == label))
+
+    await driver.slash("volfyrion start", {"difficulty": "normal"})
+    await driver.slash("volfyrion play", {"card": "Elite Trooper", "city": "Tylaris"})
+    moved = await pick(await driver.slash("volfyrion redeploy", {"troop": "Elite Tropr", "city": "Vahylea"}),
+                       "Elite Trooper")
+    assert not moved.ephemeral, moved.text
+    cities = {c["name"]: c["troop"] for c in (await export(driver))["state"]["cities"]}
+    assert cities["Vahylea"] == "Elite Trooper" and cities["Tylaris"] is None
+    removed = await pick(await driver.slash("volfyrion remove", {"card": "Elite Tropr"}), "Elite Trooper")
+    assert not removed.ephemeral, removed.text
+    assert all(c["troop"] is None for c in (await export(driver))["state"]["cities"])
+    aside = await pick(await driver.slash("volfyrion putaside", {"paid": "knowledge", "card": "Shrwd Dael"}),
+                       "Shrewd Deal")
+    assert not aside.ephemeral, aside.text
+    record = await export(driver)
+    assert record["actions"][-1] == {"type": "putaside", "paid": "knowledge", "card": "Shrewd Deal"}

@@ -107,3 +107,43 @@ def test_s5_2_the_tie_break_is_said_by_card_name_in_both_languages(tmp_path):
         said = [e.get("description", "") for item in items for e in item.get("embeds", [])]
         tie = [line for text in said for line in text.splitlines() if names[0] in line and names[1] in line]
         assert len(tie) == 1 and ("highest" in tie[0] or "最も高い" in tie[0]), said[-1]
+
+
+def test_s9_2_a_whole_bot_dice_game_with_boots_both_ways_typed_into_the_console(tmp_path):
+    """Archmage, bot dice: a seeded player who moves time often, forward and back, plays a whole game through
+    the console; its export holds exactly the state the engine reaches on its own (replay = live)."""
+    from engine.core import Action, Rng
+    from engine.seasons import RULES, face_text
+    from engine.seasons.autoplay import Table, main_action, side_action
+    from test_bot_console_games import seasons_line
+
+    seed = 8
+    step = RULES.new_game({"difficulty": "archmage", "dice": "bot"}, seed)
+    table, rng = Table.deal(seed), Rng(seed)
+    lines, moves_back = ["/seasons start difficulty:archmage dice:bot"], 0
+    while not step.state.finished:
+        state = step.state
+        action = None
+        if "time" in state.waiting.legal and rng.randbelow(100) < 30:
+            moves = [n for n in (-3, -2, -1, 1, 2, 3) if state.position + n >= 0 and not (n > 0 and state.past_end)]
+            action = Action("time", steps=moves[rng.randbelow(len(moves))])
+            moves_back += action.args["steps"] < 0
+        action = action or side_action(state, table, rng) or main_action(state, table, rng)
+        step = RULES.apply(state, action)
+        table.follow(step)
+        if action.type == "take":
+            lines.append(seasons_line(action, "en"))
+        elif action.type in ("time", "crystals"):
+            lines.append(f"/seasons {action.type} {next(iter(action.args))}:{next(iter(action.args.values()))}")
+        elif action.type in ("played", "effect"):
+            lines.append(" ".join([f"/seasons {action.type}"] + [f"{k}:{v}" for k, v in action.args.items()]))
+        elif action.type == "die":
+            lines.append(f"/seasons die face:{face_text(action.args['face'])}")
+        else:
+            lines.append(seasons_line(action, "en"))
+    assert moves_back >= 3
+    lines.append("/game export")
+    items = console(lines, "--lang", "en", "--db", str(tmp_path / "g.sqlite3"), seed=seed)
+    assert refusals(items) == []
+    record = exported(items)
+    assert record["state"] == step.state.summary() and record["result"] == step.state.result()

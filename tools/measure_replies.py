@@ -20,33 +20,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.console import _embed_lines  # noqa: E402
-from engine.core import Action  # noqa: E402
-from engine.seasons import face_text  # noqa: E402
+from bot.standin.typed import seasons_console_line  # noqa: E402
 from engine.seasons.autoplay import play_game  # noqa: E402
-
-
-def typed(action: Action, lang: str) -> str:
-    a = action.args
-    match action.type:
-        case "die":
-            return f"/seasons die face:{face_text(a['face'], lang)}"
-        case "reveal":
-            return "/seasons reveal cards:" + ", ".join(a["cards"])
-        case "take":
-            return f"press {a['index'] + 1}"  # the take buttons come first on the roll's reply
-        case "roll":
-            return "/seasons roll"
-        case "score":
-            return " ".join(["/seasons score"] + [f"{k}:{a[k]}" for k in ("crystals", "prestige", "bonuses", "hand",
-                                                                          "extra")])
-        case "answer":
-            return f"/seasons answer crystals:{a['crystals']}"
-    raise ValueError(action)
 
 
 def measure(lang: str, seed: int, difficulty: str, dice: str) -> dict:
     actions, _ = play_game(difficulty, dice, seed, extras=False)
-    lines = [f"/seasons start difficulty:{difficulty} dice:{dice}"] + [typed(a, lang) for a in actions]
+    lines = [f"/seasons start difficulty:{difficulty} dice:{dice}"] + [seasons_console_line(a, lang) for a in actions]
     env = dict(os.environ, SOLO_BOT_SEED=str(seed))
     env.pop("DISCORD_TOKEN", None)
     done = subprocess.run([sys.executable, "-m", "bot", "console", "--json", "--lang", lang],

@@ -43,3 +43,17 @@ def volfyirion_command(action: Action) -> Command:
 
 def slash_command(kind: str, action: Action) -> Command:
     return seasons_command(action) if kind == "seasons" else volfyirion_command(action)
+
+
+def seasons_console_line(action: Action, lang: str = "en") -> str:
+    """The line a player types into the local console for a Seasons action: the slash command with its options
+    unquoted (faces in the player's language), or ``press N`` for taking a die (the take buttons come first
+    on the roll's reply)."""
+    from engine.seasons import face_text
+
+    if action.type == "take":
+        return f"press {action.args['index'] + 1}"
+    name, options = seasons_command(action)
+    if action.type == "die":
+        options = {"face": face_text(action.args["face"], lang)}
+    return " ".join([f"/{name}"] + [f"{k}:{v}" for k, v in options.items()])

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.standin.typed import seasons_console_line
 from engine.core import Action
-from engine.seasons import face_text
 from engine.seasons.autoplay import play_game as seasons_game
 from engine.volfyirion.autoplay import play_game as volfyirion_game
 
@@ -32,24 +32,7 @@ def console(lines: list[str], *args: str, seed: int) -> list[dict]:
 
 
 def seasons_line(action: Action, lang: str) -> str:
-    a = action.args
-    match action.type:
-        case "die":
-            return f"/seasons die face:{face_text(a['face'], lang)}"
-        case "reveal":
-            return "/seasons reveal cards:" + ", ".join(a["cards"])
-        case "take":
-            return f"press {a['index'] + 1}"  # the take buttons come first on the roll's reply
-        case "roll":
-            return "/seasons roll"
-        case "end":
-            return "/seasons end"
-        case "score":
-            return " ".join(["/seasons score"] + [f"{k}:{a[k]}" for k in ("crystals", "prestige", "bonuses", "hand",
-                                                                          "extra")])
-        case "answer":
-            return f"/seasons answer crystals:{a['crystals']}"
-    raise ValueError(action)
+    return seasons_console_line(action, lang)
 
 
 def exported(items: list[dict]) -> dict:

@@ -112,10 +112,9 @@ def test_s5_2_the_tie_break_is_said_by_card_name_in_both_languages(tmp_path):
 def test_s9_2_a_whole_bot_dice_game_with_boots_both_ways_typed_into_the_console(tmp_path):
     """Archmage, bot dice: a seeded player who moves time often, forward and back, plays a whole game through
     the console; its export holds exactly the state the engine reaches on its own (replay = live)."""
-    from test_bot_console_games import seasons_line
-
+    from bot.standin.typed import seasons_console_line
     from engine.core import Action, Rng
-    from engine.seasons import RULES, face_text
+    from engine.seasons import RULES
     from engine.seasons.autoplay import Table, main_action, side_action
 
     seed = 8
@@ -132,16 +131,7 @@ def test_s9_2_a_whole_bot_dice_game_with_boots_both_ways_typed_into_the_console(
         action = action or side_action(state, table, rng) or main_action(state, table, rng)
         step = RULES.apply(state, action)
         table.follow(step)
-        if action.type == "take":
-            lines.append(seasons_line(action, "en"))
-        elif action.type in ("time", "crystals"):
-            lines.append(f"/seasons {action.type} {next(iter(action.args))}:{next(iter(action.args.values()))}")
-        elif action.type in ("played", "effect"):
-            lines.append(" ".join([f"/seasons {action.type}"] + [f"{k}:{v}" for k, v in action.args.items()]))
-        elif action.type == "die":
-            lines.append(f"/seasons die face:{face_text(action.args['face'])}")
-        else:
-            lines.append(seasons_line(action, "en"))
+        lines.append(seasons_console_line(action, "en"))
     assert moves_back >= 3
     lines.append("/game export")
     items = console(lines, "--lang", "en", "--db", str(tmp_path / "g.sqlite3"), seed=seed)

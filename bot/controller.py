@@ -317,17 +317,24 @@ class Controller:
                 log.warning("could not mark result post %s withdrawn: %s", message_id, exc)
 
     # -- buttons and forms ---------------------------------------------------------------------------------
-    async def on_button(self, interaction: discord.Interaction, game_id: int, ply: int, op: str, arg: str | None) -> None:
-        if game_id == 0 and op in self.ops:
-            await self.ops[op](interaction, ply, arg)
-            return
+    async def _row_here(self, interaction: discord.Interaction, game_id: int) -> GameRow | None:
+        """The game a button or menu belongs to, or None (refused privately) when it is gone or elsewhere."""
         try:
             row = await self.service.store.game(game_id)
         except StoreError as err:
             await self.refuse(interaction, err)
-            return
+            return None
         if row.channel_id != interaction.channel_id:
             await self.refuse(interaction, Refusal("refuse.stale_game"))
+            return None
+        return row
+
+    async def on_button(self, interaction: discord.Interaction, game_id: int, ply: int, op: str, arg: str | None) -> None:
+        if game_id == 0 and op in self.ops:
+            await self.ops[op](interaction, ply, arg)
+            return
+        row = await self._row_here(interaction, game_id)
+        if row is None:
             return
         ui = self.uis[row.kind]
         if op == "state":
@@ -383,13 +390,8 @@ class Controller:
     async def on_select(self, interaction: discord.Interaction, game_id: int, ply: int, op: str, arg: str | None,
                         values: list[str]) -> None:
         """A pick from a select menu: it completes the command as if typed, or opens its form filled in."""
-        try:
-            row = await self.service.store.game(game_id)
-        except StoreError as err:
-            await self.refuse(interaction, err)
-            return
-        if row.channel_id != interaction.channel_id:
-            await self.refuse(interaction, Refusal("refuse.stale_game"))
+        row = await self._row_here(interaction, game_id)
+        if row is None:
             return
         try:
             record = await self._checked_record(interaction, row, ply)

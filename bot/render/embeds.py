@@ -122,31 +122,6 @@ def notice_embed(lang: str, key: str, *, kind: str = "error", params: dict[str, 
     return discord.Embed(description=clip(text, MAX_DESCRIPTION), colour=COLOURS.get(kind, 0x6B7280))
 
 
-def result_embed(lang: str, *, kind: str, owner_id: int, options: dict[str, Any], result: dict[str, Any],
-                 date: str) -> discord.Embed:
-    outcome = result.get("outcome", "lost")
-    embed = discord.Embed(
-        title=t(lang, f"result.title.{kind}.{outcome}"), colour=COLOURS["won" if outcome == "won" else "lost"]
-    )
-    embed.add_field(name=t(lang, "result.player"), value=f"<@{owner_id}>", inline=True)
-    embed.add_field(name=t(lang, "result.difficulty"), value=t(lang, f"word.{options.get('difficulty')}"), inline=True)
-    if kind == "seasons":
-        embed.add_field(
-            name=t(lang, "result.scores"),
-            value=t(lang, "result.seasons_scores", player=result.get("player_score"), dummbot=result.get("dummbot_score")),
-            inline=False,
-        )
-    else:
-        embed.add_field(
-            name=t(lang, "result.how"),
-            value=t(lang, f"result.how.{result.get('how')}", turn=result.get("turn"),
-                    cities=result.get("cities_left")),
-            inline=False,
-        )
-    embed.set_footer(text=date)
-    return embed
-
-
 # -- plain text, for a channel where the bot may not embed (no Embed Links) ------------------------------------
 
 MAX_CONTENT = 2000

@@ -136,6 +136,8 @@ class SqliteStore:
         # write stuck behind another process's lock does not hold up every other channel's reads.
         self._reader: aiosqlite.Connection | None = None
         self._read_lock = asyncio.Lock()
+        # How many action rows ``live_actions`` has returned: a resume must read only the tail (issue 12).
+        self.action_rows_read = 0
 
     # -- opening -----------------------------------------------------------------------------------
     async def open(self) -> None:
@@ -305,6 +307,7 @@ class SqliteStore:
                 " ORDER BY ply",
                 (game_id, after_ply),
             )
+        self.action_rows_read += len(rows)
         return [_action_row(r) for r in rows]
 
     async def history(self, game_id: int, limit: int) -> list[ActionRow]:

@@ -4,6 +4,7 @@
     python -m bot console [options]   the local console (see --help)
     python -m bot sync [--guild ID]   register the slash commands with Discord (globally or in one server)
     python -m bot backup PATH         copy the database to PATH while the bot may be running
+    python -m bot check [--quick]     check the database for damage (PRAGMA integrity_check); non-zero if damaged
 """
 
 from __future__ import annotations
@@ -93,6 +94,13 @@ def main(argv: list[str] | None = None) -> int:
         from .store import backup_main
 
         return asyncio.run(backup_main(config.db_path, args.path))
+    if argv and argv[0] == "check":
+        parser = argparse.ArgumentParser(prog="python -m bot check")
+        parser.add_argument("--quick", action="store_true", help="PRAGMA quick_check only (page structure)")
+        args = parser.parse_args(argv[1:])
+        from .store.sqlite import check_main
+
+        return asyncio.run(check_main(config.db_path, quick=args.quick))
     if argv and argv[0] in ("-h", "--help", "help"):
         print(__doc__)
         return 0

@@ -7,7 +7,7 @@ import io
 import math
 
 import pytest
-from PIL import Image, ImageChops, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from bot.render import images
 from bot.render.images import seasons_board, volfyirion_board
@@ -314,3 +314,38 @@ def test_a_japanese_name_never_reaches_the_picture():
     assert images._fit("Kairn 破壊者", ImageFont.load_default(size=16), 100) == "Kairn"
     given = {"1": {"name": "大気の護符", "prestige": 6}}
     assert_good_png(seasons_board(seasons_summary(), cards=given))
+
+
+# --- issue 12: layers drawn once and reused, a faster PNG writer: the same pixels -----------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("count", [0, 3, 6, 25])
+def test_cached_layers_give_the_pixels_of_a_fresh_render(monkeypatch, lang, count):
+    bot = {"crystals": 14, "hand_size": 3, "summoned": [str(n) for n in range(1, count + 1)], "score": 27}
+    summary = seasons_summary(dummbot=bot)
+    images.clear_layer_caches()
+    cold = seasons_board(summary, lang=lang)  # tiles and wheel drawn now, then pasted
+    assert images._tile_layer.cache_info().currsize == min(count, 19)
+    warm = seasons_board(summary, lang=lang)  # every layer reused
+    assert images._tile_layer.cache_info().hits == min(count, 19)
+    monkeypatch.setattr(images, "USE_LAYERS", False)
+    fresh = seasons_board(summary, lang=lang)  # every tile drawn straight onto the board
+    assert decode(cold).tobytes() == decode(fresh).tobytes() == decode(warm).tobytes()
+
+
+def test_the_png_writer_is_lossless_and_valid_png():
+    image = Image.new("RGB", (images.WIDTH, images.HEIGHT), images.BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    for i in range(0, 800, 7):
+        draw.line((i, 0, 800 - i, 449), fill=(i % 256, (3 * i) % 256, 255 - i % 256), width=2)
+    draw.text((20, 20), "Dummbot 42", font=images._font(40), fill=images.TEXT)
+    png = images._png(image)
+    checked = Image.open(io.BytesIO(png))
+    checked.verify()  # chunk CRCs and structure
+    assert decode(png).tobytes() == image.tobytes()
+    # Pillow's own encoder gives the same pixels: only the encoding differs.
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    assert decode(out.getvalue()).tobytes() == decode(png).tobytes()
+    assert images._png(image) == png  # deterministic

@@ -10,12 +10,15 @@ machine happens to have).
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
+import functools
 import importlib
 import math
 import struct
 import zlib
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from typing import Any
 
@@ -79,6 +82,18 @@ def _word(value: str) -> str:
 
 
 # --- public API -----------------------------------------------------------------------------------------
+
+# Pictures are drawn on one thread of their own (issue 12): a burst of them queues there, one at a time,
+# instead of taking every thread of the default executor (which the forecasts and the danger meter use)
+# and competing with the event loop for the interpreter on every core.
+PICTURE_THREADS = 1
+_pictures = ThreadPoolExecutor(max_workers=PICTURE_THREADS, thread_name_prefix="picture")
+
+
+async def drawn(render: Callable[..., bytes], *args: Any) -> bytes:
+    """``render(*args)`` on the picture thread, awaited without blocking the event loop."""
+    return await asyncio.get_running_loop().run_in_executor(_pictures, functools.partial(render, *args))
+
 
 
 def seasons_board(summary: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]] | None = None,

@@ -349,3 +349,27 @@ def test_the_png_writer_is_lossless_and_valid_png():
     image.save(out, format="PNG")
     assert decode(out.getvalue()).tobytes() == decode(png).tobytes()
     assert images._png(image) == png  # deterministic
+
+
+async def test_a_burst_of_pictures_is_drawn_one_at_a_time_on_the_picture_thread():
+    import asyncio
+    import threading
+
+    lock = threading.Lock()
+    running, most, threads = [0], [0], set()
+
+    def render(summary):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+            threads.add(threading.current_thread().name)
+        try:
+            return seasons_board(summary)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    pngs = await asyncio.gather(*(images.drawn(render, seasons_summary(month=m)) for m in range(1, 13)))
+    assert len({bytes(p) for p in pngs}) == 12  # every month its own picture
+    assert most[0] == images.PICTURE_THREADS == 1
+    assert all(name.startswith("picture") for name in threads)

@@ -156,7 +156,11 @@ def _volfyirion_board(summary: Mapping[str, Any], troop_defence: Mapping[str, in
     for i in range(3):
         box = (15 + i * 260, 48, 15 + i * 260 + 250, 248)
         city = cities[i] if i < len(cities) else None
-        _city_panel(draw, city, box, troop_defence)
+        layer = _city_layer_for(city, box, troop_defence) if USE_LAYERS else None
+        if layer is None:
+            _city_panel(draw, city, box, troop_defence)
+        else:  # the panel as drawn once (a static layer), pasted: the same pixels (tests/render checks)
+            image.paste(layer, box[:2])
 
     pile = summary.get("rage_pile") or {}
     token = str(summary.get("token") or "lair")
@@ -342,6 +346,7 @@ def clear_layer_caches() -> None:
     """Forget every layer drawn once (the season wheels, the card tiles): the next picture draws them anew."""
     _season_wheel.cache_clear()
     _tile_layer.cache_clear()
+    _city_layer.cache_clear()
 
 
 def _card_tile(
@@ -399,6 +404,29 @@ def _seasons_card_info(
 
 
 # --- Volfyirion -----------------------------------------------------------------------------------------
+
+
+def _city_layer_for(city: Any, box: tuple[int, int, int, int],
+                    troop_defence: Mapping[str, int] | None) -> Image.Image | None:
+    """The city's panel from the layer cache, or None when its values cannot be a key (odd input)."""
+    try:
+        key = None if city is None else tuple(sorted(city.items()))
+        troop = None if city is None or city.get("destroyed") else _str_or_none(city.get("troop"))
+        # Only this city's troop bonus is in the key: another city's troop does not redraw this panel.
+        given = ((troop, _troop_defence(troop, troop_defence)),) if troop else None
+        return _city_layer(_LANG.get(), box[2] - box[0], box[3] - box[1], key, given)
+    except (TypeError, AttributeError):
+        return None
+
+
+@lru_cache(maxsize=256)
+def _city_layer(lang: str, width: int, height: int, city: tuple | None, given: tuple | None) -> Image.Image:
+    """One city's panel, drawn once per language and reused (issue 12): the panels were half of a Volfyirion
+    picture's drawing, and a city changes far less often than the turn."""
+    layer = Image.new("RGB", (width + 1, height + 1), BACKGROUND)
+    _city_panel(ImageDraw.Draw(layer), None if city is None else dict(city), (0, 0, width, height),
+                None if given is None else dict(given))
+    return layer
 
 
 def _city_panel(

@@ -186,8 +186,12 @@ class SqliteStore:
             self.integrity = await self.check(full=True)
         except asyncio.CancelledError:
             raise
-        except StoreError as err:
+        except StoreCorrupt as err:
             self.integrity = [str(err)]
+        except StoreError as err:  # locked, unreadable…: not a finding about the file's health
+            log.warning("the background integrity check of %s could not run (%s): run python -m bot check later",
+                        self.path, err)
+            return
         except Exception as exc:  # a check that could not run must not kill anything: say so
             log.exception("the background integrity check of %s could not run", self.path)
             self.integrity = [f"the check could not run: {exc}"]

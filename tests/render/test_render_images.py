@@ -373,3 +373,21 @@ async def test_a_burst_of_pictures_is_drawn_one_at_a_time_on_the_picture_thread(
     assert len({bytes(p) for p in pngs}) == 12  # every month its own picture
     assert most[0] == images.PICTURE_THREADS == 1
     assert all(name.startswith("picture") for name in threads)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_cached_city_panels_give_the_pixels_of_a_fresh_render(monkeypatch, lang):
+    summary = volf_summary()
+    summary["cities"][1] = {"name": "Kyr", "defence": 9, "destroyed": True, "troop": None, "building": None}
+    images.clear_layer_caches()
+    cold = volfyirion_board(summary, lang=lang)
+    assert images._city_layer.cache_info().currsize == 3
+    warm = volfyirion_board(summary, lang=lang)
+    assert images._city_layer.cache_info().hits == 3
+    given = volfyirion_board(summary, troop_defence={"Elite Trooper": 5}, lang=lang)  # another key: drawn anew
+    assert images._city_layer.cache_info().currsize == 4  # only the city with the troop changes
+    monkeypatch.setattr(images, "USE_LAYERS", False)
+    fresh = volfyirion_board(summary, lang=lang)
+    fresh_given = volfyirion_board(summary, troop_defence={"Elite Trooper": 5}, lang=lang)
+    assert decode(cold).tobytes() == decode(fresh).tobytes() == decode(warm).tobytes()
+    assert decode(given).tobytes() == decode(fresh_given).tobytes()

@@ -9,11 +9,12 @@ import logging
 import sqlite3
 from pathlib import Path
 
+import pytest
 from store_helpers import new_game_args, play
 
 import bot.store.sqlite as sqlite_store
 from bot.__main__ import main as bot_main
-from bot.store import SqliteStore
+from bot.store import SqliteStore, StoreCorrupt
 
 
 def index_out_of_step(path: Path) -> None:
@@ -142,3 +143,34 @@ def test_python_m_bot_check_refuses_junk_and_a_missing_file_in_words(tmp_path, m
     assert "is not an SQLite database" in capsys.readouterr().err
     assert check_cli(tmp_path / "missing.sqlite3", monkeypatch) == 2
     assert "no database at" in capsys.readouterr().err
+
+
+async def test_a_large_damaged_file_opens_and_the_background_check_finds_it(db_path, caplog):
+    """Above QUICK_CHECK_BYTES (0 here: every file is "large") the start reads only the header and the
+    schema; damaged pages are then found by the background check, logged, and refused in words by a command
+    that meets them."""
+    async with SqliteStore(db_path, background_check=False) as store:
+        for channel in range(20):
+            game = await store.create_game(**new_game_args(channel))
+            await store.append_action(game.id, expected_ply=0, action={"type": "x", "pad": "p" * 3000},
+                                      user_id=7, snapshot={"pad": "s" * 5000}, summary=None)
+    with db_path.open("r+b") as f:
+        f.seek(4096 * 2)  # past the header page, as in test_store_open
+        f.write(b"\xa5" * 4096 * 3)
+    with pytest.raises(StoreCorrupt):  # the default start check refuses it, as before
+        await SqliteStore(db_path, background_check=False).open()
+    caplog.set_level(logging.INFO, logger="bot.store.sqlite")
+    store = SqliteStore(db_path, quick_check_bytes=0)
+    await store.open()
+    try:
+        problems = await store.wait_checked()
+        assert problems
+        assert any("THE GAME DATABASE IS DAMAGED" in r.getMessage() for r in caplog.records
+                   if r.levelno == logging.ERROR)
+        with pytest.raises(StoreCorrupt) as info:
+            for channel in range(20):
+                await store.active_game(channel)
+                await store.live_actions(channel + 1)
+        assert info.value.key == "store.corrupt"
+    finally:
+        await store.close()

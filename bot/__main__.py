@@ -6,6 +6,7 @@
     python -m bot sync [--guild ID]   register the slash commands with Discord (globally or in one server)
     python -m bot backup PATH         copy the database to PATH while the bot may be running
     python -m bot health              exit 0 when the bot runs (fresh heartbeat) and its database opens
+    python -m bot check [--quick]     check the database for damage (PRAGMA integrity_check); non-zero if damaged
 
 On SIGTERM (``docker stop``) or SIGINT the bot lets the commands under way commit and answer, closes the
 gateway and the store, and exits 0.
@@ -166,6 +167,13 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(backup_main(config.db_path, args.path))
     if argv and argv[0] == "health":
         return health_main(config)
+    if argv and argv[0] == "check":
+        parser = argparse.ArgumentParser(prog="python -m bot check")
+        parser.add_argument("--quick", action="store_true", help="PRAGMA quick_check only (page structure)")
+        args = parser.parse_args(argv[1:])
+        from .store.sqlite import check_main
+
+        return asyncio.run(check_main(config.db_path, quick=args.quick))
     if argv and argv[0] in ("-h", "--help", "help"):
         print(__doc__)
         return 0

@@ -31,6 +31,7 @@ from .delivery import Deliveries, Gate, NotAcknowledged
 from .i18n import card_name, lang_of, t
 from .permissions import fit_interaction
 from .render.embeds import game_embed, notice_embed
+from .render.images import drawn
 from .sessions import Played, Refusal
 from .store import GameRow, StoreError
 
@@ -243,7 +244,7 @@ class Controller:
         full = ui.wants_picture(played) if picture is None else picture
         files = []
         if full:
-            drawing = asyncio.to_thread(ui.board, summary, lg)
+            drawing = drawn(ui.board, summary, lg)  # on the picture thread (issue 12)
             png = await within_deadline(interaction, started, drawing, ephemeral=ephemeral)
             files.append(discord.File(io.BytesIO(png), filename="board.png"))
         embed = game_embed(

@@ -20,6 +20,7 @@ from typing import Any
 from engine.core import Action, GameRecord, Step
 
 from .games import finish_info, rules_for
+from .resume import loaded_from, resume
 from .store import FinishInfo, GameRow, StaleVersion, Store
 
 SNAPSHOT_EVERY = 50
@@ -137,16 +138,33 @@ class GameService:
         """The live record of ``row``: from the cache when it is current, else rebuilt from the store."""
         self._evict_idle()
         cached = self._cache.get(row.id)
-        if cached is not None and cached.record.ply == row.ply:
+        if cached is not None and cached.record.ply == row.ply and (
+                not row.ply or loaded_from(cached.record) < row.ply):  # a resumed record holds its last action
             self._keep(row.id, cached.record)  # the most recently used now
             return cached.record
-        rules = rules_for(row.kind)
-        snapshot = await self.store.latest_snapshot(row.id, row.ply)
+        record = await self._load(row)
+        self._keep(row.id, record)
+        return record
+
+    async def _load(self, row: GameRow) -> GameRecord:
+        """Resume from the latest snapshot before the last action and the actions after it: the reads are
+        as long as the tail (at most SNAPSHOT_EVERY actions), whatever the game's length."""
+        snapshot = await self.store.latest_snapshot(row.id, row.ply - 1) if row.ply > 0 else None
         after = snapshot[0] if snapshot else 0
+        actions = await self.store.live_actions(row.id, after_ply=after)
+        return resume(rules_for(row.kind), row.options, row.seed, snapshot, [a.action for a in actions],
+                      snapshot_every=SNAPSHOT_EVERY)
+
+    async def full_record(self, row: GameRow) -> GameRecord:
+        """The record with its whole log in memory (an export lists every action): reads every live action."""
+        record = await self.record(row)
+        if not loaded_from(record):
+            return record
         actions = await self.store.live_actions(row.id, after_ply=0)
+        snapshot = await self.store.latest_snapshot(row.id, row.ply)
         record = GameRecord.replay(
-            rules, row.options, row.seed, [a.action for a in actions], snapshot=snapshot if after else None,
-            snapshot_every=SNAPSHOT_EVERY,
+            rules_for(row.kind), row.options, row.seed, [a.action for a in actions],
+            snapshot=snapshot if snapshot and snapshot[0] else None, snapshot_every=SNAPSHOT_EVERY,
         )
         self._keep(row.id, record)
         return record
@@ -221,7 +239,7 @@ class GameService:
             self.check_owner(row, user_id)
             record = await self.record(row)
             withdrawn = record.state.result() if row.status == "finished" else None
-            undone = record.pop()
+            undone = record.pop()  # a resumed record always holds its last action (see record())
             try:
                 if before_commit is not None:
                     await before_commit()
@@ -231,6 +249,8 @@ class GameService:
             except BaseException:
                 self.forget(row.id)
                 raise
+            if loaded_from(record) >= record.ply > 0:  # undone down to the snapshot: read the tail before it
+                record = await self._load(row)
             self._keep(row.id, record)
             return Played(row, record.last, record, undone=undone, withdrawn=withdrawn)
 

@@ -94,7 +94,7 @@ class GameCommands(app_commands.Group):
     async def export(self, interaction: Interaction) -> None:
         try:
             row = await _latest(interaction)
-            record = await interaction.client.service.record(row)
+            record = await interaction.client.service.full_record(row)
             result = await interaction.client.store.result(row.id)
         except (Refusal, StoreError) as err:
             await interaction.client.controller.refuse(interaction, err)

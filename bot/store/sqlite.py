@@ -50,6 +50,9 @@ from .schema import MIGRATIONS, SCHEMA_VERSION
 log = logging.getLogger(__name__)
 
 SQLITE_HEADER = b"SQLite format 3\x00"
+# Files up to this size get PRAGMA quick_check before the store opens (a few ms); larger ones only a read of
+# the header and the schema, the full check following in the background (issue 12: ready in under 100 ms).
+QUICK_CHECK_BYTES = 8 << 20
 
 # Primary result codes (the low byte of an extended code).
 _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 6, 8, 10, 11, 13, 14, 26
@@ -124,6 +127,8 @@ class SqliteStore:
         busy_timeout: float = 5.0,
         synchronous: str = "FULL",
         clock: Callable[[], str] = _utc_now,
+        background_check: bool = True,
+        quick_check_bytes: int = QUICK_CHECK_BYTES,
     ) -> None:
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"unknown synchronous setting {synchronous!r}")
@@ -137,6 +142,17 @@ class SqliteStore:
         # write stuck behind another process's lock does not hold up every other channel's reads.
         self._reader: aiosqlite.Connection | None = None
         self._read_lock = asyncio.Lock()
+        # How many action rows ``live_actions`` has returned: a resume must read only the tail (issue 12).
+        self.action_rows_read = 0
+        # Opening runs the quick check (page structure); the full integrity check (indexes against their
+        # tables too) runs after it on a connection of its own, without holding up any command, and a
+        # damaged file it finds is logged. ``integrity`` is its finding: None until it has run, then the
+        # problems ([] when the file is sound). ``python -m bot check`` runs it on demand.
+        self.background_check = background_check
+        self.quick_check_bytes = quick_check_bytes
+        self.integrity: list[str] | None = None
+        self._checking: asyncio.Task[None] | None = None
+        self._checker: aiosqlite.Connection | None = None
 
     # -- opening -----------------------------------------------------------------------------------
     async def open(self) -> None:
@@ -146,6 +162,76 @@ class SqliteStore:
                 self._db = await self._connect()
             if self._reader is None:
                 self._reader = await self._connect_reader()
+            if self.background_check and self._checking is None:
+                self._checking = asyncio.create_task(self._check_in_background(), name=f"integrity check {self.path}")
+
+    # -- checking ------------------------------------------------------------------------------------
+    async def check(self, *, full: bool = True) -> list[str]:
+        """What ``PRAGMA integrity_check`` (``quick_check`` when not ``full``) finds wrong with the file, on
+        a read-only connection of its own: [] when the file is sound. A file that cannot be read at all is
+        a ``StoreUnavailable``; one that is not SQLite, a ``StoreCorrupt``."""
+        _check_header(self.path)
+        try:
+            db = await aiosqlite.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
+        self._checker = db
+        try:
+            await db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
+            await db.execute("PRAGMA query_only = ON")
+            return await _problems(db, "integrity_check" if full else "quick_check")
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
+        finally:
+            self._checker = None
+            await db.close()
+
+    async def _check_in_background(self) -> None:
+        try:
+            self.integrity = await self.check(full=True)
+        except asyncio.CancelledError:
+            raise
+        except StoreCorrupt as err:
+            self.integrity = [str(err)]
+        except StoreError as err:  # locked, unreadable…: not a finding about the file's health
+            log.warning("the background integrity check of %s could not run (%s): run python -m bot check later",
+                        self.path, err)
+            return
+        except Exception as exc:  # a check that could not run must not kill anything: say so
+            log.exception("the background integrity check of %s could not run", self.path)
+            self.integrity = [f"the check could not run: {exc}"]
+            return
+        if self.integrity:
+            log.error(
+                "THE GAME DATABASE IS DAMAGED: PRAGMA integrity_check of %s found %d problem(s): %s. "
+                "Games may be lost or refused. Stop the bot, keep a copy of the file, and restore a backup "
+                "(python -m bot backup makes one; python -m bot check lists the problems).",
+                self.path, len(self.integrity), "; ".join(self.integrity[:5]),
+            )
+        else:
+            log.info("background integrity check of %s: ok", self.path)
+
+    async def wait_checked(self) -> list[str] | None:
+        """Wait for the background integrity check (if one runs) and return its finding."""
+        if self._checking is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.shield(self._checking)
+        return self.integrity
+
+    async def _stop_checking(self) -> None:
+        task, self._checking = self._checking, None
+        if task is None or task.done():
+            return
+        checker = self._checker
+        if checker is not None:
+            with contextlib.suppress(Exception):
+                await checker.interrupt()  # the PRAGMA stops at its next step instead of reading to the end
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+        if checker is not None:
+            with contextlib.suppress(Exception):
+                await checker.close()
 
     async def _connect_reader(self) -> aiosqlite.Connection:
         try:
@@ -180,7 +266,13 @@ class SqliteStore:
 
     async def _prepare(self, db: aiosqlite.Connection) -> None:
         await db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
-        await _integrity_check(db)
+        if _size(self.path) <= self.quick_check_bytes:
+            await _integrity_check(db, "quick_check")  # the full check runs afterwards, in the background
+        else:
+            # A large file: quick_check reads every page too (about 115 ms for 10,000 games), so the start
+            # reads the header and the schema only; the background check covers the rest and logs damage,
+            # and a command that meets a damaged page is refused in words meanwhile.
+            await _one(db, "SELECT count(*) FROM sqlite_master")
         mode = (await _one(db, "PRAGMA journal_mode = WAL"))[0]
         if str(mode).lower() != "wal":
             log.warning("SQLite journal mode is %s, not WAL, for %s", mode, self.path)
@@ -189,6 +281,7 @@ class SqliteStore:
         await _migrate(db)
 
     async def close(self) -> None:
+        await self._stop_checking()
         reader, self._reader = self._reader, None
         if reader is not None:
             async with self._read_lock:
@@ -306,6 +399,7 @@ class SqliteStore:
                 " ORDER BY ply",
                 (game_id, after_ply),
             )
+        self.action_rows_read += len(rows)
         return [_action_row(r) for r in rows]
 
     async def history(self, game_id: int, limit: int) -> list[ActionRow]:
@@ -633,6 +727,13 @@ async def _one(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -
         return await cursor.fetchone()
 
 
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
 def _check_header(path: Path) -> None:
     """Refuse a file that is not SQLite before SQLite touches it (an empty file is a new database)."""
     try:
@@ -646,17 +747,23 @@ def _check_header(path: Path) -> None:
         raise StoreCorrupt("not_sqlite", path=str(path))
 
 
-async def _integrity_check(db: aiosqlite.Connection) -> None:
+async def _integrity_check(db: aiosqlite.Connection, pragma: str = "integrity_check") -> None:
+    problems = await _problems(db, pragma)
+    if problems:
+        raise StoreCorrupt("integrity", detail="; ".join(problems[:5]))
+
+
+async def _problems(db: aiosqlite.Connection, pragma: str) -> list[str]:
+    """The lines of ``PRAGMA integrity_check``/``quick_check`` that are not "ok" (a file too damaged to
+    check is one problem, its error); a locked or unreadable file raises ``StoreUnavailable``."""
     try:
-        rows = await db.execute_fetchall("PRAGMA integrity_check")
+        rows = await db.execute_fetchall(f"PRAGMA {pragma}")
     except sqlite3.DatabaseError as exc:
         error = translate(exc)
         if isinstance(error, StoreUnavailable):
             raise error from exc
-        raise StoreCorrupt("integrity", detail=str(exc)) from exc
-    problems = [str(r[0]) for r in rows if str(r[0]).lower() != "ok"]
-    if problems:
-        raise StoreCorrupt("integrity", detail="; ".join(problems[:5]))
+        return [str(exc)]
+    return [str(r[0]) for r in rows if str(r[0]).lower() != "ok"]
 
 
 async def _migrate(db: aiosqlite.Connection) -> None:
@@ -764,3 +871,40 @@ def _action_row(row: sqlite3.Row) -> ActionRow:
 
 def _result_row(row: sqlite3.Row) -> ResultRow:
     return ResultRow(**{key: row[key] for key in ResultRow.__dataclass_fields__})
+
+
+async def check_main(db_path: str | os.PathLike[str], *, quick: bool = False) -> int:
+    """``python -m bot check``: the full integrity check (``--quick``: the quick one) of the database, on
+    demand, while the bot may be running (it only reads). 0 when the file is sound; 1 with what is wrong
+    when it is damaged; 2 when there is no file or it cannot be read."""
+    import sys
+
+    path = Path(db_path)
+    if not path.is_file():
+        print(f"check failed: no database at {path}", file=sys.stderr)
+        return 2
+    store = SqliteStore(path, background_check=False)
+    pragma = "quick_check" if quick else "integrity_check"
+    try:
+        problems = await store.check(full=not quick)
+    except StoreCorrupt as err:
+        what = "is not an SQLite database" if err.reason == "not_sqlite" else \
+            f"cannot be read as a database ({err.params.get('detail') or err.reason})"
+        print(f"The game database is damaged: {path} {what}. Restore a backup, or move the file away to start "
+              "with an empty one.", file=sys.stderr)
+        return 1
+    except StoreError as err:
+        print(f"check failed: {path} cannot be read ({err}).", file=sys.stderr)
+        return 2
+    if problems:
+        print(f"The game database is damaged: PRAGMA {pragma} of {path} found {len(problems)} problem(s):",
+              file=sys.stderr)
+        for line in problems[:20]:
+            print(f"  {line}", file=sys.stderr)
+        if len(problems) > 20:
+            print(f"  … and {len(problems) - 20} more", file=sys.stderr)
+        print("Stop the bot, keep a copy of the file, and restore a backup (python -m bot backup makes one).",
+              file=sys.stderr)
+        return 1
+    print(f"ok: PRAGMA {pragma} of {path} found no problem")
+    return 0

@@ -145,7 +145,7 @@ class Arena:
                 row = await self.bot.store.game(game_id)
             except StoreError:
                 break
-            record = await self.bot.service.record(row)
+            record = await self.bot.service.full_record(row)
             result = await self.bot.store.result(row.id)
             data = export_record(row, record, result)
             data.pop("updated_at", None)

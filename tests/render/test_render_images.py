@@ -7,7 +7,7 @@ import io
 import math
 
 import pytest
-from PIL import Image, ImageChops, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from bot.render import images
 from bot.render.images import seasons_board, volfyirion_board
@@ -314,3 +314,80 @@ def test_a_japanese_name_never_reaches_the_picture():
     assert images._fit("Kairn 破壊者", ImageFont.load_default(size=16), 100) == "Kairn"
     given = {"1": {"name": "大気の護符", "prestige": 6}}
     assert_good_png(seasons_board(seasons_summary(), cards=given))
+
+
+# --- issue 12: layers drawn once and reused, a faster PNG writer: the same pixels -----------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("count", [0, 3, 6, 25])
+def test_cached_layers_give_the_pixels_of_a_fresh_render(monkeypatch, lang, count):
+    bot = {"crystals": 14, "hand_size": 3, "summoned": [str(n) for n in range(1, count + 1)], "score": 27}
+    summary = seasons_summary(dummbot=bot)
+    images.clear_layer_caches()
+    cold = seasons_board(summary, lang=lang)  # tiles and wheel drawn now, then pasted
+    assert images._tile_layer.cache_info().currsize == min(count, 19)
+    warm = seasons_board(summary, lang=lang)  # every layer reused
+    assert images._tile_layer.cache_info().hits == min(count, 19)
+    monkeypatch.setattr(images, "USE_LAYERS", False)
+    fresh = seasons_board(summary, lang=lang)  # every tile drawn straight onto the board
+    assert decode(cold).tobytes() == decode(fresh).tobytes() == decode(warm).tobytes()
+
+
+def test_the_png_writer_is_lossless_and_valid_png():
+    image = Image.new("RGB", (images.WIDTH, images.HEIGHT), images.BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    for i in range(0, 800, 7):
+        draw.line((i, 0, 800 - i, 449), fill=(i % 256, (3 * i) % 256, 255 - i % 256), width=2)
+    draw.text((20, 20), "Dummbot 42", font=images._font(40), fill=images.TEXT)
+    png = images._png(image)
+    checked = Image.open(io.BytesIO(png))
+    checked.verify()  # chunk CRCs and structure
+    assert decode(png).tobytes() == image.tobytes()
+    # Pillow's own encoder gives the same pixels: only the encoding differs.
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    assert decode(out.getvalue()).tobytes() == decode(png).tobytes()
+    assert images._png(image) == png  # deterministic
+
+
+async def test_a_burst_of_pictures_is_drawn_one_at_a_time_on_the_picture_thread():
+    import asyncio
+    import threading
+
+    lock = threading.Lock()
+    running, most, threads = [0], [0], set()
+
+    def render(summary):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+            threads.add(threading.current_thread().name)
+        try:
+            return seasons_board(summary)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    pngs = await asyncio.gather(*(images.drawn(render, seasons_summary(month=m)) for m in range(1, 13)))
+    assert len({bytes(p) for p in pngs}) == 12  # every month its own picture
+    assert most[0] == images.PICTURE_THREADS == 1
+    assert all(name.startswith("picture") for name in threads)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_cached_city_panels_give_the_pixels_of_a_fresh_render(monkeypatch, lang):
+    summary = volf_summary()
+    summary["cities"][1] = {"name": "Kyr", "defence": 9, "destroyed": True, "troop": None, "building": None}
+    images.clear_layer_caches()
+    cold = volfyirion_board(summary, lang=lang)
+    assert images._city_layer.cache_info().currsize == 3
+    warm = volfyirion_board(summary, lang=lang)
+    assert images._city_layer.cache_info().hits == 3
+    given = volfyirion_board(summary, troop_defence={"Elite Trooper": 5}, lang=lang)  # another key: drawn anew
+    assert images._city_layer.cache_info().currsize == 4  # only the city with the troop changes
+    monkeypatch.setattr(images, "USE_LAYERS", False)
+    fresh = volfyirion_board(summary, lang=lang)
+    fresh_given = volfyirion_board(summary, troop_defence={"Elite Trooper": 5}, lang=lang)
+    assert decode(cold).tobytes() == decode(fresh).tobytes() == decode(warm).tobytes()
+    assert decode(given).tobytes() == decode(fresh_given).tobytes()

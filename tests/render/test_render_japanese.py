@@ -15,6 +15,7 @@ from engine.seasons import CATALOG as SEASONS_CARDS
 
 
 def drawn_texts(monkeypatch) -> list[str]:
+    images.clear_layer_caches()  # layers drawn once and reused (card tiles) would not be drawn again
     drawn: list[str] = []
     original = ImageDraw.ImageDraw.text
 

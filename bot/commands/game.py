@@ -49,15 +49,12 @@ class GameCommands(app_commands.Group):
             return
         # Anyone may look; only the owner's view carries the buttons that change the game.
         mine = interaction.user.id == row.owner_id
-        if row.status == "abandoned":
+        if row.status in ("abandoned", "finished"):  # no next step, no buttons, no undo footer
             await send(interaction, embed=over_embed(lang(interaction), row, record), ephemeral=not mine)
             return
         played = Played(row, record.last, record)
-        # A finished game says so; its last action (the final score) may still be taken back.
-        note = t(lang(interaction), "reply.status_finished", game=row.kind, game_id=row.id) \
-            if row.status == "finished" else None
         await interaction.client.controller.show(interaction, played, picture=True, ephemeral=not mine,
-                                                buttons=mine, note=note)
+                                                buttons=mine)
 
     @app_commands.command(name="undo", description=L("Take back the last action", "cmd.game.undo"))
     async def undo(self, interaction: Interaction) -> None:
@@ -210,12 +207,14 @@ class GameCommands(app_commands.Group):
 
 
 def over_embed(lg: str, row: GameRow, record: Any) -> discord.Embed:
-    """An abandoned game as it was left: said to be abandoned, its state, and no next step, buttons or undo."""
+    """A game that is over (abandoned or finished) as it was left: said so, its final state, and no next step,
+    buttons or undo footer (a finished game's final score can still be taken back with /game undo)."""
     embed = game_embed(lg, kind=row.kind, game_id=row.id, ply=row.ply, summary=record.state.summary(), events=(),
                        waiting=None)
-    embed.description = t(lg, "reply.status_abandoned", game=row.kind, game_id=row.id)
-    embed.colour = COLOURS["lost"]
-    embed.set_footer(text=t(lg, "reply.footer_abandoned", game_id=row.id, ply=row.ply))
+    embed.description = t(lg, f"reply.status_{row.status}", game=row.kind, game_id=row.id)
+    result = record.state.result() or {}
+    embed.colour = COLOURS["won" if result.get("outcome") == "won" else "lost"]
+    embed.set_footer(text=t(lg, f"reply.footer_{row.status}", game_id=row.id, ply=row.ply))
     return embed
 
 

@@ -42,6 +42,9 @@ async def test_a_finished_game_says_it_is_over(driver):
     status = await driver.slash("game status", {})
     assert "is over" in status.text and "What to do now" not in status.text
     assert "Dummbot's final score" in status.text and "Dummbot's score now" not in status.text
+    assert status.buttons == [] and "undo" not in status.text and "finished after" in status.text
+    undone = await driver.slash("game undo", {})  # the final score can still be taken back
+    assert not undone.ephemeral, undone.text
 
 
 async def test_short_names_and_single_typos_are_read_and_said(driver):

@@ -39,6 +39,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -179,6 +180,19 @@ class Reply:
                 await asyncio.wait_for(self._wake.wait(), limit - time.monotonic())
         while (remaining := self._last + grace - time.monotonic()) > 0:
             await asyncio.sleep(remaining)
+
+    async def until(self, done: Callable[[Reply], bool], timeout: float = 30.0) -> Reply:
+        """Wait for more of this interaction's messages until ``done(self)`` holds (a later followup such as a
+        result card, which the reply's short quiet period need not include). Counts what arrived, not time:
+        ``timeout`` only bounds a wait for something that never comes (then AssertionError)."""
+        give_up = time.monotonic() + timeout
+        while not done(self):
+            if time.monotonic() >= give_up:
+                raise AssertionError(f"still waiting for a message after {timeout} s: {self.text[:500]}")
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), give_up - time.monotonic())
+        return self
 
     # -- reading --
 

@@ -44,6 +44,7 @@ async def test_a_game_in_a_forum_post_keeps_its_result_in_the_post(standin_world
     standin = await standin_world(forum_world(media=media))
     async with running_bot(standin, db_path) as driver:
         end = await win_volfyirion(driver, channel="my game")
+        await end.until(lambda r: "defeated" in r.text)  # the result card, a followup
     post = standin.world.channel("my game")
     assert not end.ephemeral, end.text
     assert "Something went wrong" not in end.text
@@ -55,6 +56,7 @@ async def test_a_game_in_a_forum_post_keeps_its_result_in_the_post(standin_world
 
 async def test_a_game_in_a_text_thread_still_posts_its_result_in_the_parent(driver):
     end = await win_volfyirion(driver, channel="session")
+    await end.until(lambda r: any(m.kind == "channel" for m in r.messages))  # posted after the reply
     table = driver.standin.world.channel("table")
     assert [m.channel_id for m in end.messages if m.kind == "channel"] == [table.id]
 
@@ -65,6 +67,7 @@ async def test_result_goes_as_text_to_a_parent_without_embed_links(standin, db_p
     table.deny(guild.role("automaton"), EMBED_LINKS)
     async with running_bot(standin, db_path) as driver:
         end = await win_volfyirion(driver, channel="session")
+        await end.until(lambda r: any(m.kind == "channel" for m in r.messages))
     posted = [m for m in end.messages if m.kind == "channel"]
     assert len(posted) == 1 and posted[0].channel_id == table.id
     assert not posted[0].payload.get("embeds") and "defeated" in posted[0].payload["content"]
@@ -75,6 +78,7 @@ async def test_no_result_in_a_parent_where_the_bot_may_not_send(standin, db_path
     table.deny(standin.world.guilds[0].role("automaton"), SEND_MESSAGES)
     async with running_bot(standin, db_path) as driver:
         end = await win_volfyirion(driver, channel="session")
+        await end.until(lambda r: "defeated" in r.text)  # the result card in the thread: the parent's would be next
     assert not [m for m in end.messages if m.kind == "channel"]
     assert "defeated" in end.text
 

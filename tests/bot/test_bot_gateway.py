@@ -37,6 +37,7 @@ async def test_the_result_reaches_the_parent_channel_through_a_429(driver):
     await driver.slash("volfyrion start", {"difficulty": "normal"}, channel="session")
     await driver.slash("volfyrion end", {}, channel="session")
     end = await driver.slash("volfyrion win", {"how": "attack"}, channel="session")
+    await end.until(lambda r: any(m.kind == "channel" for m in r.messages))  # after the 429's retry
     parent = driver.standin.world.channel("table")
     assert [m.channel_id for m in end.messages if m.kind == "channel"] == [parent.id]
     assert len(driver.standin.rate_limited) == 1

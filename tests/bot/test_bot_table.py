@@ -18,10 +18,16 @@ def embed_fields(reply: Reply) -> list[str]:
     return [f["name"] for m in reply.messages for e in m.payload.get("embeds") or [] for f in e.get("fields") or []]
 
 
-def result_message(reply: Reply):
-    return next(m for m in reply.messages if any((e.get("title") or "").startswith(("🏆", "Dummbot wins",
-                                                                                      "Volfyirion destroyed"))
-                                                 for e in m.payload.get("embeds") or []))
+def _result_posts(reply: Reply) -> list:
+    return [m for m in reply.messages if any((e.get("title") or "").startswith(("🏆", "Dummbot wins",
+                                                                               "Volfyirion destroyed"))
+                                             for e in m.payload.get("embeds") or [])]
+
+
+async def result_message(reply: Reply):
+    """The result card: a followup of the final command's reply (waited for, however late it comes)."""
+    await reply.until(lambda r: bool(_result_posts(r)))
+    return _result_posts(reply)[0]
 
 
 async def test_replies_are_compact_unless_what_a_player_looks_at_changed(driver):
@@ -64,7 +70,7 @@ async def test_the_result_post_has_the_breakdown_the_margin_and_a_picture_and_un
     last = await play_seasons(driver, actions, use_buttons=False)
     result = steps[-1].state.result()
     mine, bot = result["player_score"], result["dummbot_score"]
-    post = result_message(last)
+    post = await result_message(last)
     text = "\n".join([e.get("title") or "" for e in post.payload["embeds"]]
                      + [f["name"] + ": " + f["value"] for e in post.payload["embeds"] for f in e["fields"]])
     score = actions[-1].args
@@ -93,7 +99,7 @@ async def test_the_result_post_has_the_breakdown_the_margin_and_a_picture_and_un
     # Finishing again posts a new result, and only that one counts.
     name_options = {k: score[k] for k in ("crystals", "prestige", "bonuses", "hand", "extra")}
     again = await driver.slash("seasons score", name_options)
-    assert result_message(again).id != post.id
+    assert (await result_message(again)).id != post.id
     board = await driver.slash("game leaderboard", {"game": "seasons"})
     assert f"{mine - bot:+d}" in board.text
 
@@ -104,7 +110,7 @@ async def test_a_volfyirion_result_says_the_turn_the_cities_standing_and_how_it_
     driver.bot.service._new_seed = lambda: game.seed
     await driver.slash("volfyrion start", {"difficulty": game.options["difficulty"]}, locale="ja")
     last = await play_volfyirion(driver, game.actions, locale="ja")
-    post = result_message(last)
+    post = await result_message(last)
     fields = {f["name"]: f["value"] for e in post.payload["embeds"] for f in e["fields"]}
     result = game.state.result()
     assert fields["ターン"] == str(result["turn"])

@@ -26,7 +26,7 @@ from bot.config import Config
 from bot.standin import NoReply, StandIn, World
 from bot.standin.driver import Driver, Reply, pressable
 from bot.standin.server import AUTOCOMPLETE, AUTOCOMPLETE_RESULT, MODAL
-from bot.store import StoreError
+from bot.store import GameNotFound, StoreError
 
 OWNERS = {
     "table": ("player", "seasons start", {"difficulty": "wizard", "dice": "bot"}),
@@ -138,13 +138,17 @@ class Arena:
         """Every game's export (status, ply, actions, state, result), as JSON text, by game id."""
         games: dict[int, str] = {}
         self._games: dict[int, tuple[str, int]] = {}
-        game_id = 0
-        while True:
+        self._owners: dict[int, int] = getattr(self, "_owners", {})
+        game_id, misses = 0, 0
+        while misses < 20:  # ids are sequential; /game forget leaves holes
             game_id += 1
             try:
                 row = await self.bot.store.game(game_id)
             except StoreError:
-                break
+                misses += 1
+                continue
+            misses = 0
+            self._owners[game_id] = row.owner_id
             record = await self.bot.service.full_record(row)
             result = await self.bot.store.result(row.id)
             data = export_record(row, record, result)
@@ -195,7 +199,12 @@ class Arena:
         user = self.standin.world.user(case.user)
         problems = []
         for game_id in changed:
-            row = await self.bot.store.game(game_id)
+            try:
+                row = await self.bot.store.game(game_id)
+            except GameNotFound:  # deleted by /game forget: only its owner may do that
+                if self._owners.get(game_id) != user.id:
+                    problems.append(f"{case.user} deleted game {game_id}, which belongs to someone else")
+                continue
             if row.owner_id != user.id and not (user.manager and row.status == "abandoned"):
                 problems.append(f"{case.user} changed game {game_id}, which belongs to someone else")
         return problems

@@ -223,7 +223,8 @@ class Arena:
         text = reply.text
         refused = reply.ephemeral
         problems = text_problems(text, case.locale, case.typed, refused=refused)
-        if refused and changed and self._forgot(case, changed):
+        if refused and changed and ":forget:" in str((case.data or {}).get("custom_id", "")) \
+                and self._forgot(case, changed):
             # /game forget's confirmation answers privately by design: the caller's own games are gone.
             return Outcome(case, "accepted", problems)
         if refused and changed:
@@ -238,10 +239,8 @@ class Arena:
 
     def _forgot(self, case: Case, changed: list[int]) -> bool:
         """The press confirmed /game forget: every changed game was the presser's and is now deleted."""
-        custom_id = str((case.data or {}).get("custom_id", ""))
         user = self.standin.world.user(case.user)
-        return ":forget:" in custom_id and all(
-            self._owners.get(g) == user.id and g not in self._games for g in changed)
+        return all(self._owners.get(g) == user.id and g not in self._games for g in changed)
 
     def _judge_choices(self, case: Case, reply: Reply, changed: list[int]) -> Outcome:
         problems = [f"autocomplete changed games {changed}"] if changed else []

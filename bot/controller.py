@@ -352,10 +352,8 @@ class Controller:
         if op == "edit":
             await self._reopen_form(interaction, row, ply, arg or "")
             return
-        try:
-            record = await self._checked_record(interaction, row, ply)
-        except (Refusal, StoreError) as err:
-            await self.refuse(interaction, err)
+        record = await self._checked_record(interaction, row, ply)
+        if record is None:
             return
         form = ui.form(op, lang(interaction), record)
         if form is not None:
@@ -373,10 +371,8 @@ class Controller:
 
     async def _reopen_form(self, interaction: discord.Interaction, row: GameRow, ply: int, name: str) -> None:
         """"Edit": the form a refusal came from, again, with what was typed (read back from the refusal)."""
-        try:
-            record = await self._checked_record(interaction, row, ply)
-        except (Refusal, StoreError) as err:
-            await self.refuse(interaction, err)
+        record = await self._checked_record(interaction, row, ply)
+        if record is None:
             return
         form = self.uis[row.kind].form(name, lang(interaction), record)
         if form is None:
@@ -394,10 +390,8 @@ class Controller:
         row = await self._row_here(interaction, game_id)
         if row is None:
             return
-        try:
-            record = await self._checked_record(interaction, row, ply)
-        except (Refusal, StoreError) as err:
-            await self.refuse(interaction, err)
+        record = await self._checked_record(interaction, row, ply)
+        if record is None:
             return
         ui = self.uis[row.kind]
         picked = getattr(ui, "select_action", None)
@@ -438,13 +432,19 @@ class Controller:
 
         await self.act(interaction, build, game_id=game_id, ply=ply, typed=(name, values))
 
-    async def _checked_record(self, interaction: discord.Interaction, row: GameRow, ply: int) -> GameRecord:
-        if row.status != "active":
-            raise Refusal("refuse.stale_game")
-        if row.ply != ply:
-            raise Refusal("refuse.stale_button")
-        self.service.check_owner(row, interaction.user.id)
-        return await self.service.record(row)
+    async def _checked_record(self, interaction: discord.Interaction, row: GameRow, ply: int) -> GameRecord | None:
+        """The record a press on a message of ``row`` at ``ply`` acts on, or None (refused privately) when the
+        game moved on, ended, or is someone else's."""
+        try:
+            if row.status != "active":
+                raise Refusal("refuse.stale_game")
+            if row.ply != ply:
+                raise Refusal("refuse.stale_button")
+            self.service.check_owner(row, interaction.user.id)
+            return await self.service.record(row)
+        except (Refusal, StoreError) as err:
+            await self.refuse(interaction, err)
+            return None
 
     async def abandon(self, interaction: discord.Interaction, *, game_id: int) -> None:
         async with self._in_flight():

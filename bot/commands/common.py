@@ -135,15 +135,16 @@ def ids_or_pick(resolve: Callable[[str], list[str]], text: str | Iterable[str], 
         raise PickError(err, choices) from None
 
 
-def ids_of(catalog: Catalog, text: str | Iterable[str]) -> list[str]:
-    """Card ids for a typed list; a miss raises the catalog's RuleError (with suggestions). A card read from
-    part of its name or a typo is noted, and the reply says which card was understood."""
+def ids_of(catalog: Catalog, text: str | Iterable[str], *, miss: Callable[[str], Any] | None = None) -> list[str]:
+    """Card ids for a typed list; a miss raises ``miss(part)``'s RuleError (the game's own, with suggestions;
+    by default the catalog's). A card read from part of its name or a typo is noted, and the reply says which
+    card was understood."""
     parts = split_list(text) if isinstance(text, str) else [str(p) for p in text]
     ids = []
     for part in parts:
         resolved = catalog.resolve(part)
         if resolved is None:
-            catalog.lookup(part)  # raises the miss with its suggestions
+            (miss or catalog.lookup)(part)  # raises the miss with its suggestions
             continue
         card, exact = resolved
         ids.append(card_id_of(card))

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from engine.core import Action, GameRecord, Step, split_list
+from engine.core import Action, GameRecord, Step
 
 from .. import understood
 from ..buttons import ButtonSpec, FieldSpec
@@ -21,6 +21,7 @@ from ..store import GameRow
 from .common import (
     card_choices,
     current_record,
+    ids_of,
     ids_or_pick,
     record_to_look_at,
     require_text,
@@ -220,21 +221,10 @@ class VolfyirionCommands(app_commands.Group):
 
 
 def _names(parts: str | list[str]) -> list[str]:
-    """Card names for what was typed; one read from part of its name or a typo is said in the reply."""
-    from engine.volfyirion.cards import card as find_card
+    """Card names (Volfyirion's ids) for what was typed; a miss is the rules' ``volfyirion.unknown_card``."""
+    from engine.volfyirion.cards import card
 
-    catalog = _engine().CATALOG
-    names = []
-    for part in split_list(parts) if isinstance(parts, str) else parts:
-        found = catalog.resolve(part)
-        if found is None:
-            find_card(part)  # raises the rules' miss, with its suggestions
-            continue
-        card, exact = found
-        if not exact:
-            understood.note(KIND, part, card.name)
-        names.append(card.name)
-    return names
+    return ids_of(_engine().CATALOG, parts, miss=card)
 
 
 def _index(name: str) -> str:

@@ -97,6 +97,8 @@ class Arena:
     def __init__(self, standin: StandIn, driver: Driver) -> None:
         self.standin, self.driver = standin, driver
         self.bot: Any = driver.bot
+        self._games: dict[int, tuple[str, int]] = {}
+        self._owners: dict[int, int] = {}  # every game seen, kept after /game forget deletes it
 
     # -- the world -------------------------------------------------------------------------------------------
 
@@ -138,7 +140,6 @@ class Arena:
         """Every game's export (status, ply, actions, state, result), as JSON text, by game id."""
         games: dict[int, str] = {}
         self._games: dict[int, tuple[str, int]] = {}
-        self._owners: dict[int, int] = getattr(self, "_owners", {})
         game_id, misses = 0, 0
         while misses < 20:  # ids are sequential; /game forget leaves holes
             game_id += 1

@@ -48,7 +48,9 @@ from bot.sessions import GameService
 from bot.standin import StandIn, World
 from bot.standin.driver import Driver, NoReply
 from bot.standin.echo import EchoBot
-from bot.standin.typed import Command, seasons_command, volfyirion_command
+from bot.standin.seasons_typed import seasons_command
+from bot.standin.typed import Command
+from bot.standin.volfyirion_typed import volfyirion_command
 from bot.standin.world import Channel, User
 from bot.store import SqliteStore
 from engine.core import Action
@@ -336,9 +338,9 @@ def clone_games(path: Path, total: int) -> int:
             {"copies": copies, "t": templates})
         db.execute(
             f"{numbers} INSERT INTO results (game_id, guild_id, user_id, kind, outcome, difficulty,"
-            " player_score, dummbot_score, turns, how, finished_at, ended_by)"
+            " player_score, opponent_score, length, result, finished_at, ended_by)"
             " SELECT r.game_id + k.n * :t, r.guild_id, r.user_id, r.kind, r.outcome, r.difficulty,"
-            " r.player_score, r.dummbot_score, r.turns, r.how, r.finished_at, r.ended_by"
+            " r.player_score, r.opponent_score, r.length, r.result, r.finished_at, r.ended_by"
             " FROM k, results r WHERE r.game_id <= :t",
             {"copies": copies, "t": templates})
         db.execute("COMMIT")

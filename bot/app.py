@@ -67,7 +67,7 @@ def _well_typed(option: dict, declared: int) -> bool:
 
 
 class SoloBot(commands.AutoShardedBot):
-    """Plays Dummbot (Seasons) and Volfyirion for solo players, one game per channel, in servers only.
+    """Plays the automaton of each registered game (bot/games) for solo players, one game per channel, in servers only.
 
     Sharded: the shard count and this process's shards come from `config.shards` (SOLO_BOT_SHARDS), else
     Discord's recommendation (GET /gateway/bot). Commands are offered in servers only (`contexts` [0],
@@ -144,10 +144,12 @@ class SoloBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         await self.store.open()
         await self.tree.set_translator(CommandTranslator())
-        from .commands import game, seasons, volfyirion
+        from . import games
+        from .commands import game
 
-        for module in (seasons, volfyirion, game):
-            module.install(self)
+        for entry in games.games():  # each game's command group (its module's install adds it and its UI)
+            games.load(entry.commands).install(self)
+        game.install(self)
         self.add_dynamic_items(GameButton)
         self.tree.on_error = self.on_app_command_error
         await sync_at_start(self)  # only when the commands changed, only from the process holding shard 0

@@ -3,9 +3,9 @@
     python -m bot console [--json] [--db PATH] [--lang en|ja] [--user NAME] [--channel NAME]
 
 Lines, one interaction each (its whole reply is printed before the next line is read):
-    /seasons start difficulty:wizard dice:table      a slash command, options as `name:value`
-    /seasons die face:"2 water, 3 crystals, 1 dot"   values with spaces in quotes ("…" or '…') —
-    /seasons die face:2 water, 3 crystals            — or unquoted, running to the next `name:`
+    /<game> start difficulty:wizard dice:table       a slash command, options as `name:value`
+    /<game> die face:"2 water, 3 crystals, 1 dot"    values with spaces in quotes ("…" or '…') —
+    /<game> die face:2 water, 3 crystals             — or unquoted, running to the next `name:`
     press 2                                          the 2nd button of the last message that has buttons
                                                      (rows top to bottom, left to right, selects included)
     press 3 value1,value2                            choose options in a select menu (values or labels,
@@ -114,7 +114,7 @@ class LineError(Exception):
 
 
 def parse_command(line: str, names: list[str], option_names: Callable[[str], list[str]]) -> tuple[str, dict]:
-    """`/seasons die face:2 water` → ("seasons die", {"face": "2 water"}); `names` are the known commands."""
+    """`/<game> die face:2 water` → ("<game> die", {"face": "2 water"}); `names` are the known commands."""
     words = line.strip().lstrip("/").split()
     command = next((" ".join(words[:k]) for k in range(len(words), 0, -1) if " ".join(words[:k]) in names), None)
     if command is None:

@@ -509,7 +509,7 @@ def with_state_button(specs: list[ButtonSpec], lg: str) -> list[ButtonSpec]:
 
 
 def ui_extra_fields(ui: GameUI, step: Step, lg: str) -> list[tuple[str, str]]:
-    """Fields a game adds to a reply whatever its size (Volfyirion: which city falls for each choice)."""
+    """Fields a game adds to a reply whatever its size (e.g. which city falls for each choice)."""
     extra = getattr(ui, "extra_fields", None)
     return list(extra(step, lg)) if extra is not None else []
 

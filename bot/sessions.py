@@ -21,7 +21,7 @@ from engine.core import Action, GameRecord, Step
 
 from .games import finish_info, rules_for
 from .resume import loaded_from, resume
-from .store import FinishInfo, GameRow, StaleVersion, Store
+from .store import GameRow, StaleVersion, Store
 
 SNAPSHOT_EVERY = 50
 # Awaited under the channel's lock right before a change is committed (bot.delivery.Gate): raising stops it.
@@ -300,7 +300,7 @@ class GameService:
         state = record.state
         snapshot = state.to_json() if record.ply % SNAPSHOT_EVERY == 0 else None
         result = state.result() if state.finished else None
-        finish = FinishInfo(**finish_info(row.kind, row.options, result)) if result else None
+        finish = finish_info(row.kind, row.options, result) if result else None
         try:
             return await self.store.append_action(
                 row.id, expected_ply=row.ply, action=action.to_json(), user_id=user_id, snapshot=snapshot,

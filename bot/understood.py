@@ -2,21 +2,20 @@
 
 A card named by part of its name or with a typo is accepted when exactly one card fits (the catalogs'
 ``resolve``); the reply then says which card was understood, so a wrong guess is seen and undone at once.
-Seasons' commands turn names into ids before the engine sees them (``note`` records what they read);
-Volfyirion's engine reads the typed names itself (``from_action`` reads them back from the action).
+A game whose commands turn names into ids before the engine sees them records what they read with ``note``; one
+whose engine reads the typed names itself says so in its registry entry (``read_names``), and ``from_action``
+reads them back from the action.
 """
 
 from __future__ import annotations
 
 from contextvars import ContextVar
-from typing import Any
 
 from engine.core import Action
 
 from .i18n import t
 
 _NOTES: ContextVar[list[tuple[str, str, str]] | None] = ContextVar("understood", default=None)
-CARD_ARGS = ("card", "cards", "troop")
 
 
 def collecting() -> list[tuple[str, str, str]]:
@@ -33,23 +32,12 @@ def note(game: str, typed: str, card_id: str) -> None:
 
 
 def from_action(kind: str, action: Action | None) -> list[tuple[str, str, str]]:
-    """Names in a Volfyirion action that were not exact: (game, typed, card)."""
-    if kind != "volfyirion" or action is None:
-        return []
-    from engine.core import split_list
-    from engine.volfyirion.cards import CATALOG
+    """Names in an action that were not exact, for a game whose engine reads typed names: (game, typed, card)."""
+    from . import games
 
-    found = []
-    for name in CARD_ARGS:
-        value: Any = action.args.get(name)
-        typed = split_list(value) if isinstance(value, str) else value if isinstance(value, list) else []
-        for text in typed:
-            if not isinstance(text, str) or text in CATALOG:
-                continue
-            resolved = CATALOG.resolve(text)
-            if resolved is not None and not resolved[1]:
-                found.append((kind, text, resolved[0].name))
-    return found
+    if action is None or kind not in games.KINDS:
+        return []
+    return [(kind, typed, card) for typed, card in games.get(kind).names_read(action)]
 
 
 def text(lang: str, notes: list[tuple[str, str, str]]) -> str | None:

@@ -1,1 +1,1 @@
-"""Slash commands, one module per game (``/seasons``, ``/volfyrion``) and ``/game`` for what is common."""
+"""Slash commands, one module per game (named in its registry entry, bot/games) and ``/game`` for what is common."""

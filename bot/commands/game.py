@@ -12,12 +12,13 @@ from discord import app_commands
 
 from engine.core import Action
 
+from .. import games
 from ..buttons import ButtonSpec, view_of
 from ..controller import lang, send
 from ..delivery import NotAcknowledged
 from ..games import KINDS
 from ..i18n import L, t
-from ..render.embeds import COLOURS, game_embed, notice_embed
+from ..render.embeds import COLOURS, colour_of, game_embed, notice_embed
 from ..sessions import Played, Refusal
 from ..store import GameRow, StaleVersion, StoreError
 from .common import word_choices
@@ -27,12 +28,31 @@ if TYPE_CHECKING:
 
 Interaction = discord.Interaction["SoloBot"]
 
-GAMES = [
-    app_commands.Choice(name=L("Seasons", "word.seasons"), value="seasons"),
-    app_commands.Choice(name=L("Volfyirion", "word.volfyirion"), value="volfyirion"),
-]
-DIFFICULTIES = word_choices("apprentice", "wizard", "archmage", "easy", "normal", "hard")
 HISTORY_LIMIT = 15
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    """One choice per registered game (its English name, ``word.<kind>`` in Japanese)."""
+    return [app_commands.Choice(name=L(g.name, f"word.{g.kind}"), value=g.kind) for g in games.games()]
+
+
+def difficulty_choices() -> list[app_commands.Choice[str]]:
+    return word_choices(*games.difficulties())
+
+
+# The choices as the registry holds them when this module is imported; ``install`` offers the registry's
+# games at that time (a game registered later, e.g. by a test, is offered by the next bot made).
+GAMES = game_choices()
+DIFFICULTIES = difficulty_choices()
+
+
+def _default_game() -> str:
+    return games.games()[0].kind
+
+
+def _neutral_colour() -> int:
+    """The colour of replies about every game (stats, help): the first game's."""
+    return games.games()[0].colour
 
 
 class GameCommands(app_commands.Group):
@@ -84,7 +104,7 @@ class GameCommands(app_commands.Group):
             lines.append(f"~~{line}~~ ({t(lg, 'history.undone')})" if a.undone else line)
         embed = discord.Embed(title=t(lg, "history.title", game=row.kind, game_id=row.id),
                               description="\n".join(lines)[:4000] or t(lg, "history.empty"),
-                              colour=COLOURS[row.kind])
+                              colour=colour_of(row.kind))
         await send(interaction, embed=embed, ephemeral=interaction.user.id != row.owner_id)
 
     @app_commands.command(name="export", description=L("The game record as a JSON file", "cmd.game.export"))
@@ -126,27 +146,26 @@ class GameCommands(app_commands.Group):
     @app_commands.describe(game=L("Which game", "opt.game.game"), difficulty=L("Only this difficulty",
                                                                                "opt.game.difficulty"))
     @app_commands.choices(game=GAMES, difficulty=DIFFICULTIES)
-    async def leaderboard(self, interaction: Interaction, game: str = "seasons", difficulty: str | None = None) -> None:
+    async def leaderboard(self, interaction: Interaction, game: str | None = None,
+                          difficulty: str | None = None) -> None:
         lg = lang(interaction)
         # Discord only sends the offered choices; a stale sync could send others: fall back to the defaults.
-        game = game if game in KINDS else "seasons"
-        difficulty = difficulty if difficulty in {c.value for c in DIFFICULTIES} else None
+        game = game if game in KINDS else _default_game()
+        difficulty = difficulty if difficulty in games.difficulties() else None
+        entry = games.get(game)
         try:
-            rows = await interaction.client.store.leaderboard(interaction.guild_id, game, difficulty, limit=10)
+            rows = await interaction.client.store.leaderboard(interaction.guild_id, game, difficulty, limit=10,
+                                                              ranking=entry.ranking)
         except StoreError as err:
             await interaction.client.controller.refuse(interaction, err)
             return
         lines = []
         for rank, r in enumerate(rows, 1):
-            if game == "seasons":
-                detail = t(lg, "leaderboard.seasons_row", margin=f"{r.margin:+d}", player=r.player_score,
-                           dummbot=r.dummbot_score, difficulty=r.difficulty)
-            else:
-                detail = t(lg, "leaderboard.volfyirion_row", turns=r.turns, how=r.how, difficulty=r.difficulty)
+            detail = entry.row_text(lg, r)
             lines.append(f"**{rank}.** <@{r.user_id}> — {detail} · {r.finished_at[:10]}")
         title = t(lg, "leaderboard.title", game=game) + (f" · {t(lg, f'word.{difficulty}')}" if difficulty else "")
         embed = discord.Embed(title=title, description="\n".join(lines) or t(lg, "leaderboard.empty"),
-                              colour=COLOURS[game])
+                              colour=colour_of(game))
         await send(interaction, embed=embed)
 
     @app_commands.command(name="stats", description=L("Games, wins and best results of a player", "cmd.game.stats"))
@@ -155,21 +174,15 @@ class GameCommands(app_commands.Group):
         lg = lang(interaction)
         who = user or interaction.user
         try:
-            stats = await interaction.client.store.stats(interaction.guild_id, who.id)
+            stats = await interaction.client.store.stats(interaction.guild_id, who.id, rankings=games.rankings())
         except StoreError as err:
             await interaction.client.controller.refuse(interaction, err)
             return
-        embed = discord.Embed(title=t(lg, "stats.title", user=who.display_name), colour=COLOURS["seasons"])
+        embed = discord.Embed(title=t(lg, "stats.title", user=who.display_name), colour=_neutral_colour())
         embed.description = t(lg, "stats.totals", games=stats.get("games", 0), wins=stats.get("wins", 0),
                               losses=stats.get("losses", 0), abandoned=stats.get("abandoned", 0))
         for kind, best in (stats.get("best") or {}).items():
-            if best is None:
-                value = t(lg, "stats.no_best")
-            elif kind == "seasons":
-                value = t(lg, "leaderboard.seasons_row", margin=f"{best.margin:+d}", player=best.player_score,
-                          dummbot=best.dummbot_score, difficulty=best.difficulty)
-            else:
-                value = t(lg, "leaderboard.volfyirion_row", turns=best.turns, how=best.how, difficulty=best.difficulty)
+            value = t(lg, "stats.no_best") if best is None else games.get(kind).row_text(lg, best)
             embed.add_field(name=t(lg, "stats.best", game=kind), value=value, inline=False)
         await send(interaction, embed=embed)
 
@@ -198,9 +211,9 @@ class GameCommands(app_commands.Group):
     async def help(self, interaction: Interaction, game: str | None = None) -> None:
         lg = lang(interaction)
         # Discord only sends the offered choices; anything else (a stale sync) gets the whole help.
-        keys = [f"help.{game}"] if game in KINDS else [
-            "help.intro", "help.seasons", "help.volfyirion", "help.game"]
-        embed = discord.Embed(title=t(lg, "help.title"), colour=COLOURS["seasons"])
+        keys = list(games.get(game).help_keys) if game in KINDS else [
+            "help.intro", *(key for g in games.games() for key in g.help_keys), "help.game"]
+        embed = discord.Embed(title=t(lg, "help.title"), colour=_neutral_colour())
         for key in keys:
             embed.add_field(name=t(lg, f"{key}.name"), value=t(lg, key)[:1024], inline=False)
         await send(interaction, embed=embed, ephemeral=True)
@@ -212,8 +225,8 @@ def over_embed(lg: str, row: GameRow, record: Any) -> discord.Embed:
     embed = game_embed(lg, kind=row.kind, game_id=row.id, ply=row.ply, summary=record.state.summary(), events=(),
                        waiting=None)
     embed.description = t(lg, f"reply.status_{row.status}", game=row.kind, game_id=row.id)
-    result = record.state.result() or {}
-    embed.colour = COLOURS["won" if result.get("outcome") == "won" else "lost"]
+    result = record.state.result()
+    embed.colour = COLOURS["won" if result is not None and result.won else "lost"]
     embed.set_footer(text=t(lg, f"reply.footer_{row.status}", game_id=row.id, ply=row.ply))
     return embed
 
@@ -231,7 +244,8 @@ def export_record(row: GameRow, record: Any, result: Any) -> dict[str, Any]:
     if row.status == "abandoned":
         outcome: dict[str, Any] | None = {"outcome": "abandoned"}
     elif row.status == "finished":
-        outcome = record.state.result()
+        result_now = record.state.result()
+        outcome = None if result_now is None else result_now.to_json()
     else:
         outcome = None
     return {
@@ -291,5 +305,10 @@ async def on_forget(interaction: Interaction, mark: int, owner: str | None) -> N
 
 
 def install(bot: SoloBot) -> None:
-    bot.tree.add_command(GameCommands())
+    group = GameCommands()
+    for name, option, choices in (("leaderboard", "game", game_choices()), ("help", "game", game_choices()),
+                                  ("leaderboard", "difficulty", difficulty_choices())):
+        command = group.get_command(name)
+        command._params[option].choices = choices  # the registry's games now (GAMES: at import)
+    bot.tree.add_command(group)
     bot.controller.ops["forget"] = on_forget

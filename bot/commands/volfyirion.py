@@ -15,7 +15,7 @@ from .. import understood
 from ..buttons import ButtonSpec, FieldSpec
 from ..controller import Builder, Controller, lang, send, think
 from ..i18n import L, t
-from ..render.danger import danger_embed, removal_lines
+from ..render.volfyirion_danger import danger_embed, removal_lines
 from ..sessions import Played, Refusal
 from ..store import GameRow
 from .common import (

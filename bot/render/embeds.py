@@ -11,12 +11,12 @@ from typing import Any
 import discord
 
 from engine.core import Event, Waiting
-from engine.volfyirion import city_defence
 
-from ..i18n import card_name, event_lines, t
+from .. import games
+from ..i18n import event_lines, t
 
-COLOURS = {"seasons": 0x3B82F6, "volfyirion": 0xB91C1C, "error": 0xDC2626, "won": 0x16A34A, "lost": 0x6B7280}
-SEASON_COLOURS = {"winter": 0x60A5FA, "spring": 0x4ADE80, "summer": 0xF59E0B, "autumn": 0xB45309}
+# A notice's colours; a game's own comes from its registry entry (``colour_of``).
+COLOURS = {"error": 0xDC2626, "won": 0x16A34A, "lost": 0x6B7280}
 MAX_DESCRIPTION = 4000
 MAX_FIELD = 1000
 
@@ -38,10 +38,7 @@ def game_embed(
     lang: str, *, kind: str, game_id: int, ply: int, summary: dict[str, Any], events: tuple[Event, ...] | list[Event],
     waiting: Waiting | None, title_key: str = "reply.title", image: bool = False, state: bool = True,
 ) -> discord.Embed:
-    colour = COLOURS[kind]
-    if kind == "seasons" and summary.get("season") in SEASON_COLOURS:
-        colour = SEASON_COLOURS[summary["season"]]
-    embed = discord.Embed(title=t(lang, title_key, game=kind), colour=colour)
+    embed = discord.Embed(title=t(lang, title_key, game=kind), colour=colour_of(kind, summary))
     text = events_text(lang, events)
     if text:
         embed.description = text
@@ -56,62 +53,24 @@ def game_embed(
 
 
 def state_fields(lang: str, kind: str, summary: dict[str, Any]) -> list[tuple[str, str, bool]]:
-    if kind == "seasons":
-        return seasons_fields(lang, summary)
-    return volfyirion_fields(lang, summary)
+    """The state a reply shows, from the game's registry entry."""
+    fields = games.get(kind).part("state_fields")
+    return fields(lang, summary) if fields is not None else []
 
 
-def seasons_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool]]:
-    bot = s.get("dummbot", {})
-    summoned = bot.get("summoned", [])
-    # One line, not one per card: a full reply stays short even late in a game.
-    sep = "、" if lang == "ja" else " · "
-    summoned_text = sep.join(card_name(lang, "seasons", c) for c in summoned) if summoned else t(lang, "word.none")
-    return [
-        (t(lang, "field.seasons.time"), t(lang, "field.seasons.time_value", year=s.get("year"),
-                                          month=s.get("month"), season=s.get("season")), True),
-        (t(lang, "field.seasons.crystals"), t(lang, "field.seasons.crystals_value", n=bot.get("crystals", 0)), True),
-        (t(lang, "field.seasons.hand"), t(lang, "field.seasons.hand_value", count=bot.get("hand_size", 0)), True),
-        (t(lang, "field.seasons.summoned", n=len(summoned)), summoned_text, False),
-        (t(lang, "field.seasons.final_score" if s.get("game_over") else "field.seasons.score"),
-         t(lang, "field.seasons.score_value", score=bot.get("score", 0)), True),
-        (t(lang, "field.seasons.difficulty"), t(lang, f"word.{s.get('difficulty')}") + " · "
-         + t(lang, f"word.dice_{s.get('dice')}"), True),
-    ]
-
-
-# V-5.3: a summary stored before the readings were renamed says ``official`` for the per-city table.
-_BONUS_READING = {"official": "per_city", None: "flat"}
-
-
-def volfyirion_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool]]:
-    fields: list[tuple[str, str, bool]] = [(t(lang, "field.volfyirion.turn"), str(s.get("turn")), True)]
-    if s.get("phase") != "finished":  # after the game's end the dragon attacks no more
-        fields.append((t(lang, "field.volfyirion.token"), t(lang, f"word.token_{s.get('token')}"), True))
-    pile = s.get("rage_pile", {})
-    top = pile.get("top")
-    pile_text = t(lang, "field.volfyirion.pile_value", size=pile.get("size", 0))
-    if top:
-        pile_text += "\n" + t(lang, "field.volfyirion.pile_top", card=top)
-    fields.append((t(lang, "field.volfyirion.pile"), pile_text, True))
-    for city in s.get("cities", []):
-        if city.get("destroyed"):
-            value = t(lang, "field.volfyirion.city_destroyed")
-        else:
-            value = t(lang, "field.volfyirion.city_value", defence=city_defence(city),
-                      troop=city.get("troop") or "—", building=city.get("building") or "—")
-        fields.append((t(lang, "field.volfyirion.city", city=city.get("name"), defence=city.get("defence")), value, True))
-    wonders = s.get("wonders", [])
-    if wonders:
-        lines = [
-            t(lang, "field.volfyirion.wonder", card=w["name"], cost=w["cost"])
-            + (" — " + t(lang, "field.volfyirion.sealed") if w.get("sealed") else "")
-            for w in wonders
-        ]
-        fields.append((t(lang, "field.volfyirion.wonders"), "\n".join(lines), False))
-    fields.append((t(lang, "field.volfyirion.difficulty"), t(lang, f"word.{s.get('difficulty')}") + " · "
-                   + t(lang, f"word.bonus_{_BONUS_READING.get(s.get('bonus'), s.get('bonus'))}"), True))
-    return fields
+def colour_of(kind: str, summary: dict[str, Any] | None = None) -> int:
+    """A reply's colour: the game's (or what its state says, e.g. the season), else a notice's own."""
+    if kind in COLOURS:
+        return COLOURS[kind]
+    if kind not in games.KINDS:
+        return 0x6B7280
+    game = games.get(kind)
+    if summary is not None:
+        own = game.part("colour")
+        colour = own(summary) if own is not None else None
+        if colour is not None:
+            return colour
+    return game.colour
 
 
 def notice_embed(lang: str, key: str, *, kind: str = "error", params: dict[str, Any] | None = None,
@@ -119,7 +78,7 @@ def notice_embed(lang: str, key: str, *, kind: str = "error", params: dict[str, 
     """``params`` passes a message's parameters whatever their names (an engine error's ``kind`` is not the
     colour)."""
     text = t(lang, key, **{**(params or {}), **more})
-    return discord.Embed(description=clip(text, MAX_DESCRIPTION), colour=COLOURS.get(kind, 0x6B7280))
+    return discord.Embed(description=clip(text, MAX_DESCRIPTION), colour=colour_of(kind))
 
 
 # -- plain text, for a channel where the bot may not embed (no Embed Links) ------------------------------------

@@ -2,12 +2,12 @@
 
     async with StandIn() as standin:
         async with standin.connect(bot) as driver:      # Driver(standin, bot, grace=0.05, timeout=None, token=None)
-            reply = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"},
+            reply = await driver.slash("<game> start", {"difficulty": "wizard", "dice": "table"},
                                        user="haruka", channel="session", locale="ja")
             reply = await driver.press(reply.buttons[0]["custom_id"], message=reply.original)
             opened = await driver.press("…:reveal")
             reply = await driver.submit(opened.modal["custom_id"], {"cards": "12, 31"})
-            choices = await driver.autocomplete("seasons die", {"face": "cry"}, focused="face")
+            choices = await driver.autocomplete("<game> die", {"face": "cry"}, focused="face")
 
 Entering logs the client in (Route.BASE and the gateway URL are set for the duration and restored on
 exit; the client's `guild_ready_timeout` is made tiny) and waits until it is ready. Option values are typed
@@ -363,7 +363,7 @@ class Driver:
     async def slash(self, name: str, options: dict[str, Any] | None = None, *, user: User | str | None = None,
                     channel: Channel | str | None = None, locale: str | None = None, grace: float | None = None,
                     timeout: float | None = None, anywhere: bool = False, late: float = 0.0) -> Reply:
-        """Run `/name` (e.g. "seasons start") with options typed per the command's schema. Like Discord's
+        """Run `/name` (e.g. "game status") with options typed per the command's schema. Like Discord's
         client, only where the command is offered (its `contexts`: 0 server, 1 DM with the bot, 2 group DM);
         `anywhere=True` sends it all the same, as an outdated registration or a forged client could. `late`:
         delivered that many seconds after its creation."""
@@ -465,7 +465,7 @@ class Driver:
     # -- building payloads --
 
     def find_command(self, name: str) -> tuple[dict, list[str], list[dict]]:
-        """(top-level command, path of names, the leaf's option schemas) for "seasons start"."""
+        """(top-level command, path of names, the leaf's option schemas) for "game status"."""
         words = name.strip().lstrip("/").split()
         top = next((c for c in self.schema if words and c["name"] == words[0] and c.get("type", 1) == 1), None)
         if top is None:
@@ -484,7 +484,7 @@ class Driver:
         return top, path, leaf_options
 
     def command_names(self) -> list[str]:
-        """Every runnable command's full name ("seasons start", "game undo", ...)."""
+        """Every runnable command's full name ("game status", "game undo", ...)."""
         names = []
 
         def walk(prefix: list[str], node: dict) -> None:

@@ -6,7 +6,6 @@ import os
 import sys
 
 from .base import (
-    KINDS,
     ActionRow,
     ChannelBusy,
     FinishInfo,
@@ -14,6 +13,7 @@ from .base import (
     GameNotFound,
     GameRow,
     NothingToUndo,
+    Ranking,
     ResultRow,
     SchemaTooNew,
     StaleVersion,
@@ -25,7 +25,6 @@ from .base import (
 from .sqlite import SqliteStore
 
 __all__ = [
-    "KINDS",
     "ActionRow",
     "ChannelBusy",
     "FinishInfo",
@@ -33,6 +32,7 @@ __all__ = [
     "GameNotFound",
     "GameRow",
     "NothingToUndo",
+    "Ranking",
     "ResultRow",
     "SchemaTooNew",
     "SqliteStore",

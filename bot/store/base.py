@@ -11,12 +11,12 @@ them; none of them means that anything was half-written.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 JSON = dict[str, Any]
 
-KINDS = ("seasons", "volfyirion")
 STATUSES = ("active", "finished", "abandoned")
 OUTCOMES = ("won", "lost", "abandoned")
 
@@ -129,18 +129,45 @@ class ResultRow:
     outcome: str  # won | lost | abandoned, from the player's side
     difficulty: str | None
     player_score: int | None
-    dummbot_score: int | None
-    turns: int | None
-    how: str | None
+    opponent_score: int | None
+    length: int | None  # turns, rounds: how long the game went
+    result: JSON | None  # the engine's Result as JSON (engine.core.Result.from_json reads it)
     finished_at: str
     ended_by: int | None  # who finished or abandoned it
 
     @property
     def margin(self) -> int | None:
-        """Seasons: the player's score minus Dummbot's."""
-        if self.player_score is None or self.dummbot_score is None:
+        """The player's score minus the opponent's, where both have one."""
+        if self.player_score is None or self.opponent_score is None:
             return None
-        return self.player_score - self.dummbot_score
+        return self.player_score - self.opponent_score
+
+    @property
+    def how(self) -> str | None:
+        """How the game ended, where a game says (inside ``result``)."""
+        return None if self.result is None else self.result.get("how")
+
+
+# The columns a ranking may order by; ``margin`` is player_score - opponent_score.
+RANKING_COLUMNS = ("outcome", "player_score", "opponent_score", "length", "margin")
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """How a game's leaderboard orders results, given by the game's registry entry (the store knows no game).
+
+    ``order``: (column, "asc"|"desc") pairs over RANKING_COLUMNS; a result is ranked only when its outcome is in
+    ``outcomes`` and none of the ordered columns is NULL. Ties go to the earlier result."""
+
+    order: tuple[tuple[str, str], ...]
+    outcomes: tuple[str, ...] = ("won",)
+
+    def __post_init__(self) -> None:
+        for column, direction in self.order:
+            if column not in RANKING_COLUMNS or direction not in ("asc", "desc"):
+                raise ValueError(f"cannot rank by {column!r} {direction!r}")
+        if not self.outcomes or any(o not in OUTCOMES for o in self.outcomes):
+            raise ValueError(f"unknown outcomes {self.outcomes!r}")
 
 
 @dataclass(frozen=True)
@@ -151,9 +178,9 @@ class FinishInfo:
     outcome: str  # won | lost | abandoned
     difficulty: str | None = None
     player_score: int | None = None
-    dummbot_score: int | None = None
-    turns: int | None = None
-    how: str | None = None
+    opponent_score: int | None = None
+    length: int | None = None
+    result: JSON | None = None  # the engine's Result as JSON (None: just the outcome)
     finished_at: str | None = None  # None: the store's clock
 
 
@@ -204,9 +231,10 @@ class Store(Protocol):
     async def take_result_posts(self, game_id: int) -> list[tuple[int, int]]: ...
     async def result(self, game_id: int) -> ResultRow | None: ...
     async def leaderboard(
-        self, guild_id: int | None, kind: str, difficulty: str | None = None, limit: int = 10
+        self, guild_id: int | None, kind: str, difficulty: str | None = None, limit: int = 10, *, ranking: Ranking
     ) -> list[ResultRow]: ...
-    async def stats(self, guild_id: int | None, user_id: int) -> JSON: ...
+    async def stats(self, guild_id: int | None, user_id: int, *,
+                    rankings: Mapping[str, Ranking] | None = None) -> JSON: ...
     async def backup(self, path: str) -> None: ...
     async def count_games(self, status: str | None = None) -> int: ...
     async def get_setting(self, key: str) -> str | None: ...

@@ -126,5 +126,68 @@ V5 = (
     """,  # a rowid table: SQLite 3.40's integrity_check misreads NOT NULL columns of WITHOUT ROWID tables
 )
 
-MIGRATIONS: list[tuple[str | Callable[[Any], Awaitable[None]], ...]] = [V1, V2, V3, V4, V5]
+
+
+# Game-neutral (issue 9): ``games`` without the CHECK on ``kind`` (a new game needs no schema change), rebuilt
+# with its indexes; ``results`` keeps the engine's Result as JSON plus the columns a ranking orders by
+# (``dummbot_score`` → ``opponent_score``, ``turns`` → ``length``, ``how`` → inside ``result``). One transaction,
+# every row kept (the store runs the step with foreign keys off and checks them before the commit).
+V6 = (
+    """
+    CREATE TABLE games_v6 (
+        id                INTEGER PRIMARY KEY,
+        guild_id          INTEGER,
+        channel_id        INTEGER NOT NULL,
+        parent_channel_id INTEGER,
+        owner_id          INTEGER NOT NULL,
+        kind              TEXT    NOT NULL,
+        options           TEXT    NOT NULL,
+        seed              INTEGER NOT NULL,
+        status            TEXT    NOT NULL DEFAULT 'active'
+                                  CHECK (status IN ('active', 'finished', 'abandoned')),
+        ply               INTEGER NOT NULL DEFAULT 0 CHECK (ply >= 0),
+        created_at        TEXT    NOT NULL,
+        updated_at        TEXT    NOT NULL,
+        summary           TEXT
+    )
+    """,
+    "INSERT INTO games_v6 SELECT id, guild_id, channel_id, parent_channel_id, owner_id, kind, options, seed, status,"
+    " ply, created_at, updated_at, summary FROM games",
+    "DROP TABLE games",
+    "ALTER TABLE games_v6 RENAME TO games",
+    "CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id) WHERE status = 'active'",
+    "CREATE INDEX games_owner ON games (guild_id, owner_id)",
+    """
+    CREATE TABLE results_v6 (
+        game_id        INTEGER PRIMARY KEY REFERENCES games (id),
+        guild_id       INTEGER,
+        user_id        INTEGER NOT NULL,
+        kind           TEXT    NOT NULL,
+        outcome        TEXT    NOT NULL CHECK (outcome IN ('won', 'lost', 'abandoned')),
+        difficulty     TEXT,
+        player_score   INTEGER,
+        opponent_score INTEGER,
+        length         INTEGER,
+        result         TEXT,
+        finished_at    TEXT    NOT NULL,
+        ended_by       INTEGER
+    )
+    """,
+    # The Result's JSON form (engine/core/result.py): the outcome, then only the parts that are known.
+    """
+    INSERT INTO results_v6
+    SELECT game_id, guild_id, user_id, kind, outcome, difficulty, player_score, dummbot_score, turns,
+           json_patch(json_object('outcome', outcome),
+                      json_object('player_score', player_score, 'opponent_score', dummbot_score,
+                                  'length', turns, 'how', how)),
+           finished_at, ended_by
+    FROM results
+    """,
+    "DROP TABLE results",
+    "ALTER TABLE results_v6 RENAME TO results",
+    "CREATE INDEX results_board ON results (guild_id, kind, outcome)",
+    "CREATE INDEX results_user ON results (guild_id, user_id)",
+)
+
+MIGRATIONS: list[tuple[str | Callable[[Any], Awaitable[None]], ...]] = [V1, V2, V3, V4, V5, V6]
 SCHEMA_VERSION = len(MIGRATIONS)

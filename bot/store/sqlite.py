@@ -19,7 +19,7 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,7 +29,6 @@ import aiosqlite
 
 from .base import (
     JSON,
-    KINDS,
     OUTCOMES,
     ActionRow,
     ChannelBusy,
@@ -38,6 +37,7 @@ from .base import (
     GameNotFound,
     GameRow,
     NothingToUndo,
+    Ranking,
     ResultRow,
     SchemaTooNew,
     StaleVersion,
@@ -63,22 +63,21 @@ _GAME_COLUMNS = (
 )
 _ACTION_COLUMNS = "seq, game_id, ply, action, user_id, created_at, undone"
 _RESULT_COLUMNS = (
-    "game_id, guild_id, user_id, kind, outcome, difficulty, player_score, dummbot_score, turns, how, "
+    "game_id, guild_id, user_id, kind, outcome, difficulty, player_score, opponent_score, length, result, "
     "finished_at, ended_by"
 )
+_RANKED = {"outcome": "outcome", "player_score": "player_score", "opponent_score": "opponent_score",
+           "length": "length", "margin": "(player_score - opponent_score)"}
 
-# How each game ranks: Seasons by margin over Dummbot (won or lost), Volfyirion by the fewest turns
-# to a win. Ties go to the earlier result.
-_RANKING = {
-    "seasons": (
-        "outcome IN ('won', 'lost') AND player_score IS NOT NULL AND dummbot_score IS NOT NULL",
-        "(player_score - dummbot_score) DESC, player_score DESC, finished_at, game_id",
-    ),
-    "volfyirion": (
-        "outcome = 'won' AND turns IS NOT NULL",
-        "turns, finished_at, game_id",
-    ),
-}
+
+def _ranking_sql(ranking: Ranking) -> tuple[str, str]:
+    """(where, order by) of a game's ranking: only whitelisted columns reach the SQL, outcomes as literals
+    from the closed set. Ties go to the earlier result."""
+    outcomes = ", ".join(f"'{o}'" for o in ranking.outcomes if o in OUTCOMES)
+    columns = [_RANKED[c] for c, _ in ranking.order]
+    where = " AND ".join([f"outcome IN ({outcomes})"] + [f"{c} IS NOT NULL" for c in columns])
+    order = ", ".join([f"{_RANKED[c]} {d.upper()}" for c, d in ranking.order] + ["finished_at", "game_id"])
+    return where, order
 
 
 def translate(exc: sqlite3.Error) -> Exception:
@@ -335,7 +334,7 @@ class SqliteStore:
         options: JSON,
         seed: int,
     ) -> GameRow:
-        if kind not in KINDS:
+        if not isinstance(kind, str) or not kind:
             raise ValueError(f"unknown game kind {kind!r}")
         if not 0 <= seed < 1 << 64:
             raise ValueError("the seed must be an unsigned 64-bit integer")
@@ -542,14 +541,12 @@ class SqliteStore:
         return _result_row(row) if row else None
 
     async def leaderboard(
-        self, guild_id: int | None, kind: str, difficulty: str | None = None, limit: int = 10
+        self, guild_id: int | None, kind: str, difficulty: str | None = None, limit: int = 10, *, ranking: Ranking
     ) -> list[ResultRow]:
-        """Each player's best result in this server, best first (rank = position + 1).
-
-        Seasons: the largest margin over Dummbot, won or lost. Volfyirion: the fewest turns to a win.
-        ``difficulty`` None ranks all difficulties together.
+        """Each player's best result in this server, best first (rank = position + 1), in the order of the
+        game's ``ranking`` (from its registry entry). ``difficulty`` None ranks all difficulties together.
         """
-        where, order = _RANKING[kind]
+        where, order = _ranking_sql(ranking)
         async with self._read() as db:
             rows = await db.execute_fetchall(
                 f"SELECT {_RESULT_COLUMNS} FROM ("
@@ -560,13 +557,15 @@ class SqliteStore:
             )
         return [_result_row(r) for r in rows]
 
-    async def stats(self, guild_id: int | None, user_id: int) -> JSON:
+    async def stats(self, guild_id: int | None, user_id: int, *,
+                    rankings: Mapping[str, Ranking] | None = None) -> JSON:
         """A player's record in one server.
 
         ``{"games", "active", "wins", "losses", "abandoned"}`` (counts; games counts every game they
-        started), ``"by_kind": {kind: the same counts}``, ``"best": {kind: ResultRow | None}`` ranked as
-        on the leaderboard.
+        started), ``"by_kind": {kind: the same counts}`` (every kind of ``rankings`` and every kind played),
+        ``"best": {kind: ResultRow | None}`` for each kind of ``rankings``, ranked as on the leaderboard.
         """
+        rankings = dict(rankings or {})
         async with self._read() as db:
             started = await db.execute_fetchall(
                 "SELECT kind, count(*), sum(status = 'active') FROM games"
@@ -579,7 +578,8 @@ class SqliteStore:
                 (guild_id, user_id),
             )
             best: dict[str, ResultRow | None] = {}
-            for kind, (where, order) in _RANKING.items():
+            for kind, ranking in rankings.items():
+                where, order = _ranking_sql(ranking)
                 row = await _one(
                     db,
                     f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild_id IS ? AND user_id = ? AND kind = ?"
@@ -587,7 +587,8 @@ class SqliteStore:
                     (guild_id, user_id, kind),
                 )
                 best[kind] = _result_row(row) if row else None
-        by_kind = {kind: {"games": 0, "active": 0, "wins": 0, "losses": 0, "abandoned": 0} for kind in KINDS}
+        kinds = [*rankings, *(r[0] for r in started if r[0] not in rankings)]
+        by_kind = {kind: {"games": 0, "active": 0, "wins": 0, "losses": 0, "abandoned": 0} for kind in kinds}
         for kind, games, active in started:
             by_kind[kind]["games"] = games
             by_kind[kind]["active"] = active or 0
@@ -770,19 +771,34 @@ async def _migrate(db: aiosqlite.Connection) -> None:
     version = (await _one(db, "PRAGMA user_version"))[0]
     if version > SCHEMA_VERSION:
         raise SchemaTooNew(found=version, supported=SCHEMA_VERSION)
-    while version < SCHEMA_VERSION:
-        async with _transaction(db):
-            # Read again under the write lock: another process may have migrated meanwhile.
-            version = (await _one(db, "PRAGMA user_version"))[0]
-            if version < SCHEMA_VERSION:
-                for statement in MIGRATIONS[version]:
-                    if callable(statement):  # a step written in Python (it must not commit)
-                        await statement(db)
-                    else:
-                        await db.execute(statement)
-                version += 1
-                await db.execute(f"PRAGMA user_version = {version}")
-        log.info("store schema at version %d", version)
+    if version == SCHEMA_VERSION:
+        return
+    # A step may rebuild a table others refer to (V6): SQLite's way is foreign keys off (only possible outside
+    # a transaction) and PRAGMA foreign_key_check before the commit, so the step still keeps every reference.
+    await db.execute("PRAGMA foreign_keys = OFF")
+    try:
+        while version < SCHEMA_VERSION:
+            async with _transaction(db):
+                # Read again under the write lock: another process may have migrated meanwhile.
+                version = (await _one(db, "PRAGMA user_version"))[0]
+                if version < SCHEMA_VERSION:
+                    before = len(await db.execute_fetchall("PRAGMA foreign_key_check"))
+                    for statement in MIGRATIONS[version]:
+                        if callable(statement):  # a step written in Python (it must not commit)
+                            await statement(db)
+                        else:
+                            await db.execute(statement)
+                    broken = await db.execute_fetchall("PRAGMA foreign_key_check")
+                    if len(broken) > before:  # the step lost a reference (what was dangling before stays)
+                        raise StoreCorrupt("foreign_key", detail=f"step {version + 1}: {[tuple(r) for r in broken[:5]]}")
+                    version += 1
+                    await db.execute(f"PRAGMA user_version = {version}")
+            log.info("store schema at version %d", version)
+    finally:
+        await db.execute("PRAGMA foreign_keys = ON")
+    # The steps' pages (a rebuilt table is written twice) need not stay in the WAL: give the room back.
+    with contextlib.suppress(sqlite3.Error):
+        await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 async def _game(db: aiosqlite.Connection, game_id: int) -> GameRow:
@@ -823,9 +839,9 @@ async def _insert_result(
             finish.outcome,
             difficulty,
             finish.player_score,
-            finish.dummbot_score,
-            finish.turns,
-            finish.how,
+            finish.opponent_score,
+            finish.length,
+            _dumps(finish.result if finish.result is not None else {"outcome": finish.outcome}),
             finish.finished_at or now,
             ended_by,
         ),
@@ -870,7 +886,9 @@ def _action_row(row: sqlite3.Row) -> ActionRow:
 
 
 def _result_row(row: sqlite3.Row) -> ResultRow:
-    return ResultRow(**{key: row[key] for key in ResultRow.__dataclass_fields__})
+    values = {key: row[key] for key in ResultRow.__dataclass_fields__}
+    values["result"] = None if values["result"] is None else json.loads(values["result"])
+    return ResultRow(**values)
 
 
 async def check_main(db_path: str | os.PathLike[str], *, quick: bool = False) -> int:

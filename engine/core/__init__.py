@@ -4,10 +4,11 @@ from .catalog import Catalog, Entry, split_list
 from .errors import RuleError
 from .model import JSON, Action, Event, Step, Waiting
 from .record import GameRecord, Rules, State
+from .result import OUTCOMES, Result
 from .rng import Rng
 from .text import closest, fold
 
 __all__ = [
-    "JSON", "Action", "Catalog", "Entry", "Event", "GameRecord", "RuleError", "Rng", "Rules", "State", "Step",
+    "JSON", "OUTCOMES", "Action", "Catalog", "Entry", "Event", "GameRecord", "RuleError", "Result", "Rng", "Rules", "State", "Step",
     "Waiting", "closest", "fold", "split_list",
 ]

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from .errors import RuleError
 from .model import JSON, Action, Step, Waiting
+from .result import Result
 
 RECORD_VERSION = 1
 
@@ -23,8 +24,8 @@ class State(Protocol):
     @property
     def finished(self) -> bool: ...
     def to_json(self) -> JSON: ...
-    def summary(self) -> JSON: ...
-    def result(self) -> JSON | None: ...
+    def summary(self) -> Mapping[str, Any]: ...  # a game's own TypedDict, JSON all the same
+    def result(self) -> Result | None: ...
 
 
 class Rules(Protocol):

@@ -8,10 +8,11 @@ property tests, the bench and the bot's own tests.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import Action, Rng, Step
+from engine.core import Action, GameRecord, Rng, Step
 
 from . import cards as C
 from .cards import BASE_IDS, COPIES, PRESTIGE
@@ -174,6 +175,14 @@ def play_game(difficulty: str = "wizard", dice: str = "bot", seed: int = 0, *, e
     return actions, steps
 
 
+def autoplay(options: Mapping[str, Any] | None, seed: int, *, max_actions: int = 2000) -> GameRecord:
+    """The one autoplay signature every game offers: a whole seeded random game (or its first ``max_actions``
+    actions) as a GameRecord, from the table's side (``play_game`` with its corrections and side actions)."""
+    opts = {"difficulty": "wizard", "dice": "bot", **dict(options or {})}
+    actions, _ = play_game(opts["difficulty"], opts["dice"], seed, max_actions=max_actions)
+    return GameRecord.replay(RULES, {"difficulty": opts["difficulty"], "dice": opts["dice"]}, seed, actions)
+
+
 def final_dummbot_score(difficulty: str, dice: str, seed: int) -> int:
     """Dummbot's final score of one plain random game (no corrections)."""
     _, steps = play_game(difficulty, dice, seed, extras=False)
@@ -184,4 +193,4 @@ def prestige_of(cards: list[str]) -> int:
     return sum(PRESTIGE[c] for c in cards)
 
 
-__all__: list[Any] = ["Table", "main_action", "play_game", "side_action", "final_dummbot_score"]
+__all__: list[Any] = ["Table", "autoplay", "main_action", "play_game", "side_action", "final_dummbot_score"]

@@ -10,9 +10,11 @@ import copy
 from typing import Any
 
 from engine.core import JSON, RuleError, Waiting
+from engine.core.result import Result
 
 from .cards import PRESTIGE
 from .faces import SEASONS
+from .summary import SeasonsSummary
 
 STATE_VERSION = 1
 
@@ -93,12 +95,13 @@ class SeasonsState:
     def finished(self) -> bool:
         return self.wait_key == "seasons.waiting.finished"
 
-    def result(self) -> JSON | None:
+    def result(self) -> Result | None:
         if self.player_score is None:
             return None
-        return {"outcome": self.outcome, "player_score": self.player_score, "dummbot_score": self.score}
+        return Result(self.outcome, player_score=self.player_score, opponent_score=self.score, length=self.round)
 
-    def summary(self) -> JSON:
+    def summary(self) -> SeasonsSummary:
+        result = self.result()
         return {
             "year": self.year,
             "month": self.month,
@@ -127,7 +130,7 @@ class SeasonsState:
             "pending_params": copy.deepcopy(self.wait_params),
             "game_over": self.over,
             "past_end": self.past_end,
-            "result": self.result(),
+            "result": None if result is None else result.to_json(),
         }
 
     # -- copying and JSON --------------------------------------------------------------------------

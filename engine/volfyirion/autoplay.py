@@ -8,6 +8,8 @@ unknown Rage cards are drawn from what the solo Asset Deck can still hold.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
+from typing import Any
 
 from engine.core import Action, GameRecord, Rng, RuleError
 
@@ -104,6 +106,12 @@ def play_game(seed: int, *, max_actions: int = 200, options: dict | None = None,
         else:
             record.push(Action("end") if record.state.phase == TURN else random_action(record.state, rng))
     return record
+
+
+def autoplay(options: Mapping[str, Any] | None, seed: int, *, max_actions: int = 2000) -> GameRecord:
+    """The one autoplay signature every game offers: a whole seeded random game (or its first ``max_actions``
+    actions) as a GameRecord."""
+    return play_game(seed, max_actions=max_actions, options=dict(options or {}))
 
 
 def copies_known(state: VolfState) -> Counter[str]:

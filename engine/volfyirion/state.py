@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import JSON, RuleError, Waiting
+from engine.core.result import Result
 
 from .cards import SOLO_ASSET_DECK
+from .summary import VolfyirionSummary
 
 STATE_VERSION = 1
 
@@ -139,7 +141,7 @@ class VolfState:
             return Waiting(key, params, ("choose",))
         return Waiting("volfyirion.waiting.finished", {"turn": self.turn}, ())
 
-    def summary(self) -> JSON:
+    def summary(self) -> VolfyirionSummary:
         return {
             "turn": self.turn,
             "difficulty": self.options["difficulty"],
@@ -156,8 +158,13 @@ class VolfState:
             "cities_left": len(self.standing()),
         }
 
-    def result(self) -> JSON | None:
-        return None if self.outcome is None else dict(self.outcome)
+    def result(self) -> Result | None:
+        """The stored outcome (``{"outcome", "turn", "how", "cities_left"}``) as the engine's ``Result``."""
+        if self.outcome is None:
+            return None
+        o = self.outcome
+        return Result(o["outcome"], length=o.get("turn"), how=o.get("how"),
+                      details={"cities_left": o.get("cities_left")})
 
     # -- JSON --------------------------------------------------------------------------------------
     def to_json(self) -> JSON:

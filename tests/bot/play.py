@@ -6,7 +6,8 @@ import json
 from typing import Any
 
 from bot.standin.driver import Driver, Reply
-from bot.standin.typed import seasons_command, volfyirion_command
+from bot.standin.seasons_typed import seasons_command
+from bot.standin.volfyirion_typed import volfyirion_command
 from engine.core import Action
 
 __all__ = ["button", "export", "play_seasons", "play_volfyirion", "seasons_command", "volfyirion_command"]

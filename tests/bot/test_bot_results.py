@@ -22,8 +22,7 @@ async def test_leaderboard_ranks_margins_and_stats_count_games(driver):
         driver.bot.service._new_seed = lambda seed=seed: seed
         await driver.slash("seasons start", {"difficulty": "wizard", "dice": "bot"}, user=user, channel="lobby")
         await play_seasons(driver, actions, user=user, channel="lobby", locale="en")
-        result = steps[-1].state.result()
-        margins[user] = result["player_score"] - result["dummbot_score"]
+        margins[user] = steps[-1].state.result().margin
     board = await driver.slash("game leaderboard", {"game": "seasons"}, channel="lobby")
     assert not board.ephemeral
     lines = [line for line in board.text.splitlines() if line.startswith("**")]
@@ -38,12 +37,12 @@ async def test_leaderboard_ranks_margins_and_stats_count_games(driver):
 
 async def test_volfyirion_leaderboard_lists_fastest_wins(driver):
     game = next(g for g in (volfyirion_game(s, max_actions=400) for s in range(40))
-                if g.state.finished and g.state.result()["outcome"] == "won")
+                if g.state.finished and g.state.result().outcome == "won")
     driver.bot.service._new_seed = lambda: game.seed
     await driver.slash("volfyrion start", {"difficulty": game.options["difficulty"]})
     await play_volfyirion(driver, game.actions)
     board = await driver.slash("game leaderboard", {"game": "volfyirion"})
-    assert f"won on turn {game.state.result()['turn']}" in board.text
+    assert f"won on turn {game.state.result().length}" in board.text
 
 
 async def test_sync_is_an_explicit_step_and_never_logs_the_token(standin, tmp_path, caplog):

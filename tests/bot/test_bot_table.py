@@ -9,7 +9,7 @@ from PIL import Image
 from play import button, export, play_seasons, play_volfyirion
 
 from bot.standin.driver import Reply
-from bot.standin.typed import seasons_command
+from bot.standin.seasons_typed import seasons_command
 from engine.seasons.autoplay import play_game as seasons_game
 from engine.volfyirion.autoplay import play_game as volfyirion_game
 
@@ -69,7 +69,7 @@ async def test_the_result_post_has_the_breakdown_the_margin_and_a_picture_and_un
     await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
     last = await play_seasons(driver, actions, use_buttons=False)
     result = steps[-1].state.result()
-    mine, bot = result["player_score"], result["dummbot_score"]
+    mine, bot = result.player_score, result.opponent_score
     post = await result_message(last)
     text = "\n".join([e.get("title") or "" for e in post.payload["embeds"]]
                      + [f["name"] + ": " + f["value"] for e in post.payload["embeds"] for f in e["fields"]])
@@ -106,14 +106,14 @@ async def test_the_result_post_has_the_breakdown_the_margin_and_a_picture_and_un
 
 async def test_a_volfyirion_result_says_the_turn_the_cities_standing_and_how_it_ended(driver):
     game = next(g for g in (volfyirion_game(s, max_actions=400) for s in range(40))
-                if g.state.finished and g.state.result()["outcome"] == "won")
+                if g.state.finished and g.state.result().outcome == "won")
     driver.bot.service._new_seed = lambda: game.seed
     await driver.slash("volfyrion start", {"difficulty": game.options["difficulty"]}, locale="ja")
     last = await play_volfyirion(driver, game.actions, locale="ja")
     post = await result_message(last)
     fields = {f["name"]: f["value"] for e in post.payload["embeds"] for f in e["fields"]}
     result = game.state.result()
-    assert fields["ターン"] == str(result["turn"])
+    assert fields["ターン"] == str(result.length)
     standing = [c["name"] for c in game.state.cities if not c["destroyed"]]
     assert fields["街"].startswith(f"{len(game.state.cities)}つのうち{len(standing)}つが残りました")
     assert all(name in fields["街"] for name in standing)
@@ -150,7 +150,7 @@ async def test_v4_1_the_troop_choice_shows_which_city_falls_for_each_choice(driv
 
 
 def test_danger_percentages_stay_readable_when_small():
-    from bot.render.danger import bar, distribution_lines, percent
+    from bot.render.volfyirion_danger import bar, distribution_lines, percent
 
     assert percent(0.053) == "5.3%" and percent(0.0004) == "<0.1%" and percent(0) == "0%" and percent(0.5) == "50%"
     assert percent(0.999) == ">99%" and percent(1.0) == "100%"

@@ -308,7 +308,7 @@ def _ended(crystals=50, summoned=("38",)):
 def test_s7_3_player_score_is_the_standard_score():
     state = _ended()
     step = act(state, "score", crystals=60, prestige=30, bonuses=2, hand=1, extra=7)
-    assert step.state.result()["player_score"] == 60 + 30 + 7 - 12 - 5
+    assert step.state.result().player_score == 60 + 30 + 7 - 12 - 5
     assert step.state.finished and step.waiting.legal == ()
     with pytest.raises(RuleError):
         act(state, "score", crystals=1, prestige=0, bonuses=4, hand=0)
@@ -319,8 +319,8 @@ def test_s7_4_a_tie_is_a_loss():
     assert state.score == 71
     tie = act(state, "score", crystals=71, prestige=0, bonuses=0, hand=0, extra=0).state.result()
     win = act(state, "score", crystals=72, prestige=0, bonuses=0, hand=0, extra=0).state.result()
-    assert tie == {"outcome": "lost", "player_score": 71, "dummbot_score": 71}
-    assert win["outcome"] == "won"
+    assert (tie.outcome, tie.player_score, tie.opponent_score) == ("lost", 71, 71)
+    assert win.outcome == "won"
 
 
 # -- S-9 time ---------------------------------------------------------------------------------------

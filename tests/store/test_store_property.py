@@ -40,7 +40,7 @@ async def _run(ops: list[tuple[str, object]], path: Path) -> None:
                 action = {"type": op, "i": i}
                 snapshot = {"ply": ply + 1, "i": i} if arg else None
                 finish = (
-                    FinishInfo("finished", "won", player_score=i, dummbot_score=0) if op == "finish" else None
+                    FinishInfo("finished", "won", player_score=i, opponent_score=0) if op == "finish" else None
                 )
                 try:
                     await store.append_action(

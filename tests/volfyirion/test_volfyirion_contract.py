@@ -63,7 +63,7 @@ def test_summary_and_result_shapes():
     assert summary["wonders"] == [{"name": "Pure Qoam", "cost": 3, "sealed": False}]
     assert record.state.result() is None and not record.state.finished
     push(record, "win", how="attack")
-    assert record.state.result() == {"outcome": "won", "turn": 1, "how": "attack", "cities_left": 3}
+    assert record.state.result().to_json() == {"outcome": "won", "length": 1, "how": "attack", "cities_left": 3}
 
 
 def test_remove_needs_the_city_when_the_card_stands_in_two():

@@ -153,10 +153,11 @@ def test_results_have_the_contract_shape():
     outcomes = set()
     for seed in range(40):
         record = play_game(seed, max_actions=300)
-        result = record.state.result()
-        if result is None:
+        typed = record.state.result()
+        if typed is None:
             continue
-        assert set(result) == {"outcome", "turn", "how", "cities_left"}
+        result = typed.to_json()
+        assert set(result) == {"outcome", "length", "how", "cities_left"}
         assert (result["outcome"], result["how"]) in {("won", "attack"), ("won", "subjugate"),
                                                       ("lost", "cities_destroyed")}
         assert (result["cities_left"] == 0) == (result["outcome"] == "lost")

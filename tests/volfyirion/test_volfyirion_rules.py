@@ -79,7 +79,7 @@ def test_v2_1_core_actions_attack_volfyirion_wins_and_redeploy_adds_nothing():
     push(record, "acquire", card="Stab")
     assert record.state.rage_size == size
     step = push(record, "win", how="attack")
-    assert record.state.result() == {"outcome": "won", "turn": 1, "how": "attack", "cities_left": 3}
+    assert record.state.result().to_json() == {"outcome": "won", "length": 1, "how": "attack", "cities_left": 3}
     assert step.waiting.key == "volfyirion.waiting.finished" and step.waiting.legal == ()
 
 
@@ -97,7 +97,7 @@ def test_v2_2_put_aside_top_for_6_points_repeatable_and_subjugate():
     with pytest.raises(RuleError, match="bad_paid"):
         push(record, "putaside", paid="command")
     push(record, "win", how="subjugate")
-    assert record.state.result()["how"] == "subjugate"
+    assert record.state.result().how == "subjugate"
 
 
 def test_v2_3_no_unsealing_by_default_ruling_option_allows_it():
@@ -304,8 +304,7 @@ def test_v4_5_last_city_falling_loses_at_once():
     step = attack(record, ["Book of Wisdom", "Endless Tactic", "Qoam Vein", "Alchemic Key", "Sabotage"])
     # 8 + 8 + 7 + 7 + 5 = 35 ≥ 10 + 9 + 8 + …: every city falls; no sealing follows.
     assert keys(step)[-1] == "lost" and not events(step, "wonder_sealed")
-    assert record.state.result() == {"outcome": "lost", "turn": record.state.turn, "how": "cities_destroyed",
-                                     "cities_left": 0}
+    assert record.state.result().to_json() == {"outcome": "lost", "length": record.state.turn, "how": "cities_destroyed", "cities_left": 0}
     assert record.state.finished and record.waiting.legal == ()
     with pytest.raises(RuleError):
         push(record, "end")
@@ -411,7 +410,7 @@ def test_v5_1_win_at_once_by_attack_or_subjugation():
     push(record, "end")  # turn 2: the player may have drawn what they acquired
     step = push(record, "win", how="subjugate")
     assert keys(step) == ["won_subjugate"] and record.state.finished
-    assert record.state.result() == {"outcome": "won", "turn": 2, "how": "subjugate", "cities_left": 3}
+    assert record.state.result().to_json() == {"outcome": "won", "length": 2, "how": "subjugate", "cities_left": 3}
     with pytest.raises(RuleError, match="bad_how"):
         push(new(), "win", how="bribe")
 
@@ -429,7 +428,7 @@ def test_v5_1_a_win_on_turn_1_with_the_starting_deck_is_refused(how):
     # Once a card beyond the starting deck is known (here a Wonder bought from the Lair), the bot no longer knows.
     push(record, "play", card="Sibilant Crystal")
     push(record, "win", how=how)
-    assert record.state.result()["turn"] == 1
+    assert record.state.result().length == 1
 
 
 def test_v5_2_loss_when_all_three_cities_are_destroyed_over_several_attacks():
@@ -445,7 +444,7 @@ def test_v5_2_loss_when_all_three_cities_are_destroyed_over_several_attacks():
     assert [e["city"] for e in events(step, "city_destroyed")] == ["Alantar"] and record.state.result() is None
     step = attack(record, ["Barter"])  # top Alchemic Key 7 + 1 + 2 destroyed = 10 → Tylaris (8): the last city
     assert attack_line(step)[1]["attack"] == 10
-    assert record.state.result()["outcome"] == "lost" and keys(step)[-1] == "lost"
+    assert record.state.result().outcome == "lost" and keys(step)[-1] == "lost"
 
 
 @pytest.mark.parametrize("difficulty, bonus, first, second, line", [

@@ -1,0 +1,42 @@
+"""Seasons, Dummbot's Challenge: its registry entry, and its rows on the leaderboard and in /game stats."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..store.base import Ranking
+
+if TYPE_CHECKING:
+    from ..store.base import ResultRow
+
+
+def leaderboard_row(lang: str, row: ResultRow) -> str:
+    """The margin over Dummbot, both scores and the difficulty."""
+    from ..i18n import t
+
+    margin = row.margin
+    return t(lang, "leaderboard.seasons_row", margin=f"{margin:+d}" if margin is not None else "—",
+             player=row.player_score, dummbot=row.opponent_score, difficulty=row.difficulty)
+
+
+def _entry():  # noqa: ANN202 - the registry imports this module, not the other way round at import time
+    from . import Game
+
+    return Game(
+        kind="seasons",
+        name="Seasons",
+        command="seasons",
+        rules="engine.seasons:RULES",
+        autoplay="engine.seasons.autoplay:autoplay",
+        commands="bot.commands.seasons",
+        colour=0x3B82F6,
+        # The largest margin over Dummbot, won or lost; then the higher score.
+        ranking=Ranking(order=(("margin", "desc"), ("player_score", "desc")), outcomes=("won", "lost")),
+        embed="bot.render.seasons_embed",
+        board="bot.render.images:seasons_board",
+        typed="bot.standin.seasons_typed:seasons_command",
+        leaderboard_row="bot.games.seasons:leaderboard_row",
+        difficulties=("apprentice", "wizard", "archmage"),
+        options={"difficulty": ("apprentice", "wizard", "archmage"), "dice": ("table", "bot")},
+        help_keys=("help.seasons",),
+    )

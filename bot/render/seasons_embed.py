@@ -1,0 +1,85 @@
+"""Seasons in replies: the embed's colour and state fields, and the result card's lines and scores."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import ImageDraw
+
+from engine.core import Result
+
+from ..i18n import card_name, t
+from . import text as picture_text
+from .results import GOLD, LOST, MUTED, TEXT, WIDTH, WON
+
+SEASON_COLOURS = {"winter": 0x60A5FA, "spring": 0x4ADE80, "summer": 0xF59E0B, "autumn": 0xB45309}
+
+
+def colour(summary: dict[str, Any]) -> int | None:
+    """The season's colour (None: the game's own)."""
+    return SEASON_COLOURS.get(summary.get("season"))
+
+
+def state_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool]]:
+    bot = s.get("dummbot", {})
+    summoned = bot.get("summoned", [])
+    # One line, not one per card: a full reply stays short even late in a game.
+    sep = "、" if lang == "ja" else " · "
+    summoned_text = sep.join(card_name(lang, "seasons", c) for c in summoned) if summoned else t(lang, "word.none")
+    return [
+        (t(lang, "field.seasons.time"), t(lang, "field.seasons.time_value", year=s.get("year"),
+                                          month=s.get("month"), season=s.get("season")), True),
+        (t(lang, "field.seasons.crystals"), t(lang, "field.seasons.crystals_value", n=bot.get("crystals", 0)), True),
+        (t(lang, "field.seasons.hand"), t(lang, "field.seasons.hand_value", count=bot.get("hand_size", 0)), True),
+        (t(lang, "field.seasons.summoned", n=len(summoned)), summoned_text, False),
+        (t(lang, "field.seasons.final_score" if s.get("game_over") else "field.seasons.score"),
+         t(lang, "field.seasons.score_value", score=bot.get("score", 0)), True),
+        (t(lang, "field.seasons.difficulty"), t(lang, f"word.{s.get('difficulty')}") + " · "
+         + t(lang, f"word.dice_{s.get('dice')}"), True),
+    ]
+
+
+def result_lines(lang: str, result: Result, parts: dict[str, Any]) -> list[tuple[str, str]]:
+    player, dummbot = result.player_score, result.opponent_score
+    lines = [(t(lang, "result.margin.name"), margin_text(lang, player, dummbot))]
+    mine = parts.get("player")
+    if mine:
+        extra = mine.get("extra") or 0
+        extra_text = ("" if not extra else t(lang, "result.breakdown.player.extra", extra=extra) if extra > 0
+                      else t(lang, "result.breakdown.player.extra_minus", extra=-extra))
+        lines.append((t(lang, "result.breakdown.player.name"), t(
+            lang, "result.breakdown.player", crystals=mine.get("crystals"), prestige=mine.get("prestige"),
+            extra=extra_text, bonus_penalty=mine.get("bonus_penalty"), hand_count=mine.get("hand"),
+            total=player)))
+    bot = parts.get("dummbot")
+    if bot:
+        lines.append((t(lang, "result.breakdown.dummbot.name"), t(
+            lang, "result.breakdown.dummbot", crystals=bot.get("crystals"), prestige=bot.get("prestige"),
+            card_count=bot.get("card_count"), total=dummbot)))
+    return lines
+
+
+def margin_text(lang: str, player: Any, dummbot: Any) -> str:
+    if not isinstance(player, int) or not isinstance(dummbot, int):
+        return "—"
+    if player == dummbot:
+        return t(lang, "result.margin.tie", player=player)
+    if player > dummbot:
+        return t(lang, "result.margin.won", margin=player - dummbot)
+    return t(lang, "result.margin.lost", margin=dummbot - player)
+
+
+def result_picture(draw: ImageDraw.ImageDraw, lang: str, result: Result, parts: dict[str, Any], won: bool) -> None:
+    """Both scores, big, and the margin."""
+    player, dummbot = result.player_score, result.opponent_score
+    big, label = picture_text.font(84, lang), picture_text.font(24, lang)
+    for x, name, score, lit in ((220, "result.picture.player", player, won),
+                                (580, "result.picture.dummbot", dummbot, not won)):
+        draw.text((x, 170), t(lang, name), font=label, fill=MUTED, anchor="mm")
+        draw.text((x, 250), str(score if score is not None else "—"), font=big, fill=GOLD if lit else TEXT,
+                  anchor="mm")
+    draw.text((WIDTH / 2, 250), "—", font=label, fill=MUTED, anchor="mm")
+    if isinstance(player, int) and isinstance(dummbot, int):
+        margin = player - dummbot
+        text = f"{margin:+d}".replace("-", "−")
+        draw.text((WIDTH / 2, 350), text, font=picture_text.font(44, lang), fill=WON if won else LOST, anchor="mm")

@@ -178,16 +178,16 @@ def test_the_final_score_and_a_lost_game_say_so_in_the_state():
     """「現在の得点」 for the final score; the dragon's token line after a loss."""
     over = {"year": 3, "month": 12, "season": "autumn", "difficulty": "wizard", "dice": "table", "game_over": True,
             "dummbot": {"crystals": 64, "hand_size": 0, "summoned": ["12"], "score": 173}}
-    names = [name for name, _, _ in embeds.seasons_fields("ja", over)]
+    names = [name for name, _, _ in embeds.state_fields("ja", "seasons", over)]
     assert "ダムボットの最終スコア" in names and "ダムボットの現在のスコア" not in names
-    values = dict((n, v) for n, v, _ in embeds.seasons_fields("ja", over))
+    values = dict((n, v) for n, v, _ in embeds.state_fields("ja", "seasons", over))
     assert values["ダムボットの最終スコア"] == "173点" and values["ダムボットのクリスタル"] == "64個"
     lost = {"turn": 9, "difficulty": "normal", "bonus": "flat", "token": "rage_pile", "phase": "finished",
             "rage_pile": {"size": 0, "top": None}, "cities": [], "wonders": []}
-    text = " ".join(f"{n} {v}" for n, v, _ in embeds.volfyirion_fields("en", lost))
+    text = " ".join(f"{n} {v}" for n, v, _ in embeds.state_fields("en", "volfyirion", lost))
     assert "attacks at the end of this turn" not in text
     live = dict(lost, phase="turn")
-    assert "attacks at the end of this turn" in " ".join(v for _, v, _ in embeds.volfyirion_fields("en", live))
+    assert "attacks at the end of this turn" in " ".join(v for _, v, _ in embeds.state_fields("en", "volfyirion", live))
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

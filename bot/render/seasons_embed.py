@@ -7,6 +7,7 @@ from typing import Any
 from PIL import ImageDraw
 
 from engine.core import Result
+from engine.seasons.summary import SeasonsSummary
 
 from ..i18n import card_name, t
 from . import text as picture_text
@@ -15,12 +16,12 @@ from .results import GOLD, LOST, MUTED, TEXT, WIDTH, WON
 SEASON_COLOURS = {"winter": 0x60A5FA, "spring": 0x4ADE80, "summer": 0xF59E0B, "autumn": 0xB45309}
 
 
-def colour(summary: dict[str, Any]) -> int | None:
+def colour(summary: SeasonsSummary) -> int | None:
     """The season's colour (None: the game's own)."""
     return SEASON_COLOURS.get(summary.get("season"))
 
 
-def state_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool]]:
+def state_fields(lang: str, s: SeasonsSummary) -> list[tuple[str, str, bool]]:
     bot = s.get("dummbot", {})
     summoned = bot.get("summoned", [])
     # One line, not one per card: a full reply stays short even late in a game.

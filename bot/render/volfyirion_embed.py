@@ -7,6 +7,7 @@ from typing import Any
 from PIL import ImageDraw
 
 from engine.core import Result
+from engine.volfyirion.summary import VolfyirionSummary
 
 from ..i18n import t
 from . import text as picture_text
@@ -16,11 +17,11 @@ from .results import LOST, MUTED, TEXT, WIDTH, WON, fitting_font
 _BONUS_READING = {"official": "per_city", None: "flat"}
 
 
-def colour(summary: dict[str, Any]) -> int | None:
+def colour(summary: VolfyirionSummary) -> int | None:
     return None
 
 
-def state_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool]]:
+def state_fields(lang: str, s: VolfyirionSummary) -> list[tuple[str, str, bool]]:
     from engine.volfyirion import city_defence
 
     fields: list[tuple[str, str, bool]] = [(t(lang, "field.volfyirion.turn"), str(s.get("turn")), True)]

@@ -41,14 +41,14 @@ import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from .server import (
+from .protocol import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
     AUTOCOMPLETE_RESULT,
@@ -61,10 +61,12 @@ from .server import (
     Activity,
     File,
     InteractionRecord,
-    StandIn,
     StoredMessage,
 )
 from .world import DISCORD_EPOCH_MS, Channel, User
+
+if TYPE_CHECKING:  # a type only: the server and the driver share bot.standin.protocol, not each other
+    from .server import StandIn
 
 ANSWERS = {CHANNEL_MESSAGE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL}
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2

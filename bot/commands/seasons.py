@@ -210,10 +210,7 @@ def reveal_candidates(summary: dict[str, Any], waiting_key: str) -> list[tuple[s
 
 async def show_forecast(interaction: Interaction, *, game_id: int | None = None) -> None:
     """Monte Carlo over the rest of the game: Dummbot's projected score (anyone may look)."""
-    found = await record_to_look_at(interaction, KIND, game_id)
-    if found is None:
-        return
-    row, record = found
+    row, record = await record_to_look_at(interaction, KIND, game_id)
     await think(interaction)
     state = record.state
     lg = lang(interaction)

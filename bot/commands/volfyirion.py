@@ -260,10 +260,7 @@ async def _in_play_choices(interaction: Interaction, current: str,
 
 async def show_danger(interaction: Interaction, *, game_id: int | None = None) -> None:
     """The Rage Pile's danger meter (anyone may look)."""
-    found = await record_to_look_at(interaction, KIND, game_id)
-    if found is None:
-        return
-    row, record = found
+    row, record = await record_to_look_at(interaction, KIND, game_id)
     await think(interaction)
     lg = lang(interaction)
     from engine.volfyirion.whatif import danger_report

@@ -41,7 +41,7 @@ import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 import yarl
@@ -61,12 +61,10 @@ from .protocol import (
     Activity,
     File,
     InteractionRecord,
+    Server,
     StoredMessage,
 )
 from .world import DISCORD_EPOCH_MS, Channel, User
-
-if TYPE_CHECKING:  # a type only: the server and the driver share bot.standin.protocol, not each other
-    from .server import StandIn
 
 ANSWERS = {CHANNEL_MESSAGE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL}
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
@@ -128,7 +126,7 @@ class Message:
 class Reply:
     """Everything the bot sent for one interaction (see the module docstring for when it is complete)."""
 
-    def __init__(self, standin: StandIn, record: InteractionRecord) -> None:
+    def __init__(self, standin: Server, record: InteractionRecord) -> None:
         self.standin = standin
         self.record = record
         self.activities: list[Activity] = []
@@ -298,7 +296,7 @@ class Reply:
 class Driver:
     """`async with standin.connect(bot) as driver:` — logs the client in and plays interactions."""
 
-    def __init__(self, standin: StandIn, bot: discord.Client, *, grace: float = 0.05, timeout: float | None = None,
+    def __init__(self, standin: Server, bot: discord.Client, *, grace: float = 0.05, timeout: float | None = None,
                  ready_timeout: float = 15.0, token: str | None = None) -> None:
         self.standin = standin
         self.token = token if token is not None else standin.bot_token

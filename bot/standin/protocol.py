@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
-from .world import Channel, User
+from .world import Channel, Snowflakes, User, World
 
 API = "/api/v10"
 EPHEMERAL = 1 << 6
@@ -78,3 +79,25 @@ class InteractionRecord:
     @property
     def responded(self) -> bool:
         return self.response_type is not None
+
+
+class Server(Protocol):
+    """What the driver uses of the stand-in's server (bot.standin.server.StandIn), so it needs no import of it."""
+
+    world: World
+    deadline: float
+    bot_token: str
+    ids: Snowflakes
+    messages: dict[int, StoredMessage]
+    commands: dict[int | None, list[dict]]
+    interactions: dict[int, InteractionRecord]
+
+    @property
+    def api_base(self) -> str: ...
+    @property
+    def gateway_url(self) -> str: ...
+    def new_interaction(self, type_: int, data: dict, *, user: User, channel: Channel, locale: str | None = None,
+                        message: StoredMessage | None = None, context: int | None = None) -> InteractionRecord: ...
+    def watch_channels(self, observer: Callable[[StoredMessage], None]) -> Callable[[], None]: ...
+    async def dispatch(self, record: InteractionRecord, *, wait: bool = True, late: float = 0.0) -> None: ...
+    def connect(self, bot: Any, **options: Any) -> Any: ...

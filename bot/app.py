@@ -18,7 +18,7 @@ from .controller import Controller, send
 from .delivery import commit_state
 from .i18n import CommandTranslator, lang_of, t
 from .render.embeds import notice_embed
-from .sessions import GameService
+from .sessions import REFUSALS, GameService
 from .store import SqliteStore
 from .sync import sync_at_start
 
@@ -188,12 +188,18 @@ class SoloBot(commands.AutoShardedBot):
             await send(interaction, embed=embed, ephemeral=True)
 
     async def on_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError | Exception
     ) -> None:
-        """The one error handler: a localized answer for what the user can fix, a log line for the rest."""
+        """The one error handler, for commands (the tree's) and for buttons, menus and forms
+        (``Controller.answering``): a refusal (``Refusal``, ``RuleError``, ``StoreError``) is answered privately
+        as the controller refuses, what else the user can fix gets a localized answer, the rest a log line."""
         lg = lang_of(interaction.locale)
         if isinstance(error, app_commands.CheckFailure) and interaction.response.is_done():
             return  # the check has answered already
+        refusal = getattr(error, "original", error)
+        if isinstance(refusal, REFUSALS) and interaction.type is not discord.InteractionType.autocomplete:
+            await self.controller.refuse(interaction, refusal)  # after a "thinking…" too: send() follows up
+            return
         if interaction.type is discord.InteractionType.autocomplete:
             # Suggestions cannot carry an error message: offer none.
             if not interaction.response.is_done():

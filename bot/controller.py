@@ -32,7 +32,7 @@ from .i18n import card_name, lang_of, t
 from .permissions import fit_interaction
 from .render.embeds import game_embed, notice_embed
 from .render.images import drawn
-from .sessions import Played, Refusal
+from .sessions import REFUSALS, Played, Refusal
 from .store import GameRow, StoreError
 
 if TYPE_CHECKING:
@@ -172,7 +172,7 @@ class Controller:
         except NotAcknowledged as exc:
             self.not_acknowledged(interaction, exc)
             return
-        except (Refusal, RuleError, StoreError) as err:
+        except REFUSALS as err:  # answered here, not by the error handler: the form's "Edit", the gate
             if gate.refused is None:  # else no answer can reach the player any more (and nothing changed)
                 await self.refuse(interaction, err, typed=typed if isinstance(err, RuleError) else None)
             return
@@ -318,25 +318,30 @@ class Controller:
                 log.warning("could not mark result post %s withdrawn: %s", message_id, exc)
 
     # -- buttons and forms ---------------------------------------------------------------------------------
-    async def _row_here(self, interaction: discord.Interaction, game_id: int) -> GameRow | None:
-        """The game a button or menu belongs to, or None (refused privately) when it is gone or elsewhere."""
+    async def answering(self, interaction: discord.Interaction, work: Awaitable[None]) -> None:
+        """Buttons, menus and forms: what they raise reaches the player through the one error handler, as a
+        command's does (a refusal privately, anything else as the localized internal error, logged)."""
         try:
-            row = await self.service.store.game(game_id)
-        except StoreError as err:
-            await self.refuse(interaction, err)
-            return None
+            await work
+        except Exception as exc:  # noqa: BLE001 - answered (or logged) by the error handler
+            await self.bot.on_app_command_error(interaction, exc)
+
+    async def _row_here(self, interaction: discord.Interaction, game_id: int) -> GameRow:
+        """The game a button or menu belongs to; refused when it is gone or elsewhere."""
+        row = await self.service.store.game(game_id)
         if row.channel_id != interaction.channel_id:
-            await self.refuse(interaction, Refusal("refuse.stale_game"))
-            return None
+            raise Refusal("refuse.stale_game")
         return row
 
     async def on_button(self, interaction: discord.Interaction, game_id: int, ply: int, op: str, arg: str | None) -> None:
+        await self.answering(interaction, self._on_button(interaction, game_id, ply, op, arg))
+
+    async def _on_button(self, interaction: discord.Interaction, game_id: int, ply: int, op: str,
+                         arg: str | None) -> None:
         if game_id == 0 and op in self.ops:
             await self.ops[op](interaction, ply, arg)
             return
         row = await self._row_here(interaction, game_id)
-        if row is None:
-            return
         ui = self.uis[row.kind]
         if op == "state":
             await self.show_state(interaction, row)
@@ -353,8 +358,6 @@ class Controller:
             await self._reopen_form(interaction, row, ply, arg or "")
             return
         record = await self._checked_record(interaction, row, ply)
-        if record is None:
-            return
         form = ui.form(op, lang(interaction), record)
         if form is not None:
             title, fields = form
@@ -365,19 +368,15 @@ class Controller:
             return
         action = ui.button_action(op, arg, record)
         if action is None:
-            await self.refuse(interaction, Refusal("refuse.unknown_button"))
-            return
+            raise Refusal("refuse.unknown_button")
         await self.act(interaction, action, game_id=game_id, ply=ply)
 
     async def _reopen_form(self, interaction: discord.Interaction, row: GameRow, ply: int, name: str) -> None:
         """"Edit": the form a refusal came from, again, with what was typed (read back from the refusal)."""
         record = await self._checked_record(interaction, row, ply)
-        if record is None:
-            return
         form = self.uis[row.kind].form(name, lang(interaction), record)
         if form is None:
-            await self.refuse(interaction, Refusal("refuse.unknown_button"))
-            return
+            raise Refusal("refuse.unknown_button")
         title, fields = form
         typed = typed_values(interaction.message)
         fields = [dataclasses.replace(f, default=typed[f.name][:1000]) if typed.get(f.name) else f for f in fields]
@@ -386,19 +385,18 @@ class Controller:
 
     async def on_select(self, interaction: discord.Interaction, game_id: int, ply: int, op: str, arg: str | None,
                         values: list[str]) -> None:
+        await self.answering(interaction, self._on_select(interaction, game_id, ply, op, arg, values))
+
+    async def _on_select(self, interaction: discord.Interaction, game_id: int, ply: int, op: str, arg: str | None,
+                         values: list[str]) -> None:
         """A pick from a select menu: it completes the command as if typed, or opens its form filled in."""
         row = await self._row_here(interaction, game_id)
-        if row is None:
-            return
         record = await self._checked_record(interaction, row, ply)
-        if record is None:
-            return
         ui = self.uis[row.kind]
         picked = getattr(ui, "select_action", None)
         outcome = picked(op, arg, values, record, lang(interaction)) if picked is not None else None
         if outcome is None:
-            await self.refuse(interaction, Refusal("refuse.unknown_button"))
-            return
+            raise Refusal("refuse.unknown_button")
         if isinstance(outcome, tuple):  # (form op, title, fields): finish typing in the form
             name, title, fields = outcome
             await interaction.response.send_modal(Form(title=title, form_id=custom_id(game_id, ply, f"form_{name}"),
@@ -409,20 +407,16 @@ class Controller:
     async def show_state(self, interaction: discord.Interaction, row: GameRow) -> None:
         """The "State" button: the full state and the picture, privately, for whoever pressed it (anyone may
         look); always the game as it is now, even from an older message."""
-        try:
-            record = await self.service.record(row)
-        except StoreError as err:
-            await self.refuse(interaction, err)
-            return
+        record = await self.service.record(row)
         await self.show(interaction, Played(row, record.last, record), picture=True, ephemeral=True, buttons=False)
 
     async def on_form(self, interaction: discord.Interaction, game_id: int, ply: int, op: str,
                       values: dict[str, str]) -> None:
-        try:
-            row = await self.service.store.game(game_id)
-        except StoreError as err:
-            await self.refuse(interaction, err)
-            return
+        await self.answering(interaction, self._on_form(interaction, game_id, ply, op, values))
+
+    async def _on_form(self, interaction: discord.Interaction, game_id: int, ply: int, op: str,
+                       values: dict[str, str]) -> None:
+        row = await self.service.store.game(game_id)
         ui = self.uis[row.kind]
         name = op.removeprefix("form_")
 
@@ -432,19 +426,15 @@ class Controller:
 
         await self.act(interaction, build, game_id=game_id, ply=ply, typed=(name, values))
 
-    async def _checked_record(self, interaction: discord.Interaction, row: GameRow, ply: int) -> GameRecord | None:
-        """The record a press on a message of ``row`` at ``ply`` acts on, or None (refused privately) when the
-        game moved on, ended, or is someone else's."""
-        try:
-            if row.status != "active":
-                raise Refusal("refuse.stale_game")
-            if row.ply != ply:
-                raise Refusal("refuse.stale_button")
-            self.service.check_owner(row, interaction.user.id)
-            return await self.service.record(row)
-        except (Refusal, StoreError) as err:
-            await self.refuse(interaction, err)
-            return None
+    async def _checked_record(self, interaction: discord.Interaction, row: GameRow, ply: int) -> GameRecord:
+        """The record a press on a message of ``row`` at ``ply`` acts on; refused when the game moved on,
+        ended, or is someone else's."""
+        if row.status != "active":
+            raise Refusal("refuse.stale_game")
+        if row.ply != ply:
+            raise Refusal("refuse.stale_button")
+        self.service.check_owner(row, interaction.user.id)
+        return await self.service.record(row)
 
     async def abandon(self, interaction: discord.Interaction, *, game_id: int) -> None:
         async with self._in_flight():
@@ -464,7 +454,7 @@ class Controller:
         except NotAcknowledged as exc:
             self.not_acknowledged(interaction, exc)
             return
-        except (Refusal, RuleError, StoreError) as err:
+        except REFUSALS as err:  # answered here, as a change's refusal (see _change_now)
             await self.refuse(interaction, err)
             return
         if gate.refused is not None:

@@ -4,32 +4,32 @@ Templates live in ``bot/locales/<area>.<lang>.json`` (flat key → ``str.format`
 raises and emits *keys*; this module turns a key and its parameters into a sentence in the user's
 language. What a parameter means is decided explicitly, by name *and* value, never by a loose pattern:
 
-- ``CARD_PARAMS`` carry card ids (one id, or a list of ids) and become localized card names; a number in
-  one of them is a count, never a card (``seasons.event.game_end``'s ``cards`` is how many cards).
-- ``FACE_PARAMS`` carry Seasons die faces (a face dict, or a face text) and become the face's symbols in
-  the reader's language; ``DIE_PARAMS`` are Seasons dice, described by the face that tells them apart.
-- ``WORD_PARAMS`` come from a closed set and go through a ``word.<value>`` label; ``effect`` through
-  ``seasons.effect.<value>``, ``method`` through ``word.method_<value>``.
+- ``CARD_PARAMS`` carry card ids (one id, or a list of ids) and become localized card names (through the
+  game's ``TextHooks.card_name``); a number in one of them is a count, never a card.
+- ``WORD_PARAMS`` come from a closed set and go through a ``word.<value>`` label; ``method`` through
+  ``word.method_<value>``.
 - ``PARAM_NAMES`` renames an engine parameter for the templates where the engine's name misleads
-  (``cards`` → ``card_count``, ``kind`` → ``effect``: a ``kind`` would also be swallowed by callers'
-  own ``kind`` argument).
+  (a ``kind`` would also be swallowed by callers' own ``kind`` argument).
 - ``VARIANTS`` picks a key's variant for the edges (zero, one, all, a tie, a move back, no city).
 English templates write plurals as ``{n:# card|# cards}`` (``#`` is the number).
+
+What is a game's own (its card names, its parameters such as die faces, its command, its variants and
+renames) comes from the game's ``TextHooks``, registered with ``register_text(kind, hooks)``
+(``bot/text/<game>.py``): this module names no game.
 """
 
 from __future__ import annotations
 
 import json
 import string
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
 
 import discord
 from discord import app_commands
-
-from .games import KINDS
 
 LANGS = ("en", "ja")
 
@@ -60,25 +60,45 @@ CARD_PARAMS = frozenset({
     "card", "cards", "reason_card", "new_card", "troop", "suggestions", "suggested_cards", "suggestion_cards",
     "tied_cards",
 })
-# Seasons die faces (a face dict, a face text, or a list of them).
-FACE_PARAMS = frozenset({"face", "first_face", "second_face", "dummbot_face", "closest_faces"})
-# Seasons dice (numbers in the data), described by what a player sees on them.
-DIE_PARAMS = frozenset({"first_die", "second_die"})
 # Parameters whose string values come from a closed set with a ``word.<value>`` translation.
 WORD_PARAMS = frozenset({
     "season", "difficulty", "dice", "element", "how", "paid", "outcome", "token", "bonus", "game",
     "type", "slot", "new_season", "old_season", "from_season", "to_season",
 })
-# The slash command of each game (Volfyirion's keeps the spelling players type).
-COMMANDS = {"seasons": "seasons", "volfyirion": "volfyrion"}
-# Engine parameter → template placeholder, per key.
-PARAM_NAMES: dict[str, dict[str, str]] = {
-    "seasons.event.game_end": {"cards": "card_count"},
-    "seasons.bad_effect": {"kind": "effect", "kinds": "effects"},
-    "seasons.effect_needs_card": {"kind": "effect"},
-    "action.seasons.effect": {"kind": "effect"},
-    "action.seasons.take": {"index": "die_index"},
-}
+# Engine parameter → template placeholder, per key (filled from the games' hooks).
+PARAM_NAMES: dict[str, dict[str, str]] = {}
+
+
+@dataclass(frozen=True)
+class TextHooks:
+    """What one game adds to the bot's sentences. ``command``: its slash command (action types are said as
+    ``/<command> <type>``); ``card_name(lang, card_id)``: the card's name, None when it is no card of the game;
+    ``split_cards``: a comma-separated text in a card parameter is a list of cards; ``render(lang, name, value,
+    params)``: the game's own parameters (None when the parameter is not one of them; asked whatever the key's
+    game, so that a parameter keeps its words in shared keys too); ``variants`` and ``param_names`` as
+    ``VARIANTS`` and ``PARAM_NAMES``; ``event_keys``: (event key, next event's key) → the key to say it with."""
+
+    command: str
+    card_name: Callable[[str, str], str | None]
+    split_cards: bool = False
+    render: Callable[[str, str, Any, dict[str, Any]], Any] | None = None
+    variants: Mapping[str, Callable[[dict[str, Any]], str | None]] = field(default_factory=dict)
+    param_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    event_keys: Mapping[tuple[str, str], str] = field(default_factory=dict)
+
+
+# Each game's hooks, by kind (in registration order).
+TEXT_HOOKS: dict[str, TextHooks] = {}
+# (event key, next event's key) → the key that says the event in that company (from the games' hooks).
+EVENT_KEYS: dict[tuple[str, str], str] = {}
+
+
+def register_text(kind: str, hooks: TextHooks) -> None:
+    """Make ``kind``'s words known: its card names, parameters, command, variants and renames."""
+    TEXT_HOOKS[kind] = hooks
+    VARIANTS.update(hooks.variants)
+    PARAM_NAMES.update({key: dict(names) for key, names in hooks.param_names.items()})
+    EVENT_KEYS.update(hooks.event_keys)
 
 
 def _num(params: dict[str, Any], name: str) -> int | None:
@@ -91,27 +111,9 @@ def _sign(params: dict[str, Any], name: str) -> str | None:
     return None if n is None else ("back" if n < 0 else None)
 
 
-# Key → a function of the engine's params naming the variant (``<key>.<variant>``) to use, or None.
-VARIANTS: dict[str, Callable[[dict[str, Any]], str | None]] = {
-    "seasons.event.token_moved": lambda p: _sign(p, "steps"),
-    "action.seasons.time": lambda p: _sign(p, "steps"),
-    "seasons.time_before_start": lambda p: _sign(p, "steps"),
-    "action.seasons.crystals": lambda p: _sign(p, "change"),
-    "seasons.event.crystals_lost": lambda p: "none" if _num(p, "n") == 0 else None,
-    "seasons.event.crystals_corrected": lambda p: "none" if _num(p, "change") == 0 else _sign(p, "change"),
-    "seasons.event.tie_broken": lambda p: None if p.get("highest", True) else "lowest",
-    # Naria's own line already tells the player to put one of the two cards onto Dummbot's hand.
-    "seasons.event.draw_to_hand": lambda p: "naria" if p.get("reason") == "naria" else None,
-    "seasons.event.draw_from_hand": lambda p: "all" if p.get("count") == p.get("hand_size") else None,
-    "seasons.event.game_lost": lambda p: "tie" if p.get("player_score") == p.get("dummbot_score") else None,
-    "result.seasons_scores": lambda p: "tie" if p.get("player") == p.get("dummbot") else None,
-    "seasons.too_many_copies": lambda p: "none" if _num(p, "available") == 0 else None,
-    "volfyirion.too_many_copies": lambda p: "none" if _num(p, "available") == 0 else None,
-    "volfyirion.event.knowledge": lambda p: "none" if _num(p, "wonders") == 0 else None,
-    "action.volfyirion.play": lambda p: "no_city" if p.get("city") in (None, "") else None,
-    "action.volfyirion.remove": lambda p: "no_city" if p.get("city") in (None, "") else None,
-    "action.volfyirion.putaside": lambda p: "card" if p.get("card") not in (None, "") else None,
-}
+# Key → a function of the engine's params naming the variant (``<key>.<variant>``) to use, or None
+# (filled from the games' hooks).
+VARIANTS: dict[str, Callable[[dict[str, Any]], str | None]] = {}
 
 
 def engine_names(key: str, template: str) -> set[str]:
@@ -137,9 +139,10 @@ def t(lang: str, key: str, /, **params: Any) -> str:
     template = texts.get(lang, {}).get(key) or texts["en"].get(key)
     if template is None:
         return key
-    # Card ids are the game's: the key says which (``seasons.…``, ``action.volfyirion.…``) unless a param does.
-    game = next((part for part in key.split(".") if part in KINDS), "")
-    game = params.get("game", game) if params.get("game") in KINDS else game
+    # Card ids are the game's: the key says which (``<game>.…``, ``action.<game>.…``) unless a param does.
+    game = next((part for part in key.split(".") if part in TEXT_HOOKS), "")
+    named = params.get("game")
+    game = named if isinstance(named, str) and named in TEXT_HOOKS else game
     renames = PARAM_NAMES.get(base, {})
     rendered: dict[str, Any] = {}
     for name, value in params.items():
@@ -190,34 +193,28 @@ def _as_int(value: Any) -> int | None:
 
 def render_param(lang: str, name: str, value: Any, *, game: str, params: dict[str, Any] | None = None) -> Any:
     params = params or {}
+    hooks = TEXT_HOOKS.get(game)
     if name in CARD_PARAMS and _is_ids(value):
         if isinstance(value, (list, tuple)):
             return list_text(lang, (card_name(lang, game, v) for v in value))
-        if isinstance(value, str) and game == "volfyirion" and "," in value:
+        if isinstance(value, str) and hooks is not None and hooks.split_cards and "," in value:
             from engine.core import split_list
 
             return list_text(lang, (card_name(lang, game, v) for v in split_list(value)))
         return card_name(lang, game, value) if value is not None else "—"
-    if name in FACE_PARAMS:
-        if isinstance(value, (list, tuple)):
-            return (" / " if lang == "en" else "、").join(quoted_face(lang, f) for f in value) or "—"
-        if isinstance(value, (dict, str)):
-            return face_text(lang, value)
-    if name in DIE_PARAMS and _num(params, name) is not None and isinstance(params.get("season"), str):
-        return die_text(lang, params["season"], value)
-    if name == "effect" and isinstance(value, str) and has(f"seasons.effect.{value}"):
-        return t(lang, f"seasons.effect.{value}")
-    if name == "effects" and isinstance(value, str):
-        return list_text(lang, (t(lang, f"seasons.effect.{v.strip()}") if has(f"seasons.effect.{v.strip()}")
-                                else v.strip() for v in value.split(",")))
+    for other in TEXT_HOOKS.values():  # a game's own parameters (die faces, effects, …)
+        if other.render is not None:
+            said = other.render(lang, name, value, params)
+            if said is not None:
+                return said
     if name == "die_index" and _num(params, "index") is not None:
         return int(value) + 1  # the engine counts the two rolled dice from 0; players from 1
     if name == "method" and isinstance(value, str) and has(f"word.method_{value}"):
         return t(lang, f"word.method_{value}")
-    if name in ("action", "expected") and isinstance(value, str) and game in COMMANDS:
+    if name in ("action", "expected") and isinstance(value, str) and hooks is not None:
         # Action types are the commands players type: say the command.
         names = [v.strip() for v in value.split(",") if v.strip() and v.strip() != "—"]
-        return list_text(lang, (f"`/{COMMANDS[game]} {v}`" for v in names))
+        return list_text(lang, (f"`/{hooks.command} {v}`" for v in names))
     if isinstance(value, (list, tuple)):
         return list_text(lang, (str(v) for v in value))
     if isinstance(value, bool):
@@ -227,7 +224,7 @@ def render_param(lang: str, name: str, value: Any, *, game: str, params: dict[st
     if name == "waiting" and isinstance(value, str) and has(f"step.{value}"):
         return t(lang, f"step.{value}")
     if name in WORD_PARAMS and isinstance(value, str) and has(f"word.{value}"):
-        # Closed words the engine passes as values (seasons, difficulties, …) are translated too.
+        # Closed words the engine passes as values (difficulties, elements, …) are translated too.
         return t(lang, f"word.{value}")
     if value is None:
         return "—"
@@ -247,54 +244,11 @@ def list_text(lang: str, items: Iterable[str]) -> str:
 
 
 def card_name(lang: str, game: str, card_id: Any) -> str:
+    """The card's name in ``lang`` (the id itself when it is no card of ``game``)."""
     card_id = str(card_id)
-    if game == "seasons":
-        from engine.seasons import CATALOG
-
-        if card_id in CATALOG:
-            card = CATALOG[card_id]
-            name = (card.name_ja if lang == "ja" else None) or card.name_en
-            return f"{name} (#{card_id})" if lang == "en" else f"{name}（#{card_id}）"
-    if game == "volfyirion":
-        from engine.volfyirion.cards import CATALOG as VCATALOG
-
-        found = VCATALOG.resolve(card_id)
-        if found is not None:
-            return found[0].name
-    return card_id
-
-
-def face_text(lang: str, face: dict | str) -> str:
-    from engine.core import RuleError
-    from engine.seasons import face_text as engine_face_text
-    from engine.seasons import parse_face
-
-    if isinstance(face, str):
-        try:
-            face = parse_face(face)
-        except RuleError:
-            return face
-    return engine_face_text(face, lang=lang)
-
-
-def quoted_face(lang: str, face: Any) -> str:
-    text = face_text(lang, face) if isinstance(face, (dict, str)) else str(face)
-    return f"「{text}」" if lang == "ja" else text
-
-
-def die_text(lang: str, season: str, die: Any) -> str:
-    """A die of ``season`` as a player finds it in the box: by the face no other die of the season has."""
-    from engine.seasons.faces import dice_numbers, die_faces
-
-    try:
-        number = int(die)
-        faces = die_faces(season, number)
-    except (KeyError, TypeError, ValueError):
-        return str(die)
-    others = [f for d in dice_numbers(season) if d != number for f in die_faces(season, d)]
-    unique = [f for f in faces if f not in others] or list(faces)
-    best = min(unique, key=lambda f: len(face_text("en", f)))
-    return t(lang, "word.die_with", face=best)
+    hooks = TEXT_HOOKS.get(game)
+    name = hooks.card_name(lang, card_id) if hooks is not None else None
+    return card_id if name is None else name
 
 
 def event_lines(lang: str, events: Iterable[Any]) -> list[str]:
@@ -305,8 +259,7 @@ def event_lines(lang: str, events: Iterable[Any]) -> list[str]:
     for i, event in enumerate(events):
         key = event.key
         following = events[i + 1].key if i + 1 < len(events) else ""
-        if key == "seasons.event.token_moved" and following == "seasons.event.year_three_over":
-            key = "seasons.event.token_moved_last"
+        key = EVENT_KEYS.get((key, following), key)
         lines.append(t(lang, key, **event.params))
     return lines
 
@@ -331,3 +284,7 @@ def L(english: str, key: str) -> app_commands.locale_str:  # noqa: N802 - reads 
 def english(key: str) -> str:
     """The English template of ``key`` (for command-tree strings that are also reply words)."""
     return catalog_texts()["en"].get(key, key)
+
+
+# The games' words (until the game registry registers them itself): imported last, as they use this module.
+from . import text as _games_text  # noqa: E402, F401

@@ -17,11 +17,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Action, GameRecord, Step
+from engine.core import Action, GameRecord, RuleError, Step
 
 from .games import finish_info, rules_for
 from .resume import loaded_from, resume
-from .store import GameRow, StaleVersion, Store
+from .store import GameRow, StaleVersion, Store, StoreError
 
 SNAPSHOT_EVERY = 50
 # Awaited under the channel's lock right before a change is committed (bot.delivery.Gate): raising stops it.
@@ -35,6 +35,11 @@ class Refusal(Exception):
         super().__init__(key)
         self.key = key
         self.params = params
+
+
+# What turns a command down and changes nothing: answered privately by the one error handler
+# (SoloBot.on_app_command_error, for commands, buttons, menus and forms alike).
+REFUSALS = (Refusal, RuleError, StoreError)
 
 
 @dataclass

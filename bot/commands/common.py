@@ -40,18 +40,14 @@ async def current_record(interaction: discord.Interaction[SoloBot], kind: str) -
 
 
 async def record_to_look_at(interaction: discord.Interaction[SoloBot], kind: str,
-                            game_id: int | None) -> tuple[GameRow, GameRecord] | None:
-    """The channel's game for a read-only look (forecast, danger meter): anyone may look. On a refusal the
-    user has been answered and None comes back."""
+                            game_id: int | None) -> tuple[GameRow, GameRecord]:
+    """The channel's game for a read-only look (forecast, danger meter): anyone may look. A refusal reaches
+    the user through the error handler."""
     service = interaction.client.service
-    try:
-        row = await service.require(interaction.channel_id, kind=kind)
-        if game_id is not None and row.id != game_id:
-            raise Refusal("refuse.stale_game")
-        return row, await service.record(row)
-    except (Refusal, StoreError) as err:
-        await interaction.client.controller.refuse(interaction, err)
-        return None
+    row = await service.require(interaction.channel_id, kind=kind)
+    if game_id is not None and row.id != game_id:
+        raise Refusal("refuse.stale_game")
+    return row, await service.record(row)
 
 
 async def start_game(interaction: discord.Interaction[SoloBot], kind: str, options: dict[str, Any]) -> None:

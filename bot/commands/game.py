@@ -20,7 +20,7 @@ from ..games import KINDS
 from ..i18n import L, t
 from ..render.embeds import COLOURS, colour_of, game_embed, notice_embed
 from ..sessions import Played, Refusal
-from ..store import GameRow, StaleVersion, StoreError
+from ..store import GameRow, StaleVersion
 from .common import word_choices
 
 if TYPE_CHECKING:
@@ -61,12 +61,8 @@ class GameCommands(app_commands.Group):
 
     @app_commands.command(name="status", description=L("Show the game in this channel", "cmd.game.status"))
     async def status(self, interaction: Interaction) -> None:
-        try:
-            row = await _latest(interaction)
-            record = await interaction.client.service.record(row)
-        except (Refusal, StoreError) as err:
-            await interaction.client.controller.refuse(interaction, err)
-            return
+        row = await _latest(interaction)
+        record = await interaction.client.service.record(row)
         # Anyone may look; only the owner's view carries the buttons that change the game.
         mine = interaction.user.id == row.owner_id
         if row.status in ("abandoned", "finished"):  # no next step, no buttons, no undo footer
@@ -78,25 +74,17 @@ class GameCommands(app_commands.Group):
 
     @app_commands.command(name="undo", description=L("Take back the last action", "cmd.game.undo"))
     async def undo(self, interaction: Interaction) -> None:
-        try:
-            row = await _latest(interaction)
-            if row.status == "abandoned":
-                raise Refusal("refuse.undo_abandoned", game=row.kind, game_id=row.id)
-        except (Refusal, StoreError) as err:
-            await interaction.client.controller.refuse(interaction, err)
-            return
+        row = await _latest(interaction)
+        if row.status == "abandoned":
+            raise Refusal("refuse.undo_abandoned", game=row.kind, game_id=row.id)
         await interaction.client.controller.undo(interaction, game_id=row.id)
 
     @app_commands.command(name="history", description=L("The last actions of the game", "cmd.game.history"))
     async def history(self, interaction: Interaction) -> None:
         lg = lang(interaction)
         ctl = interaction.client.controller
-        try:
-            row = await _latest(interaction)
-            actions = await interaction.client.store.history(row.id, HISTORY_LIMIT)
-        except (Refusal, StoreError) as err:
-            await ctl.refuse(interaction, err)
-            return
+        row = await _latest(interaction)
+        actions = await interaction.client.store.history(row.id, HISTORY_LIMIT)
         lines = []
         for a in reversed(actions):
             text = ctl.describe_action(lg, row.kind, Action.from_json(a.action))
@@ -109,13 +97,9 @@ class GameCommands(app_commands.Group):
 
     @app_commands.command(name="export", description=L("The game record as a JSON file", "cmd.game.export"))
     async def export(self, interaction: Interaction) -> None:
-        try:
-            row = await _latest(interaction)
-            record = await interaction.client.service.full_record(row)
-            result = await interaction.client.store.result(row.id)
-        except (Refusal, StoreError) as err:
-            await interaction.client.controller.refuse(interaction, err)
-            return
+        row = await _latest(interaction)
+        record = await interaction.client.service.full_record(row)
+        result = await interaction.client.store.result(row.id)
         data = export_record(row, record, result)
         text = json.dumps(data, ensure_ascii=False, indent=2)
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"{row.kind}-game-{row.id}.json")
@@ -127,16 +111,10 @@ class GameCommands(app_commands.Group):
     async def abandon(self, interaction: Interaction) -> None:
         lg = lang(interaction)
         service = interaction.client.service
-        try:
-            row = await service.require(interaction.channel_id)
-        except (Refusal, StoreError) as err:
-            await interaction.client.controller.refuse(interaction, err)
-            return
+        row = await service.require(interaction.channel_id)
         perms = interaction.permissions
         if row.owner_id != interaction.user.id and not perms.manage_guild:
-            await interaction.client.controller.refuse(
-                interaction, Refusal("refuse.not_owner_abandon", owner=f"<@{row.owner_id}>"))
-            return
+            raise Refusal("refuse.not_owner_abandon", owner=f"<@{row.owner_id}>")
         view = view_of(row.id, row.ply, [ButtonSpec("abandon", t(lg, "button.abandon_confirm"),
                                                     style=discord.ButtonStyle.danger)])
         embed = notice_embed(lg, "abandon.confirm", kind="lost", game=row.kind, game_id=row.id)
@@ -153,12 +131,8 @@ class GameCommands(app_commands.Group):
         game = game if game in KINDS else _default_game()
         difficulty = difficulty if difficulty in games.difficulties() else None
         entry = games.get(game)
-        try:
-            rows = await interaction.client.store.leaderboard(interaction.guild_id, game, difficulty, limit=10,
-                                                              ranking=entry.ranking)
-        except StoreError as err:
-            await interaction.client.controller.refuse(interaction, err)
-            return
+        rows = await interaction.client.store.leaderboard(interaction.guild_id, game, difficulty, limit=10,
+                                                          ranking=entry.ranking)
         lines = []
         for rank, r in enumerate(rows, 1):
             detail = entry.row_text(lg, r)
@@ -173,11 +147,7 @@ class GameCommands(app_commands.Group):
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
         lg = lang(interaction)
         who = user or interaction.user
-        try:
-            stats = await interaction.client.store.stats(interaction.guild_id, who.id, rankings=games.rankings())
-        except StoreError as err:
-            await interaction.client.controller.refuse(interaction, err)
-            return
+        stats = await interaction.client.store.stats(interaction.guild_id, who.id, rankings=games.rankings())
         embed = discord.Embed(title=t(lg, "stats.title", user=who.display_name), colour=_neutral_colour())
         embed.description = t(lg, "stats.totals", games=stats.get("games", 0), wins=stats.get("wins", 0),
                               losses=stats.get("losses", 0), abandoned=stats.get("abandoned", 0))
@@ -191,11 +161,7 @@ class GameCommands(app_commands.Group):
     async def forget(self, interaction: Interaction) -> None:
         """Shows what would go, with a button only the caller can press (see on_forget)."""
         lg = lang(interaction)
-        try:
-            data = await interaction.client.store.user_data(interaction.user.id)
-        except StoreError as err:
-            await interaction.client.controller.refuse(interaction, err)
-            return
+        data = await interaction.client.store.user_data(interaction.user.id)
         if not data["games"] and not data["ended_others"]:
             await send(interaction, embed=notice_embed(lg, "forget.nothing", kind="info"), ephemeral=True)
             return
@@ -295,9 +261,6 @@ async def on_forget(interaction: Interaction, mark: int, owner: str | None) -> N
     except StaleVersion:
         await send(interaction, embed=notice_embed(lg, "forget.stale", minutes=FORGET_CONFIRM_MINUTES),
                    ephemeral=True)
-        return
-    except StoreError as err:
-        await ctl.refuse(interaction, err)
         return
     await send(interaction, embed=notice_embed(lg, "forget.done", kind="info", games=forgotten["games"],
                                                actions=forgotten["actions"], snapshots=forgotten["snapshots"],

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -18,11 +17,9 @@ from ..i18n import L, card_name, english, t
 from ..render.embeds import notice_embed
 from ..sessions import Played, Refusal
 from ..store import GameRow
+from .cards import CardOption, CardTransformer
 from .common import (
-    card_choices,
     current_record,
-    ids_of,
-    ids_or_pick,
     int_field,
     record_to_look_at,
     require_text,
@@ -48,6 +45,12 @@ def _engine():
     import engine.seasons as seasons
 
     return seasons
+
+
+# Cards are typed by number or by name, in English or Japanese (S-1).
+CARDS = CardOption(KIND, lambda: _engine().CATALOG)
+Card = CardTransformer.option(CARDS)
+Cards = CardTransformer.option(CARDS, max_length=500, multiple=True)  # a comma-separated list
 
 
 def _effect_choices() -> list[app_commands.Choice[str]]:
@@ -100,43 +103,30 @@ class SeasonsCommands(app_commands.Group):
     @app_commands.command(name="reveal", description=L("Name the cards the bot asked you to reveal",
                                                        "cmd.seasons.reveal"))
     @app_commands.describe(cards=L("Card numbers or names, comma separated", "opt.seasons.cards"))
-    async def reveal(self, interaction: Interaction, cards: app_commands.Range[str, 1, 500]) -> None:
+    async def reveal(self, interaction: Interaction, cards: Cards) -> None:
         await interaction.client.controller.act(interaction, lambda _r: Action("reveal", cards=_reveal_ids(cards)),
                                                 kind=KIND)
-
-    @reveal.autocomplete("cards")
-    async def reveal_cards(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return card_choices(lang(interaction), KIND, _engine().CATALOG, current, multiple=True)
 
     @app_commands.command(name="played", description=L("You summoned a card that touches Dummbot",
                                                        "cmd.seasons.played"))
     @app_commands.describe(card=L("The card you summoned (number or name)", "opt.seasons.card"))
-    async def played(self, interaction: Interaction, card: app_commands.Range[str, 1, 100]) -> None:
+    async def played(self, interaction: Interaction, card: Card) -> None:
         await interaction.client.controller.act(
-            interaction, lambda _r: Action("played", card=_card_or_pick(card, "pk_played", lambda c: c)), kind=KIND
+            interaction, lambda _r: Action("played", card=card.pick("pk_played")), kind=KIND
         )
-
-    @played.autocomplete("card")
-    async def played_card(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return card_choices(lang(interaction), KIND, _engine().CATALOG, current)
 
     @app_commands.command(name="effect", description=L("An effect on your side that touches Dummbot",
                                                        "cmd.seasons.effect"))
     @app_commands.describe(kind=L("What happened", "opt.seasons.effect"),
                            card=L("The card concerned, when it matters", "opt.seasons.effect_card"))
     @app_commands.choices(kind=_effect_choices())
-    async def effect(self, interaction: Interaction, kind: str,
-                     card: app_commands.Range[str, 1, 100] | None = None) -> None:
+    async def effect(self, interaction: Interaction, kind: str, card: Card | None = None) -> None:
         def build(_record: GameRecord) -> Action:
             if card is None:
                 return Action("effect", kind=kind)
-            return Action("effect", kind=kind, card=_card_or_pick(card, "pk_effect", lambda c: f"{kind}.{c}"))
+            return Action("effect", kind=kind, card=card.pick("pk_effect", lambda c: f"{kind}.{c}"))
 
         await interaction.client.controller.act(interaction, build, kind=KIND)
-
-    @effect.autocomplete("card")
-    async def effect_card(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return card_choices(lang(interaction), KIND, _engine().CATALOG, current)
 
     @app_commands.command(name="answer", description=L("Answer the bot's question: how many crystals you have",
                                                        "cmd.seasons.answer"))
@@ -178,17 +168,9 @@ class SeasonsCommands(app_commands.Group):
         await show_forecast(interaction)
 
 
-def _ids(text: str | list[str]) -> list[str]:
-    return ids_of(_engine().CATALOG, text)
-
-
 def _reveal_ids(text: str) -> list[str]:
     """The revealed cards; an unknown or ambiguous name offers its candidates as buttons."""
-    return ids_or_pick(_ids, text, "pk_reveal", ".".join)
-
-
-def _card_or_pick(text: str, op: str, encode: Callable[[str], str]) -> str:
-    return ids_or_pick(_ids, [text], op, lambda ids: encode(ids[0]))[0]
+    return CARDS.pick_many(text, "pk_reveal")
 
 
 def reveal_candidates(summary: dict[str, Any], waiting_key: str) -> list[tuple[str, bool]]:
@@ -210,10 +192,7 @@ def reveal_candidates(summary: dict[str, Any], waiting_key: str) -> list[tuple[s
 
 async def show_forecast(interaction: Interaction, *, game_id: int | None = None) -> None:
     """Monte Carlo over the rest of the game: Dummbot's projected score (anyone may look)."""
-    found = await record_to_look_at(interaction, KIND, game_id)
-    if found is None:
-        return
-    row, record = found
+    row, record = await record_to_look_at(interaction, KIND, game_id)
     await think(interaction)
     state = record.state
     lg = lang(interaction)

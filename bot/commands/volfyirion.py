@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -18,11 +17,9 @@ from ..i18n import L, t
 from ..render.volfyirion_danger import danger_embed, removal_lines
 from ..sessions import Played, Refusal
 from ..store import GameRow
+from .cards import CardOption, CardTransformer
 from .common import (
-    card_choices,
     current_record,
-    ids_of,
-    ids_or_pick,
     record_to_look_at,
     require_text,
     reveal_form,
@@ -59,6 +56,23 @@ def _engine():
     import engine.volfyirion as volfyirion
 
     return volfyirion
+
+
+def _miss(text: str) -> Any:
+    """A name no card has: the rules' ``volfyirion.unknown_card``, with its suggestions."""
+    from engine.volfyirion.cards import card
+
+    return card(text)
+
+
+# Cards are typed by name (Volfyirion's ids); a candidate button carries a card as its catalog index.
+CARDS = CardOption(KIND, lambda: _engine().CATALOG, miss=_miss, arg=lambda name: _index(name))
+PlayedCard = CardTransformer.option(CARDS, keep=lambda c: c.type in IN_PLAY_TYPES and c.solo)
+InPlay = CardTransformer.option(CARDS, source=lambda i, typed: _in_play_choices(i, typed))
+InPlayTroop = CardTransformer.option(CARDS, source=lambda i, typed: _in_play_choices(i, typed, slots=("troop",)))
+AssetCard = CardTransformer.option(CARDS, keep=lambda c: c.in_asset_deck)
+AssetCards = CardTransformer.option(CARDS, max_length=1000, multiple=True, keep=lambda c: c.in_asset_deck)
+Wonder = CardTransformer.option(CARDS, keep=lambda c: c.type == "wonder")
 
 
 def _act(interaction: Interaction, action: Action | Builder) -> Any:
@@ -102,7 +116,7 @@ class VolfyirionCommands(app_commands.Group):
                                                      "cmd.volfyirion.play"))
     @app_commands.describe(card=L("The card", "opt.volfyirion.card"),
                            city=L("The city it goes to (Troops and Buildings)", "opt.volfyirion.city"))
-    async def play(self, interaction: Interaction, card: app_commands.Range[str, 1, 100],
+    async def play(self, interaction: Interaction, card: PlayedCard,
                    city: app_commands.Range[str, 1, 100] | None = None) -> None:
         await _act(interaction, _with_city("play", "card", card, city))
 
@@ -110,7 +124,7 @@ class VolfyirionCommands(app_commands.Group):
                                                        "cmd.volfyirion.remove"))
     @app_commands.describe(card=L("The card", "opt.volfyirion.card"),
                            city=L("Its city, when the same card stands in two", "opt.volfyirion.remove_city"))
-    async def remove(self, interaction: Interaction, card: app_commands.Range[str, 1, 100],
+    async def remove(self, interaction: Interaction, card: InPlay,
                      city: app_commands.Range[str, 1, 100] | None = None) -> None:
         await _act(interaction, _with_city("remove", "card", card, city))
 
@@ -118,15 +132,15 @@ class VolfyirionCommands(app_commands.Group):
                                                          "cmd.volfyirion.redeploy"))
     @app_commands.describe(troop=L("The Troop", "opt.volfyirion.troop"),
                            city=L("The city it moves to", "opt.volfyirion.to_city"))
-    async def redeploy(self, interaction: Interaction, troop: app_commands.Range[str, 1, 100],
+    async def redeploy(self, interaction: Interaction, troop: InPlayTroop,
                        city: app_commands.Range[str, 1, 100]) -> None:
         await _act(interaction, _with_city("redeploy", "troop", troop, city))
 
     @app_commands.command(name="acquire", description=L("You acquired an Asset card (helps the danger meter)",
                                                         "cmd.volfyirion.acquire"))
     @app_commands.describe(card=L("The card", "opt.volfyirion.card"))
-    async def acquire(self, interaction: Interaction, card: app_commands.Range[str, 1, 100]) -> None:
-        await _act(interaction, lambda _r: Action("acquire", card=_card_or_pick(card, "pk_acquire", lambda i: i)))
+    async def acquire(self, interaction: Interaction, card: AssetCard) -> None:
+        await _act(interaction, lambda _r: Action("acquire", card=card.pick("pk_acquire")))
 
     @app_commands.command(name="reshuffle", description=L("You reshuffled your discard into a new House Deck",
                                                           "cmd.volfyirion.reshuffle"))
@@ -138,14 +152,13 @@ class VolfyirionCommands(app_commands.Group):
     @app_commands.describe(paid=L("What you paid", "opt.volfyirion.paid"),
                            card=L("The card, if you looked", "opt.volfyirion.putaside_card"))
     @app_commands.choices(paid=PAID)
-    async def putaside(self, interaction: Interaction, paid: str,
-                       card: app_commands.Range[str, 1, 100] | None = None) -> None:
+    async def putaside(self, interaction: Interaction, paid: str, card: AssetCard | None = None) -> None:
         if card is None:
             await _act(interaction, Action("putaside", paid=paid, card=None))
             return
         code = PAID_CODES.get(paid.strip().casefold())
-        await _act(interaction, lambda _r: Action("putaside", paid=paid, card=_card_or_pick(
-            card, "pk_putaside", lambda i: None if code is None else f"{i}.{code}")))
+        await _act(interaction, lambda _r: Action("putaside", paid=paid, card=card.pick(
+            "pk_putaside", lambda i: None if code is None else f"{i}.{code}")))
 
     @app_commands.command(name="danger", description=L("How dangerous the Rage Pile is right now",
                                                        "cmd.volfyirion.danger"))
@@ -160,8 +173,8 @@ class VolfyirionCommands(app_commands.Group):
     @app_commands.command(name="reveal", description=L("Name the Rage Pile's revealed cards",
                                                        "cmd.volfyirion.reveal"))
     @app_commands.describe(cards=L("Card names, comma separated", "opt.volfyirion.cards"))
-    async def reveal(self, interaction: Interaction, cards: app_commands.Range[str, 1, 1000]) -> None:
-        await _act(interaction, lambda _r: Action("reveal", cards=_cards_or_pick(cards)))
+    async def reveal(self, interaction: Interaction, cards: AssetCards) -> None:
+        await _act(interaction, lambda _r: Action("reveal", cards=cards.pick_many("pk_reveal")))
 
     @app_commands.command(name="choose", description=L("Which of your Troops or Buildings is removed",
                                                        "cmd.volfyirion.choose"))
@@ -177,37 +190,14 @@ class VolfyirionCommands(app_commands.Group):
     @app_commands.command(name="unseal", description=L("You unsealed a Wonder (only if the game allows it)",
                                                        "cmd.volfyirion.unseal"))
     @app_commands.describe(card=L("The Wonder", "opt.volfyirion.wonder"))
-    async def unseal(self, interaction: Interaction, card: app_commands.Range[str, 1, 100]) -> None:
-        await _act(interaction, lambda _r: Action("unseal", card=_card_or_pick(card, "pk_unseal", lambda i: i)))
+    async def unseal(self, interaction: Interaction, card: Wonder) -> None:
+        await _act(interaction, lambda _r: Action("unseal", card=card.pick("pk_unseal")))
 
     @app_commands.command(name="win", description=L("You defeated Volfyirion", "cmd.volfyirion.win"))
     @app_commands.describe(how=L("How", "opt.volfyirion.how"))
     @app_commands.choices(how=HOW)
     async def win(self, interaction: Interaction, how: str) -> None:
         await _act(interaction, Action("win", how=how))
-
-    @play.autocomplete("card")
-    async def _play_card(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return card_choices(lang(interaction), KIND, _engine().CATALOG, current,
-                            keep=lambda c: c.type in IN_PLAY_TYPES and c.solo)
-
-    @remove.autocomplete("card")
-    async def _remove_card(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await _in_play_choices(interaction, current)
-
-    @redeploy.autocomplete("troop")
-    async def _redeploy_troop(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await _in_play_choices(interaction, current, slots=("troop",))
-
-    @acquire.autocomplete("card")
-    @putaside.autocomplete("card")
-    async def _putaside_card(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return card_choices(lang(interaction), KIND, _engine().CATALOG, current, keep=lambda c: c.in_asset_deck)
-
-    @reveal.autocomplete("cards")
-    async def _reveal_cards(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return card_choices(lang(interaction), KIND, _engine().CATALOG, current, keep=lambda c: c.in_asset_deck,
-                            multiple=True)
 
     @play.autocomplete("city")
     @remove.autocomplete("city")
@@ -220,24 +210,12 @@ class VolfyirionCommands(app_commands.Group):
         return [app_commands.Choice(name=n, value=n) for n in names if typed in n.casefold()][:25]
 
 
-def _names(parts: str | list[str]) -> list[str]:
-    """Card names (Volfyirion's ids) for what was typed; a miss is the rules' ``volfyirion.unknown_card``."""
-    from engine.volfyirion.cards import card
-
-    return ids_of(_engine().CATALOG, parts, miss=card)
-
-
 def _index(name: str) -> str:
     return str(_engine().CATALOG.ids().index(name))
 
 
-def _card_or_pick(text: str, op: str, encode: Callable[[str], str | None]) -> str:
-    """The card's name; an unknown or mistyped one offers its candidates as buttons that complete the command."""
-    return ids_or_pick(_names, [text], op, lambda names: encode(_index(names[0])))[0]
-
-
 def _cards_or_pick(text: str) -> list[str]:
-    return ids_or_pick(_names, text, "pk_reveal", lambda names: ".".join(_index(n) for n in names))
+    return CARDS.pick_many(text, "pk_reveal")
 
 
 async def _summary(interaction: Interaction) -> dict[str, Any] | None:
@@ -260,10 +238,7 @@ async def _in_play_choices(interaction: Interaction, current: str,
 
 async def show_danger(interaction: Interaction, *, game_id: int | None = None) -> None:
     """The Rage Pile's danger meter (anyone may look)."""
-    found = await record_to_look_at(interaction, KIND, game_id)
-    if found is None:
-        return
-    row, record = found
+    row, record = await record_to_look_at(interaction, KIND, game_id)
     await think(interaction)
     lg = lang(interaction)
     from engine.volfyirion.whatif import danger_report
@@ -362,7 +337,7 @@ def _with_city(kind: str, name: str, typed: str, city: str | None) -> Builder:
         cities = [c["name"].casefold() for c in record.state.cities]
         where = city.casefold().strip() if city is not None else None
         index = "" if where is None else str(cities.index(where)) if where in cities else None
-        named = _card_or_pick(typed, f"pk_{kind}", lambda i: None if index is None else f"{i}.{index}")
+        named = CARDS.pick(typed, f"pk_{kind}", lambda i: None if index is None else f"{i}.{index}")
         return Action(kind, **{name: named, "city": city})
 
     return build

@@ -5,6 +5,8 @@ from .driver import Driver, DriverError, Message, NoReply, Reply, pressable
 from .server import File, StandIn, StoredMessage, Violation
 from .world import Channel, Guild, User, World
 
+StandIn.driver = Driver  # what `StandIn.connect` makes: the server itself does not import the driver
+
 __all__ = [
     "Channel", "Driver", "DriverError", "File", "Guild", "Message", "NoReply", "Reply", "StandIn",
     "StoredMessage", "User", "Violation", "World", "pressable",

@@ -48,7 +48,7 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from .server import (
+from .protocol import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
     AUTOCOMPLETE_RESULT,
@@ -61,7 +61,7 @@ from .server import (
     Activity,
     File,
     InteractionRecord,
-    StandIn,
+    Server,
     StoredMessage,
 )
 from .world import DISCORD_EPOCH_MS, Channel, User
@@ -126,7 +126,7 @@ class Message:
 class Reply:
     """Everything the bot sent for one interaction (see the module docstring for when it is complete)."""
 
-    def __init__(self, standin: StandIn, record: InteractionRecord) -> None:
+    def __init__(self, standin: Server, record: InteractionRecord) -> None:
         self.standin = standin
         self.record = record
         self.activities: list[Activity] = []
@@ -296,7 +296,7 @@ class Reply:
 class Driver:
     """`async with standin.connect(bot) as driver:` — logs the client in and plays interactions."""
 
-    def __init__(self, standin: StandIn, bot: discord.Client, *, grace: float = 0.05, timeout: float | None = None,
+    def __init__(self, standin: Server, bot: discord.Client, *, grace: float = 0.05, timeout: float | None = None,
                  ready_timeout: float = 15.0, token: str | None = None) -> None:
         self.standin = standin
         self.token = token if token is not None else standin.bot_token

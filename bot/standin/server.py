@@ -18,13 +18,36 @@ import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
 from . import limits
 from . import permissions as perms
+from .protocol import (  # noqa: F401 - Discord's numbers, re-exported for the tests that read them here
+    ALLOWED_CALLBACKS,
+    API,
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    AUTOCOMPLETE_RESULT,
+    CHANNEL_MESSAGE,
+    DEFAULT_ATTACHMENT_LIMIT,
+    DEFERRED_MESSAGE,
+    DEFERRED_UPDATE,
+    EPHEMERAL,
+    LOADING,
+    MESSAGE_COMPONENT,
+    MODAL,
+    MODAL_SUBMIT,
+    PING,
+    PONG,
+    UPDATE_MESSAGE,
+    Activity,
+    File,
+    InteractionRecord,
+    StoredMessage,
+)
 from .world import (
     CONTEXT_BOT_DM,
     CONTEXT_GUILD,
@@ -41,23 +64,6 @@ from .world import (
 )
 
 log = logging.getLogger(__name__)
-
-API = "/api/v10"
-EPHEMERAL = 1 << 6
-LOADING = 1 << 7
-DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024  # Discord's limit for a server without boosts
-
-# Interaction types and callback types (Discord's numbers).
-PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
-CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL = 4, 5, 6, 7, 8, 9
-PONG = 1
-ALLOWED_CALLBACKS = {
-    PING: {PONG},
-    APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, MODAL},
-    MESSAGE_COMPONENT: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL},
-    AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
-    MODAL_SUBMIT: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE},
-}
 
 # Routes `StandIn.rate_limit` can answer 429 on (handler name -> route name).
 RATE_LIMITED_ROUTES = {
@@ -89,13 +95,6 @@ def invalid_form(errors: dict, kind: str) -> DiscordError:
 
 
 @dataclass
-class File:
-    filename: str
-    data: bytes
-    content_type: str | None = None
-
-
-@dataclass
 class Violation:
     """A request the stand-in refused (as Discord would) — tests assert there are none."""
 
@@ -107,53 +106,6 @@ class Violation:
     message: str
     errors: dict | None = None
     interaction_id: int | None = None
-
-
-@dataclass
-class StoredMessage:
-    """A message as Discord holds it (`payload`), what the bot sent for it (`sent`, edits merged), files."""
-
-    payload: dict
-    sent: dict
-    files: list[File] = field(default_factory=list)
-
-    @property
-    def id(self) -> int:
-        return int(self.payload["id"])
-
-    @property
-    def channel_id(self) -> int:
-        return int(self.payload["channel_id"])
-
-
-@dataclass
-class Activity:
-    """One thing the bot did for an interaction (or in a channel while it was open)."""
-
-    kind: str  # response, edit, followup, channel, delete, rejected
-    payload: dict  # the JSON body (for a callback: the whole body with type and data)
-    files: list[File] = field(default_factory=list)
-    message_id: int | None = None
-
-
-@dataclass
-class InteractionRecord:
-    id: int
-    token: str
-    type: int
-    channel: Channel
-    user: User
-    payload: dict
-    message_id: int | None = None  # the message a component/modal interaction came from
-    created: float = 0.0  # monotonic time of dispatch
-    response_type: int | None = None
-    original_id: int | None = None
-    shard: int | None = None  # the shard it was dispatched to
-    observers: list[Callable[[InteractionRecord, Activity], None]] = field(default_factory=list)
-
-    @property
-    def responded(self) -> bool:
-        return self.response_type is not None
 
 
 class GatewaySession:
@@ -204,6 +156,9 @@ class GatewaySession:
 
 class StandIn:
     """`async with StandIn() as standin:` — the server runs on 127.0.0.1 on a free port."""
+
+    # The driver class `connect` makes (bot.standin.driver.Driver, set by the package's __init__).
+    driver: Callable[..., Any]
 
     def __init__(
         self,
@@ -321,10 +276,9 @@ class StandIn:
         return lambda: self._channel_observers.remove(observer)
 
     def connect(self, bot: Any, **options: Any) -> Any:
-        """`async with standin.connect(bot) as driver:` — see bot.standin.driver.Driver."""
-        from .driver import Driver
-
-        return Driver(self, bot, **options)
+        """`async with standin.connect(bot) as driver:` — see bot.standin.driver.Driver (set as
+        `StandIn.driver` by the package, so that this module does not import the driver)."""
+        return self.driver(self, bot, **options)
 
     def channel_messages(self, channel: Channel | str | int) -> list[StoredMessage]:
         channel_id = self.world.channel(channel).id

@@ -25,6 +25,15 @@ class Catalog(Generic[C]):
 
     ``lookup`` raises ``RuleError("card.unknown", query=..., suggestions=[ids])`` for a miss;
     ``search`` serves autocomplete (prefix and substring matches on any name, in catalog order).
+
+    >>> cards = Catalog([Entry("1", ("Naria the Prophetess", "女預言者ナリア"), "naria"),
+    ...                  Entry("2", ("Kairn the Destroyer",), "kairn")], game="demo")
+    >>> cards.resolve("1"), cards.resolve("ナリア"), cards.resolve("Kairn the Destroyr"), cards.resolve("Bob")
+    (('naria', True), ('naria', False), ('kairn', False), None)
+    >>> cards.lookup_many("2, naria the prophetess")
+    ['kairn', 'naria']
+    >>> cards.search("na")
+    ['1']
     """
 
     def __init__(self, entries: Iterable[Entry[C]], *, game: str) -> None:
@@ -119,7 +128,11 @@ class Catalog(Generic[C]):
 
 def split_list(text: str) -> list[str]:
     """Split a typed list on commas (ASCII or Japanese) and semicolons; blanks are dropped. Numbers may also
-    be separated by spaces alone (``"20 41 34 8"``): a part made only of numbers is split on its spaces."""
+    be separated by spaces alone (``"20 41 34 8"``): a part made only of numbers is split on its spaces.
+
+    >>> split_list("12, Kairn、破壊者ケアン; 3"), split_list("20 41 34 8")
+    (['12', 'Kairn', '破壊者ケアン', '3'], ['20', '41', '34', '8'])
+    """
     for sep in "、，；;":
         text = text.replace(sep, ",")
     items = []

@@ -14,7 +14,14 @@ JSON = dict[str, Any]
 
 @dataclass(frozen=True)
 class Action:
-    """Something the player (or the bot on the player's behalf) does: ``Action("die", face=...)``."""
+    """Something the player (or the bot on the player's behalf) does: ``Action("die", face=...)``.
+
+    >>> action = Action("played", card="10")
+    >>> action.to_json()
+    {'type': 'played', 'card': '10'}
+    >>> Action.from_json(action.to_json()) == action
+    True
+    """
 
     type: str
     args: JSON = field(default_factory=dict)

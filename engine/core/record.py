@@ -4,6 +4,25 @@
 the outside: ``rules.apply`` returns a new state and never touches the one it was given, so a
 refused action leaves everything as it was. Snapshots every ``snapshot_every`` actions keep undo and
 resume of long games fast: undo replays only from the nearest snapshot.
+
+    >>> from engine.core import Action, RuleError
+    >>> from engine.volfyirion import RULES
+    >>> game = GameRecord(RULES, {"difficulty": "normal"}, seed=1)
+    >>> start = game.state.to_json()
+    >>> game.push(Action("play", card="Elite Trooper", city="Tylaris")).waiting.key
+    'volfyirion.waiting.turn'
+    >>> try:
+    ...     game.push(Action("fly"))
+    ... except RuleError as err:
+    ...     print(err.key, game.ply)  # refused: nothing changed
+    volfyirion.unknown_action 1
+    >>> game.pop().type, game.state.to_json() == start  # undo
+    ('play', True)
+    >>> game.push(Action("play", card="Elite Trooper", city="Tylaris")).state is game.state
+    True
+    >>> again = GameRecord.replay(RULES, game.options, game.seed, game.actions)
+    >>> again.state.to_json() == GameRecord.from_json(RULES, game.to_json()).state.to_json() == game.state.to_json()
+    True
 """
 
 from __future__ import annotations

@@ -14,6 +14,9 @@ def fold(text: str) -> str:
 
     The long vowel mark ー is kept when it sits between kana (it is part of the word), only
     dropped when it stands for a hyphen, so ``ダムボット`` and ``ヴォルフィーリオン`` stay intact.
+
+    >>> fold("Ｅｌｉｔｅ  Trooper"), fold("Élite-Trooper"), fold("ヴォルフィーリオン")
+    ('elitetrooper', 'elitetrooper', 'ヴォルフィーリオン')
     """
     text = unicodedata.normalize("NFKC", text).casefold()
     text = "".join(_strip_accent(c) for c in text)
@@ -41,6 +44,9 @@ def closest(query: str, candidates: dict[str, str], n: int = 3, cutoff: float = 
     """Up to ``n`` values of ``candidates`` (folded name → value) whose names are near ``query``.
 
     Values are returned once each, best first.
+
+    >>> closest("kairm", {"kairn": "16", "naria": "1", "syllas": "10"})
+    ['16']
     """
     key = fold(query)
     if not key:

@@ -1,16 +1,19 @@
 """Seasons, "Dummbot's Challenge": the automaton engine (rules S-1 … S-9 of seasons-dummbot.md).
 
-    from engine.core import Action, GameRecord
-    from engine.seasons import RULES
-
-    game = GameRecord(RULES, {"difficulty": "wizard", "dice": "table"}, seed=42)
-    step = game.push(Action("die", face="2 water, 3 crystals, 1 dot"))   # the face left for Dummbot
-    step.events          # seasons.event.* keys with params, in order: what the player does physically
-    step.waiting.key     # e.g. seasons.waiting.reveal_hand, params {"count": 4}, legal ("reveal", …)
-    game.push(Action("reveal", cards=["1", "38", "Kairn the Destroyer", "25"]))
-    game.push(Action("played", card="10"))     # the player summoned Syllas: Dummbot sacrifices
-    game.state.summary()["dummbot"]            # crystals, hand_size, summoned, score
-    game.pop()                                 # undo
+    >>> from engine.core import Action, GameRecord
+    >>> from engine.seasons import RULES
+    >>> game = GameRecord(RULES, {"difficulty": "wizard", "dice": "table"}, seed=42)
+    >>> step = game.push(Action("die", face="2 water, 3 crystals, 1 dot"))  # the face left for Dummbot
+    >>> [e.key for e in step.events]  # in order: what the player does physically
+    ['seasons.event.dummbot_die', 'seasons.event.crystals_from_energy', 'seasons.event.crystals_from_die', 'seasons.event.token_moved']
+    >>> step.waiting.key, step.waiting.params["season"], step.waiting.legal[:2]
+    ('seasons.waiting.die', 'winter', ('die', 'played'))
+    >>> game.state.summary()["dummbot"]["crystals"]
+    5
+    >>> game.push(Action("played", card="10")).events[0].key  # Syllas: Dummbot has nothing to sacrifice yet
+    'seasons.event.nothing_in_play'
+    >>> game.pop(), game.ply  # undo
+    (Action(type='played', args={'card': '10'}), 1)
 """
 
 from .cards import CATALOG, Card, card_id

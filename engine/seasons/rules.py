@@ -103,7 +103,7 @@ class SeasonsRules:
             raise RuleError("seasons.unknown_action", action=str(action.type))
         if action.type not in state.waiting.legal:
             _refuse_out_of_turn(state, action.type)
-        s = state.copy()
+        s = state.clone()
         events: Events = []
         handler(s, action, events)
         _advance(s, events)

@@ -1,12 +1,13 @@
 """The Seasons game state: Dummbot's side, the season wheel, and what the engine waits for.
 
-The state is a plain object the rules copy before changing (``apply`` never mutates its input). Its
+The state is a dataclass the rules clone before changing (``apply`` never mutates its input). Its
 JSON form is complete and versioned, so a stored game resumes exactly.
 """
 
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass, fields
 from typing import Any
 
 from engine.core import JSON, RuleError, Waiting
@@ -46,25 +47,43 @@ _LEGAL_EDITION_1 = {
 EDITION = 2  # the rules of seasons-dummbot.md as they stand; see ``SeasonsRules.normalize_options``
 END = 36  # the token's position past month 12 of year 3 (S-7.1, S-9.4); see ``SeasonsState.position``
 
-_FIELDS = (
-    "difficulty", "dice", "year", "month", "rng", "chosen", "crystals", "hand_size", "hand_known",
-    "summoned", "discards", "player_area", "rolled", "queue", "wait_key", "wait_params", "payments",
-    "over", "round", "player_score", "outcome",
-    # Added with edition 2 (older saved states get the defaults below).
-    "edition", "taken", "round_season", "top_year", "past_end", "kairn_used",
-)
+# Fields added with edition 2: older saved states get these defaults.
 _DEFAULTS: dict[str, Any] = {"edition": 1, "taken": None, "round_season": None, "top_year": None,
                              "past_end": False, "kairn_used": 0}
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class SeasonsState:
-    """Everything the engine knows about one game."""
+    """Everything the engine knows about one game (every field is given: see ``_DEFAULTS`` for old states)."""
 
-    __slots__ = _FIELDS
-
-    def __init__(self, **fields: Any) -> None:
-        for name in _FIELDS:
-            setattr(self, name, fields[name])
+    difficulty: str
+    dice: str
+    year: int
+    month: int
+    rng: int  # the state of the game's Rng
+    chosen: dict[str, Any]
+    crystals: int
+    hand_size: int
+    hand_known: list[str]
+    summoned: list[str]
+    discards: list[str]
+    player_area: list[str]
+    rolled: Any
+    queue: list[Any]
+    wait_key: str
+    wait_params: dict[str, Any]
+    payments: list[Any]
+    over: bool
+    round: int
+    player_score: int | None
+    outcome: str | None
+    # Added with edition 2.
+    edition: int
+    taken: Any
+    round_season: str | None
+    top_year: int | None
+    past_end: bool
+    kairn_used: int
 
     # -- derived -----------------------------------------------------------------------------------
     @property
@@ -134,7 +153,7 @@ class SeasonsState:
         }
 
     # -- copying and JSON --------------------------------------------------------------------------
-    def copy(self) -> SeasonsState:
+    def clone(self) -> SeasonsState:
         """A copy the rules may change: lists are copied one level deep; dicts and the lists inside
         ``queue``/``rolled``/``payments`` are only ever replaced, never changed in place, so they are shared."""
         new = object.__new__(SeasonsState)
@@ -160,3 +179,6 @@ class SeasonsState:
 
     def __repr__(self) -> str:
         return f"<SeasonsState y{self.year} m{self.month} {self.crystals}c hand {self.hand_size} {self.wait_key}>"
+
+
+_FIELDS = tuple(f.name for f in fields(SeasonsState))  # in JSON order

@@ -28,7 +28,7 @@ TURN_ACTIONS = ("play", "remove", "redeploy", "acquire", "reshuffle", "putaside"
 DIFFICULTY_K = {"easy": 0, "normal": 1, "hard": 2}
 
 
-@dataclass(eq=True)
+@dataclass(eq=True, slots=True)
 class VolfState:
     options: JSON
     turn: int = 0

@@ -9,9 +9,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from conftest import running_bot
 from play import button, export, play_seasons, play_volfyirion, seasons_command
 
+from conftest import running_bot
 from engine.core import GameRecord
 from engine.seasons import RULES as SEASONS
 from engine.seasons.autoplay import play_game as seasons_game

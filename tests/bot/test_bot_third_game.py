@@ -4,10 +4,10 @@ start, buttons, undo, status, history, export, the result post and the leaderboa
 from __future__ import annotations
 
 import pytest
-from conftest import running_bot
 from play import button, export
 
 from bot import games
+from conftest import running_bot
 from engine.core import Result
 from tests.thirdgame import KIND, register
 from tests.thirdgame.rules import autoplay

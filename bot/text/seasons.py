@@ -1,0 +1,107 @@
+"""Seasons' words: card names with their number, die faces and dice, effects, the edges of its sentences."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..i18n import TextHooks, _num, _sign, has, list_text, t
+
+KIND = "seasons"
+
+# Die faces (a face dict, a face text, or a list of them) become the face's symbols in the reader's language.
+FACE_PARAMS = frozenset({"face", "first_face", "second_face", "dummbot_face", "closest_faces"})
+# Dice (numbers in the data), described by what a player sees on them.
+DIE_PARAMS = frozenset({"first_die", "second_die"})
+
+
+def card_name(lang: str, card_id: str) -> str | None:
+    from engine.seasons import CATALOG
+
+    if card_id not in CATALOG:
+        return None
+    card = CATALOG[card_id]
+    name = (card.name_ja if lang == "ja" else None) or card.name_en
+    return f"{name} (#{card_id})" if lang == "en" else f"{name}（#{card_id}）"
+
+
+def face_text(lang: str, face: dict | str) -> str:
+    from engine.core import RuleError
+    from engine.seasons import face_text as engine_face_text
+    from engine.seasons import parse_face
+
+    if isinstance(face, str):
+        try:
+            face = parse_face(face)
+        except RuleError:
+            return face
+    return engine_face_text(face, lang=lang)
+
+
+def quoted_face(lang: str, face: Any) -> str:
+    text = face_text(lang, face) if isinstance(face, (dict, str)) else str(face)
+    return f"「{text}」" if lang == "ja" else text
+
+
+def die_text(lang: str, season: str, die: Any) -> str:
+    """A die of ``season`` as a player finds it in the box: by the face no other die of the season has."""
+    from engine.seasons.faces import dice_numbers, die_faces
+
+    try:
+        number = int(die)
+        faces = die_faces(season, number)
+    except (KeyError, TypeError, ValueError):
+        return str(die)
+    others = [f for d in dice_numbers(season) if d != number for f in die_faces(season, d)]
+    unique = [f for f in faces if f not in others] or list(faces)
+    best = min(unique, key=lambda f: len(face_text("en", f)))
+    return t(lang, "word.die_with", face=best)
+
+
+def render(lang: str, name: str, value: Any, params: dict[str, Any]) -> Any:
+    """Faces, dice and effects, whatever the key (None for any other parameter)."""
+    if name in FACE_PARAMS:
+        if isinstance(value, (list, tuple)):
+            return (" / " if lang == "en" else "、").join(quoted_face(lang, f) for f in value) or "—"
+        if isinstance(value, (dict, str)):
+            return face_text(lang, value)
+    if name in DIE_PARAMS and _num(params, name) is not None and isinstance(params.get("season"), str):
+        return die_text(lang, params["season"], value)
+    if name == "effect" and isinstance(value, str) and has(f"seasons.effect.{value}"):
+        return t(lang, f"seasons.effect.{value}")
+    if name == "effects" and isinstance(value, str):
+        return list_text(lang, (t(lang, f"seasons.effect.{v.strip()}") if has(f"seasons.effect.{v.strip()}")
+                                else v.strip() for v in value.split(",")))
+    return None
+
+
+# Engine parameter → template placeholder (``cards`` → ``card_count``: the final score counts cards;
+# ``kind`` → ``effect``: a ``kind`` would be swallowed by callers' own ``kind`` argument).
+PARAM_NAMES = {
+    "seasons.event.game_end": {"cards": "card_count"},
+    "seasons.bad_effect": {"kind": "effect", "kinds": "effects"},
+    "seasons.effect_needs_card": {"kind": "effect"},
+    "action.seasons.effect": {"kind": "effect"},
+    "action.seasons.take": {"index": "die_index"},
+}
+
+VARIANTS = {
+    "seasons.event.token_moved": lambda p: _sign(p, "steps"),
+    "action.seasons.time": lambda p: _sign(p, "steps"),
+    "seasons.time_before_start": lambda p: _sign(p, "steps"),
+    "action.seasons.crystals": lambda p: _sign(p, "change"),
+    "seasons.event.crystals_lost": lambda p: "none" if _num(p, "n") == 0 else None,
+    "seasons.event.crystals_corrected": lambda p: "none" if _num(p, "change") == 0 else _sign(p, "change"),
+    "seasons.event.tie_broken": lambda p: None if p.get("highest", True) else "lowest",
+    # Naria's own line already tells the player to put one of the two cards onto Dummbot's hand.
+    "seasons.event.draw_to_hand": lambda p: "naria" if p.get("reason") == "naria" else None,
+    "seasons.event.draw_from_hand": lambda p: "all" if p.get("count") == p.get("hand_size") else None,
+    "seasons.event.game_lost": lambda p: "tie" if p.get("player_score") == p.get("dummbot_score") else None,
+    "result.seasons_scores": lambda p: "tie" if p.get("player") == p.get("dummbot") else None,
+    "seasons.too_many_copies": lambda p: "none" if _num(p, "available") == 0 else None,
+}
+
+# The token's last move, at the end of year 3, is said as the end of the game rather than as a month.
+EVENT_KEYS = {("seasons.event.token_moved", "seasons.event.year_three_over"): "seasons.event.token_moved_last"}
+
+HOOKS = TextHooks(command="seasons", card_name=card_name, render=render, variants=VARIANTS,
+                  param_names=PARAM_NAMES, event_keys=EVENT_KEYS)

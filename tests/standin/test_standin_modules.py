@@ -1,0 +1,32 @@
+"""The stand-in's server and driver share bot/standin/protocol.py and do not import each other."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import bot.standin as standin
+
+PACKAGE = Path(standin.__file__).parent
+
+
+def _imports(name: str) -> set[str]:
+    tree = ast.parse((PACKAGE / f"{name}.py").read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            found.add((node.module or "").rsplit(".", 1)[-1] if node.level else node.module or "")
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {alias.name.rsplit(".", 1)[-1] for alias in node.names}
+    return found
+
+
+def test_the_driver_and_the_server_do_not_import_each_other():
+    assert "server" not in _imports("driver") and "StandIn" not in _imports("driver")
+    assert "driver" not in _imports("server") and "Driver" not in _imports("server")
+    assert "protocol" in _imports("driver") and "protocol" in _imports("server")
+
+
+def test_connect_makes_the_packages_driver():
+    assert standin.StandIn.driver is standin.Driver

@@ -31,7 +31,7 @@ from .delivery import Deliveries, Gate, NotAcknowledged
 from .i18n import card_name, lang_of, t
 from .permissions import fit_interaction
 from .render.embeds import game_embed, notice_embed
-from .render.images import drawn
+from .render.picture import drawn
 from .sessions import Played, Refusal
 from .store import GameRow, StoreError
 

@@ -31,7 +31,11 @@ LABELS = {
 }
 WORDS_JA = {"apprentice": "見習い", "wizard": "魔法使い", "archmage": "大魔導師", "table": "手元", "bot": "ボット"}
 
-HEADER = (440, 0, 800, 150)  # the Dummbot header's region: drawn as one layer, by the values it shows
+# The Dummbot header's regions, each a layer by the values it shows: the name, level and score above, the
+# crystals and the hand below (the count that changes most often redraws only its own row).
+HEADER = (440, 0, 800, 150)
+HEADER_TOP = (440, 0, 800, 70)
+HEADER_BOTTOM = (440, 70, 800, 150)
 
 
 def _label(name: str, **params: Any) -> str:
@@ -75,7 +79,8 @@ def _board(summary: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]] | 
     header = (difficulty, dice, p.as_int(bot.get("score"), 0), p.as_int(bot.get("crystals"), 0),
               max(0, p.as_int(bot.get("hand_size"), 0)))
     if p.USE_LAYERS:
-        image.paste(_header_layer(p.lang(), *header), HEADER[:2])
+        image.paste(_header_top(p.lang(), *header[:3]), HEADER_TOP[:2])
+        image.paste(_header_bottom(p.lang(), *header[3:]), HEADER_BOTTOM[:2])
     else:
         _dummbot_header(draw, *header)
     summoned = [str(c) for c in bot.get("summoned") or []]
@@ -211,15 +216,24 @@ def _season_glyph(
 
 
 @p.layer_cache(maxsize=64)
-def _header_layer(lang: str, difficulty: str, dice: str, score: int, crystals: int, hand: int) -> Image.Image:
-    """The header as drawn on the board, cut out (``lang`` is in the key: it is drawn in it)."""
-    full = Image.new("RGB", (p.WIDTH, p.HEIGHT), BACKGROUND)
-    _dummbot_header(ImageDraw.Draw(full), difficulty, dice, score, crystals, hand)
-    return full.crop(HEADER)
+def _header_top(lang: str, difficulty: str, dice: str, score: int) -> Image.Image:
+    """The header's name, level and score as drawn on the board, cut out (drawn in ``lang``)."""
+    return p.cut(HEADER_TOP, lambda d: _header_name_and_score(d, difficulty, dice, score))
+
+
+@p.layer_cache(maxsize=64)
+def _header_bottom(lang: str, crystals: int, hand: int) -> Image.Image:
+    """The header's crystals and hand as drawn on the board, cut out (drawn in ``lang``)."""
+    return p.cut(HEADER_BOTTOM, lambda d: _header_crystals_and_hand(d, crystals, hand))
 
 
 def _dummbot_header(draw: ImageDraw.ImageDraw, difficulty: str, dice: str, score: int, crystals: int,
                     hand: int) -> None:
+    _header_name_and_score(draw, difficulty, dice, score)
+    _header_crystals_and_hand(draw, crystals, hand)
+
+
+def _header_name_and_score(draw: ImageDraw.ImageDraw, difficulty: str, dice: str, score: int) -> None:
     draw.text((452, 10), _label("dummbot"), font=p.font(24), fill=TEXT)
     caption = [difficulty] if difficulty else []
     if dice:
@@ -232,6 +246,8 @@ def _dummbot_header(draw: ImageDraw.ImageDraw, difficulty: str, dice: str, score
     draw.text((790, 26), score_text, font=score_font, fill=TEXT, anchor="rm")
     p.star(draw, 790 - draw.textlength(score_text, font=score_font) - 20, 26, 15, GOLD)
 
+
+def _header_crystals_and_hand(draw: ImageDraw.ImageDraw, crystals: int, hand: int) -> None:
     # Crystals, the number players look for first, then the hand as a fan of card backs; the hand is
     # placed after the crystals' measured width so that big numbers never collide.
     y = 102

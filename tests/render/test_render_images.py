@@ -337,7 +337,7 @@ def test_cached_layers_give_the_pixels_of_a_fresh_render(monkeypatch, lang, coun
     picture.PICTURES.clear()
     warm = seasons_board(summary, lang=lang)  # drawn again from every layer
     assert sb._tile_layer.cache_info().hits == min(count, 19)
-    assert sb._header_layer.cache_info().hits == 1 and sb._season_wheel.cache_info().hits == 1
+    assert sb._header_top.cache_info().hits == sb._header_bottom.cache_info().hits == 1 and sb._season_wheel.cache_info().hits == 1
     monkeypatch.setattr(picture, "USE_LAYERS", False)
     fresh = seasons_board(summary, lang=lang)  # every tile, the header and the whole wheel drawn on the board
     assert decode(cold).tobytes() == decode(fresh).tobytes() == decode(warm).tobytes()

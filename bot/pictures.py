@@ -68,6 +68,11 @@ class PictureQueue:
             finally:
                 queue.task_done()
 
+    async def idle(self) -> None:
+        """Wait until every picture queued so far has been delivered (or given up)."""
+        if self._queue is not None:
+            await self._queue.join()
+
     async def drain(self, timeout: float = 6.0) -> None:
         """Deliver what is queued (for a while), then stop the worker (the bot is closing)."""
         if self._queue is not None:

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import threading
 
+from console_session import console_session
 from play import has_board, pictured, seasons_command
 
 from bot.pictures import PictureQueue
@@ -110,3 +111,13 @@ async def test_a_picture_that_cannot_be_delivered_is_counted_and_the_next_one_st
     queue.submit(lambda: b"2", deliver)
     await queue.drain()
     assert queue.failed == 1 and delivered == [b"2"] and queue.pending == 0
+
+
+async def test_the_console_prints_a_reply_with_the_picture_that_followed_it(tmp_path):
+    async with console_session(tmp_path / "console.sqlite3") as session:
+        pictures = session.console.driver.bot.controller.pictures
+        items = await session.type("/volfyrion start difficulty:normal")
+        assert pictures.submitted == 1 and pictures.pending == 0  # waited for, not raced
+        embeds = [e for item in items for e in item.get("embeds") or []]
+        assert any((e.get("image") or {}).get("url") == "attachment://board.png" for e in embeds)
+        assert [f["filename"] for item in items for f in item.get("files") or []] == ["board.png"]

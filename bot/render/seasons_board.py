@@ -108,7 +108,35 @@ def _season_wheel(month: int, year: int, season: str) -> Image.Image:
     _spokes(draw)
     _month_number(draw, month, lit=True)
     _wheel_top(draw, month, year, season)
-    return wheel.reduce(_S)
+    # Only what this month changed is reduced again, into the reduced ring: each output pixel comes from its
+    # own 2x2 block, so the rest is the ring's own (the same pixels as reducing the whole wheel).
+    box = _changed_box(month)
+    reduced = _reduced_ring().copy()
+    reduced.paste(wheel.reduce(_S, box=box), (box[0] // _S, box[1] // _S))
+    return reduced
+
+
+@p.layer_cache(maxsize=1)
+def _reduced_ring() -> Image.Image:
+    return _wheel_ring().reduce(_S)
+
+
+def _changed_box(month: int) -> tuple[int, int, int, int]:
+    """The part of the supersampled wheel a month draws over the ring: its segment (from the centre to the
+    rim, with the spokes on its edges and its number, rim and token) and the hub, with a margin, on the 2x2
+    grid."""
+    start = math.radians(-90 + (month - 1) * 30)
+    points = [p.polar(_C, _C, _OUTER, start + math.radians(k)) for k in range(0, 31, 5)] + [(_C, _C)]
+    margin = 8 * _S
+    hub = _INNER
+    xs = [x for x, _ in points] + [_C - hub, _C + hub]
+    ys = [y for _, y in points] + [_C - hub, _C + hub]
+
+    def snap(v: float, up: bool) -> int:
+        v = max(0, min(_SIZE, v + (margin if up else -margin)))
+        return int(math.ceil(v / _S) * _S) if up else int(v // _S * _S)
+
+    return (snap(min(xs), False), snap(min(ys), False), snap(max(xs), True), snap(max(ys), True))
 
 
 @p.layer_cache(maxsize=1)

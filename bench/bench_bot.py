@@ -285,8 +285,8 @@ async def bench_load(scale: Scale, workdir: Path) -> None:
     print_table(f"The bot's command mix at {one} channel (pooled over runs)",
                 ["command", "count", "p50 ms", "max ms"],
                 [[f"/{name}", len(v), statistics.median(v) * 1e3, max(v) * 1e3] for name, v in mix],
-                ["commands that answer with a picture (a new game, a new month or season, the final score) "
-                 "wait for a PNG rendered in a thread: they are the slow ones"])
+                ["commands that show a picture (a new game, a new month or season, the final score) answer "
+                 "first: the picture follows by an edit from one picture worker, its CPU still shared"])
 
 
 def _warm_detail(warmups: dict[tuple[str, int], list[Load]]) -> str:

@@ -15,7 +15,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from importlib import metadata
 
-PACKAGES = ("discord.py", "aiosqlite", "aiohttp", "Pillow")
+PACKAGES = ("discord.py", "aiosqlite", "aiohttp", "Pillow", "isal")
 
 
 def cpu_model() -> str:

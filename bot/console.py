@@ -301,6 +301,9 @@ class Console:
             self.printer.error("console.error.no_reply")
             self.posts.clear()
             return
+        pictures = getattr(getattr(self.driver.bot, "controller", None), "pictures", None)
+        if pictures is not None:  # a reply's picture follows it by an edit: print the reply with it
+            await pictures.idle()
         self.printer.reply(reply)
         self.flush(shown={m.id for m in reply.messages})
         for message in reversed(reply.messages):

@@ -30,8 +30,9 @@ from .channels import post_to_parent
 from .delivery import Deliveries, Gate, NotAcknowledged
 from .i18n import card_name, lang_of, t
 from .permissions import fit_interaction
+from .pictures import PictureQueue
 from .render.embeds import game_embed, notice_embed
-from .render.images import drawn
+from .render.picture import drawn
 from .sessions import REFUSALS, Played, Refusal
 from .store import GameRow, StoreError
 
@@ -75,6 +76,7 @@ class Controller:
         self._answering = 0  # changes under way, from arrival to their answer (a shutdown waits for them)
         self._quiet = asyncio.Event()
         self._quiet.set()
+        self.pictures = PictureQueue()  # pictures that follow their reply (issue 12)
 
     @property
     def service(self):  # noqa: ANN201 - the bot's GameService
@@ -123,6 +125,7 @@ class Controller:
         """Wait (a while) for the changes under way to commit and be answered, before the bot closes."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._quiet.wait(), timeout)
+        await self.pictures.drain(timeout)
 
     def first_delivery(self, interaction: discord.Interaction) -> bool:
         """False (and logged) for a second delivery of an interaction this process has taken on already."""
@@ -243,7 +246,8 @@ class Controller:
         # player looks at (the UI says when), on /game status and from the "State" button.
         full = ui.wants_picture(played) if picture is None else picture
         files = []
-        if full:
+        later = full and picture_can_follow(interaction)  # the reply first, its picture by an edit (issue 12)
+        if full and not later:
             drawing = drawn(ui.board, summary, lg)  # on the picture thread (issue 12)
             png = await within_deadline(interaction, started, drawing, ephemeral=ephemeral)
             files.append(discord.File(io.BytesIO(png), filename="board.png"))
@@ -260,7 +264,9 @@ class Controller:
         if buttons and not full:
             specs = with_state_button(specs, lg)
         view = view_of(row.id, row.ply, specs) if specs else None
-        await send(interaction, embed=embed, view=view, files=files, ephemeral=ephemeral)
+        sent = await send(interaction, embed=embed, view=view, files=files, ephemeral=ephemeral)
+        if later:
+            self.pictures.submit(lambda: ui.board(summary, lg), picture_edit(interaction, sent, embed))
         if played.finished_now and not played.undone:
             await self.post_result(interaction, row, step.state.result() or {}, played)
         if played.withdrawn is not None:
@@ -541,9 +547,9 @@ async def think(interaction: discord.Interaction, *, ephemeral: bool = False) ->
 
 async def send(interaction: discord.Interaction, *, embed: discord.Embed | None = None,
                view: discord.ui.View | None = None, files: list[discord.File] | None = None,
-               ephemeral: bool = False, content: str | None = None) -> None:
+               ephemeral: bool = False, content: str | None = None) -> Any:
     """Answer the interaction: the initial response if it is still open, else a followup (or the edit of a
-    deferred "thinking…" response)."""
+    deferred "thinking…" response). Returns the followup message, or None when the answer is the original."""
     kwargs: dict[str, Any] = {}
     if embed is not None:
         kwargs["embed"] = embed
@@ -554,22 +560,41 @@ async def send(interaction: discord.Interaction, *, embed: discord.Embed | None 
     if content is not None:
         kwargs["content"] = content
     kwargs, *more = fit_interaction(interaction, kwargs)  # no Embed Links / Attach Files: text, no files
-    await _send_one(interaction, kwargs, ephemeral)
+    sent = await _send_one(interaction, kwargs, ephemeral)
     for extra in more:
         await interaction.followup.send(ephemeral=ephemeral, **extra)
+    return sent
 
 
-async def _send_one(interaction: discord.Interaction, kwargs: dict[str, Any], ephemeral: bool) -> None:
+def picture_can_follow(interaction: discord.Interaction) -> bool:
+    """Whether the reply's picture may come by a later edit: one message with an embed and a file."""
+    perms = interaction.app_permissions
+    return interaction.guild_id is None or (perms.attach_files and perms.embed_links)
+
+
+def picture_edit(interaction: discord.Interaction, sent: Any, embed: discord.Embed) -> Callable[[bytes], Awaitable[Any]]:
+    """Add the picture to the reply already sent (the original response, or the followup ``sent``)."""
+    async def deliver(png: bytes) -> Any:
+        embed.set_image(url="attachment://board.png")
+        picture = discord.File(io.BytesIO(png), filename="board.png")
+        if sent is None:
+            return await interaction.edit_original_response(embed=embed, attachments=[picture])
+        return await sent.edit(embed=embed, attachments=[picture])
+    return deliver
+
+
+async def _send_one(interaction: discord.Interaction, kwargs: dict[str, Any], ephemeral: bool) -> Any:
     if not interaction.response.is_done():
         await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
     elif interaction.extras.get("thinking") == "public" and ephemeral:
         # A public "thinking…" cannot turn private: remove it and answer privately instead.
         interaction.extras.pop("thinking")
         await interaction.delete_original_response()
-        await interaction.followup.send(ephemeral=True, **kwargs)
+        return await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
     elif interaction.extras.pop("thinking", False):
         if "files" in kwargs:
             kwargs["attachments"] = kwargs.pop("files")
         await interaction.edit_original_response(**kwargs)
     else:
-        await interaction.followup.send(ephemeral=ephemeral, **kwargs)
+        return await interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
+    return None

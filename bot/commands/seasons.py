@@ -322,9 +322,9 @@ class SeasonsUI:
         return parts
 
     def board(self, summary: dict[str, Any], lang: str = "en") -> bytes:
-        from ..render.images import seasons_board
+        from ..render.seasons_board import board
 
-        return seasons_board(summary, lang=lang)
+        return board(summary, lang=lang)
 
     def wants_picture(self, played: Played) -> bool:
         keys = {e.key for e in played.step.events}

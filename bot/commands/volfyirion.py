@@ -309,9 +309,9 @@ class VolfyirionUI:
                 "turn": summary.get("turn")}
 
     def board(self, summary: dict[str, Any], lang: str = "en") -> bytes:
-        from ..render.images import volfyirion_board
+        from ..render.volfyirion_board import board
 
-        return volfyirion_board(summary, lang=lang)
+        return board(summary, lang=lang)
 
     def wants_picture(self, played: Played) -> bool:
         # An attack resolved (V-4.3 … V-4.7) or a city fell: not the turns that end with no attack.

@@ -33,7 +33,7 @@ def _entry():  # noqa: ANN202 - the registry imports this module, not the other 
         # The largest margin over Dummbot, won or lost; then the higher score.
         ranking=Ranking(order=(("margin", "desc"), ("player_score", "desc")), outcomes=("won", "lost")),
         embed="bot.render.seasons_embed",
-        board="bot.render.images:seasons_board",
+        board="bot.render.seasons_board:board",
         typed="bot.standin.seasons_typed:seasons_command",
         leaderboard_row="bot.games.seasons:leaderboard_row",
         difficulties=("apprentice", "wizard", "archmage"),

@@ -54,7 +54,7 @@ def _entry():  # noqa: ANN202
         colour=0xB91C1C,
         ranking=Ranking(order=(("length", "asc"),), outcomes=("won",)),  # the fewest turns to a win
         embed="bot.render.volfyirion_embed",
-        board="bot.render.images:volfyirion_board",
+        board="bot.render.volfyirion_board:board",
         typed="bot.standin.volfyirion_typed:volfyirion_command",
         leaderboard_row="bot.games.volfyirion:leaderboard_row",
         difficulties=("easy", "normal", "hard"),

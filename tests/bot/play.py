@@ -10,7 +10,18 @@ from bot.standin.seasons_typed import seasons_command
 from bot.standin.volfyirion_typed import volfyirion_command
 from engine.core import Action
 
-__all__ = ["button", "export", "play_seasons", "play_volfyirion", "seasons_command", "volfyirion_command"]
+__all__ = ["button", "export", "pictured", "play_seasons", "play_volfyirion", "seasons_command",
+           "volfyirion_command"]
+
+
+def has_board(reply: Reply) -> bool:
+    return any(f.filename == "board.png" for f in reply.files)
+
+
+async def pictured(reply: Reply) -> Reply:
+    """The reply once its picture has followed it (issue 12: the reply goes first, an edit adds the picture),
+    waited for by what arrives, not by time."""
+    return await reply.until(has_board)
 
 
 def button(reply: Reply, op: str, arg: str | None = None) -> str:

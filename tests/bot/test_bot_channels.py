@@ -5,11 +5,12 @@ Embed Links or Attach Files."""
 from __future__ import annotations
 
 import pytest
-from conftest import _install_conformance, running_bot
+from play import pictured
 
 from bot.standin import DriverError, StandIn, World
 from bot.standin.permissions import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES
 from bot.store import SqliteStore
+from conftest import _install_conformance, running_bot
 
 
 def forum_world(*, media: bool = False) -> World:
@@ -156,7 +157,7 @@ async def test_without_attach_files_no_picture_and_the_text_says_so(standin, db_
         export = await driver.slash("game export", {}, channel="lobby", locale="ja")
         assert not export.files and "ファイルを添付" in export.text
         ok = await driver.slash("volfyrion start", {"difficulty": "normal"}, channel="table")
-        assert ok.files  # elsewhere the picture is there
+        await pictured(ok)  # elsewhere the picture is there (it follows the reply)
 
 
 async def test_without_embed_links_every_reply_is_plain_text(standin, db_path):

@@ -6,6 +6,8 @@ file adds the sync payload, which only `python -m bot sync` sends.
 
 from __future__ import annotations
 
+from play import pictured
+
 from tests.openapi import check_command_payload, needs_spec
 
 
@@ -31,4 +33,5 @@ async def test_a_reply_of_every_kind_validates(driver, standin):
     reveal = [b for b in (await driver.slash("game status", {})).buttons if ":reveal" in b["custom_id"]]
     opened = await driver.press(reveal[0]["custom_id"])
     assert opened.modal is not None
+    await pictured(start)  # the picture's edit is checked against the description too
     assert start.files and standin.violations == []

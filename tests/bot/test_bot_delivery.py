@@ -12,11 +12,11 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
-from conftest import _install_conformance, running_bot
 from play import button, export
 
 from bot.standin import StandIn
 from bot.standin.driver import NoReply
+from conftest import _install_conformance, running_bot
 
 
 async def until(condition: Callable[[], object], limit: float = 20.0) -> None:
@@ -141,12 +141,12 @@ async def test_a_change_waiting_behind_the_lock_past_the_deadline_is_not_committ
 async def test_internal_error_after_the_commit_does_not_claim_nothing_changed(driver, caplog):
     ui = driver.bot.controller.uis["seasons"]
 
-    def broken_board(summary):
-        raise RuntimeError("the picture failed")
+    def broken_buttons(*args):
+        raise RuntimeError("the reply failed")
 
     with contextlib.ExitStack() as stack:
-        stack.callback(setattr, ui, "board", ui.board)
-        ui.board = broken_board
+        stack.callback(setattr, ui, "buttons", ui.buttons)
+        ui.buttons = broken_buttons
         reply = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
     assert reply.ephemeral and "may or may not have been saved" in reply.text
     assert "nothing was changed" not in reply.text

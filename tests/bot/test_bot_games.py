@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from play import button, export, play_seasons, play_volfyirion, seasons_command
+from play import button, export, pictured, play_seasons, play_volfyirion, seasons_command
 
 from conftest import running_bot
 from engine.core import GameRecord
@@ -26,7 +26,8 @@ SEED = 7
 async def test_whole_seasons_game_through_commands_buttons_and_forms(driver, standin, difficulty, dice):
     actions, steps = seasons_game(difficulty, dice, SEED)
     start = await driver.slash("seasons start", {"difficulty": difficulty, "dice": dice})
-    assert not start.ephemeral and start.files, start.text  # the season wheel comes with the start
+    assert not start.ephemeral, start.text
+    await pictured(start)  # the season wheel follows the start's reply
     final = await play_seasons(driver, actions)
     record = await export(driver)
     expected = steps[-1].state

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 
 from PIL import Image
-from play import button, export, play_seasons, play_volfyirion
+from play import button, export, has_board, pictured, play_seasons, play_volfyirion
 
 from bot.standin.driver import Reply
 from bot.standin.seasons_typed import seasons_command
@@ -32,19 +32,24 @@ async def result_message(reply: Reply):
 
 async def test_replies_are_compact_unless_what_a_player_looks_at_changed(driver):
     actions, steps = seasons_game("wizard", "table", 21, extras=False)
+    pictures = driver.bot.controller.pictures
     started = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
-    # The start: the full state and the picture.
-    assert "Dummbot's crystals" in embed_fields(started) and any(f.filename == "board.png" for f in started.files)
+    # The start: the full state and the picture (which follows the reply).
+    assert "Dummbot's crystals" in embed_fields(started) and has_board(await pictured(started))
     compact: Reply | None = None
     full = 0
     for action, step in zip(actions, steps[1:], strict=False):
         if action.type != "die" or (compact is not None and full):
             break
         name, options = seasons_command(action)
+        queued = pictures.submitted
         reply = await driver.slash(name, options)
         changed = any(e.key.endswith(("season_changed", "new_year")) for e in step.events)
         has_state = "Dummbot's crystals" in embed_fields(reply)
-        has_picture = any(f.filename == "board.png" for f in reply.files)
+        has_picture = pictures.submitted > queued  # a picture follows this reply: wait for it
+        if has_picture:
+            await pictured(reply)
+        assert has_picture == has_board(reply)
         assert has_state == has_picture == changed, (action.to_json(), embed_fields(reply))
         if changed:
             full += 1
@@ -59,7 +64,7 @@ async def test_replies_are_compact_unless_what_a_player_looks_at_changed(driver)
     state_id = next(b["custom_id"] for b in compact.buttons if b.get("label") == "State")
     looked = await driver.press(state_id, user="haruka", locale="ja")
     assert looked.ephemeral
-    assert "ダムボットのクリスタル" in looked.text and any(f.filename == "board.png" for f in looked.files)
+    assert "ダムボットのクリスタル" in looked.text and has_board(await pictured(looked))
     status = await driver.slash("game status", {})
     assert "Dummbot's crystals" in embed_fields(status)
 

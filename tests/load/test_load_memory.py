@@ -115,6 +115,8 @@ async def _run(tmp_path: Path, *, channels: int, rounds: int, figures) -> None: 
                 peaks["ids"] = max(peaks["ids"], len(bot.controller.deliveries))
                 assert _modals(bot) <= channels  # at most this round's, never the rounds before
                 await _until(lambda: _modals(bot) == 0)  # closed forms leave after their timeout
+                await bot.controller.pictures.idle()  # the pictures following this round's replies (issue 12)
+                assert bot.controller.pictures.pending == bot.controller.pictures.failed == 0
                 _forget_the_harness(standin, driver)
                 if n in (WARM, rounds - 1):
                     sizes.append(_traced())

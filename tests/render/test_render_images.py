@@ -5,12 +5,16 @@ from __future__ import annotations
 import copy
 import io
 import math
+import zlib
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
-from bot.render import images
-from bot.render.images import seasons_board, volfyirion_board
+from bot.render import picture
+from bot.render import seasons_board as sb
+from bot.render import volfyirion_board as vb
+from bot.render.seasons_board import board as seasons_board
+from bot.render.volfyirion_board import board as volfyirion_board
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -64,7 +68,7 @@ def assert_good_png(png: bytes) -> Image.Image:
     assert png[:8] == PNG_SIGNATURE
     assert len(png) < 100_000
     image = decode(png)
-    assert image.size == (images.WIDTH, images.HEIGHT)
+    assert image.size == (picture.WIDTH, picture.HEIGHT)
     assert 700 <= image.width <= 900 and 400 <= image.height <= 500
     return image
 
@@ -89,7 +93,7 @@ def test_seasons_board_is_deterministic():
 
 def token_spot(month: int) -> tuple[int, int]:
     """A point inside the season token's white rim when it stands on ``month`` (the wheel's own geometry)."""
-    centre = 10 + images.WHEEL / 2
+    centre = 10 + sb.WHEEL / 2
     angle = math.radians(-75 + (month - 1) * 30)
     radius = (212 + 104) / 2 - 18
     x, y = centre + radius * math.cos(angle), centre + radius * math.sin(angle)
@@ -98,7 +102,7 @@ def token_spot(month: int) -> tuple[int, int]:
 
 @pytest.mark.parametrize("month", range(1, 13))
 def test_season_token_stands_on_the_current_month(month):
-    season = images._season_of(month)
+    season = sb._season_of(month)
     image = decode(seasons_board(seasons_summary(month=month, season=season)))
     here = image.getpixel(token_spot(month))
     assert min(here) > 230, here  # the token's white face
@@ -111,7 +115,7 @@ def test_moving_the_token_changes_only_the_wheel():
     after = seasons_board(seasons_summary(month=6))
     box = changed_box(before, after)
     assert box is not None
-    assert box[2] <= 10 + images.WHEEL  # the Dummbot side did not move
+    assert box[2] <= 10 + sb.WHEEL  # the Dummbot side did not move
 
 
 def test_year_crystals_hand_and_score_all_show():
@@ -200,8 +204,8 @@ def test_dragon_token_moves_between_lair_and_pile():
     on_lair = decode(volfyirion_board(volf_summary(token="lair")))
     on_pile = decode(volfyirion_board(volf_summary(token="rage_pile")))
     lair_spot = (90, 262 + 100 + 24)  # inside the token's red disc, below its black wings
-    assert on_lair.getpixel(lair_spot) == images.DRAGON
-    assert on_pile.getpixel(lair_spot) != images.DRAGON
+    assert on_lair.getpixel(lair_spot) == vb.DRAGON
+    assert on_pile.getpixel(lair_spot) != vb.DRAGON
     box = ImageChops.difference(on_lair, on_pile).getbbox()
     assert box is not None and box[1] >= 262 and box[2] <= 430  # only the Lair and the pile
 
@@ -249,20 +253,21 @@ def test_volfyirion_board_tolerates_missing_and_odd_keys():
 
 def test_fit_truncates_with_an_ellipsis():
     font = ImageFont.load_default(size=16)
-    assert images._fit("Kyr", font, 200) == "Kyr"
-    cut = images._fit("A very long card name indeed", font, 60)
+    assert picture.fit("Kyr", font, 200) == "Kyr"
+    cut = picture.fit("A very long card name indeed", font, 60)
     assert cut.endswith("…") and font.getlength(cut) <= 60
 
 
 def test_no_cjk_text_reaches_the_picture(monkeypatch):
+    picture.clear_caches()  # a picture or layer drawn before would not be drawn again
     drawn: list[str] = []
-    original = images.ImageDraw.ImageDraw.text
+    original = ImageDraw.ImageDraw.text
 
     def spy(self, xy, text, *args, **kwargs):
         drawn.append(str(text))
         return original(self, xy, text, *args, **kwargs)
 
-    monkeypatch.setattr(images.ImageDraw.ImageDraw, "text", spy)
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
     seasons_board(
         seasons_summary(
             dummbot={"crystals": 1, "hand_size": 1, "summoned": [str(n) for n in range(1, 21)], "score": 0}
@@ -310,8 +315,8 @@ def test_prestige_comes_from_the_catalog_when_not_given():
 
 
 def test_a_japanese_name_never_reaches_the_picture():
-    assert images._fit("破壊者ケアン", ImageFont.load_default(size=16), 100) == "?"
-    assert images._fit("Kairn 破壊者", ImageFont.load_default(size=16), 100) == "Kairn"
+    assert picture.fit("破壊者ケアン", ImageFont.load_default(size=16), 100) == "?"
+    assert picture.fit("Kairn 破壊者", ImageFont.load_default(size=16), 100) == "Kairn"
     given = {"1": {"name": "大気の護符", "prestige": 6}}
     assert_good_png(seasons_board(seasons_summary(), cards=given))
 
@@ -324,31 +329,93 @@ def test_a_japanese_name_never_reaches_the_picture():
 def test_cached_layers_give_the_pixels_of_a_fresh_render(monkeypatch, lang, count):
     bot = {"crystals": 14, "hand_size": 3, "summoned": [str(n) for n in range(1, count + 1)], "score": 27}
     summary = seasons_summary(dummbot=bot)
-    images.clear_layer_caches()
-    cold = seasons_board(summary, lang=lang)  # tiles and wheel drawn now, then pasted
-    assert images._tile_layer.cache_info().currsize == min(count, 19)
-    warm = seasons_board(summary, lang=lang)  # every layer reused
-    assert images._tile_layer.cache_info().hits == min(count, 19)
-    monkeypatch.setattr(images, "USE_LAYERS", False)
-    fresh = seasons_board(summary, lang=lang)  # every tile drawn straight onto the board
+    picture.clear_caches()
+    cold = seasons_board(summary, lang=lang)  # tiles, header and wheel drawn now, then pasted
+    assert sb._tile_layer.cache_info().currsize == min(count, 19)
+    assert seasons_board(summary, lang=lang) == cold  # the same parts: the picture remembered, nothing drawn
+    assert picture.PICTURES.hits == 1 and sb._tile_layer.cache_info().hits == 0
+    picture.PICTURES.clear()
+    warm = seasons_board(summary, lang=lang)  # drawn again from every layer
+    assert sb._tile_layer.cache_info().hits == min(count, 19)
+    assert sb._header_top.cache_info().hits == sb._header_bottom.cache_info().hits == 1 and sb._season_wheel.cache_info().hits == 1
+    monkeypatch.setattr(picture, "USE_LAYERS", False)
+    fresh = seasons_board(summary, lang=lang)  # every tile, the header and the whole wheel drawn on the board
     assert decode(cold).tobytes() == decode(fresh).tobytes() == decode(warm).tobytes()
 
 
-def test_the_png_writer_is_lossless_and_valid_png():
-    image = Image.new("RGB", (images.WIDTH, images.HEIGHT), images.BACKGROUND)
+def test_the_wheel_from_its_shared_ring_is_the_wheel_drawn_whole():
+    for month in range(1, 13):
+        for year in (1, 2, 3):
+            season = sb._season_of(month)
+            layered = sb._season_wheel(month, year, season)
+            assert layered.tobytes() == sb._wheel_in_full(month, year, season).tobytes(), (month, year)
+    assert sb._wheel_ring.cache_info().currsize == 1
+
+
+def test_a_picture_is_remembered_by_the_parts_it_shows(monkeypatch):
+    picture.clear_caches()
+    draws = []
+    original = sb._board
+    monkeypatch.setattr(sb, "_board", lambda *args: draws.append(1) or original(*args))
+    first = seasons_board(seasons_summary())
+    assert seasons_board(copy.deepcopy(seasons_summary())) == first and len(draws) == 1
+    assert seasons_board(dict(seasons_summary(), round_events=["x"])) == first and len(draws) == 1  # not shown
+    changed = seasons_board(seasons_summary(dummbot=dict(seasons_summary()["dummbot"], crystals=15)))
+    assert changed != first and len(draws) == 2
+    assert seasons_board(seasons_summary(), lang="ja") != first and len(draws) == 3  # another language
+    assert seasons_board(seasons_summary(), cards={"1": {"name": "X", "prestige": 2}}) != first
+    assert len(draws) == 4
+
+
+def test_deflated_bands_are_reused_only_where_the_pixels_did_not_change(monkeypatch):
+    monkeypatch.setattr(picture, "fast_deflate", None)  # zlib, where ISA-L's deflate is not installed
+    picture.clear_caches()
+    image = Image.new("RGB", (picture.WIDTH, picture.HEIGHT), picture.BACKGROUND)
+    ImageDraw.Draw(image).text((20, 20), "Dummbot 42", font=picture.font(40), fill=picture.TEXT)
+    raw, step = image.tobytes(), picture.WIDTH * 3 * picture.BAND
+    distinct = {raw[i:i + step] for i in range(0, len(raw), step)}
+    first = picture.png(image)
+    assert picture._BANDS.misses == len(distinct) == len(picture._BANDS) < 10  # the empty bands are one
+    changed = image.copy()
+    ImageDraw.Draw(changed).text((20, 300), "7", font=picture.font(20), fill=picture.TEXT)
+    before = picture._BANDS.misses
+    second = picture.png(changed)
+    touched = {y // picture.BAND for y in range(300, 330)
+               if ImageChops.difference(image, changed).crop((0, y, picture.WIDTH, y + 1)).getbbox()}
+    assert 1 <= picture._BANDS.misses - before <= len(touched) <= 3
+    for png, source in ((first, image), (second, changed)):
+        Image.open(io.BytesIO(png)).verify()
+        assert decode(png).tobytes() == source.tobytes()
+        assert zlib.decompress(png[png.index(b"IDAT") + 4:-16])  # one valid zlib stream (Adler-32 checked)
+
+
+def test_adler32_combine_is_zlibs():
+    a, b = b"the pictures " * 77, b"bands" * 1001
+    assert picture.adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
+    assert picture.adler32_combine(1, zlib.adler32(b), len(b)) == zlib.adler32(b)
+
+
+@pytest.mark.parametrize("deflate", ["isal", "zlib"])
+def test_the_png_writer_is_lossless_and_valid_png(monkeypatch, deflate):
+    if deflate == "zlib":
+        monkeypatch.setattr(picture, "fast_deflate", None)
+    else:
+        assert picture.fast_deflate is not None  # a dependency: installed with the bot
+    image = Image.new("RGB", (picture.WIDTH, picture.HEIGHT), picture.BACKGROUND)
     draw = ImageDraw.Draw(image)
     for i in range(0, 800, 7):
         draw.line((i, 0, 800 - i, 449), fill=(i % 256, (3 * i) % 256, 255 - i % 256), width=2)
-    draw.text((20, 20), "Dummbot 42", font=images._font(40), fill=images.TEXT)
-    png = images._png(image)
+    draw.text((20, 20), "Dummbot 42", font=picture.font(40), fill=picture.TEXT)
+    png = picture.png(image)
     checked = Image.open(io.BytesIO(png))
     checked.verify()  # chunk CRCs and structure
     assert decode(png).tobytes() == image.tobytes()
+    assert len(zlib.decompress(png[png.index(b"IDAT") + 4:-16])) == (3 * picture.WIDTH + 1) * picture.HEIGHT
     # Pillow's own encoder gives the same pixels: only the encoding differs.
     out = io.BytesIO()
     image.save(out, format="PNG")
     assert decode(out.getvalue()).tobytes() == decode(png).tobytes()
-    assert images._png(image) == png  # deterministic
+    assert picture.png(image) == png  # deterministic
 
 
 async def test_a_burst_of_pictures_is_drawn_one_at_a_time_on_the_picture_thread():
@@ -369,25 +436,34 @@ async def test_a_burst_of_pictures_is_drawn_one_at_a_time_on_the_picture_thread(
             with lock:
                 running[0] -= 1
 
-    pngs = await asyncio.gather(*(images.drawn(render, seasons_summary(month=m)) for m in range(1, 13)))
+    pngs = await asyncio.gather(*(picture.drawn(render, seasons_summary(month=m)) for m in range(1, 13)))
     assert len({bytes(p) for p in pngs}) == 12  # every month its own picture
-    assert most[0] == images.PICTURE_THREADS == 1
+    assert most[0] == picture.PICTURE_THREADS == 1
     assert all(name.startswith("picture") for name in threads)
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_cached_city_panels_give_the_pixels_of_a_fresh_render(monkeypatch, lang):
-    summary = volf_summary()
+    summary = volf_summary(token="rage_pile")
     summary["cities"][1] = {"name": "Kyr", "defence": 9, "destroyed": True, "troop": None, "building": None}
-    images.clear_layer_caches()
+    picture.clear_caches()
     cold = volfyirion_board(summary, lang=lang)
-    assert images._city_layer.cache_info().currsize == 3
+    assert vb._city_layer.cache_info().currsize == 3
+    picture.PICTURES.clear()  # not the whole picture remembered: its layers
     warm = volfyirion_board(summary, lang=lang)
-    assert images._city_layer.cache_info().hits == 3
+    assert vb._city_layer.cache_info().hits == 3
+    for layer in (vb._header_layer, vb._lair_layer, vb._rage_pile_layer, vb._wonders_layer):
+        assert layer.cache_info().hits == 1
     given = volfyirion_board(summary, troop_defence={"Elite Trooper": 5}, lang=lang)  # another key: drawn anew
-    assert images._city_layer.cache_info().currsize == 4  # only the city with the troop changes
-    monkeypatch.setattr(images, "USE_LAYERS", False)
+    assert vb._city_layer.cache_info().currsize == 4  # only the city with the troop changes
+    monkeypatch.setattr(picture, "USE_LAYERS", False)
     fresh = volfyirion_board(summary, lang=lang)
     fresh_given = volfyirion_board(summary, troop_defence={"Elite Trooper": 5}, lang=lang)
     assert decode(cold).tobytes() == decode(fresh).tobytes() == decode(warm).tobytes()
     assert decode(given).tobytes() == decode(fresh_given).tobytes()
+    for token in ("lair", "rage_pile"):  # the other panels' layers too, with odd wonders drawn straight on
+        odd = volf_summary(token=token, wonders=[{"name": "Pure Qoam", "cost": [3]}], rage_pile={"size": 0})
+        monkeypatch.setattr(picture, "USE_LAYERS", True)
+        layered = volfyirion_board(odd, lang=lang)
+        monkeypatch.setattr(picture, "USE_LAYERS", False)
+        assert decode(layered).tobytes() == decode(volfyirion_board(odd, lang=lang)).tobytes()

@@ -9,13 +9,15 @@ import pytest
 from PIL import Image, ImageDraw
 
 from bot.i18n import t
-from bot.render import images, results
+from bot.render import picture, results
+from bot.render import seasons_board as sb
 from bot.render import text as picture_text
+from bot.render import volfyirion_board as vb
 from engine.seasons import CATALOG as SEASONS_CARDS
 
 
 def drawn_texts(monkeypatch) -> list[str]:
-    images.clear_layer_caches()  # layers drawn once and reused (card tiles) would not be drawn again
+    picture.clear_caches()  # layers drawn once and reused (card tiles) would not be drawn again
     drawn: list[str] = []
     original = ImageDraw.ImageDraw.text
 
@@ -34,7 +36,8 @@ def test_the_shipped_font_loads_and_has_every_japanese_glyph_the_pictures_draw()
                                         "result.title.volfyirion.won", "result.title.volfyirion.lost",
                                         "result.picture.player", "result.picture.dummbot", "result.picture.cities",
                                         "word.seasons", "word.volfyirion", "word.wizard", "word.hard")]
-    texts += [label for label in images.LABELS["ja"].values()] + list(images.WORDS_JA.values())
+    for board in (sb, vb):
+        texts += [label for label in board.LABELS["ja"].values()] + list(board.WORDS_JA.values())
     missing = sorted({ch for text in texts for ch in text if not picture_text.has_glyph(ch)} - {"🏆"})
     assert missing == []
     # Kana and the common kanji (JIS level 1) are all there, so a new card name rarely needs a rebuild.
@@ -51,8 +54,8 @@ def test_japanese_card_names_are_drawn_in_japanese_and_wrapped_not_cut(monkeypat
     drawn = drawn_texts(monkeypatch)
     summary = {"year": 1, "month": 2, "season": "winter", "difficulty": "wizard", "dice": "table",
                "dummbot": {"crystals": 3, "hand_size": 4, "summoned": ["1", "11", "30"], "score": 5}}
-    png = images.seasons_board(summary, lang="ja")
-    assert Image.open(io.BytesIO(png)).size == (images.WIDTH, images.HEIGHT)
+    png = sb.board(summary, lang="ja")
+    assert Image.open(io.BytesIO(png)).size == (picture.WIDTH, picture.HEIGHT)
     joined = "".join(drawn)
     assert "ダムボット" in joined and "魔法使い" in joined
     assert SEASONS_CARDS["1"].name_ja in drawn
@@ -66,7 +69,7 @@ def test_english_pictures_wrap_long_card_names_instead_of_cutting_them(monkeypat
     drawn = drawn_texts(monkeypatch)
     summary = {"year": 1, "month": 2, "season": "winter", "dummbot": {"crystals": 0, "hand_size": 0,
                                                                       "summoned": ["11"], "score": 0}}
-    images.seasons_board(summary)
+    sb.board(summary)
     name = SEASONS_CARDS["11"].name_en  # Figrim the Avaricious: cut to "Figrim the A…" before
     assert name.startswith("Figrim")
     assert "Figrim the" in drawn and "Avaricious" in drawn
@@ -106,7 +109,7 @@ def test_without_the_font_pictures_fall_back_to_english(monkeypatch):
         drawn = drawn_texts(monkeypatch)
         summary = {"year": 1, "month": 2, "season": "winter", "dummbot": {"crystals": 0, "hand_size": 0,
                                                                           "summoned": ["1"], "score": 0}}
-        images.seasons_board(summary, lang="ja")
+        sb.board(summary, lang="ja")
         assert "Dummbot" in drawn and all(ord(ch) < 0x3000 for text in drawn for ch in text)
         results.result_picture("ja", kind="seasons", options={"difficulty": "wizard"},
                                result={"outcome": "lost", "player_score": 1, "dummbot_score": 2}, parts={})

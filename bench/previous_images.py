@@ -1,4 +1,7 @@
-"""Pictures for the bot's replies: the Seasons season wheel and Dummbot, the Volfyirion cities and Rage Pile.
+"""The pictures as drawn before this change (bot/render/images.py at 3f01f6f), kept only as the bench's
+baseline measured in the same run. Not used by the bot.
+
+Pictures for the bot's replies: the Seasons season wheel and Dummbot, the Volfyirion cities and Rage Pile.
 
 The embed text stays the authoritative record; these PNGs are a glance. In English (the default) they are
 drawn with Pillow's bundled scalable font and English names only; with ``lang="ja"`` the labels and card
@@ -24,7 +27,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from . import text as picture_text
+from bot.render import text as picture_text
 
 WIDTH, HEIGHT = 800, 450
 

@@ -1,0 +1,407 @@
+"""What every reply picture shares: size, colours, the language and fonts, text fitting, small glyphs, the
+layer and picture caches, the PNG writer, and the picture thread. Each game draws its own board in its own
+module (``bot/render/<game>_board.py``, one entry ``board(summary, lang, …) -> bytes``).
+
+The embed text stays the authoritative record; the pictures are a glance. In English (the default) they are
+drawn with Pillow's bundled scalable font and English names only; with ``lang="ja"`` the labels and card
+names are Japanese, drawn with the CJK font the project ships (bot/render/text.py), and long names wrap
+instead of being cut. Without that font a Japanese picture falls back to English. The same summary always gives
+the same bytes (no timestamps, no randomness, the basic text layout engine rather than whatever Raqm the
+machine happens to have).
+
+Cheap pictures (issue 12): what does not change is not drawn again. A board is pasted together from layers
+(panels, tiles, the season wheel) each drawn once per language and the summary parts it shows; a whole picture
+is remembered by the summary parts it depends on; and the PNG is deflated by ISA-L (see ``png``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import functools
+import importlib
+import json
+import math
+import struct
+import threading
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from . import text as picture_text
+
+WIDTH, HEIGHT = 800, 450
+
+Colour = tuple[int, int, int]
+
+BACKGROUND: Colour = (30, 33, 40)
+PANEL: Colour = (43, 47, 57)
+PANEL_EDGE: Colour = (66, 71, 84)
+TEXT: Colour = (236, 237, 241)
+MUTED: Colour = (150, 155, 168)
+FAINT: Colour = (96, 101, 114)
+GOLD: Colour = (232, 188, 72)
+CARD_BACK: Colour = (86, 62, 130)
+
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+# The language of the picture being drawn (set by a board's entry function; drawing happens in one call).
+LANG: contextvars.ContextVar[str] = contextvars.ContextVar("picture_lang", default="en")
+
+# False draws everything straight onto the board, every time: no layer, no remembered picture (the reference
+# the tests compare the cached pictures with, and the bench's "drawn in full").
+USE_LAYERS = True
+
+
+@contextlib.contextmanager
+def drawing_in(lang: str) -> Iterator[str]:
+    """Draw in ``lang`` (the language actually used: Japanese falls back to English without its font)."""
+    token = LANG.set(picture_text.picture_lang(lang))
+    try:
+        yield LANG.get()
+    finally:
+        LANG.reset(token)
+
+
+def lang() -> str:
+    return LANG.get()
+
+
+def label(labels: Mapping[str, Mapping[str, str]], name: str, **params: Any) -> str:
+    return labels[LANG.get()][name].format(**params)
+
+
+def word(words_ja: Mapping[str, str], value: str) -> str:
+    return words_ja.get(value, value) if LANG.get() == "ja" else value
+
+
+# --- remembered layers and pictures ---------------------------------------------------------------------
+
+_CACHES: list[Callable[[], None]] = []
+
+
+def layer_cache(maxsize: int) -> Callable[[Callable[..., Any]], Any]:
+    """``functools.lru_cache`` for a layer drawn once and pasted after (callers never draw on it), cleared by
+    ``clear_caches``."""
+
+    def wrap(fn: Callable[..., Any]) -> Any:
+        cached = functools.lru_cache(maxsize=maxsize)(fn)
+        _CACHES.append(cached.cache_clear)
+        return cached
+
+    return wrap
+
+
+class Remembered:
+    """A small thread-safe LRU map (the pictures are drawn on the picture thread, the tests call directly)."""
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self._items: OrderedDict[Any, Any] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+        _CACHES.append(self.clear)
+
+    def get(self, key: Any) -> Any:
+        with self._lock:
+            value = self._items.get(key)
+            if value is None:
+                self.misses += 1
+            else:
+                self.hits += 1
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: Any, value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.maxsize:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+PICTURES = Remembered(64)  # whole PNGs by (board, language, the summary parts they show)
+
+
+def remembered(board: str, parts: Any, render: Callable[[], bytes]) -> bytes:
+    """The PNG of ``board`` for ``parts`` (the summary parts and options the picture shows, in the drawing
+    language), drawn by ``render`` only when not drawn already: a picture asked for again (``/game status``,
+    the State button, an undo back to a state just shown) costs nothing."""
+    if not USE_LAYERS:
+        return render()
+    try:
+        key = (board, LANG.get(), json.dumps(parts, sort_keys=True, default=repr))
+    except (TypeError, ValueError):  # odd input (keys of mixed types): draw, do not remember
+        return render()
+    png = PICTURES.get(key)
+    if png is None:
+        png = render()
+        PICTURES.put(key, png)
+    return png
+
+
+def cut(region: tuple[int, int, int, int], draw: Callable[[ImageDraw.ImageDraw], None]) -> Image.Image:
+    """What ``draw`` draws on an empty board, cut to ``region``: a layer to remember and paste back at
+    ``region``'s corner, the same pixels as drawing it there (nothing else on the board may overlap it)."""
+    full = Image.new("RGB", (min(WIDTH, region[2]), min(HEIGHT, region[3])), BACKGROUND)  # up to its far corner
+    draw(ImageDraw.Draw(full))
+    return full.crop(region)
+
+
+def clear_caches() -> None:
+    """Forget every layer, picture and compressed band: the next picture is drawn and deflated anew."""
+    for clear in _CACHES:
+        clear()
+
+
+# --- the picture thread ---------------------------------------------------------------------------------
+
+# Pictures are drawn on one thread of their own (issue 12): a burst of them queues there, one at a time,
+# instead of taking every thread of the default executor (which the forecasts and the danger meter use)
+# and competing with the event loop for the interpreter on every core.
+PICTURE_THREADS = 1
+_pictures = ThreadPoolExecutor(max_workers=PICTURE_THREADS, thread_name_prefix="picture")
+
+
+async def drawn(render: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
+    """``render(*args, **kwargs)`` on the picture thread, awaited without blocking the event loop."""
+    return await asyncio.get_running_loop().run_in_executor(_pictures, functools.partial(render, *args, **kwargs))
+
+
+# --- text -----------------------------------------------------------------------------------------------
+
+
+def font(size: int) -> Font:
+    """The picture's font at ``size``: Pillow's bundled font in English (one regular weight: hierarchy comes
+    from size and colour), the shipped CJK font in Japanese."""
+    if LANG.get() == "en":
+        return picture_text.default_font(size)
+    return picture_text.font(size, LANG.get())
+
+
+def fit(text: str, f: Font, width: float) -> str:
+    """``text`` cut to ``width`` pixels, with an ellipsis when anything was cut."""
+    text = latin(text)
+    if f.getlength(text) <= width:
+        return text
+    while text and f.getlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def wrapped(draw: ImageDraw.ImageDraw, text: str, box: tuple[float, float, float, float], f: Font,
+            fill: Colour) -> None:
+    """Word-wrap ``text`` centred into ``box``; the last line that fits is cut with an ellipsis."""
+    x0, y0, x1, y1 = box
+    text = latin(text)
+    line_height = f.size + 4 if hasattr(f, "size") else 14
+    max_lines = max(1, int((y1 - y0) // line_height))
+    lines: list[str] = []
+    for w in text.split():
+        if lines and f.getlength(lines[-1] + " " + w) <= x1 - x0:
+            lines[-1] += " " + w
+        else:
+            lines.append(w)
+    if len(lines) > max_lines:
+        lines = lines[:max_lines]
+        lines[-1] += "…"
+    for i, line in enumerate(lines):
+        draw.text(((x0 + x1) / 2, y0 + i * line_height), fit(line, f, x1 - x0), font=f, fill=fill, anchor="ma")
+
+
+def latin(text: str) -> str:
+    """``text`` without the characters the bundled font cannot draw (CJK and the like would show as boxes).
+
+    Callers pass English names; this only guards against a localized name slipping through. In a Japanese
+    picture (drawn with the CJK font) only characters that font lacks are dropped.
+    """
+    if LANG.get() != "en":
+        kept = "".join(ch for ch in text if picture_text.has_glyph(ch))
+        return kept.strip() or "?"
+    kept = "".join(ch for ch in text if ord(ch) < 0x2000 or ch in "…·")
+    return kept.strip() or "?"
+
+
+# --- glyphs both boards use -----------------------------------------------------------------------------
+
+
+def star(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, colour: Colour) -> None:
+    points = []
+    for k in range(10):
+        radius = r if k % 2 == 0 else r * 0.48
+        points.append(polar(x, y, radius, math.radians(-90 + k * 36)))
+    draw.polygon(points, fill=colour)
+
+
+def coin(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, text: str) -> None:
+    draw.ellipse(circle(x, y, r), fill=GOLD, outline=(150, 110, 30), width=1)
+    draw.text((x, y), text, font=font(13), fill=(40, 30, 10), anchor="mm")
+
+
+# --- the PNG writer -------------------------------------------------------------------------------------
+
+PNG_LEVEL = 1  # deflate level: see png
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+BAND = 16  # rows per separately deflated band (zlib only)
+_BANDS = Remembered(448)  # raw band pixels -> (deflated bytes, adler32, length): about 17 MB at most
+_FINAL = b"\x03\x00"  # an empty final deflate block (fixed Huffman): ends the stream
+
+try:  # ISA-L's deflate (the isal package): the same format, about ten times zlib's speed at level 1
+    from isal import isal_zlib as fast_deflate
+except ImportError:  # a platform without its wheel: zlib, in remembered bands
+    fast_deflate = None
+
+
+def png(image: Image.Image) -> bytes:
+    """The picture as a PNG, written here rather than by Pillow's encoder (issue 12): Pillow tries every
+    PNG row filter on every row (adaptive filtering), which took about two thirds of a picture's time. The
+    pictures are flat colours with anti-aliased edges, which deflate well unfiltered: filter "none" on every
+    row and level 1 give files about the size of Pillow's at level 3, with the same pixels (lossless;
+    tests/render checks). Deterministic: no timestamp, no text chunk.
+
+    Deflating the 1 MB of pixels with zlib was still most of a picture's time (about 2 ms on the bench
+    machine), so the pixels go through ISA-L's deflate (0.1 ms, files no bigger). Without it, zlib deflates
+    the rows in bands of ``BAND`` rows, each on its own (a full flush: no reference into another band), each
+    band's output remembered by its pixels: the next picture of a game differs in a few bands (a count, the
+    turn), and only those are deflated again. Another "Up" or "Sub" filter, Z_RLE or a palette were measured
+    and not taken: no faster, or bigger, and the pictures have more than 256 colours (anti-aliasing)."""
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    width, height = rgb.size
+    raw = rgb.tobytes()
+    stride = width * 3
+    if fast_deflate is not None:
+        rows = b"".join(b"\x00" + raw[i:i + stride] for i in range(0, len(raw), stride))
+        idat = fast_deflate.compress(rows, PNG_LEVEL)
+    else:
+        idat = _deflate_in_bands(raw, stride)
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
+    return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"IDAT", idat), _chunk(b"IEND", b"")))
+
+
+def _deflate_in_bands(raw: bytes, stride: int) -> bytes:
+    """One zlib stream of the rows (each after its filter byte "none"), deflated band by band."""
+    step = stride * BAND
+    parts = [b"\x78\x01"]  # zlib header: deflate, 32K window, level "fastest"
+    adler = 1
+    for start in range(0, len(raw), step):
+        band = raw[start:start + step]
+        found = _BANDS.get(band)
+        if found is None:
+            rows = b"".join(b"\x00" + band[i:i + stride] for i in range(0, len(band), stride))
+            deflate = zlib.compressobj(PNG_LEVEL, zlib.DEFLATED, -15)
+            found = (deflate.compress(rows) + deflate.flush(zlib.Z_FULL_FLUSH), zlib.adler32(rows), len(rows))
+            _BANDS.put(band, found)
+        data, band_adler, length = found
+        parts.append(data)
+        adler = adler32_combine(adler, band_adler, length)
+    parts.append(_FINAL + struct.pack(">I", adler))
+    return b"".join(parts)
+
+
+def adler32_combine(adler1: int, adler2: int, length2: int) -> int:
+    """The Adler-32 of ``a + b`` from those of ``a`` and ``b`` (zlib's adler32_combine)."""
+    base = 65521
+    rem = length2 % base
+    sum1 = adler1 & 0xFFFF
+    sum2 = (rem * sum1) % base
+    sum1 += (adler2 & 0xFFFF) + base - 1
+    sum2 += ((adler1 >> 16) & 0xFFFF) + ((adler2 >> 16) & 0xFFFF) + base - rem
+    sum1 %= base
+    sum2 %= base
+    return sum1 | (sum2 << 16)
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+
+
+# --- small helpers --------------------------------------------------------------------------------------
+
+
+def mix(a: Colour, b: Colour, t: float) -> Colour:
+    r, g, bl = (round(x + (y - x) * t) for x, y in zip(a, b, strict=True))
+    return (r, g, bl)
+
+
+def circle(x: float, y: float, r: float) -> tuple[float, float, float, float]:
+    return (x - r, y - r, x + r, y + r)
+
+
+def polar(x: float, y: float, r: float, angle: float) -> tuple[float, float]:
+    return (x + r * math.cos(angle), y + r * math.sin(angle))
+
+
+def clamp(value: int, low: int, high: int) -> int:
+    return max(low, min(high, value))
+
+
+def as_int(value: Any, default: int) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def int_or_none(value: Any) -> int | None:
+    return None if value is None else as_int(value, 0)
+
+
+def str_or_none(value: Any) -> str | None:
+    return None if value is None or value == "" else str(value)
+
+
+def field(card: Any, *names: str) -> Any:
+    """The first of ``names`` that ``card`` has, as an attribute or a key (catalog cards may be either)."""
+    for name in names:
+        if isinstance(card, Mapping):
+            if name in card:
+                return card[name]
+        elif hasattr(card, name):
+            return getattr(card, name)
+    return None
+
+
+def engine_catalog(package: str) -> Any:
+    """The engine's ``CATALOG`` (from the package or its ``cards`` module) when importable, else None."""
+    for module in (package, f"{package}.cards"):
+        try:
+            imported = importlib.import_module(module)
+        except Exception:  # an engine mid-edit must never break a picture
+            continue
+        catalog = getattr(imported, "CATALOG", None)
+        if catalog is not None:
+            return catalog
+    return None
+
+
+def catalog_find(catalog: Any, query: str) -> Any:
+    """The card whose id is ``query``, else the catalog's forgiving match on any of its names."""
+    try:
+        if query in catalog:
+            return catalog[query]
+    except TypeError:
+        pass
+    finder = getattr(catalog, "find", None)
+    return finder(query) if finder is not None else None
+
+
+def engine_data(name: str) -> Any:
+    try:
+        from engine import data
+
+        return data.load(name)
+    except Exception:
+        return None

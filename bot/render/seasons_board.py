@@ -1,0 +1,423 @@
+"""The Seasons picture: the season wheel with the token on the current month and the year, and Dummbot's
+score, crystals, hand and summoned cards. Shared drawing (fonts, caches, the PNG writer) is bot/render/picture.py.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from . import picture as p
+from . import text as picture_text
+from .picture import BACKGROUND, FAINT, GOLD, PANEL, PANEL_EDGE, TEXT, Colour
+
+CRYSTAL: Colour = (110, 210, 235)
+SEASON_MONTHS = {"winter": (1, 2, 3), "spring": (4, 5, 6), "summer": (7, 8, 9), "autumn": (10, 11, 12)}
+SEASON_COLOURS: dict[str, Colour] = {
+    "winter": (72, 132, 206),
+    "spring": (86, 172, 92),
+    "summer": (240, 172, 44),
+    "autumn": (168, 86, 52),
+}
+SEASONS_TILE: dict[str, Colour] = {"magic_item": (64, 66, 118), "familiar": (110, 74, 46)}
+ROMAN = {1: "I", 2: "II", 3: "III"}
+
+LABELS = {
+    "en": {"dummbot": "Dummbot", "dice": "dice {dice}"},
+    "ja": {"dummbot": "ダムボット", "dice": "ダイス: {dice}"},
+}
+WORDS_JA = {"apprentice": "見習い", "wizard": "魔法使い", "archmage": "大魔導師", "table": "手元", "bot": "ボット"}
+
+# The Dummbot header's regions, each a layer by the values it shows: the name, level and score above, the
+# crystals and the hand below (the count that changes most often redraws only its own row).
+HEADER = (440, 0, 800, 150)
+HEADER_TOP = (440, 0, 800, 70)
+HEADER_BOTTOM = (440, 70, 800, 150)
+
+
+def _label(name: str, **params: Any) -> str:
+    return p.label(LABELS, name, **params)
+
+
+def _word(value: str) -> str:
+    return p.word(WORDS_JA, value)
+
+
+def board(summary: Mapping[str, Any], lang: str = "en", cards: Mapping[str, Mapping[str, Any]] | None = None) -> bytes:
+    """The season wheel with the token on the current month, the year, and Dummbot's crystals, hand and cards.
+
+    ``cards`` maps card ids to ``{"name": str, "prestige": int}``; without it the names and prestige come
+    from ``engine.seasons.CATALOG`` (or the engine's card data) when available, else tiles show ids only.
+    ``lang`` is the language of the labels and card names ("en" or "ja"). A picture already drawn for the
+    same parts of the summary is not drawn again.
+    """
+    with p.drawing_in(lang):
+        bot = summary.get("dummbot") or {}
+        parts = [summary.get(k) for k in ("month", "year", "season", "difficulty", "dice")]
+        parts += [bot.get(k) for k in ("score", "crystals", "hand_size", "summoned")] if isinstance(bot, Mapping) \
+            else [bot]
+        return p.remembered("seasons", [parts, cards], lambda: _board(summary, cards))
+
+
+def _board(summary: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]] | None) -> bytes:
+    image = Image.new("RGB", (p.WIDTH, p.HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    month = p.clamp(p.as_int(summary.get("month"), 1), 1, 12)
+    year = p.clamp(p.as_int(summary.get("year"), 1), 1, 3)
+    season = str(summary.get("season") or "").lower()
+    if season not in SEASON_MONTHS:
+        season = _season_of(month)
+    wheel = _season_wheel(month, year, season) if p.USE_LAYERS else _wheel_in_full(month, year, season)
+    image.paste(wheel, (10, 10))
+
+    bot = summary.get("dummbot") or {}
+    difficulty = _word(str(summary["difficulty"])) if summary.get("difficulty") else ""
+    dice = _word(str(summary["dice"])) if summary.get("dice") else ""
+    header = (difficulty, dice, p.as_int(bot.get("score"), 0), p.as_int(bot.get("crystals"), 0),
+              max(0, p.as_int(bot.get("hand_size"), 0)))
+    if p.USE_LAYERS:
+        image.paste(_header_top(p.lang(), *header[:3]), HEADER_TOP[:2])
+        image.paste(_header_bottom(p.lang(), *header[3:]), HEADER_BOTTOM[:2])
+    else:
+        _dummbot_header(draw, *header)
+    summoned = [str(c) for c in bot.get("summoned") or []]
+    _summoned_tiles(draw, summoned, cards, box=(452, 162, 790, 440), image=image)
+    return p.png(image)
+
+
+# --- the season wheel -----------------------------------------------------------------------------------
+
+WHEEL = 430  # side of the wheel's square, in output pixels
+SUPERSAMPLE = 2  # the wheel is drawn at twice the size and reduced, for smooth edges
+_S = SUPERSAMPLE
+_SIZE = WHEEL * _S
+_C = _SIZE / 2
+_OUTER, _INNER = 212 * _S, 104 * _S
+
+
+@p.layer_cache(maxsize=8)  # a game sits on the same month for a few replies; callers only paste it
+def _season_wheel(month: int, year: int, season: str) -> Image.Image:
+    """The wheel for this month and year: the ring every month shares (drawn once) with this month lit, the
+    token and the hub drawn on a copy. The same pixels as drawing it whole (``_wheel_in_full``; tests check)."""
+    wheel = _wheel_ring().copy()
+    draw = ImageDraw.Draw(wheel)
+    _month_segment(draw, month, lit=True)
+    _spokes(draw)
+    _month_number(draw, month, lit=True)
+    _wheel_top(draw, month, year, season)
+    # Only what this month changed is reduced again, into the reduced ring: each output pixel comes from its
+    # own 2x2 block, so the rest is the ring's own (the same pixels as reducing the whole wheel).
+    box = _changed_box(month)
+    reduced = _reduced_ring().copy()
+    reduced.paste(wheel.reduce(_S, box=box), (box[0] // _S, box[1] // _S))
+    return reduced
+
+
+@p.layer_cache(maxsize=1)
+def _reduced_ring() -> Image.Image:
+    return _wheel_ring().reduce(_S)
+
+
+def _changed_box(month: int) -> tuple[int, int, int, int]:
+    """The part of the supersampled wheel a month draws over the ring: its segment (from the centre to the
+    rim, with the spokes on its edges and its number, rim and token) and the hub, with a margin, on the 2x2
+    grid."""
+    start = math.radians(-90 + (month - 1) * 30)
+    points = [p.polar(_C, _C, _OUTER, start + math.radians(k)) for k in range(0, 31, 5)] + [(_C, _C)]
+    margin = 8 * _S
+    hub = _INNER
+    xs = [x for x, _ in points] + [_C - hub, _C + hub]
+    ys = [y for _, y in points] + [_C - hub, _C + hub]
+
+    def snap(v: float, up: bool) -> int:
+        v = max(0, min(_SIZE, v + (margin if up else -margin)))
+        return int(math.ceil(v / _S) * _S) if up else int(v // _S * _S)
+
+    return (snap(min(xs), False), snap(min(ys), False), snap(max(xs), True), snap(max(ys), True))
+
+
+@p.layer_cache(maxsize=1)
+def _wheel_ring() -> Image.Image:
+    """The ring with no month lit, at the supersampled size: the segments, spokes and numbers."""
+    wheel = Image.new("RGB", (_SIZE, _SIZE), BACKGROUND)
+    draw = ImageDraw.Draw(wheel)
+    for m in range(1, 13):
+        _month_segment(draw, m, lit=False)
+    _spokes(draw)
+    for m in range(1, 13):
+        _month_number(draw, m, lit=False)
+    return wheel
+
+
+def _wheel_in_full(month: int, year: int, season: str) -> Image.Image:
+    """The wheel drawn whole, every segment and number (the reference for ``_season_wheel``). The lit month's
+    segment goes on last, over the others (where neighbouring segments meet at the hub, the lit one wins)."""
+    wheel = Image.new("RGB", (_SIZE, _SIZE), BACKGROUND)
+    draw = ImageDraw.Draw(wheel)
+    for m in range(1, 13):
+        _month_segment(draw, m, lit=False)
+    _month_segment(draw, month, lit=True)
+    _spokes(draw)
+    for m in range(1, 13):
+        _month_number(draw, m, lit=m == month)
+    _wheel_top(draw, month, year, season)
+    return wheel.reduce(_S)
+
+
+def _month_segment(draw: ImageDraw.ImageDraw, m: int, lit: bool) -> None:
+    start = -90 + (m - 1) * 30
+    colour = SEASON_COLOURS[_season_of(m)]
+    if not lit:
+        colour = p.mix(colour, BACKGROUND, 0.35)
+    draw.pieslice(p.circle(_C, _C, _OUTER), start, start + 30, fill=colour)
+
+
+def _spokes(draw: ImageDraw.ImageDraw) -> None:
+    for m in range(12):  # spokes; thicker between seasons
+        angle = math.radians(-90 + m * 30)
+        width = 5 * _S if m % 3 == 0 else 2 * _S
+        draw.line([p.polar(_C, _C, _INNER, angle), p.polar(_C, _C, _OUTER, angle)], fill=BACKGROUND, width=width)
+    draw.ellipse(p.circle(_C, _C, _OUTER), outline=BACKGROUND, width=3 * _S)
+
+
+def _month_number(draw: ImageDraw.ImageDraw, m: int, lit: bool) -> None:
+    x, y = p.polar(_C, _C, _OUTER - 26 * _S, math.radians(-75 + (m - 1) * 30))
+    ink = TEXT if lit else p.mix(TEXT, BACKGROUND, 0.25)
+    # The wheel is cached: the same font in every language.
+    draw.text((x, y), str(m), font=picture_text.default_font(22 * _S), fill=ink, anchor="mm")
+
+
+def _wheel_top(draw: ImageDraw.ImageDraw, month: int, year: int, season: str) -> None:
+    """The current month's rim, the season token on it, and the hub (season glyph, year, pips)."""
+    s, c = _S, _C
+    current = math.radians(-75 + (month - 1) * 30)
+    start = -90 + (month - 1) * 30
+    draw.arc(p.circle(c, c, _OUTER - 2 * s), start + 1, start + 29, fill=TEXT, width=5 * s)
+
+    # The season token: a bright disc on the current month, inside the ring of numbers.
+    tx, ty = p.polar(c, c, (_OUTER + _INNER) / 2 - 18 * s, current)
+    draw.ellipse(p.circle(tx, ty, 22 * s), fill=(250, 250, 250), outline=(20, 20, 24), width=4 * s)
+    _season_glyph(draw, season, tx, ty, 13 * s, SEASON_COLOURS.get(season, TEXT), width=3 * s)
+
+    # The hub: the current season's glyph, the year in Roman numerals, three pips.
+    draw.ellipse(p.circle(c, c, _INNER - 6 * s), fill=PANEL, outline=PANEL_EDGE, width=2 * s)
+    _season_glyph(draw, season, c, c - 52 * s, 16 * s, SEASON_COLOURS.get(season, TEXT), width=3 * s)
+    draw.text((c, c + 2 * s), ROMAN[year], font=picture_text.default_font(52 * s), fill=TEXT, anchor="mm")
+    for i in range(3):
+        px = c + (i - 1) * 24 * s
+        filled = i < year
+        draw.ellipse(
+            p.circle(px, c + 52 * s, 7 * s),
+            fill=GOLD if filled else PANEL,
+            outline=GOLD if filled else FAINT,
+            width=2 * s,
+        )
+
+
+def _season_glyph(
+    draw: ImageDraw.ImageDraw, season: str, x: float, y: float, r: float, colour: Colour, width: int
+) -> None:
+    """A tiny picture of the season: snowflake, sprout, sun, falling leaf."""
+    if season == "winter":
+        for k in range(3):
+            a = math.radians(90 + k * 60)
+            draw.line([p.polar(x, y, r, a), p.polar(x, y, r, a + math.pi)], fill=colour, width=width)
+    elif season == "spring":
+        draw.line([(x, y + r), (x, y - r * 0.2)], fill=colour, width=width)
+        draw.ellipse((x - r, y - r * 0.9, x, y - r * 0.1), fill=colour)
+        draw.ellipse((x, y - r * 0.6, x + r, y + r * 0.2), fill=colour)
+    elif season == "summer":
+        draw.ellipse(p.circle(x, y, r * 0.5), fill=colour)
+        for k in range(8):
+            a = math.radians(k * 45)
+            draw.line([p.polar(x, y, r * 0.7, a), p.polar(x, y, r, a)], fill=colour, width=width)
+    else:
+        leaf = [(x, y - r), (x + r * 0.75, y), (x, y + r), (x - r * 0.75, y)]
+        draw.polygon(leaf, fill=colour)
+        draw.line([(x, y - r * 0.6), (x, y + r * 1.2)], fill=BACKGROUND, width=max(1, width // 2))
+
+
+# --- Dummbot --------------------------------------------------------------------------------------------
+
+
+@p.layer_cache(maxsize=64)
+def _header_top(lang: str, difficulty: str, dice: str, score: int) -> Image.Image:
+    """The header's name, level and score as drawn on the board, cut out (drawn in ``lang``)."""
+    return p.cut(HEADER_TOP, lambda d: _header_name_and_score(d, difficulty, dice, score))
+
+
+@p.layer_cache(maxsize=64)
+def _header_bottom(lang: str, crystals: int, hand: int) -> Image.Image:
+    """The header's crystals and hand as drawn on the board, cut out (drawn in ``lang``)."""
+    return p.cut(HEADER_BOTTOM, lambda d: _header_crystals_and_hand(d, crystals, hand))
+
+
+def _dummbot_header(draw: ImageDraw.ImageDraw, difficulty: str, dice: str, score: int, crystals: int,
+                    hand: int) -> None:
+    _header_name_and_score(draw, difficulty, dice, score)
+    _header_crystals_and_hand(draw, crystals, hand)
+
+
+def _header_name_and_score(draw: ImageDraw.ImageDraw, difficulty: str, dice: str, score: int) -> None:
+    draw.text((452, 10), _label("dummbot"), font=p.font(24), fill=TEXT)
+    caption = [difficulty] if difficulty else []
+    if dice:
+        caption.append(_label("dice", dice=dice))
+    draw.text((453, 42), " · ".join(caption), font=p.font(14), fill=p.MUTED)
+
+    # Score (prestige so far) at the top right, beside the name.
+    score_text = str(score)
+    score_font = p.font(28)
+    draw.text((790, 26), score_text, font=score_font, fill=TEXT, anchor="rm")
+    p.star(draw, 790 - draw.textlength(score_text, font=score_font) - 20, 26, 15, GOLD)
+
+
+def _header_crystals_and_hand(draw: ImageDraw.ImageDraw, crystals: int, hand: int) -> None:
+    # Crystals, the number players look for first, then the hand as a fan of card backs; the hand is
+    # placed after the crystals' measured width so that big numbers never collide.
+    y = 102
+    crystals_text = str(crystals)
+    crystal_font = p.font(46)
+    _crystal_glyph(draw, 478, y, 24)
+    draw.text((512, y), crystals_text, font=crystal_font, fill=TEXT, anchor="lm")
+    x = max(640, 512 + draw.textlength(crystals_text, font=crystal_font) + 36)
+
+    shown = min(hand, 5)
+    for i in range(shown):
+        cx = x + i * 7
+        draw.rounded_rectangle(
+            (cx, y - 22, cx + 26, y + 20), radius=4, fill=p.CARD_BACK, outline=(196, 180, 226), width=2
+        )
+    if hand == 0:
+        draw.rounded_rectangle((x, y - 22, x + 26, y + 20), radius=4, outline=FAINT, width=2)
+    x += max(shown - 1, 0) * 7 + 34
+    draw.text((x, y), f"x{hand}", font=p.font(30), fill=TEXT, anchor="lm")
+    draw.line((452, 146, 790, 146), fill=PANEL_EDGE, width=2)
+
+
+def _summoned_tiles(
+    draw: ImageDraw.ImageDraw, summoned: Sequence[str], cards: Mapping | None, box: tuple[int, int, int, int],
+    image: Image.Image | None = None,
+) -> None:
+    left, top, right, bottom = box
+    cols, rows, gap = 4, 5, 6
+    tile_w = (right - left - gap * (cols - 1)) // cols
+    tile_h = (bottom - top - gap * (rows - 1)) // rows
+    if not summoned:
+        draw.rounded_rectangle((left, top, left + tile_w, top + tile_h), radius=6, outline=FAINT, width=2)
+        draw.text((left + tile_w / 2, top + tile_h / 2), "0", font=p.font(20), fill=FAINT, anchor="mm")
+        return
+    capacity = cols * rows
+    overflow = len(summoned) - capacity
+    visible = summoned if overflow <= 0 else summoned[: capacity - 1]
+    info = _seasons_card_info(cards)
+    for i, card_id in enumerate(visible):
+        x = left + (i % cols) * (tile_w + gap)
+        y = top + (i // cols) * (tile_h + gap)
+        name, prestige, kind = info(card_id)
+        if image is None or not p.USE_LAYERS:
+            _card_tile(draw, (x, y, x + tile_w, y + tile_h), card_id, name, prestige, kind)
+        else:  # the tile as drawn once (a static layer), pasted: the same pixels (tests/render checks)
+            image.paste(_tile_layer(p.lang(), tile_w, tile_h, card_id, name, prestige, kind), (x, y))
+    if overflow > 0:
+        i = capacity - 1
+        x = left + (i % cols) * (tile_w + gap)
+        y = top + (i // cols) * (tile_h + gap)
+        draw.rounded_rectangle(
+            (x, y, x + tile_w, y + tile_h), radius=6, fill=PANEL, outline=PANEL_EDGE, width=2
+        )
+        draw.text(
+            (x + tile_w / 2, y + tile_h / 2),
+            f"+{overflow + 1}",
+            font=p.font(20),
+            fill=TEXT,
+            anchor="mm",
+        )
+
+
+@p.layer_cache(maxsize=1024)
+def _tile_layer(lang: str, width: int, height: int, card_id: str, name: str | None, prestige: int | None,
+                kind: str | None) -> Image.Image:
+    """One card's tile, drawn once per language on the board's background and reused (issue 12): the tiles
+    were half of a Seasons picture's drawing. ``lang`` is in the key: the tile is drawn in it."""
+    tile = Image.new("RGB", (width + 1, height + 1), BACKGROUND)
+    _card_tile(ImageDraw.Draw(tile), (0, 0, width, height), card_id, name, prestige, kind)
+    return tile
+
+
+def _card_tile(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    card_id: str,
+    name: str | None,
+    prestige: int | None,
+    kind: str | None,
+) -> None:
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(
+        box, radius=6, fill=SEASONS_TILE.get(kind or "", PANEL), outline=PANEL_EDGE, width=1
+    )
+    name_font = p.font(11)
+    if name and p.lang() == "en":
+        name = p.latin(name)
+    # A long name wraps onto a second line (never cut mid-word with "…"); the id is smaller then.
+    lines = picture_text.wrap(name, name_font, x1 - x0 - 10, max_lines=2) if name else []
+    id_font = p.font(17 if len(lines) < 2 else 13)
+    draw.text((x0 + 6, y0 + (5 if len(lines) < 2 else 2)), p.fit(card_id, id_font, x1 - x0 - 34), font=id_font,
+              fill=TEXT)
+    if prestige is not None:
+        p.coin(draw, x1 - 14, y0 + (14 if len(lines) < 2 else 11), 10 if len(lines) < 2 else 8, str(prestige))
+    for k, line in enumerate(reversed(lines)):  # upwards from the tile's bottom edge
+        draw.text((x0 + 6, y1 - 4 - k * 13), line, font=name_font, fill=(214, 216, 224), anchor="ld")
+
+
+def _seasons_card_info(
+    cards: Mapping[str, Mapping[str, Any]] | None,
+) -> Callable[[str], tuple[str | None, int | None, str | None]]:
+    """``id -> (English name, prestige, type)`` from ``cards``, else the catalog or the data, else ids only."""
+    catalog = p.engine_catalog("engine.seasons")
+    data = None if catalog is not None else {c["id"]: c for c in p.engine_data("seasons_cards") or []}
+
+    def info(card_id: str) -> tuple[str | None, int | None, str | None]:
+        given = (cards or {}).get(card_id)
+        if given is not None:
+            return (
+                p.str_or_none(p.field(given, "name", "name_en")),
+                p.int_or_none(p.field(given, "prestige")),
+                p.str_or_none(p.field(given, "type")),
+            )
+        card = p.catalog_find(catalog, card_id) if catalog is not None else (data or {}).get(card_id)
+        if card is None:
+            return None, None, None
+        ja = p.str_or_none(p.field(card, "name_ja")) if p.lang() == "ja" else None
+        return (
+            ja if ja and picture_text.drawable(ja) else p.str_or_none(p.field(card, "name_en", "name")),
+            p.int_or_none(p.field(card, "prestige")),
+            p.str_or_none(p.field(card, "type", "kind")),
+        )
+
+    return info
+
+
+def _crystal_glyph(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
+    outline = [
+        (x, y - r),
+        (x + r * 0.7, y - r * 0.35),
+        (x + r * 0.7, y + r * 0.35),
+        (x, y + r),
+        (x - r * 0.7, y + r * 0.35),
+        (x - r * 0.7, y - r * 0.35),
+    ]
+    draw.polygon(outline, fill=CRYSTAL)
+    draw.polygon(
+        [(x, y - r), (x + r * 0.7, y - r * 0.35), (x, y), (x - r * 0.7, y - r * 0.35)],
+        fill=p.mix(CRYSTAL, (255, 255, 255), 0.45),
+    )
+    draw.polygon(outline, outline=(40, 120, 150), width=2)
+
+
+def _season_of(month: int) -> str:
+    return next(season for season, months in SEASON_MONTHS.items() if month in months)

@@ -1,0 +1,400 @@
+"""The Volfyirion picture: three cities (destroyed ones greyed and crossed), the Lair, the Rage Pile, the dragon
+token, the Wonders. Shared drawing (fonts, caches, the PNG writer) is bot/render/picture.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from . import picture as p
+from . import text as picture_text
+from .picture import BACKGROUND, CARD_BACK, FAINT, GOLD, MUTED, PANEL, PANEL_EDGE, TEXT, Colour
+
+DRAGON: Colour = (200, 48, 44)
+VOLF_COLOURS: dict[str, Colour] = {
+    "purple": (104, 66, 150),
+    "red": (160, 56, 52),
+    "turquoise": (40, 140, 140),
+    "neutral": (96, 100, 112),
+}
+CITY_STONE: Colour = (50, 66, 92)
+CITY_RUIN: Colour = (78, 78, 78)
+CITY_RUIN_INK: Colour = (122, 122, 122)
+
+LABELS = {
+    "en": {"turn": "Turn {turn}", "lair": "Lair", "rage_pile": "Rage Pile", "wonders": "Wonders"},
+    "ja": {"turn": "ターン{turn}", "lair": "ヴォルフィーリオンの巣", "rage_pile": "憤怒パイル", "wonders": "ワンダー"},
+}
+WORDS_JA = {"easy": "イージー", "normal": "ノーマル", "hard": "ハード"}
+
+# Regions drawn as layers, each by the summary parts it shows (nothing else on the board overlaps them).
+HEADER = (0, 0, 800, 48)
+LAIR = (15, 262, 165, 440)
+RAGE_PILE = (178, 262, 430, 440)
+WONDERS = (444, 262, 785, 440)
+
+
+def _label(name: str, **params: Any) -> str:
+    return p.label(LABELS, name, **params)
+
+
+def _word(value: str) -> str:
+    return p.word(WORDS_JA, value)
+
+
+def board(summary: Mapping[str, Any], lang: str = "en", troop_defence: Mapping[str, int] | None = None) -> bytes:
+    """Three cities (destroyed ones greyed and crossed), the Lair, the Rage Pile, the dragon token, Wonders.
+
+    ``troop_defence`` maps Troop names to the defence they add; without it the values come from
+    ``engine.volfyirion.CATALOG`` (or the engine's card data) when available, else only printed defence shows.
+    ``lang`` is the language of the labels (Volfyirion's card names are English in every language). A picture
+    already drawn for the same parts of the summary is not drawn again.
+    """
+    with p.drawing_in(lang):
+        parts = [summary.get(k) for k in ("turn", "difficulty", "cities", "rage_pile", "token", "wonders")]
+        return p.remembered("volfyirion", [parts, troop_defence], lambda: _board(summary, troop_defence))
+
+
+def _board(summary: Mapping[str, Any], troop_defence: Mapping[str, int] | None) -> bytes:
+    image = Image.new("RGB", (p.WIDTH, p.HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    turn = p.as_int(summary.get("turn"), 0)
+    difficulty = _word(str(summary.get("difficulty") or ""))  # "" stays "" in every language
+    _layer(image, draw, HEADER, _header_layer, (turn, difficulty), lambda d: _header(d, turn, difficulty))
+
+    cities = list(summary.get("cities") or [])[:3]
+    for i in range(3):
+        box = (15 + i * 260, 48, 15 + i * 260 + 250, 248)
+        city = cities[i] if i < len(cities) else None
+        layer = _city_layer_for(city, box, troop_defence) if p.USE_LAYERS else None
+        if layer is None:
+            _city_panel(draw, city, box, troop_defence)
+        else:  # the panel as drawn once (a static layer), pasted: the same pixels (tests/render checks)
+            image.paste(layer, box[:2])
+
+    pile = summary.get("rage_pile") or {}
+    token = str(summary.get("token") or "lair")
+    on_lair, on_pile = token != "rage_pile", token == "rage_pile"
+    _layer(image, draw, LAIR, _lair_layer, (on_lair,), lambda d: _lair(d, LAIR, token_here=on_lair))
+    size = max(0, p.as_int(pile.get("size"), 0))
+    top = p.str_or_none(pile.get("top")) if size else None
+    _layer(image, draw, RAGE_PILE, _rage_pile_layer, (size, top, on_pile),
+           lambda d: _rage_pile(d, size, top, RAGE_PILE, token_here=on_pile))
+    wonders = list(summary.get("wonders") or [])
+    try:
+        key: tuple | None = tuple(tuple(sorted(w.items())) for w in wonders)
+        hash(key)
+    except (TypeError, AttributeError):  # odd input: drawn, not remembered
+        key = None
+    _layer(image, draw, WONDERS, _wonders_layer, None if key is None else (key,),
+           lambda d: _wonders(d, wonders, WONDERS))
+    return p.png(image)
+
+
+def _layer(image: Image.Image, draw: ImageDraw.ImageDraw, region: tuple[int, int, int, int], cached: Any,
+           key: tuple | None, paint: Any) -> None:
+    """Paste the region's layer remembered by ``key`` (in the drawing language), or draw it straight on the
+    board (no layers, or a key that cannot be remembered)."""
+    if not p.USE_LAYERS or key is None:
+        paint(draw)
+    else:
+        image.paste(cached(p.lang(), *key), region[:2])
+
+
+def _region(region: tuple[int, int, int, int], paint: Any) -> Image.Image:
+    x0, y0, x1, y1 = region
+    return p.cut((x0, y0, x1 + 1, y1 + 1), paint)  # outlines end on the box's last row and column
+
+
+@p.layer_cache(maxsize=64)
+def _header_layer(lang: str, turn: int, difficulty: str) -> Image.Image:
+    return p.cut(HEADER, lambda d: _header(d, turn, difficulty))
+
+
+@p.layer_cache(maxsize=4)
+def _lair_layer(lang: str, token_here: bool) -> Image.Image:
+    return _region(LAIR, lambda d: _lair(d, LAIR, token_here=token_here))
+
+
+@p.layer_cache(maxsize=128)
+def _rage_pile_layer(lang: str, size: int, top: str | None, token_here: bool) -> Image.Image:
+    return _region(RAGE_PILE, lambda d: _rage_pile(d, size, top, RAGE_PILE, token_here=token_here))
+
+
+@p.layer_cache(maxsize=128)
+def _wonders_layer(lang: str, wonders: tuple) -> Image.Image:
+    return _region(WONDERS, lambda d: _wonders(d, [dict(w) for w in wonders], WONDERS))
+
+
+def _header(draw: ImageDraw.ImageDraw, turn: int, difficulty: str) -> None:
+    draw.text((18, 12), _label("turn", turn=turn), font=p.font(22), fill=TEXT)
+    if difficulty:
+        draw.text((782, 16), difficulty, font=p.font(15), fill=MUTED, anchor="ra")
+
+
+def _city_layer_for(city: Any, box: tuple[int, int, int, int],
+                    troop_defence: Mapping[str, int] | None) -> Image.Image | None:
+    """The city's panel from the layer cache, or None when its values cannot be a key (odd input)."""
+    try:
+        key = None if city is None else tuple(sorted(city.items()))
+        troop = None if city is None or city.get("destroyed") else p.str_or_none(city.get("troop"))
+        # Only this city's troop bonus is in the key: another city's troop does not redraw this panel.
+        given = ((troop, _troop_defence(troop, troop_defence)),) if troop else None
+        return _city_layer(p.lang(), box[2] - box[0], box[3] - box[1], key, given)
+    except (TypeError, AttributeError):
+        return None
+
+
+@p.layer_cache(maxsize=256)
+def _city_layer(lang: str, width: int, height: int, city: tuple | None, given: tuple | None) -> Image.Image:
+    """One city's panel, drawn once per language and reused (issue 12): the panels were half of a Volfyirion
+    picture's drawing, and a city changes far less often than the turn."""
+    layer = Image.new("RGB", (width + 1, height + 1), BACKGROUND)
+    _city_panel(ImageDraw.Draw(layer), None if city is None else dict(city), (0, 0, width, height),
+                None if given is None else dict(given))
+    return layer
+
+
+def _city_panel(
+    draw: ImageDraw.ImageDraw,
+    city: Mapping[str, Any] | None,
+    box: tuple[int, int, int, int],
+    troop_defence: Mapping[str, int] | None,
+) -> None:
+    x0, y0, x1, y1 = box
+    if city is None:
+        draw.rounded_rectangle(box, radius=10, outline=FAINT, width=2)
+        return
+    destroyed = bool(city.get("destroyed"))
+    fill, ink, muted = (CITY_RUIN, CITY_RUIN_INK, CITY_RUIN_INK) if destroyed else (CITY_STONE, TEXT, MUTED)
+    draw.rounded_rectangle(
+        box, radius=10, fill=fill, outline=PANEL_EDGE if not destroyed else (96, 96, 96), width=2
+    )
+    name_font = p.font(21)
+    draw.text(
+        (x0 + 14, y0 + 12),
+        p.fit(str(city.get("name") or "?"), name_font, x1 - x0 - 28),
+        font=name_font,
+        fill=ink,
+    )
+
+    printed = p.as_int(city.get("defence"), 0)
+    troop = None if destroyed else p.str_or_none(city.get("troop"))
+    bonus = _troop_defence(troop, troop_defence) if troop else None
+    total = printed + (bonus or 0)
+    _shield(draw, x0 + 44, y0 + 84, 30, (70, 96, 140) if not destroyed else (96, 96, 96))
+    draw.text((x0 + 44, y0 + 82), str(total), font=p.font(30), fill=ink, anchor="mm")
+    breakdown = f"{printed} + {bonus}" if bonus else f"{printed} + ?" if troop else ""
+    draw.text((x0 + 88, y0 + 84), breakdown, font=p.font(20), fill=muted, anchor="lm")
+
+    slot_font = p.font(16)
+    slots = (("troop", city.get("troop")), ("building", city.get("building")))
+    for k, (kind, name) in enumerate(slots):
+        sy = y0 + 128 + k * 32
+        draw.rounded_rectangle(
+            (x0 + 10, sy, x1 - 10, sy + 26), radius=5, fill=p.mix(fill, BACKGROUND, 0.35), outline=None
+        )
+        glyph = _sword if kind == "troop" else _house
+        glyph(draw, x0 + 24, sy + 13, 8, muted if not name else ink)
+        label = p.fit(str(name), slot_font, x1 - x0 - 56) if name else "-"
+        draw.text((x0 + 38, sy + 13), label, font=slot_font, fill=ink if name else FAINT, anchor="lm")
+
+    if destroyed:
+        cross = (30, 30, 30)
+        draw.line((x0 + 16, y0 + 16, x1 - 16, y1 - 16), fill=cross, width=7)
+        draw.line((x0 + 16, y1 - 16, x1 - 16, y0 + 16), fill=cross, width=7)
+
+
+def _troop_defence(troop: str, given: Mapping[str, int] | None) -> int | None:
+    if given is not None and troop in given:
+        return p.int_or_none(given[troop])
+    catalog = p.engine_catalog("engine.volfyirion")
+    if catalog is not None:
+        card = p.catalog_find(catalog, troop)
+        return None if card is None else p.int_or_none(p.field(card, "defence"))
+    for card in p.engine_data("volfyirion_cards") or []:
+        if card.get("name") == troop and card.get("type") == "troop":
+            return p.int_or_none(card.get("defence"))
+    return None
+
+
+def _lair(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], token_here: bool) -> None:
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
+    cx = (x0 + x1) / 2
+    # A cave mouth: a dark arch on a rocky mound.
+    draw.pieslice((x0 + 18, y0 + 40, x1 - 18, y1 + 40), 180, 360, fill=(74, 64, 58))
+    draw.pieslice((x0 + 42, y0 + 80, x1 - 42, y1 + 20), 180, 360, fill=(18, 16, 18))
+    draw.rectangle((x0 + 2, y1 - 34, x1 - 2, y1 - 2), fill=PANEL)
+    label_font = p.font(16) if p.font(16).getlength(_label("lair")) <= x1 - x0 - 8 else p.font(12)
+    draw.text((cx, y1 - 18), _label("lair"), font=label_font, fill=MUTED, anchor="mm")
+    if token_here:
+        _dragon_token(draw, cx, y0 + 100, 30)
+
+
+def _rage_pile(
+    draw: ImageDraw.ImageDraw, size: int, top: str | None, box: tuple[int, int, int, int], token_here: bool
+) -> None:
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
+    card_w, card_h = 110, 114
+    base_x, base_y = x0 + 14, y0 + 12
+    layers = min(size, 6)
+    for i in range(max(layers - 1, 0)):  # the backs under the top card, offset to look like a stack
+        off = (layers - 1 - i) * 4
+        cx0, cy0 = base_x + off, base_y + off
+        draw.rounded_rectangle(
+            (cx0, cy0, cx0 + card_w, cy0 + card_h), radius=6, fill=CARD_BACK, outline=(40, 28, 60), width=2
+        )
+    if size == 0:
+        draw.rounded_rectangle(
+            (base_x, base_y, base_x + card_w, base_y + card_h), radius=6, outline=FAINT, width=2
+        )
+    elif top:
+        colour = VOLF_COLOURS.get(_volf_colour(top) or "", (176, 170, 150))
+        draw.rounded_rectangle(
+            (base_x, base_y, base_x + card_w, base_y + card_h),
+            radius=6,
+            fill=(236, 230, 214),
+            outline=colour,
+            width=4,
+        )
+        draw.rectangle((base_x + 4, base_y + 4, base_x + card_w - 4, base_y + 22), fill=colour)
+        p.wrapped(
+            draw,
+            top,
+            (base_x + 8, base_y + 30, base_x + card_w - 8, base_y + card_h - 8),
+            p.font(15),
+            (34, 30, 28),
+        )
+    else:
+        draw.rounded_rectangle(
+            (base_x, base_y, base_x + card_w, base_y + card_h),
+            radius=6,
+            fill=CARD_BACK,
+            outline=(196, 180, 226),
+            width=2,
+        )
+        draw.text(
+            (base_x + card_w / 2, base_y + card_h / 2),
+            "?",
+            font=p.font(40),
+            fill=(196, 180, 226),
+            anchor="mm",
+        )
+    count_x = base_x + card_w + 64
+    draw.text((count_x, y0 + 40), f"x{size}", font=p.font(34), fill=TEXT, anchor="mm")
+    draw.text(((x0 + x1) / 2, y1 - 18), _label("rage_pile"), font=p.font(16), fill=MUTED, anchor="mm")
+    if token_here:
+        _dragon_token(draw, count_x, y0 + 104, 30)
+
+
+def _wonders(
+    draw: ImageDraw.ImageDraw, wonders: Sequence[Mapping[str, Any]], box: tuple[int, int, int, int]
+) -> None:
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
+    draw.text(((x0 + x1) / 2, y1 - 18), _label("wonders"), font=p.font(16), fill=MUTED, anchor="mm")
+    cols, rows, gap = 2, 3, 6
+    left, top, right, bottom = x0 + 10, y0 + 10, x1 - 10, y1 - 34
+    tile_w = (right - left - gap * (cols - 1)) // cols
+    tile_h = (bottom - top - gap * (rows - 1)) // rows
+    capacity = cols * rows
+    overflow = len(wonders) - capacity
+    visible = wonders if overflow <= 0 else wonders[: capacity - 1]
+    if not wonders:
+        draw.text(((x0 + x1) / 2, (top + bottom) / 2), "0", font=p.font(24), fill=FAINT, anchor="mm")
+    name_font = p.font(15)
+    for i, wonder in enumerate(visible):
+        tx = left + (i % cols) * (tile_w + gap)
+        ty = top + (i // cols) * (tile_h + gap)
+        sealed = bool(wonder.get("sealed"))
+        fill = (58, 54, 52) if sealed else (60, 92, 76)
+        draw.rounded_rectangle(
+            (tx, ty, tx + tile_w, ty + tile_h),
+            radius=6,
+            fill=fill,
+            outline=(110, 100, 96) if sealed else (98, 150, 122),
+            width=2,
+        )
+        cost = p.int_or_none(wonder.get("cost"))
+        p.coin(draw, tx + 16, ty + tile_h / 2, 11, "" if cost is None else str(cost))
+        lines = picture_text.wrap(p.latin(str(wonder.get("name") or "?")), name_font,
+                                  tile_w - 36 - (22 if sealed else 0), max_lines=2)
+        for k, line in enumerate(lines):  # a long name wraps onto a second line rather than being cut
+            draw.text((tx + 32, ty + tile_h / 2 + (k - (len(lines) - 1) / 2) * 16), line, font=name_font,
+                      fill=MUTED if sealed else TEXT, anchor="lm")
+        if sealed:
+            _lock(draw, tx + tile_w - 16, ty + tile_h / 2, 9, (214, 120, 96))
+    if overflow > 0:
+        i = capacity - 1
+        tx = left + (i % cols) * (tile_w + gap)
+        ty = top + (i // cols) * (tile_h + gap)
+        draw.rounded_rectangle((tx, ty, tx + tile_w, ty + tile_h), radius=6, outline=PANEL_EDGE, width=2)
+        draw.text(
+            (tx + tile_w / 2, ty + tile_h / 2),
+            f"+{overflow + 1}",
+            font=p.font(18),
+            fill=TEXT,
+            anchor="mm",
+        )
+
+
+def _volf_colour(name: str) -> str | None:
+    catalog = p.engine_catalog("engine.volfyirion")
+    if catalog is not None:
+        card = p.catalog_find(catalog, name)
+        return None if card is None else p.str_or_none(p.field(card, "colour", "color"))
+    for card in p.engine_data("volfyirion_cards") or []:
+        if card.get("name") == name:
+            return card.get("colour")
+    return None
+
+
+
+# --- glyphs ---
+
+
+def _shield(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, colour: Colour) -> None:
+    points = [(x - r, y - r), (x + r, y - r), (x + r, y + r * 0.2), (x, y + r * 1.1), (x - r, y + r * 0.2)]
+    draw.polygon(points, fill=colour, outline=p.mix(colour, (255, 255, 255), 0.3), width=2)
+
+
+def _sword(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, colour: Colour) -> None:
+    draw.line((x - r, y + r, x + r, y - r), fill=colour, width=3)
+    draw.line((x - r * 0.9, y + r * 0.1, x - r * 0.1, y + r * 0.9), fill=colour, width=3)
+
+
+def _house(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, colour: Colour) -> None:
+    draw.polygon([(x - r, y), (x, y - r), (x + r, y)], fill=colour)
+    draw.rectangle((x - r * 0.7, y, x + r * 0.7, y + r), fill=colour)
+
+
+def _lock(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, colour: Colour) -> None:
+    draw.arc((x - r * 0.6, y - r * 1.3, x + r * 0.6, y), 180, 360, fill=colour, width=2)
+    draw.rectangle((x - r, y - r * 0.4, x + r, y + r), fill=colour)
+
+
+def _dragon_token(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
+    """Volfyirion's token: a red disc with a gold rim and a spread-wing silhouette."""
+    draw.ellipse(p.circle(x, y, r), fill=DRAGON, outline=GOLD, width=3)
+    wing = [
+        (x, y - r * 0.15),
+        (x - r * 0.75, y - r * 0.55),
+        (x - r * 0.55, y + r * 0.05),
+        (x - r * 0.7, y + r * 0.35),
+        (x, y + r * 0.2),
+        (x + r * 0.7, y + r * 0.35),
+        (x + r * 0.55, y + r * 0.05),
+        (x + r * 0.75, y - r * 0.55),
+    ]
+    draw.polygon(wing, fill=(30, 12, 12))
+    draw.polygon(
+        [(x, y - r * 0.6), (x - r * 0.18, y - r * 0.1), (x, y + r * 0.6), (x + r * 0.18, y - r * 0.1)],
+        fill=(30, 12, 12),
+    )
+
+

@@ -1,0 +1,123 @@
+"""Pictures off the command's critical path (issue 12): the reply goes first and its picture follows by an
+edit; a burst of pictures waits in one bounded queue and never in front of a command. Counted, not timed: the
+pictures are held on an event while the commands are answered."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+
+from console_session import console_session
+from play import has_board, pictured, seasons_command
+
+from bot.pictures import PictureQueue
+from engine.seasons.autoplay import play_game as seasons_game
+
+BURST = 6
+
+
+@contextlib.contextmanager
+def held_pictures(ui):  # noqa: ANN001 - a GameUI
+    """Every board picture waits for ``release`` (on the picture thread); ``started`` counts the waits."""
+    release, lock, started = threading.Event(), threading.Lock(), [0]
+    draw = ui.board
+
+    def held(summary, *args):  # noqa: ANN001, ANN002, ANN202
+        with lock:
+            started[0] += 1
+        release.wait(60)
+        return draw(summary, *args)
+
+    ui.board = held
+    try:
+        yield release, started
+    finally:
+        release.set()
+        ui.board = draw
+
+
+async def test_a_burst_of_pictures_does_not_hold_up_a_command_and_each_picture_follows_its_reply(driver):
+    pictures = driver.bot.controller.pictures
+    actions, steps = seasons_game("wizard", "table", 21, extras=False)
+    start = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
+    await pictured(start)
+    first = next(i for i, step in enumerate(steps[1:])
+                 if not any(e.key.endswith(("season_changed", "new_year")) for e in step.events))
+    for action in actions[:first]:  # up to an action whose reply is compact (no picture)
+        await pictured(await driver.slash(*seasons_command(action)))
+    with held_pictures(driver.bot.controller.uis["seasons"]) as (release, started):
+        burst = [await driver.slash("game status", {}) for _ in range(BURST)]
+        assert all(r.answered and not has_board(r) for r in burst)  # answered, their pictures not drawn yet
+        assert pictures.pending == BURST
+        queued = pictures.submitted
+        name, options = seasons_command(actions[first])
+        command = await driver.slash(name, options)
+        # Answered while every picture of the burst is still waiting: nothing drawn, nothing delivered.
+        assert command.answered and "Dummbot" in command.text
+        assert pictures.submitted == queued and pictures.pending == BURST and started[0] <= 1
+        release.set()
+        for reply in burst:
+            await pictured(reply)
+    assert pictures.pending == 0 and pictures.dropped == pictures.failed == 0
+    assert not has_board(command)
+    # Each picture went to its own reply, showing that reply's state (the same summary: the same picture).
+    boards = {f.data for r in burst for f in r.files if f.filename == "board.png"}
+    assert len(boards) == 1
+
+
+async def test_the_queue_is_bounded_and_keeps_order():
+    queue = PictureQueue(maxsize=2)
+    release = threading.Event()
+    loop = asyncio.get_running_loop()
+    drawing = asyncio.Event()
+    delivered: list[int] = []
+
+    def render(n: int):  # noqa: ANN202
+        def draw() -> bytes:
+            loop.call_soon_threadsafe(drawing.set)
+            release.wait(60)
+            return bytes([n])
+        return draw
+
+    async def deliver(png: bytes) -> None:
+        delivered.append(png[0])
+
+    try:
+        assert queue.submit(render(1), deliver)
+        await drawing.wait()  # the worker took the first one: two more fit in the queue, the next does not
+        assert queue.submit(render(2), deliver) and queue.submit(render(3), deliver)
+        assert not queue.submit(render(4), deliver)
+        assert queue.dropped == 1 and queue.pending == 3
+        release.set()
+        await queue.drain()
+        assert delivered == [1, 2, 3] and queue.pending == 0
+    finally:
+        release.set()
+        await queue.drain()
+
+
+async def test_a_picture_that_cannot_be_delivered_is_counted_and_the_next_one_still_goes():
+    queue = PictureQueue()
+    delivered: list[bytes] = []
+
+    async def broken(png: bytes) -> None:
+        raise RuntimeError("the message was deleted")
+
+    async def deliver(png: bytes) -> None:
+        delivered.append(png)
+
+    queue.submit(lambda: b"1", broken)
+    queue.submit(lambda: b"2", deliver)
+    await queue.drain()
+    assert queue.failed == 1 and delivered == [b"2"] and queue.pending == 0
+
+
+async def test_the_console_prints_a_reply_with_the_picture_that_followed_it(tmp_path):
+    async with console_session(tmp_path / "console.sqlite3") as session:
+        pictures = session.console.driver.bot.controller.pictures
+        items = await session.type("/volfyrion start difficulty:normal")
+        assert pictures.submitted == 1 and pictures.pending == 0  # waited for, not raced
+        embeds = [e for item in items for e in item.get("embeds") or []]
+        assert any((e.get("image") or {}).get("url") == "attachment://board.png" for e in embeds)
+        assert [f["filename"] for item in items for f in item.get("files") or []] == ["board.png"]

@@ -126,5 +126,22 @@ V5 = (
     """,  # a rowid table: SQLite 3.40's integrity_check misreads NOT NULL columns of WITHOUT ROWID tables
 )
 
-MIGRATIONS: list[tuple[str | Callable[[Any], Awaitable[None]], ...]] = [V1, V2, V3, V4, V5]
+# A version that never repeats (issue 13): ``ply`` comes back to an earlier number after an undo, so two
+# processes could each think their cached record current (ABA). ``revision`` is increased by every write,
+# undo included, and is what the cache check and the conditional UPDATE compare. Existing games start at the
+# number of writes their log shows. Each action keeps the id of the Discord interaction that asked for it
+# (NULL from the console and for older rows), unique, so a second delivery of one interaction is refused.
+# (Schema step V7 of issue 13; V6 is the game-neutral results table of the registry issue.)
+V7 = (
+    "ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0",
+    """
+    UPDATE games SET revision =
+        (SELECT count(*) + coalesce(sum(undone), 0) FROM actions WHERE actions.game_id = games.id)
+        + (status = 'abandoned')
+    """,
+    "ALTER TABLE actions ADD COLUMN interaction_id INTEGER",
+    "CREATE UNIQUE INDEX actions_interaction ON actions (interaction_id) WHERE interaction_id IS NOT NULL",
+)
+
+MIGRATIONS: list[tuple[str | Callable[[Any], Awaitable[None]], ...]] = [V1, V2, V3, V4, V5, V7]
 SCHEMA_VERSION = len(MIGRATIONS)

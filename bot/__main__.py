@@ -47,7 +47,8 @@ def run_bot(config: Config) -> int:
         asyncio.run(serve(bot, config.token or "", heartbeat=Heartbeat(config.heartbeat_path)))
     except StoreError as err:
         # A locked, full or damaged database: say so plainly instead of a traceback.
-        print(f"{t('en', err.key, **err.params)} ({config.db_path})", file=sys.stderr)
+        print(f"{t('en', err.key, **err.params)} ({config.db_path if config.db_url is None else 'SOLO_BOT_DB'})",
+              file=sys.stderr)
         return 2
     except discord.LoginFailure:
         print("Discord refused the token (DISCORD_TOKEN): check it in the developer portal.", file=sys.stderr)

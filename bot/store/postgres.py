@@ -625,6 +625,11 @@ def _without_password(dsn: str) -> str:
 async def _migrate(conn: asyncpg.Connection) -> None:
     """Bring the schema to PG_SCHEMA_VERSION in one transaction under the advisory lock: of processes starting
     together, one migrates and the others wait for it, then find nothing left to do."""
+    found = await schema_version(conn)
+    if found > PG_SCHEMA_VERSION:
+        raise SchemaTooNew(found=found, supported=PG_SCHEMA_VERSION)
+    if found == PG_SCHEMA_VERSION:  # nothing to do, nothing written (a read-only database still opens)
+        return
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
         await conn.execute("CREATE TABLE IF NOT EXISTS solo_schema (version INTEGER NOT NULL)")

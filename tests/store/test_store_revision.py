@@ -6,7 +6,7 @@ second delivery of one interaction is applied once. On SQLite and on PostgreSQL.
 from __future__ import annotations
 
 import pytest
-from store_helpers import new_game_args, play
+from store_helpers import play
 
 from bot.sessions import GameService, Refusal
 from bot.store import AlreadyApplied, FinishInfo, StaleVersion

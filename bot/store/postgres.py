@@ -736,6 +736,13 @@ def result_values(game_id: int, guild_id: int | None, user_id: int, kind: str, o
             finished_at, ended_by)
 
 
+def result_from_sqlite(row: dict[str, Any]) -> tuple[Any, ...]:
+    """An SQLite results row (today's columns) as a PostgreSQL one, for ``python -m bot migrate``."""
+    return result_values(row["game_id"], row["guild_id"], row["user_id"], row["kind"], row["outcome"],
+                         row["difficulty"], row["player_score"], row["dummbot_score"], row["turns"], row["how"],
+                         row["finished_at"], row["ended_by"])
+
+
 async def _insert_result(conn: asyncpg.Connection, game: GameRow, finish: FinishInfo, *, ended_by: int,
                          now: str) -> None:
     difficulty = finish.difficulty if finish.difficulty is not None else game.options.get("difficulty")

@@ -652,6 +652,23 @@ async def schema_version(conn: asyncpg.Connection) -> int:
     return await conn.fetchval("SELECT coalesce(max(version), 0) FROM solo_schema")
 
 
+def probe(dsn: str, timeout: float = 3.0) -> int:
+    """The schema version of the database at ``dsn``, read on a connection of its own in a thread of its own
+    (callable from anywhere, an event loop included); raises when the database does not answer."""
+    import asyncio
+    import concurrent.futures
+
+    async def read() -> int:
+        conn = await asyncpg.connect(dsn, timeout=timeout)
+        try:
+            return await schema_version(conn)
+        finally:
+            await conn.close()
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, read()).result(timeout * 2)
+
+
 async def _game(conn: asyncpg.Connection, game_id: int) -> GameRow:
     row = await conn.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
     if row is None:

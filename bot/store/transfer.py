@@ -38,8 +38,12 @@ _ORDER = {"games": "id", "actions": "seq", "snapshots": "game_id, ply", "results
 _SEQUENCES = (("games", "id"), ("actions", "seq"))
 
 
-class TargetNotEmpty(StoreError):
-    key = "store.target_not_empty"
+class TargetNotEmpty(Exception):
+    """The PostgreSQL database already holds rows (``table``: the first found): the copy is refused."""
+
+    def __init__(self, table: str) -> None:
+        super().__init__(table)
+        self.table = table
 
 
 def _read_source(path: Path) -> dict[str, list[tuple[Any, ...]]]:
@@ -180,7 +184,7 @@ async def migrate_main(source: str | Path, target: str) -> int:
     try:
         counts = await copy_database(source, target)
     except TargetNotEmpty as err:
-        print(f"migrate refused: {shown} already holds rows (table {err.params['table']}); copy into an empty "
+        print(f"migrate refused: {shown} already holds rows (table {err.table}); copy into an empty "
               "database only. Nothing was changed.", file=sys.stderr)
         return 1
     except StoreError as err:

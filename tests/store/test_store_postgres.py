@@ -163,3 +163,23 @@ def test_solo_bot_db_selects_the_store(tmp_path) -> None:
     assert isinstance(store, PostgresStore) and "secret" not in repr(store)
     sqlite = Config.from_env({"SOLO_BOT_DB": str(tmp_path / "x.sqlite3")})
     assert sqlite.db_url is None and type(make_store(sqlite.db_target)).__name__ == "SqliteStore"
+
+
+async def test_health_checks_the_postgresql_database(pg_server, pg_dsn, tmp_path) -> None:
+    import json
+    import time
+
+    from bot.config import Config
+    from bot.health import check
+
+    beat = tmp_path / "beat"
+    beat.write_text(json.dumps({"time": time.time(), "connected": True, "pid": 1, "guilds": 2}))
+    async with PostgresStore(pg_dsn):
+        pass
+    config = Config.from_env({"SOLO_BOT_DB": pg_dsn, "SOLO_BOT_HEARTBEAT": str(beat)})
+    healthy, line = check(config)
+    assert healthy and line.endswith(f"schema {PG_SCHEMA_VERSION}"), line
+    down = Config.from_env({"SOLO_BOT_DB": f"postgresql://postgres@127.0.0.1:{pg_server.port + 1}/x",
+                            "SOLO_BOT_HEARTBEAT": str(beat)})
+    healthy, line = check(down)
+    assert not healthy and "does not answer" in line

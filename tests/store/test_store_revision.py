@@ -6,7 +6,7 @@ second delivery of one interaction is applied once. On SQLite and on PostgreSQL.
 from __future__ import annotations
 
 import pytest
-from store_helpers import play
+from store_helpers import new_game_args, play
 
 from bot.sessions import GameService, Refusal
 from bot.store import AlreadyApplied, FinishInfo, StaleVersion
@@ -119,3 +119,35 @@ async def test_a_duplicate_interaction_through_the_service_is_refused_and_change
         assert info.value.key == "refuse.stale_button"
     row = await store.game(first.row.id)
     assert (row.ply, row.revision) == (first.row.ply, first.row.revision)
+
+
+@pytest.mark.backends("sqlite")
+async def test_v7_gives_existing_games_a_revision_and_their_actions_no_interaction(db_path, monkeypatch) -> None:
+    import sqlite3
+
+    from bot.store import SqliteStore, schema
+
+    with monkeypatch.context() as m:  # a file of the previous schema, written with today's columns then shed
+        m.setattr("bot.store.sqlite.MIGRATIONS", [*schema.MIGRATIONS[:-1], tuple(
+            s for s in schema.V7 if not s.lstrip().startswith("UPDATE"))])
+        async with SqliteStore(db_path) as store:
+            game = await play(store, await store.create_game(**new_game_args()), 3)
+            game = await store.undo_action(game.id, expected_ply=3, user_id=7, summary=None)
+            quit_ = await store.create_game(**new_game_args(101))
+            await store.abandon(quit_.id, expected_ply=0, by_user=7)
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("DROP INDEX actions_interaction")
+        conn.execute("ALTER TABLE actions DROP COLUMN interaction_id")
+        conn.execute("ALTER TABLE games DROP COLUMN revision")
+        conn.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION - 1}")
+    async with SqliteStore(db_path) as store:
+        game, quit_ = await store.game(game.id), await store.game(quit_.id)
+        assert (game.ply, game.revision) == (2, 4)  # three appends and an undo
+        assert quit_.revision == 1  # the abandon
+        moved = await play(store, game, 1)
+        assert moved.revision == 5
+        await store.append_action(game.id, expected_ply=3, action={"type": "i"}, user_id=7, summary=None,
+                                  interaction_id=9)
+        with pytest.raises(AlreadyApplied):
+            await store.append_action(game.id, expected_ply=4, action={"type": "i"}, user_id=7, summary=None,
+                                      interaction_id=9)

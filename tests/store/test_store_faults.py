@@ -361,10 +361,10 @@ async def test_processes_racing_never_write_twice_on_one_version(new_store, db_t
 # A bot that acknowledges each action once it is committed, then dies by SIGKILL at a random moment.
 PLAYER = r"""
 import asyncio, sys
-from bot.store import SqliteStore
+from bot.store import make_store
 
 async def main(path, game_id):
-    async with SqliteStore(path) as store:
+    async with make_store(path) as store:
         game = await store.game(game_id)
         while True:
             n = game.ply + 1
@@ -376,18 +376,19 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2])))
 """
 
 
-async def test_kill_9_keeps_every_acknowledged_action_and_no_half(db_path: Path) -> None:
-    async with SqliteStore(db_path) as store:
+@pytest.mark.backends("sqlite", "postgres")
+async def test_kill_9_keeps_every_acknowledged_action_and_no_half(new_store, db_target) -> None:
+    async with new_store() as store:
         game = await store.create_game(**new_game_args())
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", PLAYER, str(db_path), str(game.id), stdout=subprocess.PIPE
+        sys.executable, "-c", PLAYER, str(db_target), str(game.id), stdout=subprocess.PIPE
     )
     acknowledged = 0
     while acknowledged < 25:
         acknowledged = int(await proc.stdout.readline())
     proc.kill()
     await proc.wait()
-    async with SqliteStore(db_path) as store:
+    async with new_store() as store:
         game = await store.game(game.id)
         live = await store.live_actions(game.id)
         snapshot = await store.latest_snapshot(game.id, game.ply)

@@ -4,6 +4,7 @@ the advisory lock. Against the real server the test run starts (tests/support/po
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import asyncpg
 import pytest
@@ -183,3 +184,61 @@ async def test_health_checks_the_postgresql_database(pg_server, pg_dsn, tmp_path
                             "SOLO_BOT_HEARTBEAT": str(beat)})
     healthy, line = check(down)
     assert not healthy and "does not answer" in line
+
+
+@pytest.fixture
+async def pg_small_disk(pg_server, pg_dsn):
+    """The test database's snapshots on a 1 MiB tmpfs (a tablespace), when this process may mount one."""
+    import os
+    import pwd
+    import subprocess
+
+    mount = pg_server.root / f"small-{pg_dsn.rsplit('/', 1)[1]}"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+    owner = pwd.getpwnam(pg_server.user) if pg_server.user else None
+    if owner is not None:
+        os.chown(mount, owner.pw_uid, owner.pw_gid)
+    space = f"small_{pg_dsn.rsplit('/', 1)[1]}"
+    async with PostgresStore(pg_dsn):  # the schema
+        pass
+    conn = await asyncpg.connect(pg_dsn)
+    try:
+        await conn.execute(f"CREATE TABLESPACE {space} LOCATION '{mount}'")
+        await conn.execute(f"ALTER TABLE snapshots SET TABLESPACE {space}")
+        yield mount
+    finally:
+        await conn.execute("ALTER TABLE snapshots SET TABLESPACE pg_default")
+        await conn.execute(f"DROP TABLESPACE {space}")
+        await conn.close()
+        subprocess.run(["umount", str(mount)], check=False)
+
+
+async def test_a_really_full_disk_is_refused_as_disk_full_and_recovers(pg_dsn, pg_small_disk: Path) -> None:
+    import os
+
+    async with PostgresStore(pg_dsn, lock_timeout=1.0) as store:
+        game = await store.create_game(**new_game_args())
+        filler = pg_small_disk / "filler"
+        with filler.open("wb") as f:  # leave a little room, then run out
+            f.write(b"\0" * (1024 * 1024 - 400 * 1024))
+        acknowledged = 0
+        with pytest.raises(StoreUnavailable) as info:
+            for _ in range(200):  # incompressible snapshots until the tablespace is full
+                game = await store.append_action(game.id, expected_ply=game.ply, action={"type": "x"}, user_id=7,
+                                                 snapshot={"pad": os.urandom(20_000).hex()}, summary=None)
+                acknowledged += 1
+        assert info.value.reason == "disk_full"
+        assert acknowledged > 0
+        assert (await store.game(game.id)).ply == acknowledged  # the refused write left nothing
+        assert [a.ply for a in await store.live_actions(game.id)] == list(range(1, acknowledged + 1))
+        # Without a snapshot the write goes elsewhere: the store carries on, and once room is made, all of it.
+        game = await store.append_action(game.id, expected_ply=acknowledged, action={"type": "y"}, user_id=7,
+                                         summary=None)
+        assert game.ply == acknowledged + 1
+        filler.unlink()  # the operator makes room
+        game = await store.append_action(game.id, expected_ply=game.ply, action={"type": "z"}, user_id=7,
+                                         snapshot={"at": "end"}, summary=None)
+        assert await store.latest_snapshot(game.id, game.ply) == (game.ply, {"at": "end"})

@@ -96,7 +96,8 @@ class Controller:
 
     async def undo(self, interaction: discord.Interaction, *, game_id: int | None = None, ply: int | None = None) -> None:
         await self._change(interaction, lambda gate: self.service.undo(
-            interaction.channel_id, interaction.user.id, game_id=game_id, ply=ply, before_commit=gate))
+            interaction.channel_id, interaction.user.id, game_id=game_id, ply=ply, before_commit=gate,
+            interaction_id=interaction.id))
 
     async def start(self, interaction: discord.Interaction, kind: str, options: dict[str, Any],
                     parent_channel_id: int | None) -> None:

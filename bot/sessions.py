@@ -241,7 +241,7 @@ class GameService:
             return Played(row, step, record, finished_now=record.state.finished)
 
     async def undo(self, channel_id: int, user_id: int, *, game_id: int | None = None, ply: int | None = None,
-                   before_commit: BeforeCommit | None = None) -> Played:
+                   before_commit: BeforeCommit | None = None, interaction_id: int | None = None) -> Played:
         async with self._change(channel_id):
             row = await self._row_for(channel_id, game_id=game_id, ply=ply, finished_ok=True)
             self.check_owner(row, user_id)
@@ -253,7 +253,7 @@ class GameService:
                     await before_commit()
                 row = await self.store.undo_action(
                     row.id, expected_ply=row.ply, user_id=user_id, summary=record.state.summary(),
-                    expected_revision=row.revision,
+                    expected_revision=row.revision, interaction_id=interaction_id,
                 )
             except BaseException:
                 self.forget(row.id)

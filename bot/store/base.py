@@ -211,7 +211,7 @@ class Store(Protocol):
 
     async def undo_action(
         self, game_id: int, *, expected_ply: int, user_id: int, summary: JSON | None,
-        expected_revision: int | None = None,
+        expected_revision: int | None = None, interaction_id: int | None = None,
     ) -> GameRow: ...
 
     async def abandon(

@@ -87,12 +87,15 @@ PG_V1 = (
         undone         BOOLEAN NOT NULL DEFAULT FALSE,
         undone_at      TEXT,
         undone_by      BIGINT,
-        interaction_id BIGINT
+        interaction_id BIGINT,
+        undone_interaction_id BIGINT
     )
     """,
     "CREATE UNIQUE INDEX actions_live_ply ON actions (game_id, ply) WHERE NOT undone",
     "CREATE INDEX actions_game_seq ON actions (game_id, seq)",
     "CREATE UNIQUE INDEX actions_interaction ON actions (interaction_id) WHERE interaction_id IS NOT NULL",
+    "CREATE UNIQUE INDEX actions_undone_interaction ON actions (undone_interaction_id)"
+    " WHERE undone_interaction_id IS NOT NULL",
     """
     CREATE TABLE snapshots (
         game_id    BIGINT  NOT NULL REFERENCES games (id),
@@ -447,13 +450,18 @@ class PostgresStore:
 
     async def undo_action(
         self, game_id: int, *, expected_ply: int, user_id: int, summary: JSON | None,
-        expected_revision: int | None = None,
+        expected_revision: int | None = None, interaction_id: int | None = None,
     ) -> GameRow:
         """As ``SqliteStore.undo_action``: the last live action marked undone, ply − 1, revision + 1."""
         summary_text = None if summary is None else _dumps(summary)
         now = self._clock()
         try:
             async with self._write() as conn:
+                if interaction_id is not None:
+                    seen = await conn.fetchval("SELECT game_id FROM actions WHERE undone_interaction_id = $1",
+                                               interaction_id)
+                    if seen is not None:
+                        raise AlreadyApplied(game_id=seen, interaction_id=interaction_id)
                 row = await conn.fetchrow(
                     "UPDATE games SET ply = ply - 1, revision = revision + 1, status = 'active', summary = $1,"
                     " updated_at = $2 WHERE id = $3 AND ply = $4 AND ply > 0 AND status IN ('active', 'finished')"
@@ -464,9 +472,9 @@ class PostgresStore:
                     raise refusal_for(await _game(conn, game_id), expected_ply, allowed=("active", "finished"),
                                       expected_revision=expected_revision)
                 status = await conn.execute(
-                    "UPDATE actions SET undone = TRUE, undone_at = $1, undone_by = $2"
+                    "UPDATE actions SET undone = TRUE, undone_at = $1, undone_by = $2, undone_interaction_id = $5"
                     " WHERE game_id = $3 AND ply = $4 AND NOT undone",
-                    now, user_id, game_id, expected_ply,
+                    now, user_id, game_id, expected_ply, interaction_id,
                 )
                 if status != "UPDATE 1":
                     raise StoreCorrupt("log_mismatch", game_id=game_id, ply=expected_ply)
@@ -474,6 +482,8 @@ class PostgresStore:
                 await conn.execute("DELETE FROM results WHERE game_id = $1", game_id)
                 return _game_row(row)
         except asyncpg.UniqueViolationError as exc:
+            if exc.constraint_name == "actions_undone_interaction":  # a second delivery racing the first
+                raise AlreadyApplied(game_id=game_id, interaction_id=interaction_id) from exc
             # Reopening a finished game in a channel that has started another one since.
             game = await self.game(game_id)
             raise await self._channel_busy(game.channel_id) from exc

@@ -479,13 +479,17 @@ class SqliteStore:
 
     async def undo_action(
         self, game_id: int, *, expected_ply: int, user_id: int, summary: JSON | None,
-        expected_revision: int | None = None,
+        expected_revision: int | None = None, interaction_id: int | None = None,
     ) -> GameRow:
         """Take back the last live action: marked undone (never deleted), ply − 1, snapshots above the
         new ply dropped; a game that action had finished is active again and its result is gone."""
         summary_text = None if summary is None else _dumps(summary)
         now = self._clock()
         async with self._write() as db:
+            if interaction_id is not None:
+                seen = await _one(db, "SELECT game_id FROM actions WHERE undone_interaction_id = ?", (interaction_id,))
+                if seen is not None:
+                    raise AlreadyApplied(game_id=seen[0], interaction_id=interaction_id)
             try:
                 cursor = await db.execute(
                     "UPDATE games SET ply = ply - 1, revision = revision + 1, status = 'active', summary = ?,"
@@ -501,9 +505,9 @@ class SqliteStore:
                 raise await _refusal(db, game_id, expected_ply, allowed=("active", "finished"),
                                      expected_revision=expected_revision)
             cursor = await db.execute(
-                "UPDATE actions SET undone = 1, undone_at = ?, undone_by = ?"
+                "UPDATE actions SET undone = 1, undone_at = ?, undone_by = ?, undone_interaction_id = ?"
                 " WHERE game_id = ? AND ply = ? AND undone = 0",
-                (now, user_id, game_id, expected_ply),
+                (now, user_id, interaction_id, game_id, expected_ply),
             )
             if cursor.rowcount != 1:
                 raise StoreCorrupt("log_mismatch", game_id=game_id, ply=expected_ply)

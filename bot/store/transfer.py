@@ -28,7 +28,7 @@ _COLUMNS = {
     "games": ("id", "guild_id", "channel_id", "parent_channel_id", "owner_id", "kind", "options", "seed", "status",
               "ply", "revision", "created_at", "updated_at", "summary"),
     "actions": ("seq", "game_id", "ply", "action", "user_id", "created_at", "undone", "undone_at", "undone_by",
-                "interaction_id"),
+                "interaction_id", "undone_interaction_id"),
     "snapshots": ("game_id", "ply", "state", "created_at"),
     "result_posts": ("game_id", "channel_id", "message_id"),
     "settings": ("key", "value", "updated_at"),

@@ -82,6 +82,7 @@ async def _old_release_db(path: Path, monkeypatch, games: list[GameRecord], *, u
 
 _V7_COLUMNS = tuple(s for s in schema.V7 if not s.lstrip().startswith("UPDATE"))
 _V7_UNDO = ("DROP INDEX actions_interaction", "ALTER TABLE actions DROP COLUMN interaction_id",
+            "DROP INDEX actions_undone_interaction", "ALTER TABLE actions DROP COLUMN undone_interaction_id",
             "ALTER TABLE games DROP COLUMN revision")
 
 

@@ -138,6 +138,8 @@ async def test_v7_gives_existing_games_a_revision_and_their_actions_no_interacti
     with sqlite3.connect(db_path) as conn:
         conn.execute("DROP INDEX actions_interaction")
         conn.execute("ALTER TABLE actions DROP COLUMN interaction_id")
+        conn.execute("DROP INDEX actions_undone_interaction")
+        conn.execute("ALTER TABLE actions DROP COLUMN undone_interaction_id")
         conn.execute("ALTER TABLE games DROP COLUMN revision")
         conn.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION - 1}")
     async with SqliteStore(db_path) as store:
@@ -151,3 +153,30 @@ async def test_v7_gives_existing_games_a_revision_and_their_actions_no_interacti
         with pytest.raises(AlreadyApplied):
             await store.append_action(game.id, expected_ply=4, action={"type": "i"}, user_id=7, summary=None,
                                       interaction_id=9)
+
+
+async def test_a_second_delivery_of_one_undo_undoes_once(store, new_store, game) -> None:
+    game = await play(store, game, 3)
+    game = await store.undo_action(game.id, expected_ply=3, user_id=7, summary=None, interaction_id=2222)
+    async with new_store() as other:  # the repeated undo reaches another process with a fresh read
+        fresh = await other.game(game.id)
+        with pytest.raises(AlreadyApplied) as info:
+            await other.undo_action(game.id, expected_ply=fresh.ply, expected_revision=fresh.revision, user_id=7,
+                                    summary=None, interaction_id=2222)
+    assert info.value.params == {"game_id": game.id, "interaction_id": 2222}
+    assert (await store.game(game.id)).ply == 2
+    assert [a.undone for a in await store.history(game.id, 10)] == [True, False, False]
+
+
+async def test_a_repeated_undo_through_the_service_is_refused_and_changes_nothing(store, new_store) -> None:
+    a = GameService(store, seed=lambda: SEED)
+    await _started(a)
+    await a.play(CHANNEL, OWNER, _opening())
+    await a.play(CHANNEL, OWNER, Action("crystals", change=1))
+    undone = await a.undo(CHANNEL, OWNER, interaction_id=90)
+    async with new_store() as other:
+        b = GameService(other, seed=lambda: SEED)
+        with pytest.raises(AlreadyApplied):
+            await b.undo(CHANNEL, OWNER, interaction_id=90)
+    row = await store.game(undone.row.id)
+    assert (row.ply, row.revision) == (undone.row.ply, undone.row.revision) == (1, 3)

@@ -1,4 +1,4 @@
-"""``python -m bench``: every bench's ``main()`` in turn — seasons, volfyirion, images, bot.
+"""``python -m bench``: every bench's ``main()`` in turn — seasons, volfyirion, images, bot, store.
 
 ``--quick`` shrinks the counts (a smoke run: the figures are only indicative); ``--only NAME`` (repeatable)
 runs just those benches. A bench whose ``main`` takes ``quick`` is asked for its quick mode; for the others
@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
-BENCHES = ("seasons", "volfyirion", "images", "bot")
+BENCHES = ("seasons", "volfyirion", "images", "bot", "store")
 
 # Module-level counts of the benches without a quick mode of their own, and their quick values.
 QUICK_COUNTS: dict[str, Any] = {"RUNS": 1, "GAMES": 3, "ATTACKS": 50, "SAMPLES": 500, "PILES": range(1, 3)}

@@ -7,6 +7,9 @@
     python -m bot backup PATH         copy the database to PATH while the bot may be running
     python -m bot health              exit 0 when the bot runs (fresh heartbeat) and its database opens
     python -m bot check [--quick]     check the database for damage (PRAGMA integrity_check); non-zero if damaged
+    python -m bot migrate --to postgresql://… [--db PATH]
+                                      copy the SQLite database into an empty PostgreSQL one and replay every
+                                      game there to check it
 
 On SIGTERM (``docker stop``) or SIGINT the bot lets the commands under way commit and answer, closes the
 gateway and the store, and exits 0.
@@ -47,7 +50,8 @@ def run_bot(config: Config) -> int:
         asyncio.run(serve(bot, config.token or "", heartbeat=Heartbeat(config.heartbeat_path)))
     except StoreError as err:
         # A locked, full or damaged database: say so plainly instead of a traceback.
-        print(f"{t('en', err.key, **err.params)} ({config.db_path})", file=sys.stderr)
+        print(f"{t('en', err.key, **err.params)} ({config.db_path if config.db_url is None else 'SOLO_BOT_DB'})",
+              file=sys.stderr)
         return 2
     except discord.LoginFailure:
         print("Discord refused the token (DISCORD_TOKEN): check it in the developer portal.", file=sys.stderr)
@@ -165,6 +169,18 @@ def main(argv: list[str] | None = None) -> int:
         from .store import backup_main
 
         return asyncio.run(backup_main(config.db_path, args.path))
+    if argv and argv[0] == "migrate":
+        parser = argparse.ArgumentParser(prog="python -m bot migrate",
+                                         description="copy the SQLite database into an empty PostgreSQL database, "
+                                                     "then replay every game there to check it")
+        parser.add_argument("--to", required=True, metavar="postgresql://…", help="the PostgreSQL database")
+        parser.add_argument("--db", default=str(config.db_path),
+                            help="the SQLite file to copy (default SOLO_BOT_DB or data/bot.sqlite3)")
+        args = parser.parse_args(argv[1:])
+        from .store.transfer import migrate_main
+
+        _logging(dataclasses.replace(config, log_level="WARNING"))
+        return asyncio.run(migrate_main(args.db, args.to))
     if argv and argv[0] == "health":
         return health_main(config)
     if argv and argv[0] == "check":

@@ -19,7 +19,7 @@ from .delivery import commit_state
 from .i18n import CommandTranslator, lang_of, t
 from .render.embeds import notice_embed
 from .sessions import REFUSALS, GameService
-from .store import SqliteStore
+from .store import make_store
 from .sync import sync_at_start
 
 log = logging.getLogger(__name__)
@@ -85,7 +85,7 @@ class SoloBot(commands.AutoShardedBot):
         self._max_concurrency: int | None = None
         self._identified: dict[int, float] = {}  # identify bucket -> when its last shard identified
         self.config = config
-        self.store = SqliteStore(config.db_path)
+        self.store = make_store(config.db_target)
         if seed is None and config.seed is not None:
             seed = lambda: config.seed  # noqa: E731 - fixed seeds make console sessions reproducible
         self.service = GameService(self.store, cache_seconds=config.cache_seconds, seed=seed)

@@ -84,6 +84,8 @@ def _sync(text: str | None) -> bool:
 class Config:
     token: str | None = field(default=None, repr=False)
     db_path: Path = DEFAULT_DB
+    # SOLO_BOT_DB=postgresql://…: the PostgreSQL database instead of the SQLite file (db_path then unused).
+    db_url: str | None = field(default=None, repr=False)
     log_level: str = "INFO"
     # Where the bot talks to Discord: None for discord.com; the stand-in's URL for the console and tests.
     api_base: str | None = None
@@ -105,15 +107,23 @@ class Config:
     heartbeat: Path | None = None
 
     @property
+    def db_target(self) -> str | Path:
+        """What the store opens: the PostgreSQL URL when one is set, else the SQLite file."""
+        return self.db_url or self.db_path
+
+    @property
     def heartbeat_path(self) -> Path:
         return self.heartbeat if self.heartbeat is not None else self.db_path.with_name(self.db_path.name + ".heartbeat")
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Config:
         env = os.environ if environ is None else environ
+        db = (env.get("SOLO_BOT_DB") or "").strip()
+        db_url = db if db.startswith(("postgresql://", "postgres://")) else None
         return cls(
             token=env.get("DISCORD_TOKEN") or None,
-            db_path=Path(env.get("SOLO_BOT_DB") or DEFAULT_DB),
+            db_path=Path(db) if db and db_url is None else DEFAULT_DB,
+            db_url=db_url,
             log_level=env.get("SOLO_BOT_LOG_LEVEL", "INFO").upper(),
             heartbeat=Path(env["SOLO_BOT_HEARTBEAT"]) if env.get("SOLO_BOT_HEARTBEAT") else None,
             seed=int(env["SOLO_BOT_SEED"]) if env.get("SOLO_BOT_SEED", "").strip().lstrip("-").isdigit() else None,

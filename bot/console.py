@@ -424,7 +424,7 @@ async def run(args: argparse.Namespace, bot_factory: Callable[[Config], Any], st
         where = str(args.db) if args.db is not None else printer.t("console.banner_temporary")
         print(printer.t("console.banner", lang=args.lang, where=where), file=sys.stderr, flush=True)
         async with StandIn(world) as standin:
-            config = dataclasses.replace(Config.from_env(), token=None, db_path=db_path,
+            config = dataclasses.replace(Config.from_env(), token=None, db_path=db_path, db_url=None,
                                          api_base=standin.api_base, log_level="WARNING")
             bot = bot_factory(config)
             try:

@@ -94,11 +94,12 @@ class Controller:
         notes = understood.collecting()  # cards read from a part of their name or a typo, said in the reply
         await self._change(interaction, lambda gate: self.service.play(
             interaction.channel_id, interaction.user.id, action, kind=kind, game_id=game_id, ply=ply,
-            before_commit=gate), notes=notes, typed=typed)
+            before_commit=gate, interaction_id=interaction.id), notes=notes, typed=typed)
 
     async def undo(self, interaction: discord.Interaction, *, game_id: int | None = None, ply: int | None = None) -> None:
         await self._change(interaction, lambda gate: self.service.undo(
-            interaction.channel_id, interaction.user.id, game_id=game_id, ply=ply, before_commit=gate))
+            interaction.channel_id, interaction.user.id, game_id=game_id, ply=ply, before_commit=gate,
+            interaction_id=interaction.id))
 
     async def start(self, interaction: discord.Interaction, kind: str, options: dict[str, Any],
                     parent_channel_id: int | None) -> None:

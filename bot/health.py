@@ -73,6 +73,16 @@ def check(config: Config, *, now: float | None = None) -> tuple[bool, str]:
         return False, f"stuck or stopped: the last heartbeat is {age:.0f} s old"
     if not beat.get("connected"):
         return False, "running but not connected to Discord"
+    if config.db_url is not None:  # PostgreSQL: the database answers with a schema this version knows
+        from .store.postgres import PG_SCHEMA_VERSION, probe
+
+        try:
+            version = probe(config.db_url)
+        except Exception as exc:
+            return False, f"the database does not answer: {type(exc).__name__}"
+        if version > PG_SCHEMA_VERSION:
+            return False, f"the database's schema {version} is newer than this bot's ({PG_SCHEMA_VERSION})"
+        return True, f"ok: pid {beat.get('pid')}, heartbeat {age:.0f} s ago, {beat.get('guilds', 0)} server(s), schema {version}"
     if not config.db_path.is_file():
         return False, f"no database at {config.db_path}"
     try:

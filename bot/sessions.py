@@ -59,6 +59,7 @@ class Played:
 class _Cached:
     record: GameRecord
     touched: float
+    revision: int  # the game row's revision the record is at: trusted only while the row's is the same
 
 
 class GameService:
@@ -133,22 +134,26 @@ class GameService:
         """Channel locks in memory: only those of channels with a change under way (or held by hand)."""
         return len(self._locks)
 
-    def _keep(self, game_id: int, record: GameRecord) -> None:
+    def _keep(self, row: GameRow, record: GameRecord) -> None:
+        game_id = row.id
         self._cache.pop(game_id, None)
-        self._cache[game_id] = _Cached(record, time.monotonic())
+        self._cache[game_id] = _Cached(record, time.monotonic(), row.revision)
         while len(self._cache) > self.max_cached:
             del self._cache[next(iter(self._cache))]
 
     async def record(self, row: GameRow) -> GameRecord:
-        """The live record of ``row``: from the cache when it is current, else rebuilt from the store."""
+        """The live record of ``row``: from the cache when it is current, else rebuilt from the store.
+
+        Current means at the row's revision, not merely its ply: another process may have undone an action
+        and played a different one, which brings the ply back to the same number over another state."""
         self._evict_idle()
         cached = self._cache.get(row.id)
-        if cached is not None and cached.record.ply == row.ply and (
+        if cached is not None and cached.revision == row.revision and cached.record.ply == row.ply and (
                 not row.ply or loaded_from(cached.record) < row.ply):  # a resumed record holds its last action
-            self._keep(row.id, cached.record)  # the most recently used now
+            self._keep(row, cached.record)  # the most recently used now
             return cached.record
         record = await self._load(row)
-        self._keep(row.id, record)
+        self._keep(row, record)
         return record
 
     async def _load(self, row: GameRow) -> GameRecord:
@@ -171,7 +176,7 @@ class GameService:
             rules_for(row.kind), row.options, row.seed, [a.action for a in actions],
             snapshot=snapshot if snapshot and snapshot[0] else None, snapshot_every=SNAPSHOT_EVERY,
         )
-        self._keep(row.id, record)
+        self._keep(row, record)
         return record
 
     # -- finding the channel's game ----------------------------------------------------------------
@@ -206,13 +211,13 @@ class GameService:
                 guild_id=guild_id, channel_id=channel_id, parent_channel_id=parent_channel_id, owner_id=owner_id,
                 kind=kind, options=record.options, seed=seed,
             )
-            self._keep(row.id, record)
+            self._keep(row, record)
         return Played(row, record.last, record)
 
     async def play(
         self, channel_id: int, user_id: int, action: Action | Callable[[GameRecord], Action], *,
         kind: str | None = None, game_id: int | None = None, ply: int | None = None,
-        before_commit: BeforeCommit | None = None,
+        before_commit: BeforeCommit | None = None, interaction_id: int | None = None,
     ) -> Played:
         """Apply one action for ``user_id`` in ``channel_id``.
 
@@ -220,6 +225,8 @@ class GameService:
         still that game at that version. ``action`` may be a function of the record (it is then built under
         the lock, against the state it will be applied to). ``before_commit`` is awaited under the lock right
         before the store's transaction; if it raises, nothing is committed and the cached record is dropped.
+        ``interaction_id`` (Discord's; None from the console) is stored with the action: a second delivery of
+        one interaction is refused as stale instead of being applied twice.
         """
         async with self._change(channel_id):
             row = await self._row_for(channel_id, kind=kind, game_id=game_id, ply=ply)
@@ -231,14 +238,15 @@ class GameService:
             try:
                 if before_commit is not None:
                     await before_commit()
-                row = await self._save(row, record, action, user_id)
+                row = await self._save(row, record, action, user_id, interaction_id)
             except BaseException:
                 self.forget(row.id)
                 raise
+            self._keep(row, record)  # the record is at the new revision now
             return Played(row, step, record, finished_now=record.state.finished)
 
     async def undo(self, channel_id: int, user_id: int, *, game_id: int | None = None, ply: int | None = None,
-                   before_commit: BeforeCommit | None = None) -> Played:
+                   before_commit: BeforeCommit | None = None, interaction_id: int | None = None) -> Played:
         async with self._change(channel_id):
             row = await self._row_for(channel_id, game_id=game_id, ply=ply, finished_ok=True)
             self.check_owner(row, user_id)
@@ -249,14 +257,15 @@ class GameService:
                 if before_commit is not None:
                     await before_commit()
                 row = await self.store.undo_action(
-                    row.id, expected_ply=row.ply, user_id=user_id, summary=record.state.summary()
+                    row.id, expected_ply=row.ply, user_id=user_id, summary=record.state.summary(),
+                    expected_revision=row.revision, interaction_id=interaction_id,
                 )
             except BaseException:
                 self.forget(row.id)
                 raise
             if loaded_from(record) >= record.ply > 0:  # undone down to the snapshot: read the tail before it
                 record = await self._load(row)
-            self._keep(row.id, record)
+            self._keep(row, record)
             return Played(row, record.last, record, undone=undone, withdrawn=withdrawn)
 
     async def abandon(self, channel_id: int, user_id: int, *, may_manage: bool, game_id: int | None = None,
@@ -268,7 +277,8 @@ class GameService:
             if before_commit is not None:
                 await before_commit()
             self.forget(row.id)
-            return await self.store.abandon(row.id, expected_ply=row.ply, by_user=user_id)
+            return await self.store.abandon(row.id, expected_ply=row.ply, by_user=user_id,
+                                            expected_revision=row.revision)
 
     async def forget_user(self, user_id: int, *, expected_mark: str | None = None,
                           before_commit: BeforeCommit | None = None) -> dict[str, Any]:
@@ -301,7 +311,8 @@ class GameService:
             raise Refusal("refuse.stale_button")
         return row
 
-    async def _save(self, row: GameRow, record: GameRecord, action: Action, user_id: int) -> GameRow:
+    async def _save(self, row: GameRow, record: GameRecord, action: Action, user_id: int,
+                    interaction_id: int | None = None) -> GameRow:
         state = record.state
         snapshot = state.to_json() if record.ply % SNAPSHOT_EVERY == 0 else None
         result = state.result() if state.finished else None
@@ -309,7 +320,8 @@ class GameService:
         try:
             return await self.store.append_action(
                 row.id, expected_ply=row.ply, action=action.to_json(), user_id=user_id, snapshot=snapshot,
-                summary=state.summary(), finish=finish,
+                summary=state.summary(), finish=finish, expected_revision=row.revision,
+                interaction_id=interaction_id,
             )
         except StaleVersion:
             # Another process wrote first: our record is behind. The caller sees a clear refusal and the

@@ -52,3 +52,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("soak") is not None:
             item.add_marker(skip)
+
+
+# A real PostgreSQL server started by the test run (tests/support/postgres.py): `pg_server`, `pg_dsn`.
+from support.postgres import pg_dsn, pg_server  # noqa: E402, F401

@@ -1,4 +1,5 @@
-"""Where games live: the ``Store`` contract (base.py) and its SQLite implementation (sqlite.py)."""
+"""Where games live: the ``Store`` contract (base.py), its SQLite implementation (sqlite.py, the embedded
+default) and its PostgreSQL one (postgres.py, for several processes); ``make_store`` picks by the target."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import sys
 
 from .base import (
     ActionRow,
+    AlreadyApplied,
     ChannelBusy,
     FinishInfo,
     GameNotActive,
@@ -22,16 +24,19 @@ from .base import (
     StoreError,
     StoreUnavailable,
 )
+from .postgres import PostgresStore
 from .sqlite import SqliteStore
 
 __all__ = [
     "ActionRow",
+    "AlreadyApplied",
     "ChannelBusy",
     "FinishInfo",
     "GameNotActive",
     "GameNotFound",
     "GameRow",
     "NothingToUndo",
+    "PostgresStore",
     "Ranking",
     "ResultRow",
     "SchemaTooNew",
@@ -42,11 +47,34 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "backup_main",
+    "is_postgres",
+    "make_store",
 ]
+
+
+def is_postgres(target: str | os.PathLike[str]) -> bool:
+    """Whether ``target`` (SOLO_BOT_DB) names a PostgreSQL database rather than an SQLite file."""
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
+def make_store(target: str | os.PathLike[str], *, busy_timeout: float | None = None, **options) -> Store:
+    """The store for ``target``, not opened yet: ``postgresql://…`` → PostgresStore, a path → SqliteStore.
+    ``busy_timeout``: how long a write waits for a lock (SQLite's busy timeout, PostgreSQL's lock_timeout)."""
+    if is_postgres(target):
+        if busy_timeout is not None:
+            options["lock_timeout"] = busy_timeout
+        return PostgresStore(str(target), **options)
+    if busy_timeout is not None:
+        options["busy_timeout"] = busy_timeout
+    return SqliteStore(target, **options)
 
 
 async def backup_main(db_path: str | os.PathLike[str], dest: str | os.PathLike[str]) -> int:
     """``python -m bot backup PATH``: copy the live database to ``dest``; 0 on success, 1 on failure."""
+    if is_postgres(str(db_path)):
+        print("backup: python -m bot backup copies an SQLite file; back up PostgreSQL with pg_dump",
+              file=sys.stderr)
+        return 1
     if not os.path.exists(db_path):
         print(f"backup failed: no database at {db_path}", file=sys.stderr)
         return 1

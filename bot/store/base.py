@@ -1,9 +1,11 @@
 """What the bot needs from a store, independent of the database behind it.
 
-The bot talks only to ``Store``; ``SqliteStore`` (bot/store/sqlite.py) is the one implementation
-today, and a PostgreSQL one (asyncpg) can follow the same contract: every write is one transaction,
-the game's ``ply`` is its version and is checked on write with a conditional UPDATE, the
-"one active game per channel" rule is a partial unique index, timestamps are ISO-8601 UTC strings.
+The bot talks only to ``Store``; ``SqliteStore`` (bot/store/sqlite.py) and ``PostgresStore``
+(bot/store/postgres.py, asyncpg) implement the same contract: every write is one transaction, the
+game's ``revision`` (increased by every write, undo included, so it never repeats) and its ``ply``
+are checked on write with a conditional UPDATE, the "one active game per channel" rule is a partial
+unique index, an action's interaction id is unique (a second delivery is refused), timestamps are
+ISO-8601 UTC strings.
 
 Errors carry a message key and parameters like the engine's ``RuleError`` so the bot can localize
 them; none of them means that anything was half-written.
@@ -51,6 +53,13 @@ class StaleVersion(StoreError):
     key = "store.stale_version"
 
 
+class AlreadyApplied(StaleVersion):
+    """This interaction's action is already in the log (a second delivery): nothing was written again
+    (params: game_id, interaction_id)."""
+
+    key = "store.already_applied"
+
+
 class GameNotFound(StoreError):
     key = "store.game_not_found"
 
@@ -66,7 +75,8 @@ class NothingToUndo(StoreError):
 
 
 class StoreUnavailable(StoreError):
-    """The database cannot be used right now. ``reason``: locked, disk_full, read_only, io, cannot_open."""
+    """The database cannot be used right now. ``reason``: locked, disk_full, read_only, io, cannot_open,
+    unreachable (the database server is down or the connection was lost: the next command reconnects)."""
 
     key = "store.unavailable"
 
@@ -107,6 +117,9 @@ class GameRow:
     created_at: str
     updated_at: str
     summary: JSON | None
+    # Increased by every write (append, undo, abandon, finish): unlike ``ply`` it never comes back to an
+    # earlier value, so a cached record is current only when its revision is the row's.
+    revision: int = 0
 
 
 @dataclass(frozen=True)
@@ -170,6 +183,20 @@ class Ranking:
             raise ValueError(f"unknown outcomes {self.outcomes!r}")
 
 
+_RANKED = {"outcome": "outcome", "player_score": "player_score", "opponent_score": "opponent_score",
+           "length": "length", "margin": "(player_score - opponent_score)"}
+
+
+def ranking_sql(ranking: Ranking) -> tuple[str, str]:
+    """(where, order by) of a game's ranking: only whitelisted columns reach the SQL, outcomes as literals
+    from the closed set. Ties go to the earlier result."""
+    outcomes = ", ".join(f"'{o}'" for o in ranking.outcomes if o in OUTCOMES)
+    columns = [_RANKED[c] for c, _ in ranking.order]
+    where = " AND ".join([f"outcome IN ({outcomes})"] + [f"{c} IS NOT NULL" for c in columns])
+    order = ", ".join([f"{_RANKED[c]} {d.upper()}" for c, d in ranking.order] + ["finished_at", "game_id"])
+    return where, order
+
+
 @dataclass(frozen=True)
 class FinishInfo:
     """How a game ended, given with the action that ended it."""
@@ -219,13 +246,18 @@ class Store(Protocol):
         snapshot: JSON | None = None,
         summary: JSON | None,
         finish: FinishInfo | None = None,
+        expected_revision: int | None = None,
+        interaction_id: int | None = None,
     ) -> GameRow: ...
 
     async def undo_action(
-        self, game_id: int, *, expected_ply: int, user_id: int, summary: JSON | None
+        self, game_id: int, *, expected_ply: int, user_id: int, summary: JSON | None,
+        expected_revision: int | None = None, interaction_id: int | None = None,
     ) -> GameRow: ...
 
-    async def abandon(self, game_id: int, *, expected_ply: int | None, by_user: int) -> GameRow: ...
+    async def abandon(
+        self, game_id: int, *, expected_ply: int | None, by_user: int, expected_revision: int | None = None
+    ) -> GameRow: ...
 
     async def add_result_post(self, game_id: int, channel_id: int, message_id: int) -> None: ...
     async def take_result_posts(self, game_id: int) -> list[tuple[int, int]]: ...

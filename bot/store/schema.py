@@ -189,5 +189,27 @@ V6 = (
     "CREATE INDEX results_user ON results (guild_id, user_id)",
 )
 
-MIGRATIONS: list[tuple[str | Callable[[Any], Awaitable[None]], ...]] = [V1, V2, V3, V4, V5, V6]
+
+# A version that never repeats (issue 13): ``ply`` comes back to an earlier number after an undo, so two
+# processes could each think their cached record current (ABA). ``revision`` is increased by every write,
+# undo included, and is what the cache check and the conditional UPDATE compare. Existing games start at the
+# number of writes their log shows. Each action keeps the id of the Discord interaction that asked for it
+# (NULL from the console and for older rows), unique, so a second delivery of one interaction is refused; an
+# undone action keeps the id of the interaction that undid it, unique too (a repeated undo is not a second undo).
+
+V7 = (
+    "ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0",
+    """
+    UPDATE games SET revision =
+        (SELECT count(*) + coalesce(sum(undone), 0) FROM actions WHERE actions.game_id = games.id)
+        + (status = 'abandoned')
+    """,
+    "ALTER TABLE actions ADD COLUMN interaction_id INTEGER",
+    "CREATE UNIQUE INDEX actions_interaction ON actions (interaction_id) WHERE interaction_id IS NOT NULL",
+    "ALTER TABLE actions ADD COLUMN undone_interaction_id INTEGER",
+    "CREATE UNIQUE INDEX actions_undone_interaction ON actions (undone_interaction_id)"
+    " WHERE undone_interaction_id IS NOT NULL",
+)
+
+MIGRATIONS: list[tuple[str | Callable[[Any], Awaitable[None]], ...]] = [V1, V2, V3, V4, V5, V6, V7]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -31,6 +31,7 @@ from .base import (
     JSON,
     OUTCOMES,
     ActionRow,
+    AlreadyApplied,
     ChannelBusy,
     FinishInfo,
     GameNotActive,
@@ -44,6 +45,7 @@ from .base import (
     StoreCorrupt,
     StoreError,
     StoreUnavailable,
+    ranking_sql,
 )
 from .schema import MIGRATIONS, SCHEMA_VERSION
 
@@ -59,27 +61,13 @@ _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 6, 8
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, parent_channel_id, owner_id, kind, options, seed, status, ply, "
-    "created_at, updated_at, summary"
+    "created_at, updated_at, summary, revision"
 )
 _ACTION_COLUMNS = "seq, game_id, ply, action, user_id, created_at, undone"
 _RESULT_COLUMNS = (
     "game_id, guild_id, user_id, kind, outcome, difficulty, player_score, opponent_score, length, result, "
     "finished_at, ended_by"
 )
-_RANKED = {"outcome": "outcome", "player_score": "player_score", "opponent_score": "opponent_score",
-           "length": "length", "margin": "(player_score - opponent_score)"}
-
-
-def _ranking_sql(ranking: Ranking) -> tuple[str, str]:
-    """(where, order by) of a game's ranking: only whitelisted columns reach the SQL, outcomes as literals
-    from the closed set. Ties go to the earlier result."""
-    outcomes = ", ".join(f"'{o}'" for o in ranking.outcomes if o in OUTCOMES)
-    columns = [_RANKED[c] for c, _ in ranking.order]
-    where = " AND ".join([f"outcome IN ({outcomes})"] + [f"{c} IS NOT NULL" for c in columns])
-    order = ", ".join([f"{_RANKED[c]} {d.upper()}" for c, d in ranking.order] + ["finished_at", "game_id"])
-    return where, order
-
-
 def translate(exc: sqlite3.Error) -> Exception:
     """The store error for a sqlite3 error; the error itself when it is a bug rather than a fault."""
     code = getattr(exc, "sqlite_errorcode", None)
@@ -429,11 +417,15 @@ class SqliteStore:
         snapshot: JSON | None = None,
         summary: JSON | None,
         finish: FinishInfo | None = None,
+        expected_revision: int | None = None,
+        interaction_id: int | None = None,
     ) -> GameRow:
         """Record one action at ``expected_ply + 1``, all or nothing.
 
         ``summary`` replaces the stored one (None clears it); ``snapshot`` is the state JSON at the
         new ply; ``finish`` ends the game and records its result in the same transaction.
+        ``expected_revision`` (when given) must be the game's revision too; ``interaction_id`` is kept
+        with the action, and an interaction whose action is already stored raises ``AlreadyApplied``.
         """
         # Serialise everything before the transaction: a value that is not JSON writes nothing.
         action_text = _dumps(action)
@@ -444,17 +436,22 @@ class SqliteStore:
         status = "active" if finish is None else finish.status
         now = self._clock()
         async with self._write() as db:
+            if interaction_id is not None:
+                seen = await _one(db, "SELECT game_id FROM actions WHERE interaction_id = ?", (interaction_id,))
+                if seen is not None:
+                    raise AlreadyApplied(game_id=seen[0], interaction_id=interaction_id)
             cursor = await db.execute(
-                "UPDATE games SET ply = ply + 1, status = ?, summary = ?, updated_at = ?"
-                " WHERE id = ? AND ply = ? AND status = 'active'",
-                (status, summary_text, now, game_id, expected_ply),
+                "UPDATE games SET ply = ply + 1, revision = revision + 1, status = ?, summary = ?, updated_at = ?"
+                " WHERE id = ? AND ply = ? AND status = 'active' AND (? IS NULL OR revision = ?)",
+                (status, summary_text, now, game_id, expected_ply, expected_revision, expected_revision),
             )
             if cursor.rowcount != 1:
-                raise await _refusal(db, game_id, expected_ply, allowed=("active",))
+                raise await _refusal(db, game_id, expected_ply, allowed=("active",), expected_revision=expected_revision)
             ply = expected_ply + 1
             await db.execute(
-                "INSERT INTO actions (game_id, ply, action, user_id, created_at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, ply, action_text, user_id, now),
+                "INSERT INTO actions (game_id, ply, action, user_id, created_at, interaction_id)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, ply, action_text, user_id, now, interaction_id),
             )
             if snapshot_text is not None:
                 await db.execute(
@@ -467,29 +464,36 @@ class SqliteStore:
             return game
 
     async def undo_action(
-        self, game_id: int, *, expected_ply: int, user_id: int, summary: JSON | None
+        self, game_id: int, *, expected_ply: int, user_id: int, summary: JSON | None,
+        expected_revision: int | None = None, interaction_id: int | None = None,
     ) -> GameRow:
         """Take back the last live action: marked undone (never deleted), ply − 1, snapshots above the
         new ply dropped; a game that action had finished is active again and its result is gone."""
         summary_text = None if summary is None else _dumps(summary)
         now = self._clock()
         async with self._write() as db:
+            if interaction_id is not None:
+                seen = await _one(db, "SELECT game_id FROM actions WHERE undone_interaction_id = ?", (interaction_id,))
+                if seen is not None:
+                    raise AlreadyApplied(game_id=seen[0], interaction_id=interaction_id)
             try:
                 cursor = await db.execute(
-                    "UPDATE games SET ply = ply - 1, status = 'active', summary = ?, updated_at = ?"
-                    " WHERE id = ? AND ply = ? AND ply > 0 AND status IN ('active', 'finished')",
-                    (summary_text, now, game_id, expected_ply),
+                    "UPDATE games SET ply = ply - 1, revision = revision + 1, status = 'active', summary = ?,"
+                    " updated_at = ? WHERE id = ? AND ply = ? AND ply > 0 AND status IN ('active', 'finished')"
+                    " AND (? IS NULL OR revision = ?)",
+                    (summary_text, now, game_id, expected_ply, expected_revision, expected_revision),
                 )
             except sqlite3.IntegrityError as exc:
                 # Reopening a finished game in a channel that has started another one since.
                 game = await _game(db, game_id)
                 raise await _channel_busy(db, game.channel_id) from exc
             if cursor.rowcount != 1:
-                raise await _refusal(db, game_id, expected_ply, allowed=("active", "finished"))
+                raise await _refusal(db, game_id, expected_ply, allowed=("active", "finished"),
+                                     expected_revision=expected_revision)
             cursor = await db.execute(
-                "UPDATE actions SET undone = 1, undone_at = ?, undone_by = ?"
+                "UPDATE actions SET undone = 1, undone_at = ?, undone_by = ?, undone_interaction_id = ?"
                 " WHERE game_id = ? AND ply = ? AND undone = 0",
-                (now, user_id, game_id, expected_ply),
+                (now, user_id, interaction_id, game_id, expected_ply),
             )
             if cursor.rowcount != 1:
                 raise StoreCorrupt("log_mismatch", game_id=game_id, ply=expected_ply)
@@ -499,17 +503,20 @@ class SqliteStore:
             await db.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
             return await _game(db, game_id)
 
-    async def abandon(self, game_id: int, *, expected_ply: int | None, by_user: int) -> GameRow:
+    async def abandon(
+        self, game_id: int, *, expected_ply: int | None, by_user: int, expected_revision: int | None = None
+    ) -> GameRow:
         """End an active game without a score; its result (outcome abandoned) is on no leaderboard."""
         now = self._clock()
         async with self._write() as db:
             cursor = await db.execute(
-                "UPDATE games SET status = 'abandoned', updated_at = ?"
-                " WHERE id = ? AND status = 'active' AND (? IS NULL OR ply = ?)",
-                (now, game_id, expected_ply, expected_ply),
+                "UPDATE games SET status = 'abandoned', revision = revision + 1, updated_at = ?"
+                " WHERE id = ? AND status = 'active' AND (? IS NULL OR ply = ?) AND (? IS NULL OR revision = ?)",
+                (now, game_id, expected_ply, expected_ply, expected_revision, expected_revision),
             )
             if cursor.rowcount != 1:
-                raise await _refusal(db, game_id, expected_ply, allowed=("active",))
+                raise await _refusal(db, game_id, expected_ply, allowed=("active",),
+                                     expected_revision=expected_revision)
             game = await _game(db, game_id)
             finish = FinishInfo(status="abandoned", outcome="abandoned")
             await _insert_result(db, game, finish, ended_by=by_user, now=now)
@@ -546,7 +553,7 @@ class SqliteStore:
         """Each player's best result in this server, best first (rank = position + 1), in the order of the
         game's ``ranking`` (from its registry entry). ``difficulty`` None ranks all difficulties together.
         """
-        where, order = _ranking_sql(ranking)
+        where, order = ranking_sql(ranking)
         async with self._read() as db:
             rows = await db.execute_fetchall(
                 f"SELECT {_RESULT_COLUMNS} FROM ("
@@ -579,7 +586,7 @@ class SqliteStore:
             )
             best: dict[str, ResultRow | None] = {}
             for kind, ranking in rankings.items():
-                where, order = _ranking_sql(ranking)
+                where, order = ranking_sql(ranking)
                 row = await _one(
                     db,
                     f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild_id IS ? AND user_id = ? AND kind = ?"
@@ -710,8 +717,8 @@ async def _rollback(db: aiosqlite.Connection) -> None:
 
 async def _user_data(db: aiosqlite.Connection, user_id: int) -> JSON:
     mine = "SELECT id FROM games WHERE owner_id = ?"
-    row = await _one(db, "SELECT count(*), coalesce(max(id), 0), coalesce(max(updated_at), ''), coalesce(sum(ply), 0)"
-                         " FROM games WHERE owner_id = ?", (user_id,))
+    row = await _one(db, "SELECT count(*), coalesce(max(id), 0), coalesce(max(updated_at), ''),"
+                         " coalesce(sum(revision), 0) FROM games WHERE owner_id = ?", (user_id,))
     games, newest, updated, plies = row[0], row[1], row[2], row[3]
     counts = {"games": games}
     for table in ("actions", "snapshots", "results"):
@@ -809,15 +816,26 @@ async def _game(db: aiosqlite.Connection, game_id: int) -> GameRow:
 
 
 async def _refusal(
-    db: aiosqlite.Connection, game_id: int, expected_ply: int | None, *, allowed: tuple[str, ...]
+    db: aiosqlite.Connection, game_id: int, expected_ply: int | None, *, allowed: tuple[str, ...],
+    expected_revision: int | None = None,
 ) -> StoreError:
     """Why a conditional UPDATE touched no row."""
-    game = await _game(db, game_id)
+    return refusal_for(await _game(db, game_id), expected_ply, allowed=allowed, expected_revision=expected_revision)
+
+
+def refusal_for(
+    game: GameRow, expected_ply: int | None, *, allowed: tuple[str, ...], expected_revision: int | None = None
+) -> StoreError:
+    """Why a conditional UPDATE of ``game`` (as it is now) touched no row (shared with the PostgreSQL store)."""
     if game.status not in allowed:
-        return GameNotActive(game_id=game_id, status=game.status)
+        return GameNotActive(game_id=game.id, status=game.status)
     if expected_ply is not None and game.ply != expected_ply:
-        return StaleVersion(game_id=game_id, expected=expected_ply, actual=game.ply)
-    return NothingToUndo(game_id=game_id)
+        return StaleVersion(game_id=game.id, expected=expected_ply, actual=game.ply)
+    if expected_revision is not None and game.revision != expected_revision:
+        # Same ply over a different history (an undo and another action since): the ABA case.
+        return StaleVersion(game_id=game.id, expected=expected_ply, actual=game.ply,
+                            expected_revision=expected_revision, revision=game.revision)
+    return NothingToUndo(game_id=game.id)
 
 
 async def _channel_busy(db: aiosqlite.Connection, channel_id: int) -> ChannelBusy:
@@ -870,6 +888,7 @@ def _game_row(row: sqlite3.Row) -> GameRow:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         summary=None if row["summary"] is None else json.loads(row["summary"]),
+        revision=row["revision"],
     )
 
 

@@ -22,6 +22,7 @@ HEADINGS = {
     "bot": ["machine:", "Commands per second through the stand-in", "Latency, dispatch to answered",
             "What durability costs", "Resume: the first command", "Bytes per action",
             "Memory per active game", "Startup: bot created to ready"],
+    "store": ["machine:", "Store writes per second, SQLite against PostgreSQL", "SQLite", "PostgreSQL"],
 }
 
 

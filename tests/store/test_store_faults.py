@@ -56,11 +56,10 @@ class Locker:
         assert await asyncio.to_thread(self.proc.wait, 10) == 0
 
 
-# -- two writers ---------------------------------------------------------------------------------------
-async def test_two_stores_racing_on_one_ply_exactly_one_wins(
-    store: SqliteStore, db_path: Path, game: GameRow
-) -> None:
-    async with SqliteStore(db_path, busy_timeout=5.0) as other:
+# -- two writers (on SQLite and on PostgreSQL) ----------------------------------------------------------------
+@pytest.mark.backends("sqlite", "postgres")
+async def test_two_stores_racing_on_one_ply_exactly_one_wins(store, new_store, game: GameRow) -> None:
+    async with new_store(busy_timeout=5.0) as other:
         for ply in range(15):
             outcomes = await asyncio.gather(
                 *(
@@ -85,8 +84,9 @@ async def test_two_stores_racing_on_one_ply_exactly_one_wins(
     assert (await store.game(game.id)).summary == {"by": live[-1].user_id}
 
 
-async def test_two_stores_starting_a_game_in_one_channel(store: SqliteStore, db_path: Path) -> None:
-    async with SqliteStore(db_path, busy_timeout=5.0) as other:
+@pytest.mark.backends("sqlite", "postgres")
+async def test_two_stores_starting_a_game_in_one_channel(store, new_store) -> None:
+    async with new_store(busy_timeout=5.0) as other:
         outcomes = await asyncio.gather(
             store.create_game(**new_game_args(5)),
             other.create_game(**new_game_args(5)),
@@ -306,11 +306,11 @@ async def test_a_restart_while_another_process_writes_can_still_read(db_path: Pa
 # Several processes playing the same game as fast as they can, each reading the version and writing on it.
 RACER = r"""
 import asyncio, sys
-from bot.store import SqliteStore, StaleVersion
+from bot.store import StaleVersion, make_store
 
 async def main(path, game_id, target, me):
     won = 0
-    async with SqliteStore(path, busy_timeout=10) as store:
+    async with make_store(path, busy_timeout=10) as store:
         while True:
             game = await store.game(game_id)
             if game.ply >= target:
@@ -327,8 +327,9 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4
 """
 
 
-async def test_processes_racing_never_write_twice_on_one_version(db_path: Path) -> None:
-    async with SqliteStore(db_path) as store:
+@pytest.mark.backends("sqlite", "postgres")
+async def test_processes_racing_never_write_twice_on_one_version(new_store, db_target) -> None:
+    async with new_store() as store:
         game = await store.create_game(**new_game_args())
     target, racers = 60, 3
     procs = [
@@ -336,7 +337,7 @@ async def test_processes_racing_never_write_twice_on_one_version(db_path: Path) 
             sys.executable,
             "-c",
             RACER,
-            str(db_path),
+            str(db_target),
             str(game.id),
             str(target),
             str(me),
@@ -347,7 +348,7 @@ async def test_processes_racing_never_write_twice_on_one_version(db_path: Path) 
     outputs = [await p.communicate() for p in procs]
     assert all(p.returncode == 0 for p in procs)
     wins = [int(out.decode()) for out, _ in outputs]
-    async with SqliteStore(db_path) as store:
+    async with new_store() as store:
         game = await store.game(game.id)
         live = await store.live_actions(game.id)
         log = await store.history(game.id, 1000)
@@ -360,10 +361,10 @@ async def test_processes_racing_never_write_twice_on_one_version(db_path: Path) 
 # A bot that acknowledges each action once it is committed, then dies by SIGKILL at a random moment.
 PLAYER = r"""
 import asyncio, sys
-from bot.store import SqliteStore
+from bot.store import make_store
 
 async def main(path, game_id):
-    async with SqliteStore(path) as store:
+    async with make_store(path) as store:
         game = await store.game(game_id)
         while True:
             n = game.ply + 1
@@ -375,18 +376,19 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2])))
 """
 
 
-async def test_kill_9_keeps_every_acknowledged_action_and_no_half(db_path: Path) -> None:
-    async with SqliteStore(db_path) as store:
+@pytest.mark.backends("sqlite", "postgres")
+async def test_kill_9_keeps_every_acknowledged_action_and_no_half(new_store, db_target) -> None:
+    async with new_store() as store:
         game = await store.create_game(**new_game_args())
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", PLAYER, str(db_path), str(game.id), stdout=subprocess.PIPE
+        sys.executable, "-c", PLAYER, str(db_target), str(game.id), stdout=subprocess.PIPE
     )
     acknowledged = 0
     while acknowledged < 25:
         acknowledged = int(await proc.stdout.readline())
     proc.kill()
     await proc.wait()
-    async with SqliteStore(db_path) as store:
+    async with new_store() as store:
         game = await store.game(game.id)
         live = await store.live_actions(game.id)
         snapshot = await store.latest_snapshot(game.id, game.ply)

@@ -45,6 +45,7 @@ async def test_forget_deletes_the_users_games_actions_snapshots_and_results_and_
     assert _rows(db_path, "games") == 1 and _rows(db_path, "actions") == 2 and _rows(db_path, "snapshots") == 0
 
 
+@pytest.mark.backends("sqlite", "postgres")
 async def test_forget_refuses_when_the_data_changed_since_the_confirmation(store):
     game = await store.create_game(**new_game_args(1, owner_id=7))
     mark = (await store.user_data(7))["mark"]

@@ -21,6 +21,8 @@ from bot.store import (
     StaleVersion,
 )
 
+BACKENDS = ("sqlite", "postgres")
+
 WON = FinishInfo(status="finished", outcome="won", player_score=120, opponent_score=95)
 
 
@@ -56,15 +58,24 @@ async def test_a_second_game_in_a_busy_channel_is_refused(store: SqliteStore, ga
     assert other.id != game.id
 
 
-async def test_the_index_not_a_read_keeps_one_active_game(store: SqliteStore, game: GameRow) -> None:
+async def test_the_index_not_a_read_keeps_one_active_game(store: SqliteStore, game: GameRow, backend) -> None:
     # Bypass the store's code path entirely: the database itself refuses a second active game.
-    import sqlite3
+    insert = ("INSERT INTO games (channel_id, owner_id, kind, options, seed, created_at, updated_at)"
+              " VALUES (100, 1, 'seasons', '{}', 1, 'now', 'now')")
+    if backend == "sqlite":
+        import sqlite3
 
-    with sqlite3.connect(store.path) as conn, pytest.raises(sqlite3.IntegrityError):
-        conn.execute(
-            "INSERT INTO games (channel_id, owner_id, kind, options, seed, created_at, updated_at)"
-            " VALUES (100, 1, 'seasons', '{}', 1, 'now', 'now')"
-        )
+        with sqlite3.connect(store.path) as conn, pytest.raises(sqlite3.IntegrityError):
+            conn.execute(insert)
+    else:
+        import asyncpg
+
+        conn = await asyncpg.connect(store.dsn)
+        try:
+            with pytest.raises(asyncpg.UniqueViolationError):
+                await conn.execute(insert)
+        finally:
+            await conn.close()
 
 
 async def test_a_channel_is_free_again_once_its_game_ended(store: SqliteStore, game: GameRow) -> None:
@@ -230,9 +241,9 @@ async def test_abandon(store: SqliteStore, game: GameRow) -> None:
     assert await ranked(store, 1, "seasons") == []
 
 
-async def test_timestamps_come_from_the_clock(db_path) -> None:
+async def test_timestamps_come_from_the_clock(new_store) -> None:
     ticks = iter(f"2026-01-01T00:00:0{i}+00:00" for i in range(10))
-    async with SqliteStore(db_path, clock=lambda: next(ticks)) as store:
+    async with new_store(clock=lambda: next(ticks)) as store:
         game = await store.create_game(**new_game_args())
         game = await store.append_action(
             game.id, expected_ply=0, action={"type": "x"}, user_id=7, summary=None
@@ -283,6 +294,7 @@ async def test_a_cancelled_write_is_all_or_nothing(store: SqliteStore, game: Gam
     assert written == {True, False}  # both outcomes were seen
 
 
+@pytest.mark.backends("sqlite")  # SQLite's one connection and its worker thread
 async def test_a_write_cancelled_while_queued_leaves_no_transaction_open(
     store: SqliteStore, game: GameRow
 ) -> None:

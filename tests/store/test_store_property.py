@@ -7,14 +7,19 @@ order and hold what the model says, the latest snapshot is the model's, and the 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from store_helpers import new_game_args
 
-from bot.store import FinishInfo, GameNotActive, NothingToUndo, SqliteStore, StaleVersion
+from bot.store import FinishInfo, GameNotActive, NothingToUndo, SqliteStore, StaleVersion, Store, make_store
+
+BACKENDS = ("sqlite", "postgres")
+_channels = itertools.count(1000)  # one database serves every example on PostgreSQL: a channel each
 
 OPS = st.lists(
     st.one_of(
@@ -27,9 +32,9 @@ OPS = st.lists(
 )
 
 
-async def _run(ops: list[tuple[str, object]], path: Path) -> None:
-    async with SqliteStore(path, synchronous="NORMAL") as store:  # fsync adds nothing to this property
-        game = await store.create_game(**new_game_args())
+async def _run(ops: list[tuple[str, object]], store: Store) -> None:
+    async with store:
+        game = await store.create_game(**new_game_args(next(_channels)))
         live: list[dict] = []  # the model: live actions in order
         snapshots: dict[int, dict] = {}
         finished = False
@@ -96,8 +101,14 @@ async def _run(ops: list[tuple[str, object]], path: Path) -> None:
             assert await store.latest_snapshot(game.id, row.ply) == expected
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(OPS)
-def test_random_appends_and_undos_keep_the_log_contiguous(ops: list[tuple[str, object]]) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        asyncio.run(_run(ops, Path(tmp) / "bot.sqlite3"))
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(ops=OPS)
+def test_random_appends_and_undos_keep_the_log_contiguous(
+    ops: list[tuple[str, object]], backend: str, request: pytest.FixtureRequest
+) -> None:
+    if backend == "postgres":
+        asyncio.run(_run(ops, make_store(request.getfixturevalue("pg_dsn"))))
+        return
+    with tempfile.TemporaryDirectory() as tmp:  # fsync adds nothing to this property
+        asyncio.run(_run(ops, SqliteStore(Path(tmp) / "bot.sqlite3", synchronous="NORMAL")))

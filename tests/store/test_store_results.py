@@ -9,6 +9,8 @@ from store_helpers import new_game_args
 from bot import games
 from bot.store import FinishInfo, SqliteStore
 
+BACKENDS = ("sqlite", "postgres")
+
 _channels = itertools.count(1000)
 
 

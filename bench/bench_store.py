@@ -1,0 +1,138 @@
+"""The store alone: SQLite against PostgreSQL at 1, 10 and 200 channels writing at once, with their floors.
+
+Run: ``.venv/bin/python -m bench.bench_store`` (``--quick`` for small counts). Each channel holds a game and a
+player who appends the next action as soon as the last one is committed (a closed loop); the figure is actions
+committed per second and the p50/p99 latency of one append (``append_action``: one transaction, the conditional
+UPDATE on the revision, the action row, a snapshot every 50). The floor is the same loop reading the game's row
+(``store.game``): one round trip to the database without a transaction or a write, so the ratio is what the
+durable write adds. SQLite is the shipped file (WAL, synchronous=FULL); PostgreSQL is a server this bench starts
+in a temporary directory (tests/support/postgres.py, fsync off: it measures the protocol and the locking, not
+the disk), with the store's default pool of 10 connections. Without the PostgreSQL server binaries its rows say
+so and the SQLite ones still run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+
+from bench.common import percentile, print_machine, print_table
+from bot.store import GameRow, Store, make_store
+
+LEVELS = (1, 10, 200)
+WRITES = 2000  # appends per cell (spread over the channels), and as many reads for the floor
+RUNS = 3
+
+
+@contextlib.contextmanager
+def postgres_server() -> Iterator[str | None]:
+    """A throw-away PostgreSQL server's DSN, or None when the server binaries are not installed."""
+    tests = str(Path(__file__).resolve().parents[1] / "tests")
+    if tests not in sys.path:
+        sys.path.insert(0, tests)
+    from support.postgres import PostgresServer, find_bin_dir
+
+    bin_dir = find_bin_dir()
+    if bin_dir is None:
+        yield None
+        return
+    server = PostgresServer(bin_dir)
+    try:
+        server.init()
+        server.start()
+        yield server.dsn(server.create_database())
+    finally:
+        server.remove()
+
+
+async def _loop(games: list[GameRow], per: int, step: Callable[[GameRow], Awaitable[GameRow]]) -> tuple[float, list[float]]:
+    """Every channel runs ``per`` steps in a closed loop, all channels at once: (steps per second, latencies)."""
+    latencies: list[float] = []
+
+    async def channel(game: GameRow) -> None:
+        for _ in range(per):
+            start = time.perf_counter()
+            game = await step(game)
+            latencies.append(time.perf_counter() - start)
+
+    start = time.perf_counter()
+    await asyncio.gather(*(channel(g) for g in games))
+    return len(latencies) / (time.perf_counter() - start), latencies
+
+
+async def _cell(store: Store, level: int, per: int, base: int) -> dict[str, tuple[float, list[float]]]:
+    games = [await store.create_game(guild_id=1, channel_id=base + i, parent_channel_id=None, owner_id=7,
+                                     kind="seasons", options={"difficulty": "wizard"}, seed=i) for i in range(level)]
+
+    async def write(game: GameRow) -> GameRow:
+        n = game.ply + 1
+        return await store.append_action(game.id, expected_ply=game.ply, expected_revision=game.revision,
+                                         action={"type": "bench", "n": n}, user_id=7, summary={"n": n},
+                                         snapshot={"n": n} if n % 50 == 0 else None)
+
+    async def read(game: GameRow) -> GameRow:
+        await store.game(game.id)
+        return game
+
+    floor = await _loop(games, per, read)
+    writes = await _loop(games, per, write)
+    for game in games:
+        await store.abandon(game.id, expected_ply=None, by_user=7)
+    return {"floor": floor, "write": writes}
+
+
+async def _measure(target: str | Path, levels: tuple[int, ...], writes: int, runs: int) -> dict[int, dict[str, list]]:
+    found: dict[int, dict[str, list]] = {level: {"floor": [], "write": []} for level in levels}
+    async with make_store(target) as store:
+        base = 0
+        for run in range(runs):
+            del run
+            for level in levels:  # the levels take turns in every run: a drift of the machine hits all alike
+                base += 1000
+                cell = await _cell(store, level, max(2, writes // level), base)
+                for kind, figures in cell.items():
+                    found[level][kind].append(figures)
+    return found
+
+
+def _rows(name: str, found: dict[int, dict[str, list]]) -> list[list[object]]:
+    rows = []
+    for level, cell in found.items():
+        w_rate = statistics.median(r for r, _ in cell["write"])
+        f_rate = statistics.median(r for r, _ in cell["floor"])
+        w50, w99 = (statistics.median(percentile(lat, p) * 1e3 for _, lat in cell["write"]) for p in (50, 99))
+        f50 = statistics.median(percentile(lat, 50) * 1e3 for _, lat in cell["floor"])
+        rows.append([name, level, w_rate, w50, w99, f_rate, f50, f_rate / w_rate if w_rate else float("nan")])
+    return rows
+
+
+def main(quick: bool = False) -> None:
+    print_machine()
+    levels = (1, 10, 50) if quick else LEVELS
+    writes, runs = (100, 1) if quick else (WRITES, RUNS)
+    rows: list[list[object]] = []
+    notes = [f"{writes} appends per cell over the channels (at least 2 each), median of {runs} run(s)",
+             "floor: the same closed loop reading the game's row; floor/write: how many reads one durable write costs"]
+    with tempfile.TemporaryDirectory() as tmp:
+        rows += _rows("SQLite", asyncio.run(_measure(Path(tmp) / "bench.sqlite3", levels, writes, runs)))
+    with postgres_server() as dsn:
+        if dsn is None:
+            notes.append("PostgreSQL: no server binaries (initdb, pg_ctl) on this machine; not measured")
+        else:
+            rows += _rows("PostgreSQL", asyncio.run(_measure(dsn, levels, writes, runs)))
+    print_table("Store writes per second, SQLite against PostgreSQL, by channels writing at once",
+                ["store", "channels", "appends/s", "p50 ms", "p99 ms", "floor reads/s", "floor p50 ms",
+                 "floor/write"], rows, notes)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    main(quick=parser.parse_args().quick)

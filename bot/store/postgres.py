@@ -1,0 +1,771 @@
+"""The store on PostgreSQL through asyncpg: the same ``Store`` contract as ``SqliteStore``, for several bot
+processes on one database (``SOLO_BOT_DB=postgresql://…``).
+
+A pool of connections; every write is one transaction (READ COMMITTED: the conditional UPDATE of the game's
+row takes that row's lock and re-checks its ``revision`` and ``ply`` after any writer ahead of it, so of two
+processes writing on one version exactly one wins). The rule "one active game per channel" is the same
+partial unique index as in SQLite, and an action's interaction id is unique.
+
+Migrations live in ``solo_schema`` and run in one transaction under a transaction-scoped advisory lock
+(``pg_advisory_xact_lock``), so processes starting together migrate once.
+
+Errors: PostgreSQL's errors become the same store errors as SQLite's (``translate``): a lock not granted
+within ``lock_timeout`` → StoreUnavailable locked, disk full, read-only, and a server that is down or a
+connection that was lost → StoreUnavailable unreachable ("try again in a moment"). The pool replaces a lost
+connection on the next use, so the bot recovers without a restart once the server is back.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+import asyncpg
+
+from .base import (
+    JSON,
+    ActionRow,
+    AlreadyApplied,
+    ChannelBusy,
+    FinishInfo,
+    GameNotFound,
+    GameRow,
+    Ranking,
+    ResultRow,
+    SchemaTooNew,
+    StoreCorrupt,
+    StoreError,
+    StoreUnavailable,
+    ranking_sql,
+)
+from .sqlite import _check_finish, _dumps, _signed, refusal_for
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+_U64 = (1 << 64) - 1
+# The advisory lock migrations hold (any fixed 64-bit number: "solo-bot" in ASCII).
+MIGRATION_LOCK = 0x736F6C6F2D626F74
+
+# -- the schema ---------------------------------------------------------------------------------------------
+# The final shape of the SQLite schema (its V1…V7: the registry issue's game-neutral results, issue 13's
+# revision and interaction id) as PostgreSQL's first step. Append steps; never edit one that has shipped.
+PG_V1 = (
+    """
+    CREATE TABLE games (
+        id                BIGSERIAL PRIMARY KEY,
+        guild_id          BIGINT,
+        channel_id        BIGINT  NOT NULL,
+        parent_channel_id BIGINT,
+        owner_id          BIGINT  NOT NULL,
+        kind              TEXT    NOT NULL,
+        options           TEXT    NOT NULL,
+        seed              BIGINT  NOT NULL,
+        status            TEXT    NOT NULL DEFAULT 'active'
+                                  CHECK (status IN ('active', 'finished', 'abandoned')),
+        ply               INTEGER NOT NULL DEFAULT 0 CHECK (ply >= 0),
+        revision          BIGINT  NOT NULL DEFAULT 0,
+        created_at        TEXT    NOT NULL,
+        updated_at        TEXT    NOT NULL,
+        summary           TEXT
+    )
+    """,
+    "CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id) WHERE status = 'active'",
+    "CREATE INDEX games_owner ON games (guild_id, owner_id)",
+    "CREATE INDEX games_channel ON games (channel_id, id)",
+    """
+    CREATE TABLE actions (
+        seq            BIGSERIAL PRIMARY KEY,
+        game_id        BIGINT  NOT NULL REFERENCES games (id),
+        ply            INTEGER NOT NULL CHECK (ply >= 1),
+        action         TEXT    NOT NULL,
+        user_id        BIGINT  NOT NULL,
+        created_at     TEXT    NOT NULL,
+        undone         BOOLEAN NOT NULL DEFAULT FALSE,
+        undone_at      TEXT,
+        undone_by      BIGINT,
+        interaction_id BIGINT,
+        undone_interaction_id BIGINT
+    )
+    """,
+    "CREATE UNIQUE INDEX actions_live_ply ON actions (game_id, ply) WHERE NOT undone",
+    "CREATE INDEX actions_game_seq ON actions (game_id, seq)",
+    "CREATE UNIQUE INDEX actions_interaction ON actions (interaction_id) WHERE interaction_id IS NOT NULL",
+    "CREATE UNIQUE INDEX actions_undone_interaction ON actions (undone_interaction_id)"
+    " WHERE undone_interaction_id IS NOT NULL",
+    """
+    CREATE TABLE snapshots (
+        game_id    BIGINT  NOT NULL REFERENCES games (id),
+        ply        INTEGER NOT NULL CHECK (ply >= 0),
+        state      TEXT    NOT NULL,
+        created_at TEXT    NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    )
+    """,
+    """
+    CREATE TABLE results (
+        game_id        BIGINT PRIMARY KEY REFERENCES games (id),
+        guild_id       BIGINT,
+        user_id        BIGINT NOT NULL,
+        kind           TEXT   NOT NULL,
+        outcome        TEXT   NOT NULL CHECK (outcome IN ('won', 'lost', 'abandoned')),
+        difficulty     TEXT,
+        player_score   INTEGER,
+        opponent_score INTEGER,
+        length         INTEGER,
+        result         TEXT,
+        finished_at    TEXT   NOT NULL,
+        ended_by       BIGINT
+    )
+    """,
+    "CREATE INDEX results_board ON results (guild_id, kind, outcome)",
+    "CREATE INDEX results_user ON results (guild_id, user_id)",
+    """
+    CREATE TABLE settings (
+        key        TEXT PRIMARY KEY,
+        value      TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE result_posts (
+        game_id    BIGINT NOT NULL REFERENCES games (id),
+        channel_id BIGINT NOT NULL,
+        message_id BIGINT NOT NULL,
+        PRIMARY KEY (game_id, message_id)
+    )
+    """,
+)
+PG_MIGRATIONS: list[tuple[str, ...]] = [PG_V1]
+PG_SCHEMA_VERSION = len(PG_MIGRATIONS)
+# The tables in an order that respects their references (the copy from SQLite inserts in this order).
+TABLES = ("games", "actions", "snapshots", "results", "result_posts", "settings")
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, parent_channel_id, owner_id, kind, options, seed, status, ply, "
+    "created_at, updated_at, summary, revision"
+)
+_ACTION_COLUMNS = "seq, game_id, ply, action, user_id, created_at, undone"
+
+# -- errors -------------------------------------------------------------------------------------------------
+_CONNECTION_LOST = (
+    OSError,  # refused, reset, no route
+    TimeoutError,  # connecting took too long
+    asyncpg.PostgresConnectionError,  # SQLSTATE class 08
+    asyncpg.CannotConnectNowError,  # 57P03: starting up or shutting down
+    asyncpg.AdminShutdownError,  # 57P01
+    asyncpg.CrashShutdownError,  # 57P02
+    asyncpg.InterfaceError,  # "connection is closed", "pool is closing"
+)
+
+
+def translate(exc: BaseException) -> BaseException:
+    """The store error for an asyncpg (or connection) error; the error itself when it is a bug or needs the
+    caller's context (a unique violation: which index says what it means)."""
+    if isinstance(exc, StoreError):
+        return exc
+    if isinstance(exc, asyncpg.LockNotAvailableError | asyncpg.QueryCanceledError | asyncpg.DeadlockDetectedError
+                  | asyncpg.SerializationError):
+        return StoreUnavailable("locked")
+    if isinstance(exc, asyncpg.DiskFullError):
+        return StoreUnavailable("disk_full")
+    if isinstance(exc, asyncpg.ReadOnlySQLTransactionError):
+        return StoreUnavailable("read_only")
+    if isinstance(exc, asyncpg.PostgresSystemError):  # class 58: I/O errors and the like
+        return StoreUnavailable("io")
+    if isinstance(exc, asyncpg.DataCorruptedError | asyncpg.IndexCorruptedError):
+        return StoreCorrupt("malformed", detail=str(exc))
+    if isinstance(exc, asyncpg.InsufficientResourcesError):  # out of memory, too many connections
+        return StoreUnavailable("unreachable", detail=str(exc))
+    if isinstance(exc, _CONNECTION_LOST):
+        return StoreUnavailable("unreachable")
+    return exc
+
+
+def _lost(exc: BaseException) -> bool:
+    return isinstance(exc, _CONNECTION_LOST)
+
+
+def _utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+class PostgresStore:
+    """``Store`` on one PostgreSQL database. ``open()`` before use, ``close()`` after."""
+
+    def __init__(
+        self,
+        dsn: str,
+        *,
+        min_size: int = 1,
+        max_size: int = 10,
+        lock_timeout: float = 5.0,
+        connect_timeout: float = 5.0,
+        clock: Callable[[], str] = _utc_now,
+    ) -> None:
+        self.dsn = dsn
+        self.min_size = min_size
+        self.max_size = max_size
+        self.lock_timeout = lock_timeout
+        self.connect_timeout = connect_timeout
+        self._clock = clock
+        self._pool: asyncpg.Pool | None = None
+        self.action_rows_read = 0  # as SqliteStore's: rows ``live_actions`` returned
+
+    def __repr__(self) -> str:  # never the password
+        return f"PostgresStore({_without_password(self.dsn)!r})"
+
+    # -- opening -----------------------------------------------------------------------------------------
+    async def open(self) -> None:
+        """Connect the pool and migrate. Loads no game. A server that cannot be reached: StoreUnavailable."""
+        if self._pool is not None:
+            return
+        try:
+            pool = await asyncpg.create_pool(
+                self.dsn, min_size=self.min_size, max_size=self.max_size, timeout=self.connect_timeout,
+                command_timeout=max(30.0, self.lock_timeout * 4),
+                server_settings={"lock_timeout": str(int(self.lock_timeout * 1000)),
+                                 "application_name": "solo-automaton-bot"},
+            )
+        except BaseException as exc:
+            _reraise(exc)
+        try:
+            async with pool.acquire(timeout=self.connect_timeout) as conn:
+                await _migrate(conn)
+        except BaseException as exc:
+            await pool.close()
+            _reraise(exc)
+        self._pool = pool
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            try:
+                await pool.close()
+            except Exception:  # a server gone away: close what is left
+                pool.terminate()
+
+    async def __aenter__(self) -> PostgresStore:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def check(self, *, full: bool = True) -> list[str]:
+        """The database answers (PostgreSQL keeps its own files sound): [] when it does."""
+        await self._read(lambda conn: conn.fetchval("SELECT 1"))
+        return []
+
+    # -- plumbing ----------------------------------------------------------------------------------------
+    def _the_pool(self) -> asyncpg.Pool:
+        if self._pool is None:
+            raise RuntimeError("the store is not open")
+        return self._pool
+
+    async def _read(self, fn: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
+        """Run ``fn`` on a pooled connection; once more on a fresh one if the connection was lost (a read
+        repeated changes nothing)."""
+        pool = self._the_pool()
+        for attempt in (1, 2):
+            try:
+                async with pool.acquire(timeout=self.connect_timeout) as conn:
+                    return await fn(conn)
+            except BaseException as exc:
+                if attempt == 1 and _lost(exc):
+                    continue
+                _reraise(exc)
+        raise AssertionError("unreachable")
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[asyncpg.Connection]:
+        """One transaction on a pooled connection; rolled back on any failure, cancellation included. A
+        connection found lost before the transaction began is replaced once (nothing was sent yet)."""
+        pool = self._the_pool()
+        for attempt in (1, 2):
+            try:
+                conn = await pool.acquire(timeout=self.connect_timeout)
+            except BaseException as exc:
+                _reraise(exc)
+            try:
+                tx = conn.transaction()
+                try:
+                    await tx.start()
+                except BaseException as exc:
+                    if attempt == 1 and _lost(exc):
+                        continue
+                    _reraise(exc)
+                try:
+                    yield conn
+                except BaseException:
+                    try:
+                        await tx.rollback()
+                    except BaseException:  # a lost connection: the server rolls back by itself
+                        conn.terminate()
+                    raise
+                try:
+                    await tx.commit()
+                except BaseException as exc:
+                    _reraise(exc)
+                return
+            except asyncpg.UniqueViolationError:
+                raise  # the caller says what it means
+            except BaseException as exc:
+                _reraise(exc)
+            finally:
+                await pool.release(conn)
+
+    # -- games -------------------------------------------------------------------------------------------
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        parent_channel_id: int | None,
+        owner_id: int,
+        kind: str,
+        options: JSON,
+        seed: int,
+    ) -> GameRow:
+        if not isinstance(kind, str) or not kind:
+            raise ValueError(f"unknown game kind {kind!r}")
+        if not 0 <= seed < 1 << 64:
+            raise ValueError("the seed must be an unsigned 64-bit integer")
+        options_text = _dumps(dict(options))
+        now = self._clock()
+        try:
+            async with self._write() as conn:
+                row = await conn.fetchrow(
+                    "INSERT INTO games (guild_id, channel_id, parent_channel_id, owner_id, kind, options, seed,"
+                    " status, ply, revision, created_at, updated_at)"
+                    f" VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', 0, 0, $8, $8) RETURNING {_GAME_COLUMNS}",
+                    guild_id, channel_id, parent_channel_id, owner_id, kind, options_text, _signed(seed), now,
+                )
+        except asyncpg.UniqueViolationError as exc:
+            raise await self._channel_busy(channel_id) from exc
+        return _game_row(row)
+
+    async def _channel_busy(self, channel_id: int) -> ChannelBusy:
+        game_id = await self._read(lambda conn: conn.fetchval(
+            "SELECT id FROM games WHERE channel_id = $1 AND status = 'active'", channel_id))
+        return ChannelBusy(channel_id=channel_id, game_id=game_id)
+
+    async def active_game(self, channel_id: int) -> GameRow | None:
+        row = await self._read(lambda conn: conn.fetchrow(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'", channel_id))
+        return _game_row(row) if row else None
+
+    async def game(self, game_id: int) -> GameRow:
+        return await self._read(lambda conn: _game(conn, game_id))
+
+    async def last_game(self, channel_id: int) -> GameRow | None:
+        row = await self._read(lambda conn: conn.fetchrow(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1", channel_id))
+        return _game_row(row) if row else None
+
+    async def count_games(self, status: str | None = None) -> int:
+        return int(await self._read(lambda conn: conn.fetchval(
+            "SELECT count(*) FROM games WHERE $1::text IS NULL OR status = $1", status)))
+
+    # -- actions -----------------------------------------------------------------------------------------
+    async def live_actions(self, game_id: int, after_ply: int = 0) -> list[ActionRow]:
+        rows = await self._read(lambda conn: conn.fetch(
+            f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = $1 AND NOT undone AND ply > $2 ORDER BY ply",
+            game_id, after_ply))
+        self.action_rows_read += len(rows)
+        return [_action_row(r) for r in rows]
+
+    async def history(self, game_id: int, limit: int) -> list[ActionRow]:
+        """The latest ``limit`` log entries, newest first, undone ones included (``undone=True``)."""
+        rows = await self._read(lambda conn: conn.fetch(
+            f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = $1 ORDER BY seq DESC LIMIT $2",
+            game_id, limit))
+        return [_action_row(r) for r in rows]
+
+    async def latest_snapshot(self, game_id: int, at_most_ply: int) -> tuple[int, JSON] | None:
+        row = await self._read(lambda conn: conn.fetchrow(
+            "SELECT ply, state FROM snapshots WHERE game_id = $1 AND ply <= $2 ORDER BY ply DESC LIMIT 1",
+            game_id, at_most_ply))
+        return (int(row[0]), json.loads(row[1])) if row else None
+
+    async def append_action(
+        self,
+        game_id: int,
+        *,
+        expected_ply: int,
+        action: JSON,
+        user_id: int,
+        snapshot: JSON | None = None,
+        summary: JSON | None,
+        finish: FinishInfo | None = None,
+        expected_revision: int | None = None,
+        interaction_id: int | None = None,
+    ) -> GameRow:
+        """As ``SqliteStore.append_action``: one action at ``expected_ply + 1``, all or nothing."""
+        action_text = _dumps(action)
+        snapshot_text = None if snapshot is None else _dumps(snapshot)
+        summary_text = None if summary is None else _dumps(summary)
+        if finish is not None:
+            _check_finish(finish)
+        status = "active" if finish is None else finish.status
+        now = self._clock()
+        try:
+            async with self._write() as conn:
+                if interaction_id is not None:
+                    seen = await conn.fetchval("SELECT game_id FROM actions WHERE interaction_id = $1", interaction_id)
+                    if seen is not None:
+                        raise AlreadyApplied(game_id=seen, interaction_id=interaction_id)
+                row = await conn.fetchrow(
+                    "UPDATE games SET ply = ply + 1, revision = revision + 1, status = $1, summary = $2,"
+                    " updated_at = $3 WHERE id = $4 AND ply = $5 AND status = 'active'"
+                    f" AND ($6::bigint IS NULL OR revision = $6) RETURNING {_GAME_COLUMNS}",
+                    status, summary_text, now, game_id, expected_ply, expected_revision,
+                )
+                if row is None:
+                    raise refusal_for(await _game(conn, game_id), expected_ply, allowed=("active",),
+                                      expected_revision=expected_revision)
+                game = _game_row(row)
+                await conn.execute(
+                    "INSERT INTO actions (game_id, ply, action, user_id, created_at, interaction_id)"
+                    " VALUES ($1, $2, $3, $4, $5, $6)",
+                    game_id, game.ply, action_text, user_id, now, interaction_id,
+                )
+                if snapshot_text is not None:
+                    await conn.execute(
+                        "INSERT INTO snapshots (game_id, ply, state, created_at) VALUES ($1, $2, $3, $4)"
+                        " ON CONFLICT (game_id, ply) DO UPDATE SET state = excluded.state,"
+                        " created_at = excluded.created_at",
+                        game_id, game.ply, snapshot_text, now,
+                    )
+                if finish is not None:
+                    await _insert_result(conn, game, finish, ended_by=user_id, now=now)
+                return game
+        except asyncpg.UniqueViolationError as exc:
+            if exc.constraint_name == "actions_interaction":  # a second delivery racing the first
+                raise AlreadyApplied(game_id=game_id, interaction_id=interaction_id) from exc
+            raise StoreCorrupt("log_mismatch", game_id=game_id, detail=str(exc)) from exc
+
+    async def undo_action(
+        self, game_id: int, *, expected_ply: int, user_id: int, summary: JSON | None,
+        expected_revision: int | None = None, interaction_id: int | None = None,
+    ) -> GameRow:
+        """As ``SqliteStore.undo_action``: the last live action marked undone, ply − 1, revision + 1."""
+        summary_text = None if summary is None else _dumps(summary)
+        now = self._clock()
+        try:
+            async with self._write() as conn:
+                if interaction_id is not None:
+                    seen = await conn.fetchval("SELECT game_id FROM actions WHERE undone_interaction_id = $1",
+                                               interaction_id)
+                    if seen is not None:
+                        raise AlreadyApplied(game_id=seen, interaction_id=interaction_id)
+                row = await conn.fetchrow(
+                    "UPDATE games SET ply = ply - 1, revision = revision + 1, status = 'active', summary = $1,"
+                    " updated_at = $2 WHERE id = $3 AND ply = $4 AND ply > 0 AND status IN ('active', 'finished')"
+                    f" AND ($5::bigint IS NULL OR revision = $5) RETURNING {_GAME_COLUMNS}",
+                    summary_text, now, game_id, expected_ply, expected_revision,
+                )
+                if row is None:
+                    raise refusal_for(await _game(conn, game_id), expected_ply, allowed=("active", "finished"),
+                                      expected_revision=expected_revision)
+                status = await conn.execute(
+                    "UPDATE actions SET undone = TRUE, undone_at = $1, undone_by = $2, undone_interaction_id = $5"
+                    " WHERE game_id = $3 AND ply = $4 AND NOT undone",
+                    now, user_id, game_id, expected_ply, interaction_id,
+                )
+                if status != "UPDATE 1":
+                    raise StoreCorrupt("log_mismatch", game_id=game_id, ply=expected_ply)
+                await conn.execute("DELETE FROM snapshots WHERE game_id = $1 AND ply > $2", game_id, expected_ply - 1)
+                await conn.execute("DELETE FROM results WHERE game_id = $1", game_id)
+                return _game_row(row)
+        except asyncpg.UniqueViolationError as exc:
+            if exc.constraint_name == "actions_undone_interaction":  # a second delivery racing the first
+                raise AlreadyApplied(game_id=game_id, interaction_id=interaction_id) from exc
+            # Reopening a finished game in a channel that has started another one since.
+            game = await self.game(game_id)
+            raise await self._channel_busy(game.channel_id) from exc
+
+    async def abandon(
+        self, game_id: int, *, expected_ply: int | None, by_user: int, expected_revision: int | None = None
+    ) -> GameRow:
+        now = self._clock()
+        async with self._write() as conn:
+            row = await conn.fetchrow(
+                "UPDATE games SET status = 'abandoned', revision = revision + 1, updated_at = $1"
+                " WHERE id = $2 AND status = 'active' AND ($3::integer IS NULL OR ply = $3)"
+                f" AND ($4::bigint IS NULL OR revision = $4) RETURNING {_GAME_COLUMNS}",
+                now, game_id, expected_ply, expected_revision,
+            )
+            if row is None:
+                raise refusal_for(await _game(conn, game_id), expected_ply, allowed=("active",),
+                                  expected_revision=expected_revision)
+            game = _game_row(row)
+            await _insert_result(conn, game, FinishInfo(status="abandoned", outcome="abandoned"),
+                                 ended_by=by_user, now=now)
+            return game
+
+    # -- result posts ------------------------------------------------------------------------------------
+    async def add_result_post(self, game_id: int, channel_id: int, message_id: int) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                "INSERT INTO result_posts (game_id, channel_id, message_id) VALUES ($1, $2, $3)"
+                " ON CONFLICT DO NOTHING", game_id, channel_id, message_id)
+
+    async def take_result_posts(self, game_id: int) -> list[tuple[int, int]]:
+        async with self._write() as conn:
+            rows = await conn.fetch(
+                "DELETE FROM result_posts WHERE game_id = $1 RETURNING channel_id, message_id", game_id)
+        return sorted(((int(r[0]), int(r[1])) for r in rows), key=lambda post: post[1])
+
+    # -- results: see the delimited section at the end of this module --------------------------------------
+    async def result(self, game_id: int) -> ResultRow | None:
+        row = await self._read(lambda conn: conn.fetchrow(
+            f"SELECT {_RESULT_COLUMNS} FROM results WHERE game_id = $1", game_id))
+        return _result_row(row) if row else None
+
+    async def leaderboard(
+        self, guild_id: int | None, kind: str, difficulty: str | None = None, limit: int = 10, *, ranking: Ranking
+    ) -> list[ResultRow]:
+        where, order = ranking_sql(ranking)
+        rows = await self._read(lambda conn: conn.fetch(
+            f"SELECT {_RESULT_COLUMNS} FROM ("
+            f" SELECT *, row_number() OVER (PARTITION BY user_id ORDER BY {order}) AS nth FROM results"
+            f" WHERE guild_id IS NOT DISTINCT FROM $1 AND kind = $2 AND ($3::text IS NULL OR difficulty = $3)"
+            f" AND {where}) AS ranked WHERE nth = 1 ORDER BY {order} LIMIT $4",
+            guild_id, kind, difficulty, limit))
+        return [_result_row(r) for r in rows]
+
+    async def stats(self, guild_id: int | None, user_id: int, *,
+                    rankings: Mapping[str, Ranking] | None = None) -> JSON:
+        rankings = dict(rankings or {})
+
+        async def read(conn: asyncpg.Connection) -> tuple[list, list, dict[str, ResultRow | None]]:
+            started = await conn.fetch(
+                "SELECT kind, count(*), count(*) FILTER (WHERE status = 'active') FROM games"
+                " WHERE guild_id IS NOT DISTINCT FROM $1 AND owner_id = $2 GROUP BY kind", guild_id, user_id)
+            ended = await conn.fetch(
+                "SELECT kind, outcome, count(*) FROM results WHERE guild_id IS NOT DISTINCT FROM $1"
+                " AND user_id = $2 GROUP BY kind, outcome", guild_id, user_id)
+            best: dict[str, ResultRow | None] = {}
+            for kind, ranking in rankings.items():
+                where, order = ranking_sql(ranking)
+                row = await conn.fetchrow(
+                    f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild_id IS NOT DISTINCT FROM $1"
+                    f" AND user_id = $2 AND kind = $3 AND {where} ORDER BY {order} LIMIT 1", guild_id, user_id, kind)
+                best[kind] = _result_row(row) if row else None
+            return started, ended, best
+
+        started, ended, best = await self._read(read)
+        kinds = [*rankings, *(r[0] for r in started if r[0] not in rankings)]
+        by_kind = {kind: {"games": 0, "active": 0, "wins": 0, "losses": 0, "abandoned": 0} for kind in kinds}
+        for kind, games, active in started:
+            by_kind[kind]["games"] = games
+            by_kind[kind]["active"] = active or 0
+        for kind, outcome, n in ended:
+            by_kind[kind][{"won": "wins", "lost": "losses", "abandoned": "abandoned"}[outcome]] = n
+        totals = {key: sum(k[key] for k in by_kind.values()) for key in ("games", "active", "wins", "losses", "abandoned")}
+        return {**totals, "by_kind": by_kind, "best": best}
+
+    # -- settings ----------------------------------------------------------------------------------------
+    async def get_setting(self, key: str) -> str | None:
+        value = await self._read(lambda conn: conn.fetchval("SELECT value FROM settings WHERE key = $1", key))
+        return None if value is None else str(value)
+
+    async def put_setting(self, key: str, value: str | None) -> None:
+        async with self._write() as conn:
+            if value is None:
+                await conn.execute("DELETE FROM settings WHERE key = $1", key)
+            else:
+                await conn.execute(
+                    "INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, $3)"
+                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+                    key, value, _utc_now())
+
+    # -- a user's data (/game forget) ---------------------------------------------------------------------
+    async def user_data(self, user_id: int) -> JSON:
+        return await self._read(lambda conn: _user_data(conn, user_id))
+
+    async def forget_user(self, user_id: int, *, expected_mark: str | None = None) -> JSON:
+        """As ``SqliteStore.forget_user``: every game ``user_id`` started, deleted in one transaction."""
+        from .base import StaleVersion
+
+        async with self._write() as conn:
+            # The games' rows locked first: no write to them can slip in between the count and the delete.
+            ids = [r[0] for r in await conn.fetch(
+                "SELECT id FROM games WHERE owner_id = $1 ORDER BY id FOR UPDATE", user_id)]
+            found = await _user_data(conn, user_id)
+            if expected_mark is not None and found["mark"] != expected_mark:
+                raise StaleVersion(game_id=0, expected=expected_mark, actual=found["mark"])
+            for table in ("snapshots", "actions", "results", "result_posts"):
+                await conn.execute(f"DELETE FROM {table} WHERE game_id = ANY($1::bigint[])", ids)
+            await conn.execute("DELETE FROM results WHERE user_id = $1", user_id)
+            await conn.execute("UPDATE results SET ended_by = NULL WHERE ended_by = $1", user_id)
+            await conn.execute("UPDATE actions SET undone_by = NULL WHERE undone_by = $1", user_id)
+            await conn.execute("DELETE FROM games WHERE owner_id = $1", user_id)
+        return {k: v for k, v in found.items() if k != "mark"} | {"game_ids": ids}
+
+    # -- backup ------------------------------------------------------------------------------------------
+    async def backup(self, path: str) -> None:
+        """Not this store's job: PostgreSQL's own tools back it up (``pg_dump``, base backups)."""
+        raise NotImplementedError("back up a PostgreSQL database with pg_dump (python -m bot backup is for SQLite)")
+
+
+# -- helpers ------------------------------------------------------------------------------------------------
+def _reraise(exc: BaseException) -> None:
+    """Raise ``exc`` as its store error (the error itself when it has none)."""
+    error = _translated(exc)
+    if error is exc:
+        raise exc
+    raise error from exc
+
+
+def _translated(exc: BaseException) -> BaseException:
+    error = translate(exc)
+    if isinstance(error, StoreUnavailable) and error.reason == "unreachable":
+        log.warning("the database cannot be reached (%s: %s)", type(exc).__name__, exc)
+    return error
+
+
+def _without_password(dsn: str) -> str:
+    head, at, tail = dsn.rpartition("@")
+    if not at or ":" not in head.split("//", 1)[-1]:
+        return dsn
+    scheme, _, user_password = head.partition("//")
+    return f"{scheme}//{user_password.split(':', 1)[0]}:***@{tail}"
+
+
+async def _migrate(conn: asyncpg.Connection) -> None:
+    """Bring the schema to PG_SCHEMA_VERSION in one transaction under the advisory lock: of processes starting
+    together, one migrates and the others wait for it, then find nothing left to do."""
+    found = await schema_version(conn)
+    if found > PG_SCHEMA_VERSION:
+        raise SchemaTooNew(found=found, supported=PG_SCHEMA_VERSION)
+    if found == PG_SCHEMA_VERSION:  # nothing to do, nothing written (a read-only database still opens)
+        return
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+        await conn.execute("CREATE TABLE IF NOT EXISTS solo_schema (version INTEGER NOT NULL)")
+        version = await conn.fetchval("SELECT max(version) FROM solo_schema") or 0
+        if version > PG_SCHEMA_VERSION:
+            raise SchemaTooNew(found=version, supported=PG_SCHEMA_VERSION)
+        if version == PG_SCHEMA_VERSION:
+            return
+        for step in PG_MIGRATIONS[version:]:
+            for statement in step:
+                await conn.execute(statement)
+        await conn.execute("DELETE FROM solo_schema")
+        await conn.execute("INSERT INTO solo_schema (version) VALUES ($1)", PG_SCHEMA_VERSION)
+    log.info("PostgreSQL store schema at version %d", PG_SCHEMA_VERSION)
+
+
+async def schema_version(conn: asyncpg.Connection) -> int:
+    if not await conn.fetchval("SELECT to_regclass('solo_schema') IS NOT NULL"):
+        return 0
+    return await conn.fetchval("SELECT coalesce(max(version), 0) FROM solo_schema")
+
+
+def probe(dsn: str, timeout: float = 3.0) -> int:
+    """The schema version of the database at ``dsn``, read on a connection of its own in a thread of its own
+    (callable from anywhere, an event loop included); raises when the database does not answer."""
+    import asyncio
+    import concurrent.futures
+
+    async def read() -> int:
+        conn = await asyncpg.connect(dsn, timeout=timeout)
+        try:
+            return await schema_version(conn)
+        finally:
+            await conn.close()
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, read()).result(timeout * 2)
+
+
+async def _game(conn: asyncpg.Connection, game_id: int) -> GameRow:
+    row = await conn.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
+    if row is None:
+        raise GameNotFound(game_id=game_id)
+    return _game_row(row)
+
+
+async def _user_data(conn: asyncpg.Connection, user_id: int) -> JSON:
+    row = await conn.fetchrow(
+        "SELECT count(*), coalesce(max(id), 0), coalesce(max(updated_at), ''), coalesce(sum(revision), 0)"
+        " FROM games WHERE owner_id = $1", user_id)
+    games, newest, updated, revisions = int(row[0]), int(row[1]), row[2], int(row[3])
+    mine = "SELECT id FROM games WHERE owner_id = $1"
+    counts: JSON = {"games": games}
+    for table in ("actions", "snapshots", "results"):
+        counts[table] = int(await conn.fetchval(f"SELECT count(*) FROM {table} WHERE game_id IN ({mine})", user_id))
+    ended = int(await conn.fetchval(
+        "SELECT count(*) FROM results WHERE ended_by = $1 AND user_id != $1", user_id))
+    counts["ended_others"] = ended
+    counts["mark"] = f"{games}.{newest}.{revisions}.{counts['actions']}.{counts['results']}.{ended}.{updated}"
+    return counts
+
+
+def _game_row(row: asyncpg.Record) -> GameRow:
+    return GameRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        parent_channel_id=row["parent_channel_id"],
+        owner_id=row["owner_id"],
+        kind=row["kind"],
+        options=json.loads(row["options"]),
+        seed=row["seed"] & _U64,
+        status=row["status"],
+        ply=row["ply"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        summary=None if row["summary"] is None else json.loads(row["summary"]),
+        revision=row["revision"],
+    )
+
+
+def _action_row(row: asyncpg.Record) -> ActionRow:
+    return ActionRow(
+        seq=row["seq"],
+        game_id=row["game_id"],
+        ply=row["ply"],
+        action=json.loads(row["action"]),
+        user_id=row["user_id"],
+        created_at=row["created_at"],
+        undone=bool(row["undone"]),
+    )
+
+
+# == results ==================================================================================================
+# Everything that knows the results table's columns is here: the game-neutral shape of schema V6 (the ranking
+# columns plus the engine's Result as JSON); the order of a leaderboard comes from the game's registry entry.
+_RESULT_COLUMNS = (
+    "game_id, guild_id, user_id, kind, outcome, difficulty, player_score, opponent_score, length, result, "
+    "finished_at, ended_by"
+)
+
+
+def result_from_sqlite(row: dict[str, Any]) -> tuple[Any, ...]:
+    """An SQLite results row as a PostgreSQL one (the same columns), for ``python -m bot migrate``."""
+    return tuple(row[column.strip()] for column in _RESULT_COLUMNS.split(","))
+
+
+async def _insert_result(conn: asyncpg.Connection, game: GameRow, finish: FinishInfo, *, ended_by: int,
+                         now: str) -> None:
+    difficulty = finish.difficulty if finish.difficulty is not None else game.options.get("difficulty")
+    await conn.execute(
+        f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+        game.id, game.guild_id, game.owner_id, game.kind, finish.outcome, difficulty,
+        finish.player_score, finish.opponent_score, finish.length,
+        None if finish.result is None else _dumps(finish.result), finish.finished_at or now, ended_by,
+    )
+
+
+def _result_row(row: asyncpg.Record) -> ResultRow:
+    values = {key: row[key] for key in ResultRow.__dataclass_fields__}
+    values["result"] = None if values["result"] is None else json.loads(values["result"])
+    return ResultRow(**values)
+# == end of results ===========================================================================================

@@ -89,6 +89,7 @@ class Run:
     kept: int = 0
     played_while_down: int = 0  # actions acknowledged by the other process while one was down
     commands: dict[str, float] = field(default_factory=dict)
+    stale: dict[str, float] = field(default_factory=dict)  # stale-version refusals, per process
 
     def summary(self) -> str:
         return (f"two processes, kills={self.kills} commands={self.tally.commands} "
@@ -145,9 +146,8 @@ async def settle(driver, player: Player) -> bool:  # noqa: ANN001
     return kept
 
 
-def commands_served(metrics_text: str) -> float:
-    return sum(s.value for f in text_string_to_metric_families(metrics_text) for s in f.samples
-               if s.name == "solo_bot_commands_total")
+def metric_sum(metrics_text: str, name: str) -> float:
+    return sum(s.value for f in text_string_to_metric_families(metrics_text) for s in f.samples if s.name == name)
 
 
 async def two_processes_with_kills(tmp_path: Path, db: str, *, per_shard: int, actions: int, kills: list[str],
@@ -224,7 +224,9 @@ async def two_processes_with_kills(tmp_path: Path, db: str, *, per_shard: int, a
                 check_record(p.game, await export(driver, p.game))
             assert len(puts()) == 1, "a restart synced the commands again"
             for name, proc in procs.items():
-                run.commands[name] = commands_served(await proc.metrics())
+                page = await proc.metrics()
+                run.commands[name] = metric_sum(page, "solo_bot_commands_total")
+                run.stale[name] = metric_sum(page, "solo_bot_stale_version_refusals_total")
         finally:
             for proc in procs.values():
                 await proc.stop()
@@ -238,6 +240,8 @@ async def test_two_processes_share_the_database_and_survive_kill_9_of_either(tmp
     assert run.tally.acknowledged >= 40
     assert run.played_while_down >= 1  # one process down, the other one's servers kept playing
     assert all(v > 0 for v in run.commands.values()), run.commands  # both processes served commands
+    # A channel is one process's: the two never wrote over each other's version.
+    assert run.stale == {"A": 0, "B": 0}, run.stale
 
 
 @pytest.mark.soak

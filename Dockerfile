@@ -19,7 +19,8 @@ RUN pip install --no-cache-dir . \
 USER bot
 VOLUME ["/data"]
 # `python -m bot health`: the bot's heartbeat (next to the database) is fresh, it is connected to Discord,
-# and the database opens read-only. No Discord call, no write.
+# and the database opens read-only. No Discord call, no write. (With SOLO_BOT_HTTP_PORT set, /healthz and
+# /readyz answer too: deploy/compose.yaml checks /healthz.)
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 CMD ["python", "-m", "bot", "health"]
 # Exec form: python is PID 1 and receives docker stop's SIGTERM itself (it drains, closes the store, exits 0).
 # Without DISCORD_TOKEN it exits 2 with a clear message instead of starting the console on an empty stdin.

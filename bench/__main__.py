@@ -1,7 +1,9 @@
 """``python -m bench``: every bench's ``main()`` in turn — seasons, volfyirion, images, bot, store.
 
 ``--quick`` shrinks the counts (a smoke run: the figures are only indicative); ``--only NAME`` (repeatable)
-runs just those benches. A bench whose ``main`` takes ``quick`` is asked for its quick mode; for the others
+runs just those benches; ``--db TARGET`` (repeatable) measures bench_bot's load on each database in one
+run — ``sqlite`` (the default), a SQLite file, a ``postgresql://`` DSN — beside its floors (the no-op
+command, a bare commit). A bench whose ``main`` takes ``quick`` is asked for its quick mode; for the others
 ``quick_counts`` lowers their module-level counts for the duration of the run.
 """
 
@@ -81,7 +83,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="small counts: a smoke run, figures indicative")
     parser.add_argument("--only", action="append", choices=BENCHES, metavar="NAME",
                         help=f"run only this bench (repeatable): {', '.join(BENCHES)}")
+    parser.add_argument("--db", action="append", metavar="TARGET",
+                        help="bench_bot's load on this database (repeatable, in one run): sqlite (a fresh "
+                             "temporary file, the default), a SQLite file path, or a postgresql:// DSN")
     args = parser.parse_args(argv)
+    if args.db:
+        import bench.bench_bot as bench_bot
+
+        bench_bot.TARGETS = tuple(args.db)
     failed = []
     for name in args.only or BENCHES:
         print(f"\n=== bench_{name}{' (quick)' if args.quick else ''} ===", flush=True)

@@ -124,13 +124,42 @@ NOFSYNC_UP_TO = 10  # the bot without fsync is measured up to this many channels
 DRAIN = 3.0  # seconds after a run with failures: the driver stops waiting, the bot may still be working
 
 
-def client_for(who: str, db_path: Path) -> Any:
+# The databases the load is measured on, one after the other in one run (``python -m bench --db TARGET``,
+# repeatable): "sqlite" (a fresh file in the bench's temporary folder), a SQLite file's path (a scratch file:
+# the bench writes games into it), or a postgresql:// DSN (a fresh, empty database: the PostgreSQL store).
+TARGETS: tuple[str, ...] = ("sqlite",)
+
+
+def is_postgres(target: str) -> bool:
+    return target.startswith(("postgresql://", "postgres://"))
+
+
+def target_label(target: str) -> str:
+    if is_postgres(target):
+        return "postgresql"
+    return "sqlite" if target == "sqlite" else f"sqlite {target}"
+
+
+def store_for(target: str, db_path: Path, **options: Any) -> Any:
+    """The store the bot uses for ``target`` (``db_path`` is the SQLite file for the "sqlite" target)."""
+    if is_postgres(target):
+        try:
+            from bot.store.postgres import PostgresStore  # the PostgreSQL store (asyncpg)
+        except ImportError as exc:
+            raise SystemExit(f"{target_label(target)}: this build has no PostgreSQL store ({exc})") from exc
+        return PostgresStore(target)
+    return SqliteStore(db_path, **options)
+
+
+def client_for(who: str, db_path: Path, target: str = "sqlite") -> Any:
     """EchoBot (the floor), the bot as shipped, or the bot on a store that never fsyncs."""
     if who == "noop":
         return EchoBot()
     bot = create_bot(Config(db_path=db_path), seed=lambda: SEED)
     if who == "nofsync":
         bot.store = bot.service.store = SqliteStore(db_path, synchronous="OFF")
+    elif is_postgres(target):
+        bot.store = bot.service.store = store_for(target, db_path)
     return bot
 
 
@@ -198,16 +227,36 @@ async def closed_loop(driver: Driver, tables: list[Table], per_channel: int,
     return load
 
 
+async def commit_loop(store: Any, channels: int, per_channel: int) -> Load:
+    """The store's floor: ``channels`` writers at once, each committing ``per_channel`` bare transactions (one
+    small upsert, ``put_setting``) one after the other."""
+    load = Load()
+
+    async def writer(i: int) -> None:
+        for j in range(per_channel):
+            start = time.perf_counter()
+            try:
+                await store.put_setting(f"bench-floor-{i}", str(j))
+            except Exception:  # noqa: BLE001 - counted: a floor that fails says so
+                load.failures += 1
+            load.latencies.append(time.perf_counter() - start)
+
+    start = time.perf_counter()
+    await asyncio.gather(*(writer(i) for i in range(channels)))
+    load.elapsed = time.perf_counter() - start
+    return load
+
+
 async def _load_runs(standin: StandIn, scale: Scale, tables: list[Table], db_path: Path,
                      results: dict[tuple[str, int], list[Load]],
-                     warmups: dict[tuple[str, int], list[Load]]) -> tuple[tuple[int, int], int]:
+                     warmups: dict[tuple[str, int], list[Load]], target: str = "sqlite") -> tuple[tuple[int, int], int]:
     noop: Command = ("echo noop", {})
     for _ in range(scale.runs):
         # The floor and the bot take turns in every run, so a drift of the machine hits both alike;
         # "nofsync" is the bot on a store without fsync, at the lower levels: what durability costs.
-        for who in ("noop", "bot", "nofsync"):
+        for who in ("noop", "bot", "nofsync") if not is_postgres(target) else ("noop", "bot"):
             levels = {n: c for n, c in scale.levels.items() if who != "nofsync" or n <= NOFSYNC_UP_TO}
-            async with standin.connect(client_for(who, db_path), grace=0) as driver:
+            async with standin.connect(client_for(who, db_path, target), grace=0) as driver:
                 pick = (lambda _t: noop) if who == "noop" else Table.next_command
                 for level, per_channel in levels.items():
                     # Warm up (caches, first renders): one command per channel, all at once.
@@ -216,11 +265,20 @@ async def _load_runs(standin: StandIn, scale: Scale, tables: list[Table], db_pat
                     results[who, level].append(load)
                     if load.failures:
                         await asyncio.sleep(DRAIN)  # a late command may still be at work: let it finish
+        # The bare commit, on the same database, at the same levels: the store's own floor.
+        store = store_for(target, db_path)
+        await store.open()
+        try:
+            for level, per_channel in scale.levels.items():
+                results["commit", level].append(await commit_loop(store, level, per_channel))
+        finally:
+            await store.close()
     late = sum(1 for v in standin.violations if v.kind in ("late_response", "expired_token"))
     return (len(standin.violations), len(standin.unknown_routes)), late
 
 
-async def bench_load(scale: Scale, workdir: Path) -> None:
+async def bench_load(scale: Scale, workdir: Path, target: str = "sqlite") -> list[list[Any]]:
+    """The load on one database; returns its rows for the side-by-side table (bench_databases)."""
     most = max(scale.levels)
     world = crowded_world(most)
     guild = world.guilds[0]
@@ -233,11 +291,12 @@ async def bench_load(scale: Scale, workdir: Path) -> None:
     tables = [Table(channels[i], users[i], streams[i % 2]) for i in range(most)]
     results: dict[tuple[str, int], list[Load]] = defaultdict(list)
     warmups: dict[tuple[str, int], list[Load]] = defaultdict(list)
-    db_path = workdir / "load.sqlite3"
+    label = target_label(target)
+    db_path = Path(target) if target != "sqlite" and not is_postgres(target) else workdir / "load.sqlite3"
 
     with collected_logs() as logged:
         async with StandIn(world) as standin:
-            problems, late = await _load_runs(standin, scale, tables, db_path, results, warmups)
+            problems, late = await _load_runs(standin, scale, tables, db_path, results, warmups, target)
 
     rows, latency_rows = [], []
     for level in scale.levels:
@@ -258,13 +317,27 @@ async def bench_load(scale: Scale, workdir: Path) -> None:
              f"({problems[0]} violations), the bot logged {len(errors)} errors; unknown routes {problems[1]}",
              "when the bot cannot keep up, latency ≈ channels / throughput (Little's law) and commands start "
              "missing the 3 s deadline: the bot/no-op ratio at the top level is then a ratio of capacities"]
-    print_table("Commands per second through the stand-in (bot vs no-op /echo noop, same run)",
+    print_table(f"Commands per second through the stand-in (bot vs no-op /echo noop, same run) [{label}]",
                 ["channels", "commands/run", "no-op cmd/s", "bot cmd/s", "bot/no-op", "no-op failed",
                  "bot failed"], rows, notes)
-    print_table("Latency, dispatch to answered (ms)",
+    print_table(f"Latency, dispatch to answered (ms) [{label}]",
                 ["channels", "no-op p50", "bot p50", "ratio", "no-op p99", "bot p99", "ratio"], latency_rows,
                 ["a command with no answer by the deadline counts with the time the driver gave up on it "
                  "(the deadline + 0.25 s)"])
+    side = []
+    for level in scale.levels:
+        floor, bot, commit = results["noop", level], results["bot", level], results["commit", level]
+        side.append([label, level, _median(r.rate for r in bot), _median(r.rate for r in floor),
+                     _median(r.rate for r in commit),
+                     *(_median(percentile(r.latencies, p) * 1e3 for r in rs) for rs in (bot, commit) for p in (50, 99)),
+                     sum(r.failures for r in bot) + sum(r.failures for r in commit)])
+    print_table(f"The bare commit on the database (the store's floor) [{label}]",
+                ["database", "writers", "bot cmd/s", "no-op cmd/s", "commits/s", "bot p50 ms", "bot p99 ms",
+                 "commit p50 ms", "commit p99 ms", "failed"], side,
+                ["a bare commit: one small upsert in its own transaction (Store.put_setting), each writer "
+                 "committing the next as soon as the last one is done, as many writers as channels"])
+    if is_postgres(target):
+        return side
     fsync_rows = []
     for level in [n for n in scale.levels if n <= NOFSYNC_UP_TO]:
         bot, nofsync = results["bot", level], results["nofsync", level]
@@ -287,6 +360,19 @@ async def bench_load(scale: Scale, workdir: Path) -> None:
                 [[f"/{name}", len(v), statistics.median(v) * 1e3, max(v) * 1e3] for name, v in mix],
                 ["commands that show a picture (a new game, a new month or season, the final score) answer "
                  "first: the picture follows by an edit from one picture worker, its CPU still shared"])
+    return side
+
+
+async def bench_databases(scale: Scale, workdir: Path) -> None:
+    """The load on every database of ``TARGETS`` in one run, then side by side with their floors."""
+    rows = []
+    for target in TARGETS:
+        rows += await bench_load(scale, workdir, target)
+    print_table("Databases side by side: the bot, the no-op command and the bare commit",
+                ["database", "channels", "bot cmd/s", "no-op cmd/s", "commits/s", "bot p50 ms", "bot p99 ms",
+                 "commit p50 ms", "commit p99 ms", "failed"], sorted(rows, key=lambda r: (r[1], r[0])),
+                [f"databases in this run: {', '.join(target_label(t) for t in TARGETS)}; each measured in turn "
+                 "on the same machine, its floors (no-op command, bare commit) beside it"])
 
 
 def _warm_detail(warmups: dict[tuple[str, int], list[Load]]) -> str:
@@ -623,7 +709,7 @@ async def run(scale: Scale, parts: tuple[str, ...] = PARTS) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-bot-") as tmp:
         workdir = Path(tmp)
         for part in parts:
-            await {"load": bench_load, "resume": bench_resume, "memory": bench_memory,
+            await {"load": bench_databases, "resume": bench_resume, "memory": bench_memory,
                    "startup": bench_startup}[part](scale, workdir)
 
 

@@ -45,6 +45,7 @@ def run_bot(config: Config) -> int:
     from .store import StoreError
 
     _logging(config)
+    _discord_at(config)
     bot = create_bot(config)
     try:
         asyncio.run(serve(bot, config.token or "", heartbeat=Heartbeat(config.heartbeat_path)))
@@ -63,6 +64,20 @@ def run_bot(config: Config) -> int:
               "for Discord's recommendation, or raise its shard count.", file=sys.stderr)
         return 2
     return 0
+
+
+def _discord_at(config: Config) -> None:
+    """SOLO_BOT_DISCORD_API / SOLO_BOT_DISCORD_GATEWAY: a Discord-compatible API elsewhere (the stand-in that
+    the several-process tests run, a proxy); unset, discord.com's."""
+    if config.api_base:
+        from discord.http import Route
+
+        Route.BASE = config.api_base
+    if config.gateway_url:
+        import yarl
+        from discord.gateway import DiscordWebSocket
+
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway_url)
 
 
 async def serve(bot: discord.Client, token: str, *, heartbeat: Heartbeat | None = None, reconnect: bool = True,

@@ -17,6 +17,7 @@ from .config import Config
 from .controller import Controller, send
 from .delivery import commit_state
 from .i18n import CommandTranslator, lang_of, t
+from .metrics import Metrics, command_name
 from .render.embeds import notice_embed
 from .sessions import REFUSALS, GameService
 from .store import make_store
@@ -30,6 +31,13 @@ IDENTIFY_INTERVAL = 5.0  # seconds between two identifies in one bucket (Discord
 class SoloTree(app_commands.CommandTree):
     """The command tree, refusing options whose type is not the one the command declares (only a stale
     command sync can send those): without this a user option would reach a text parameter as an object."""
+
+    async def _call(self, interaction: discord.Interaction) -> None:
+        """Every slash command, timed under its full name (bot.metrics); autocomplete is not a command."""
+        if interaction.type is not discord.InteractionType.application_command:
+            return await super()._call(interaction)
+        async with interaction.client.metrics.command(command_name(interaction.data)):
+            await super()._call(interaction)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.type not in (discord.InteractionType.application_command,
@@ -86,6 +94,9 @@ class SoloBot(commands.AutoShardedBot):
         self._identified: dict[int, float] = {}  # identify bucket -> when its last shard identified
         self.config = config
         self.store = make_store(config.db_target)
+        self.metrics = Metrics(self)
+        self.metrics.watch_store(self.store)  # store write latency, stale-version refusals
+        self.http_server = None  # bot.http, on SOLO_BOT_HTTP_PORT
         if seed is None and config.seed is not None:
             seed = lambda: config.seed  # noqa: E731 - fixed seeds make console sessions reproducible
         self.service = GameService(self.store, cache_seconds=config.cache_seconds, seed=seed)
@@ -153,6 +164,11 @@ class SoloBot(commands.AutoShardedBot):
         self.add_dynamic_items(GameButton)
         self.tree.on_error = self.on_app_command_error
         await sync_at_start(self)  # only when the commands changed, only from the process holding shard 0
+        if self.config.http_port is not None:
+            from .http import HttpServer
+
+            self.http_server = HttpServer(self, self.config.http_host, self.config.http_port)
+            await self.http_server.start()
 
     async def close(self) -> None:
         try:
@@ -160,6 +176,8 @@ class SoloBot(commands.AutoShardedBot):
             await self.service.drain()
             await super().close()
         finally:
+            if self.http_server is not None:
+                await self.http_server.close()
             await self.store.close()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -178,9 +196,10 @@ class SoloBot(commands.AutoShardedBot):
         if match is None or not match["op"].startswith("form_"):
             await self._answer_unknown(interaction)
             return
-        await self.controller.on_form(
-            interaction, int(match["game"]), int(match["ply"]), match["op"], form_values(data)
-        )
+        async with self.metrics.command(match["op"]):
+            await self.controller.on_form(
+                interaction, int(match["game"]), int(match["ply"]), match["op"], form_values(data)
+            )
 
     async def _answer_unknown(self, interaction: discord.Interaction) -> None:
         if not interaction.response.is_done():

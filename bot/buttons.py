@@ -55,7 +55,8 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID):
                    or "…")
 
     async def callback(self, interaction: discord.Interaction[SoloBot]) -> None:  # type: ignore[override]
-        await interaction.client.controller.on_button(interaction, self.game_id, self.ply, self.op, self.arg)
+        async with interaction.client.metrics.command(f"button {self.op}"):
+            await interaction.client.controller.on_button(interaction, self.game_id, self.ply, self.op, self.arg)
 
 
 @dataclass(frozen=True)
@@ -84,8 +85,9 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=CUSTOM_ID):
         self.game_id, self.ply, self.op, self.arg = game_id, ply, op, arg
 
     async def callback(self, interaction: discord.Interaction[SoloBot]) -> None:  # type: ignore[override]
-        await interaction.client.controller.on_select(interaction, self.game_id, self.ply, self.op, self.arg,
-                                                      list(self.item.values))
+        async with interaction.client.metrics.command(f"select {self.op}"):
+            await interaction.client.controller.on_select(interaction, self.game_id, self.ply, self.op, self.arg,
+                                                          list(self.item.values))
 
 
 def view_of(game_id: int, ply: int, specs: list[ButtonSpec | SelectSpec]) -> discord.ui.View | None:

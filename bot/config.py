@@ -80,6 +80,16 @@ def _sync(text: str | None) -> bool:
     raise ConfigError(f"SOLO_BOT_SYNC={text!r}: write auto (the default: sync when the commands changed) or off")
 
 
+def _port(text: str | None) -> int | None:
+    text = (text or "").strip()
+    if not text or text.lower() == "off":
+        return None
+    if not text.isdigit() or int(text) > 65535:
+        raise ConfigError(f"SOLO_BOT_HTTP_PORT={text!r} is not a port: write a number from 1 to 65535 "
+                          "(0: any free port), or leave it unset for no HTTP endpoint")
+    return int(text)
+
+
 @dataclass(frozen=True)
 class Config:
     token: str | None = field(default=None, repr=False)
@@ -105,6 +115,12 @@ class Config:
     # The file the running bot touches every few seconds for `python -m bot health` (SOLO_BOT_HEARTBEAT);
     # by default next to the database.
     heartbeat: Path | None = None
+    # /metrics, /healthz and /readyz (bot/http.py) on this port (SOLO_BOT_HTTP_PORT; 0: a free one); None: off.
+    http_port: int | None = None
+    http_host: str = "0.0.0.0"
+    # Where Discord's gateway is when ``api_base`` points elsewhere (SOLO_BOT_DISCORD_API / _GATEWAY: the
+    # stand-in in the several-process tests, a proxy). None: discord.com's.
+    gateway_url: str | None = None
 
     @property
     def db_target(self) -> str | Path:
@@ -131,4 +147,8 @@ class Config:
             dev_guild=_guild(env.get("SOLO_BOT_GUILD")),
             # Without a token there is no Discord to sync with (the local console runs on the stand-in).
             auto_sync=_sync(env.get("SOLO_BOT_SYNC")) and bool(env.get("DISCORD_TOKEN")),
+            http_port=_port(env.get("SOLO_BOT_HTTP_PORT")),
+            http_host=(env.get("SOLO_BOT_HTTP_HOST") or "0.0.0.0").strip(),
+            api_base=env.get("SOLO_BOT_DISCORD_API") or None,
+            gateway_url=env.get("SOLO_BOT_DISCORD_GATEWAY") or None,
         )

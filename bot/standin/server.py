@@ -289,6 +289,22 @@ class StandIn:
     async def wait_connected(self, timeout: float = 10.0) -> None:
         await asyncio.wait_for(self._connected.wait(), timeout)
 
+    async def wait_shards(self, shard_ids: list[int] | tuple[int, ...], timeout: float = 10.0) -> None:
+        """Wait until each of ``shard_ids`` has a connected session (shards may come from several clients, one
+        process each: every shard's interactions go to whichever client identified it last)."""
+        async def connected(shard_id: int) -> None:
+            while True:
+                session = self._shards.get(shard_id)
+                if session is not None and session.connected.is_set() and session.open:
+                    return
+                await asyncio.sleep(0.02)
+
+        await asyncio.wait_for(asyncio.gather(*(connected(i) for i in shard_ids)), timeout)
+
+    def shards_connected(self) -> list[int]:
+        """The shard ids with a connected session now."""
+        return sorted(i for i, s in self._shards.items() if s.connected.is_set() and s.open)
+
     def new_interaction(
         self, type_: int, data: dict, *, user: User, channel: Channel, locale: str | None = None,
         message: StoredMessage | None = None, context: int | None = None,

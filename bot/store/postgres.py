@@ -371,6 +371,12 @@ class PostgresStore:
         return int(await self._read(lambda conn: conn.fetchval(
             "SELECT count(*) FROM games WHERE $1::text IS NULL OR status = $1", status)))
 
+    async def ping(self) -> None:
+        """A cheap query that the server answers (``/readyz``); StoreUnavailable when it does not."""
+        if self._pool is None:
+            raise StoreUnavailable("cannot_open", detail="the store is closed")
+        await self._read(lambda conn: conn.fetchval("SELECT 1"))
+
     # -- actions -----------------------------------------------------------------------------------------
     async def live_actions(self, game_id: int, after_ply: int = 0) -> list[ActionRow]:
         rows = await self._read(lambda conn: conn.fetch(

@@ -378,6 +378,13 @@ class SqliteStore:
             row = await _one(db, "SELECT count(*) FROM games WHERE ? IS NULL OR status = ?", (status, status))
         return int(row[0])
 
+    async def ping(self) -> None:
+        """A cheap query that the database answers (``/readyz``); raises when it does not (a closed store)."""
+        if self._reader is None:
+            raise StoreUnavailable("cannot_open", detail="the store is closed")
+        async with self._read() as db:
+            await _one(db, "SELECT 1 FROM sqlite_master LIMIT 1")
+
     # -- actions -----------------------------------------------------------------------------------
     async def live_actions(self, game_id: int, after_ply: int = 0) -> list[ActionRow]:
         async with self._read() as db:

@@ -20,7 +20,7 @@ HEADINGS = {
     "volfyirion": ["Volfyirion engine bench", "attacks resolved", "danger meter"],
     "images": ["machine:", "picture", "seasons typical", "volfyirion crowded"],
     "bot": ["machine:", "Commands per second through the stand-in", "Latency, dispatch to answered",
-            "What durability costs", "Resume: the first command", "Bytes per action",
+            "What durability costs", "The bare commit on the database", "Databases side by side", "Resume: the first command", "Bytes per action",
             "Memory per active game", "Startup: bot created to ready"],
     "store": ["machine:", "Store writes per second, SQLite against PostgreSQL", "SQLite", "PostgreSQL"],
 }
@@ -46,6 +46,16 @@ def test_the_runner_runs_only_what_is_asked_and_reports_failures(capsys, monkeyp
     monkeypatch.setattr("bench.__main__.run", broken)
     assert main(["--only", "seasons"]) == 1
     assert "boom" in capsys.readouterr().err
+
+
+def test_the_database_targets_come_from_the_command_line(monkeypatch):
+    import bench.bench_bot as bench_bot
+
+    monkeypatch.setattr("bench.__main__.run", lambda name, quick: None)
+    monkeypatch.setattr(bench_bot, "TARGETS", bench_bot.TARGETS)
+    assert main(["--quick", "--only", "bot", "--db", "sqlite", "--db", "postgresql://bench@localhost/bench"]) == 0
+    assert bench_bot.TARGETS == ("sqlite", "postgresql://bench@localhost/bench")
+    assert [bench_bot.target_label(t) for t in bench_bot.TARGETS] == ["sqlite", "postgresql"]
 
 
 def test_quick_counts_are_restored_after_the_run():

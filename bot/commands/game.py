@@ -211,7 +211,9 @@ def export_record(row: GameRow, record: Any, result: Any) -> dict[str, Any]:
         outcome: dict[str, Any] | None = {"outcome": "abandoned"}
     elif row.status == "finished":
         result_now = record.state.result()
-        outcome = None if result_now is None else result_now.to_json()
+        # Each game names the result's fields in its own words (DESIGN.md's export), if it has any.
+        names = getattr(record.rules, "result_names", None)
+        outcome = None if result_now is None else result_now.to_json(names)
     else:
         outcome = None
     return {

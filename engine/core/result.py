@@ -57,8 +57,13 @@ class Result:
             return None
         return self.player_score - self.opponent_score
 
-    def to_json(self) -> JSON:
-        out: JSON = {name: getattr(self, name) for name in _CORE if getattr(self, name) is not None}
+    def to_json(self, names: Mapping[str, str | None] | None = None) -> JSON:
+        """The JSON form; ``names`` renames fields to the game's own words (a Seasons export says
+        ``dummbot_score``, a Volfyirion one ``turn``: DESIGN.md's export; None leaves a field out), which
+        ``from_json`` reads back."""
+        names = names or {}
+        out: JSON = {names.get(name, name): getattr(self, name) for name in _CORE
+                     if getattr(self, name) is not None and names.get(name, name) is not None}
         out.update(self.details)
         return out
 

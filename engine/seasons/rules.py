@@ -15,7 +15,7 @@ from engine.core import JSON, Action, Event, Rng, RuleError, Step, split_list
 from . import cards as C
 from .cards import COPIES, IS_ITEM, PRESTIGE, card_id
 from .faces import RATES, SEASONS, canonical, dice_numbers, die_faces, resolve_face
-from .state import EDITION, END, STATE_VERSION, SeasonsState
+from .state import EDITION, END, RESULT_NAMES, STATE_VERSION, SeasonsState
 
 DIFFICULTIES = ("apprentice", "wizard", "archmage")
 DICE_MODES = ("table", "bot")
@@ -51,6 +51,8 @@ def _ev(events: Events, key: str, **params: Any) -> None:
 class SeasonsRules:
     game = "seasons"
     version = STATE_VERSION
+    # The result's fields as the export and the summary have always named them (DESIGN.md).
+    result_names = RESULT_NAMES
 
     # -- options and setup -----------------------------------------------------------------------
     def normalize_options(self, options: Mapping[str, Any]) -> JSON:

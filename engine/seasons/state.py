@@ -52,6 +52,9 @@ _DEFAULTS: dict[str, Any] = {"edition": 1, "taken": None, "round_season": None, 
                              "past_end": False, "kairn_used": 0}
 
 
+# A Seasons result names its opponent Dummbot, as the export and the stored summaries always did.
+RESULT_NAMES: dict[str, str | None] = {"opponent_score": "dummbot_score", "length": None}
+
 @dataclass(slots=True, eq=False, repr=False)
 class SeasonsState:
     """Everything the engine knows about one game (every field is given: see ``_DEFAULTS`` for old states)."""
@@ -149,7 +152,7 @@ class SeasonsState:
             "pending_params": copy.deepcopy(self.wait_params),
             "game_over": self.over,
             "past_end": self.past_end,
-            "result": None if result is None else result.to_json(),
+            "result": None if result is None else result.to_json(RESULT_NAMES),
         }
 
     # -- copying and JSON --------------------------------------------------------------------------

@@ -17,7 +17,9 @@ import pytest
 from bot.standin.seasons_typed import seasons_console_line
 from engine.core import Action
 from engine.seasons.autoplay import play_game as seasons_game
+from engine.seasons.rules import SeasonsRules
 from engine.volfyirion.autoplay import play_game as volfyirion_game
+from engine.volfyirion.rules import VolfyirionRules
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,7 +53,7 @@ def test_a_whole_seasons_game_typed_into_the_console(tmp_path, difficulty, dice,
     assert not any("error" in item for item in items), [i for i in items if "error" in i][:3]
     record = exported(items)
     assert record["state"] == steps[-1].state.summary()
-    assert record["result"] == steps[-1].state.result().to_json()
+    assert record["result"] == steps[-1].state.result().to_json(SeasonsRules.result_names)
     # The public result card was printed too, in the console's language.
     titles = {("en", "won"): "🏆 Victory over Dummbot!", ("en", "lost"): "Dummbot wins this time",
               ("ja", "won"): "🏆 ダムボットに勝利！", ("ja", "lost"): "今回はダムボットの勝ち"}
@@ -79,4 +81,4 @@ def test_a_volfyirion_game_goes_on_in_the_next_console_run(tmp_path):
     second = console([line(a) for a in game.actions[half:]] + ["/game export"], "--db", db, seed=4)
     assert not any("error" in item for item in second)
     record = exported(second)
-    assert record["state"] == game.state.summary() and record["result"] == game.state.result().to_json()
+    assert record["state"] == game.state.summary() and record["result"] == game.state.result().to_json(VolfyirionRules.result_names)

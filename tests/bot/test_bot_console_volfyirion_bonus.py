@@ -105,7 +105,7 @@ def test_v4_3_v5_3_whole_games_on_each_difficulty_typed_into_the_console(tmp_pat
     assert len(records) == 3
     for record, (difficulty, reading) in zip(records, games, strict=True):
         assert record["options"]["difficulty"] == difficulty and record["options"]["bonus"] == reading
-        assert record["result"] == {"outcome": "lost", "length": 4, "how": "cities_destroyed", "cities_left": 0}
+        assert record["result"] == {"outcome": "lost", "turn": 4, "how": "cities_destroyed", "cities_left": 0}
         # Stored as meant: the city by name, the cards by id, the top card named in the reveal kept as named.
         assert record["actions"][0] == {"type": "play", "card": "Guard", "city": "Tylaris"}
         reveals = [a["cards"] for a in record["actions"] if a["type"] == "reveal"]

@@ -15,8 +15,10 @@ from conftest import running_bot
 from engine.core import GameRecord
 from engine.seasons import RULES as SEASONS
 from engine.seasons.autoplay import play_game as seasons_game
+from engine.seasons.rules import SeasonsRules
 from engine.volfyirion import RULES as VOLFYIRION
 from engine.volfyirion.autoplay import play_game as volfyirion_game
+from engine.volfyirion.rules import VolfyirionRules
 
 SEED = 7
 
@@ -35,7 +37,7 @@ async def test_whole_seasons_game_through_commands_buttons_and_forms(driver, sta
     assert record["seed"] == SEED
     assert record["actions"] == [a.to_json() for a in actions]
     assert record["state"] == expected.summary()
-    assert record["result"] == expected.result().to_json()
+    assert record["result"] == expected.result().to_json(SeasonsRules.result_names)
     assert record["result"]["outcome"] in ("won", "lost")
     # The public result card: in the channel, as a message of its own.
     cards = [m for m in final.messages if m.kind in ("followup", "channel") and m.payload.get("embeds")]
@@ -52,7 +54,7 @@ async def test_whole_volfyirion_game_through_commands(driver, seed):
     record = await export(driver)
     assert record["game"] == "volfyirion"
     assert record["state"] == game.state.summary()
-    assert record["result"] == game.state.result().to_json()
+    assert record["result"] == game.state.result().to_json(VolfyirionRules.result_names)
 
 
 async def test_volfyirion_lost_game_posts_a_defeat(standin, db_path):
@@ -132,7 +134,7 @@ async def test_undo_after_the_final_score_reopens_the_game(driver):
     assert record["result"] is None and record["status"] == "active"
     score = await driver.slash(*seasons_command(actions[-1]))
     assert not score.ephemeral
-    assert (await export(driver))["result"] == steps[-1].state.result().to_json()
+    assert (await export(driver))["result"] == steps[-1].state.result().to_json(SeasonsRules.result_names)
 
 
 async def test_game_in_a_thread_posts_the_result_in_the_parent(driver, standin):

@@ -354,4 +354,5 @@ def check_record(game: ChannelGame, record: dict[str, Any], log: list[Action] | 
     assert record["actions"] == [a.to_json() for a in log], f"{game.channel.name}: the log differs"
     assert record["state"] == replay.state.summary(), f"{game.channel.name}: the state differs from a replay"
     result = replay.state.result()
-    assert record["result"] == (None if result is None else result.to_json()), f"{game.channel.name}: the result differs"
+    names = getattr(replay.rules, "result_names", None)  # the export's words for the result's fields
+    assert record["result"] == (None if result is None else result.to_json(names)), f"{game.channel.name}: the result differs"

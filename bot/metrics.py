@@ -153,7 +153,7 @@ class Metrics:
 
 
 def command_name(data: dict[str, Any] | None) -> str:
-    """A slash command's full name from its interaction data: ``seasons die``, ``game status``."""
+    """A slash command's full name from its interaction data, e.g. ``game status``."""
     data = data or {}
     parts = [str(data.get("name", "?"))]
     options = data.get("options") or []

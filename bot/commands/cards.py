@@ -7,7 +7,7 @@ action is built, under the channel's lock: an unknown or ambiguous name is refus
 suggestions and, when they fit, candidate buttons that complete the command (Pick, don't retype). A command
 only annotates its option::
 
-    Card = CardTransformer.option(SEASONS_CARDS)
+    Card = CardTransformer.option(GAME_CARDS)
     async def played(self, interaction, card: Card) -> None:
         ... Action("played", card=card.pick("pk_played")) ...
 """

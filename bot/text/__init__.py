@@ -1,10 +1,17 @@
-"""Each game's words for ``bot.i18n``: card names, its own parameters, its command, variants and renames
-(``bot/text/<game>.py``, each with its ``HOOKS``). Registered here until the game registry does it."""
+"""Each game's words for ``bot.i18n``: card names, its own parameters, its command, variants and renames.
+
+Every module of this package is one game's (``bot/text/<game>.py``, with its ``KIND`` and ``HOOKS``) and is
+registered as it is found, so this file names no game; a game kept elsewhere (tests/thirdgame) calls
+``register_text`` itself.
+"""
 
 from __future__ import annotations
 
-from ..i18n import register_text
-from . import seasons, volfyirion
+import importlib
+import pkgutil
 
-register_text(seasons.KIND, seasons.HOOKS)
-register_text(volfyirion.KIND, volfyirion.HOOKS)
+from ..i18n import register_text
+
+for _module in pkgutil.iter_modules(__path__):
+    _game = importlib.import_module(f"{__name__}.{_module.name}")
+    register_text(_game.KIND, _game.HOOKS)

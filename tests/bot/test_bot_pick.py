@@ -3,9 +3,9 @@ reveal picker for Dummbot's hand — all surviving a restart like the other butt
 
 from __future__ import annotations
 
-from conftest import running_bot
 from play import button, export, seasons_command
 
+from conftest import running_bot
 from engine.seasons.autoplay import play_game as seasons_game
 
 

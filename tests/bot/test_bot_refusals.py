@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from conftest import running_bot
 from play import button, export
 
 from bot.standin.server import MESSAGE_COMPONENT
+from conftest import running_bot
 
 
 async def _actions(driver) -> int:

@@ -42,12 +42,13 @@ from .base import (
     StoreUnavailable,
     ranking_sql,
 )
-from .sqlite import _check_finish, _dumps, _signed, refusal_for
+
+# The rows read the same from both databases (mapping access by column name).
+from .sqlite import _action_row, _check_finish, _dumps, _game_row, _result_row, _signed, refusal_for
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-_U64 = (1 << 64) - 1
 # The advisory lock migrations hold (any fixed 64-bit number: "solo-bot" in ASCII).
 MIGRATION_LOCK = 0x736F6C6F2D626F74
 
@@ -714,37 +715,6 @@ async def _user_data(conn: asyncpg.Connection, user_id: int) -> JSON:
     return counts
 
 
-def _game_row(row: asyncpg.Record) -> GameRow:
-    return GameRow(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        parent_channel_id=row["parent_channel_id"],
-        owner_id=row["owner_id"],
-        kind=row["kind"],
-        options=json.loads(row["options"]),
-        seed=row["seed"] & _U64,
-        status=row["status"],
-        ply=row["ply"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        summary=None if row["summary"] is None else json.loads(row["summary"]),
-        revision=row["revision"],
-    )
-
-
-def _action_row(row: asyncpg.Record) -> ActionRow:
-    return ActionRow(
-        seq=row["seq"],
-        game_id=row["game_id"],
-        ply=row["ply"],
-        action=json.loads(row["action"]),
-        user_id=row["user_id"],
-        created_at=row["created_at"],
-        undone=bool(row["undone"]),
-    )
-
-
 # == results ==================================================================================================
 # Everything that knows the results table's columns is here: the game-neutral shape of schema V6 (the ranking
 # columns plus the engine's Result as JSON); the order of a leaderboard comes from the game's registry entry.
@@ -770,8 +740,4 @@ async def _insert_result(conn: asyncpg.Connection, game: GameRow, finish: Finish
     )
 
 
-def _result_row(row: asyncpg.Record) -> ResultRow:
-    values = {key: row[key] for key in ResultRow.__dataclass_fields__}
-    values["result"] = None if values["result"] is None else json.loads(values["result"])
-    return ResultRow(**values)
 # == end of results ===========================================================================================

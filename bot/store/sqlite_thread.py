@@ -59,6 +59,7 @@ class ConnectionThread:
         self._thread: threading.Thread | None = None
         self._conn: sqlite3.Connection | None = None
         self.pending = 0  # functions given and not yet answered (a test waits on this, not on a clock)
+        self.calls = 0  # functions given in all: trips to this thread
         self.commits = 0  # group commits, and the transactions they held: the bench shows the ratio
         self.grouped = 0
 
@@ -126,6 +127,7 @@ class ConnectionThread:
             raise RuntimeError("the connection is closed")
         job = _Job(work, asyncio.get_running_loop().create_future(), grouped)
         self.pending += 1
+        self.calls += 1
         with self._ready:
             self._jobs.append(job)
             self._ready.notify()

@@ -2,9 +2,12 @@
 
 The engine decides; the store remembers; this module makes sure the two never disagree. Every change
 runs under the channel's lock and is committed in one transaction before anybody is told about it.
-The live ``GameRecord`` of a recently used game stays cached for a while (Avrae's short cache), so a
-round costs one engine step and one commit, not a replay. Whatever goes wrong with the store, the
-cached record is dropped and rebuilt from the store next time: memory never runs ahead of disk.
+The live ``GameRecord`` of a recently used game stays cached for a while (Avrae's short cache), and so does
+the channel's game row as this process last wrote it: a round costs one engine step and one commit (one trip
+to the store), not a read, a replay and a commit. The cache is never trusted blindly: every write is
+conditional on the row's revision, so a row some other process changed meanwhile fails the write, and the
+change is then tried once more on the row and the record as the store has them. Whatever goes wrong with
+the store, the cached record is dropped and rebuilt from the store next time: memory never runs ahead of disk.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from engine.core import Action, GameRecord, RuleError, Step
 
 from .games import finish_info, rules_for
 from .resume import loaded_from, resume
-from .store import GameRow, StaleVersion, Store, StoreError
+from .store import GameNotActive, GameNotFound, GameRow, StaleVersion, Store, StoreError
 
 SNAPSHOT_EVERY = 50
 # Awaited under the channel's lock right before a change is committed (bot.delivery.Gate): raising stops it.
@@ -40,6 +43,15 @@ class Refusal(Exception):
 # What turns a command down and changes nothing: answered privately by the one error handler
 # (SoloBot.on_app_command_error, for commands, buttons, menus and forms alike).
 REFUSALS = (Refusal, RuleError, StoreError)
+
+# What a write on a cached row that another process has changed since fails with; and the refusals that a
+# check against such a row may give wrongly. Either way the change is tried once more on the store's row.
+_STALE_WRITE = (StaleVersion, GameNotActive, GameNotFound)
+_STALE_CHECK = ("refuse.stale_game", "refuse.stale_button", "refuse.other_game")
+
+
+class _CachedRowStale(Exception):
+    """The cached row turned out behind the store's: drop it and try the change again on the store's."""
 
 
 @dataclass
@@ -74,6 +86,9 @@ class GameService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._lock_users: dict[int, int] = {}  # changes holding or waiting for each channel's lock
         self._cache: dict[int, _Cached] = {}
+        # Each channel's active game row as this process last wrote or read it (one row per channel with a game
+        # under way: as many as cached records at most, and it leaves with them).
+        self._rows: dict[int, GameRow] = {}
         self._changing = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -122,10 +137,19 @@ class GameService:
     def _evict_idle(self) -> None:
         horizon = time.monotonic() - self.cache_seconds
         for game_id in [g for g, c in self._cache.items() if c.touched < horizon]:
-            del self._cache[game_id]
+            self.forget(game_id)
 
     def forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
+        for channel_id in [c for c, row in self._rows.items() if row.id == game_id]:
+            del self._rows[channel_id]
+
+    def _remember_row(self, row: GameRow) -> None:
+        """The channel's row after a write or a read: kept while its game is active."""
+        if row.status == "active":
+            self._rows[row.channel_id] = row
+        elif self._rows.get(row.channel_id, row).id == row.id:
+            self._rows.pop(row.channel_id, None)
 
     def cached_games(self) -> int:
         return len(self._cache)
@@ -139,7 +163,7 @@ class GameService:
         self._cache.pop(game_id, None)
         self._cache[game_id] = _Cached(record, time.monotonic(), row.revision)
         while len(self._cache) > self.max_cached:
-            del self._cache[next(iter(self._cache))]
+            self.forget(next(iter(self._cache)))
 
     async def record(self, row: GameRow) -> GameRecord:
         """The live record of ``row``: from the cache when it is current, else rebuilt from the store.
@@ -212,6 +236,7 @@ class GameService:
                 kind=kind, options=record.options, seed=seed,
             )
             self._keep(row, record)
+            self._remember_row(row)
         return Played(row, record.last, record)
 
     async def play(
@@ -229,44 +254,69 @@ class GameService:
         one interaction is refused as stale instead of being applied twice.
         """
         async with self._change(channel_id):
-            row = await self._row_for(channel_id, kind=kind, game_id=game_id, ply=ply)
-            self.check_owner(row, user_id)
-            record = await self.record(row)
-            if callable(action):
-                action = action(record)
-            step = record.push(action)  # RuleError leaves the record untouched
-            try:
-                if before_commit is not None:
-                    await before_commit()
-                row = await self._save(row, record, action, user_id, interaction_id)
-            except BaseException:
-                self.forget(row.id)
-                raise
-            self._keep(row, record)  # the record is at the new revision now
-            return Played(row, step, record, finished_now=record.state.finished)
+            for cached in (True, False):
+                try:
+                    return await self._play(channel_id, user_id, action, kind=kind, game_id=game_id, ply=ply,
+                                            before_commit=before_commit, interaction_id=interaction_id,
+                                            cached=cached)
+                except _CachedRowStale:
+                    continue
+            raise AssertionError("unreachable: the second try reads the store's row")
+
+    async def _play(self, channel_id: int, user_id: int, action: Action | Callable[[GameRecord], Action], *,
+                    kind: str | None, game_id: int | None, ply: int | None, before_commit: BeforeCommit | None,
+                    interaction_id: int | None, cached: bool) -> Played:
+        row = await self._row_for(channel_id, kind=kind, game_id=game_id, ply=ply, cached=cached)
+        self.check_owner(row, user_id)
+        record = await self.record(row)
+        if callable(action):
+            action = action(record)
+        step = record.push(action)  # RuleError leaves the record untouched
+        try:
+            if before_commit is not None:
+                await before_commit()
+            row = await self._save(row, record, action, user_id, interaction_id, cached=cached)
+        except BaseException:
+            self.forget(row.id)
+            raise
+        self._keep(row, record)  # the record is at the new revision now
+        self._remember_row(row)
+        return Played(row, step, record, finished_now=record.state.finished)
 
     async def undo(self, channel_id: int, user_id: int, *, game_id: int | None = None, ply: int | None = None,
                    before_commit: BeforeCommit | None = None, interaction_id: int | None = None) -> Played:
         async with self._change(channel_id):
-            row = await self._row_for(channel_id, game_id=game_id, ply=ply, finished_ok=True)
-            self.check_owner(row, user_id)
-            record = await self.record(row)
-            withdrawn = record.state.result() if row.status == "finished" else None
-            undone = record.pop()  # a resumed record always holds its last action (see record())
-            try:
-                if before_commit is not None:
-                    await before_commit()
-                row = await self.store.undo_action(
-                    row.id, expected_ply=row.ply, user_id=user_id, summary=record.state.summary(),
-                    expected_revision=row.revision, interaction_id=interaction_id,
-                )
-            except BaseException:
-                self.forget(row.id)
-                raise
-            if loaded_from(record) >= record.ply > 0:  # undone down to the snapshot: read the tail before it
-                record = await self._load(row)
-            self._keep(row, record)
-            return Played(row, record.last, record, undone=undone, withdrawn=withdrawn)
+            for cached in (True, False):
+                try:
+                    return await self._undo(channel_id, user_id, game_id=game_id, ply=ply,
+                                            before_commit=before_commit, interaction_id=interaction_id,
+                                            cached=cached)
+                except _CachedRowStale:
+                    continue
+            raise AssertionError("unreachable: the second try reads the store's row")
+
+    async def _undo(self, channel_id: int, user_id: int, *, game_id: int | None, ply: int | None,
+                    before_commit: BeforeCommit | None, interaction_id: int | None, cached: bool) -> Played:
+        row = await self._row_for(channel_id, game_id=game_id, ply=ply, finished_ok=True, cached=cached)
+        self.check_owner(row, user_id)
+        record = await self.record(row)
+        withdrawn = record.state.result() if row.status == "finished" else None
+        undone = record.pop()  # a resumed record always holds its last action (see record())
+        try:
+            if before_commit is not None:
+                await before_commit()
+            row = await self._stale_if_cached(cached, self.store.undo_action(
+                row.id, expected_ply=row.ply, user_id=user_id, summary=record.state.summary(),
+                expected_revision=row.revision, interaction_id=interaction_id,
+            ))
+        except BaseException:
+            self.forget(row.id)
+            raise
+        if loaded_from(record) >= record.ply > 0:  # undone down to the snapshot: read the tail before it
+            record = await self._load(row)
+        self._keep(row, record)
+        self._remember_row(row)
+        return Played(row, record.last, record, undone=undone, withdrawn=withdrawn)
 
     async def abandon(self, channel_id: int, user_id: int, *, may_manage: bool, game_id: int | None = None,
                       before_commit: BeforeCommit | None = None) -> GameRow:
@@ -278,7 +328,7 @@ class GameService:
                 await before_commit()
             self.forget(row.id)
             return await self.store.abandon(row.id, expected_ply=row.ply, by_user=user_id,
-                                            expected_revision=row.revision)
+                                            expected_revision=row.revision)  # on the store's row: no retry
 
     async def forget_user(self, user_id: int, *, expected_mark: str | None = None,
                           before_commit: BeforeCommit | None = None) -> dict[str, Any]:
@@ -293,14 +343,34 @@ class GameService:
     # -- inside -------------------------------------------------------------------------------------
     async def _row_for(
         self, channel_id: int, *, kind: str | None = None, game_id: int | None = None, ply: int | None = None,
-        finished_ok: bool = False,
+        finished_ok: bool = False, cached: bool = False,
     ) -> GameRow:
+        """The channel's game row, checked against what the command expects. ``cached``: the row this process
+        last wrote, when it has one (no read; a refusal that a stale row could explain asks for the store's)."""
+        row = self._rows.get(channel_id) if cached else None
+        if row is not None:
+            try:
+                return self._checked(row, channel_id, kind=kind, game_id=game_id, ply=ply)
+            except Refusal as refusal:
+                if refusal.key in _STALE_CHECK:
+                    self.forget(row.id)
+                    raise _CachedRowStale from refusal
+                raise
+        elif cached:
+            raise _CachedRowStale  # nothing cached: the store's row, on the second try
         row = await self.store.active_game(channel_id)
+        if row is not None:
+            self._remember_row(row)
         if row is None and finished_ok and game_id is not None:
             # Undo right after the final score: the game is finished but may be taken back.
             candidate = await self.store.game(game_id)
             if candidate.channel_id == channel_id and candidate.status == "finished":
                 row = candidate
+        return self._checked(row, channel_id, kind=kind, game_id=game_id, ply=ply)
+
+    @staticmethod
+    def _checked(row: GameRow | None, channel_id: int, *, kind: str | None, game_id: int | None,
+                 ply: int | None) -> GameRow:
         if game_id is not None and (row is None or row.id != game_id):
             raise Refusal("refuse.stale_game")
         if row is None:
@@ -311,18 +381,29 @@ class GameService:
             raise Refusal("refuse.stale_button")
         return row
 
+    @staticmethod
+    async def _stale_if_cached(cached: bool, write: Awaitable[GameRow]) -> GameRow:
+        """A write on a cached row that the store finds behind (another process wrote since) asks for a
+        second try on the store's row; on the store's row, the store's refusal stands."""
+        try:
+            return await write
+        except _STALE_WRITE as err:
+            if cached:
+                raise _CachedRowStale from err
+            raise
+
     async def _save(self, row: GameRow, record: GameRecord, action: Action, user_id: int,
-                    interaction_id: int | None = None) -> GameRow:
+                    interaction_id: int | None = None, *, cached: bool = False) -> GameRow:
         state = record.state
         snapshot = state.to_json() if record.ply % SNAPSHOT_EVERY == 0 else None
         result = state.result() if state.finished else None
         finish = finish_info(row.kind, row.options, result) if result else None
         try:
-            return await self.store.append_action(
+            return await self._stale_if_cached(cached, self.store.append_action(
                 row.id, expected_ply=row.ply, action=action.to_json(), user_id=user_id, snapshot=snapshot,
                 summary=state.summary(), finish=finish, expected_revision=row.revision,
                 interaction_id=interaction_id,
-            )
+            ))
         except StaleVersion:
             # Another process wrote first: our record is behind. The caller sees a clear refusal and the
             # next command rebuilds the record from the store.

@@ -1,9 +1,11 @@
-"""The store on SQLite through aiosqlite.
+"""The store on SQLite.
 
-One connection per ``SqliteStore``, in autocommit mode: every write is an explicit
-``BEGIN IMMEDIATE … COMMIT`` so the write lock is taken up front (a busy file waits ``busy_timeout``
-then fails cleanly instead of deadlocking half-way) and any failure rolls the whole transaction
-back. An ``asyncio.Lock`` keeps coroutines sharing the connection from interleaving statements.
+Two connections per ``SqliteStore``, each on a thread of its own (sqlite_thread.py): a writer and a
+read-only reader. A store call is one function run on a connection's thread: one trip from the event loop
+and back, however many statements it holds. Writes are explicit ``BEGIN IMMEDIATE … COMMIT`` so the write
+lock is taken up front (a busy file waits ``busy_timeout`` then fails cleanly instead of deadlocking
+half-way); the writes waiting at one moment share that transaction, each in a savepoint of its own (group
+commit), and any failure rolls a write back whole.
 
 Durability: WAL with ``synchronous=FULL``. The bot writes at the pace of people pressing buttons,
 so one fsync per commit costs nothing noticeable, and an acknowledged action then survives not only
@@ -19,13 +21,10 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-
-import aiosqlite
+from typing import Any, TypeVar
 
 from .base import (
     JSON,
@@ -48,8 +47,10 @@ from .base import (
     ranking_sql,
 )
 from .schema import MIGRATIONS, SCHEMA_VERSION
+from .sqlite_thread import ConnectionThread
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 # Files up to this size get PRAGMA quick_check before the store opens (a few ms); larger ones only a read of
@@ -123,12 +124,12 @@ class SqliteStore:
         self.busy_timeout = busy_timeout
         self.synchronous = synchronous.upper()
         self._clock = clock
-        self._db: aiosqlite.Connection | None = None
-        self._lock = asyncio.Lock()
+        self._open_lock = asyncio.Lock()
+        # The writer: every write, grouped into one transaction with the others waiting (sqlite_thread.py).
+        self._writer: ConnectionThread | None = None
         # Reads have a connection of their own: in WAL mode they never wait for a writer, so one channel's
         # write stuck behind another process's lock does not hold up every other channel's reads.
-        self._reader: aiosqlite.Connection | None = None
-        self._read_lock = asyncio.Lock()
+        self._reader: ConnectionThread | None = None
         # How many action rows ``live_actions`` has returned: a resume must read only the tail (issue 12).
         self.action_rows_read = 0
         # Opening runs the quick check (page structure); the full integrity check (indexes against their
@@ -139,18 +140,67 @@ class SqliteStore:
         self.quick_check_bytes = quick_check_bytes
         self.integrity: list[str] | None = None
         self._checking: asyncio.Task[None] | None = None
-        self._checker: aiosqlite.Connection | None = None
+        self._checker: ConnectionThread | None = None
 
     # -- opening -----------------------------------------------------------------------------------
     async def open(self) -> None:
         """Connect, check the file, migrate. Loads no game."""
-        async with self._lock:
-            if self._db is None:
-                self._db = await self._connect()
+        async with self._open_lock:
+            if self._writer is None:
+                self._writer = await self._start(self._connect_writer, "writer")
             if self._reader is None:
-                self._reader = await self._connect_reader()
+                self._reader = await self._start(self._connect_reader, "reader")
             if self.background_check and self._checking is None:
                 self._checking = asyncio.create_task(self._check_in_background(), name=f"integrity check {self.path}")
+
+    async def _start(self, connect: Callable[[], sqlite3.Connection], role: str) -> ConnectionThread:
+        thread = ConnectionThread(connect, name=f"sqlite {role} {self.path.name}", interruptible=role == "check")
+        try:
+            await thread.open()
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
+        return thread
+
+    def _sqlite_connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False)
+        conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
+        return conn
+
+    def _connect_writer(self) -> sqlite3.Connection:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreUnavailable("cannot_open", detail=str(exc)) from exc
+        _check_header(self.path)
+        conn = self._sqlite_connect()
+        conn.row_factory = sqlite3.Row
+        try:
+            self._prepare(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _connect_reader(self) -> sqlite3.Connection:
+        conn = self._sqlite_connect()
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA query_only = ON")
+        return conn
+
+    def _prepare(self, conn: sqlite3.Connection) -> None:
+        if _size(self.path) <= self.quick_check_bytes:
+            _integrity_check(conn, "quick_check")  # the full check runs afterwards, in the background
+        else:
+            # A large file: quick_check reads every page too (about 115 ms for 10,000 games), so the start
+            # reads the header and the schema only; the background check covers the rest and logs damage,
+            # and a command that meets a damaged page is refused in words meanwhile.
+            _one(conn, "SELECT count(*) FROM sqlite_master")
+        mode = _one(conn, "PRAGMA journal_mode = WAL")[0]
+        if str(mode).lower() != "wal":
+            log.warning("SQLite journal mode is %s, not WAL, for %s", mode, self.path)
+        conn.execute(f"PRAGMA synchronous = {self.synchronous}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        _migrate(conn)
 
     # -- checking ------------------------------------------------------------------------------------
     async def check(self, *, full: bool = True) -> list[str]:
@@ -158,20 +208,20 @@ class SqliteStore:
         a read-only connection of its own: [] when the file is sound. A file that cannot be read at all is
         a ``StoreUnavailable``; one that is not SQLite, a ``StoreCorrupt``."""
         _check_header(self.path)
+
+        def connect() -> sqlite3.Connection:
+            conn = self._sqlite_connect()
+            conn.execute("PRAGMA query_only = ON")
+            return conn
+
+        checker = self._checker = await self._start(connect, "check")
         try:
-            db = await aiosqlite.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise translate(exc) from exc
-        self._checker = db
-        try:
-            await db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
-            await db.execute("PRAGMA query_only = ON")
-            return await _problems(db, "integrity_check" if full else "quick_check")
+            return await checker.call(lambda conn: _problems(conn, "integrity_check" if full else "quick_check"))
         except sqlite3.Error as exc:
             raise translate(exc) from exc
         finally:
             self._checker = None
-            await db.close()
+            await checker.close()
 
     async def _check_in_background(self) -> None:
         try:
@@ -211,73 +261,19 @@ class SqliteStore:
             return
         checker = self._checker
         if checker is not None:
-            with contextlib.suppress(Exception):
-                await checker.interrupt()  # the PRAGMA stops at its next step instead of reading to the end
+            checker.interrupt()  # the PRAGMA stops at its next step instead of reading to the end
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await task
-        if checker is not None:
-            with contextlib.suppress(Exception):
-                await checker.close()
-
-    async def _connect_reader(self) -> aiosqlite.Connection:
-        try:
-            db = await aiosqlite.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
-            db.row_factory = sqlite3.Row
-            await db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
-            await db.execute("PRAGMA query_only = ON")
-        except sqlite3.Error as exc:
-            raise translate(exc) from exc
-        return db
-
-    async def _connect(self) -> aiosqlite.Connection:
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreUnavailable("cannot_open", detail=str(exc)) from exc
-        _check_header(self.path)
-        try:
-            db = await aiosqlite.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise translate(exc) from exc
-        db.row_factory = sqlite3.Row
-        try:
-            await self._prepare(db)
-        except sqlite3.Error as exc:
-            await db.close()
-            raise translate(exc) from exc
-        except BaseException:
-            await db.close()
-            raise
-        return db
-
-    async def _prepare(self, db: aiosqlite.Connection) -> None:
-        await db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
-        if _size(self.path) <= self.quick_check_bytes:
-            await _integrity_check(db, "quick_check")  # the full check runs afterwards, in the background
-        else:
-            # A large file: quick_check reads every page too (about 115 ms for 10,000 games), so the start
-            # reads the header and the schema only; the background check covers the rest and logs damage,
-            # and a command that meets a damaged page is refused in words meanwhile.
-            await _one(db, "SELECT count(*) FROM sqlite_master")
-        mode = (await _one(db, "PRAGMA journal_mode = WAL"))[0]
-        if str(mode).lower() != "wal":
-            log.warning("SQLite journal mode is %s, not WAL, for %s", mode, self.path)
-        await db.execute(f"PRAGMA synchronous = {self.synchronous}")
-        await db.execute("PRAGMA foreign_keys = ON")
-        await _migrate(db)
 
     async def close(self) -> None:
         await self._stop_checking()
-        reader, self._reader = self._reader, None
-        if reader is not None:
-            async with self._read_lock:
-                await reader.close()
-        if self._db is None:
-            return
-        db, self._db = self._db, None
-        async with self._lock:
-            await db.close()
+        async with self._open_lock:
+            reader, self._reader = self._reader, None
+            writer, self._writer = self._writer, None
+            for thread in (reader, writer):
+                if thread is not None:
+                    await thread.close()
 
     async def __aenter__(self) -> SqliteStore:
         await self.open()
@@ -286,29 +282,36 @@ class SqliteStore:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    # -- plumbing ----------------------------------------------------------------------------------
-    def _conn(self) -> aiosqlite.Connection:
-        if self._db is None:
+    # -- plumbing: one trip to a connection's thread per call ----------------------------------------------
+    async def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        if self._reader is None:
             raise RuntimeError("the store is not open")
-        return self._db
+        try:
+            return await self._reader.call(work)
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
 
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._read_lock:
-            if self._reader is None:
-                raise RuntimeError("the store is not open")
-            try:
-                yield self._reader
-            except sqlite3.Error as exc:
-                raise translate(exc) from exc
+    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work`` in one transaction (grouped with the others waiting): all of it, or none of it."""
+        if self._writer is None:
+            raise RuntimeError("the store is not open")
+        try:
+            return await self._writer.transaction(work)
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
 
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One transaction holding the write lock; rolled back on any failure, including cancellation."""
-        async with self._lock:
-            db = self._conn()
-            async with _transaction(db):
-                yield db
+    async def _on_writer(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work`` on the writer's connection outside any group (it manages its own transaction)."""
+        if self._writer is None:
+            raise RuntimeError("the store is not open")
+        try:
+            return await self._writer.call(work)
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
+
+    def commits(self) -> tuple[int, int]:
+        """(group commits, transactions they held) since the store opened: the bench's group-commit figure."""
+        return (self._writer.commits, self._writer.grouped) if self._writer is not None else (0, 0)
 
     # -- games -------------------------------------------------------------------------------------
     async def create_game(
@@ -328,90 +331,65 @@ class SqliteStore:
             raise ValueError("the seed must be an unsigned 64-bit integer")
         options_text = _dumps(dict(options))
         now = self._clock()
-        async with self._write() as db:
+
+        def create(db: sqlite3.Connection) -> GameRow:
             try:
-                cursor = await db.execute(
+                cursor = db.execute(
                     "INSERT INTO games (guild_id, channel_id, parent_channel_id, owner_id, kind, options,"
                     " seed, status, ply, created_at, updated_at)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, 'active', 0, ?, ?)",
-                    (
-                        guild_id,
-                        channel_id,
-                        parent_channel_id,
-                        owner_id,
-                        kind,
-                        options_text,
-                        _signed(seed),
-                        now,
-                        now,
-                    ),
+                    (guild_id, channel_id, parent_channel_id, owner_id, kind, options_text, _signed(seed), now, now),
                 )
             except sqlite3.IntegrityError as exc:
-                raise await _channel_busy(db, channel_id) from exc
-            return await _game(db, cursor.lastrowid)
+                raise _channel_busy(db, channel_id) from exc
+            return _game(db, cursor.lastrowid)
+
+        return await self._write(create)
 
     async def active_game(self, channel_id: int) -> GameRow | None:
-        async with self._read() as db:
-            row = await _one(
-                db,
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'",
-                (channel_id,),
-            )
+        row = await self._read(lambda db: _one(
+            db, f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)))
         return _game_row(row) if row else None
 
     async def game(self, game_id: int) -> GameRow:
-        async with self._read() as db:
-            return await _game(db, game_id)
+        return await self._read(lambda db: _game(db, game_id))
 
     async def last_game(self, channel_id: int) -> GameRow | None:
         """The channel's most recent game, whatever its status."""
-        async with self._read() as db:
-            row = await _one(
-                db,
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
-                (channel_id,),
-            )
+        row = await self._read(lambda db: _one(
+            db, f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,)))
         return _game_row(row) if row else None
 
     async def count_games(self, status: str | None = None) -> int:
-        async with self._read() as db:
-            row = await _one(db, "SELECT count(*) FROM games WHERE ? IS NULL OR status = ?", (status, status))
+        row = await self._read(lambda db: _one(
+            db, "SELECT count(*) FROM games WHERE ? IS NULL OR status = ?", (status, status)))
         return int(row[0])
 
     async def ping(self) -> None:
         """A cheap query that the database answers (``/readyz``); raises when it does not (a closed store)."""
         if self._reader is None:
             raise StoreUnavailable("cannot_open", detail="the store is closed")
-        async with self._read() as db:
-            await _one(db, "SELECT 1 FROM sqlite_master LIMIT 1")
+        await self._read(lambda db: _one(db, "SELECT 1 FROM sqlite_master LIMIT 1"))
 
     # -- actions -----------------------------------------------------------------------------------
     async def live_actions(self, game_id: int, after_ply: int = 0) -> list[ActionRow]:
-        async with self._read() as db:
-            rows = await db.execute_fetchall(
-                f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND undone = 0 AND ply > ?"
-                " ORDER BY ply",
-                (game_id, after_ply),
-            )
+        rows = await self._read(lambda db: db.execute(
+            f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND undone = 0 AND ply > ? ORDER BY ply",
+            (game_id, after_ply)).fetchall())
         self.action_rows_read += len(rows)
         return [_action_row(r) for r in rows]
 
     async def history(self, game_id: int, limit: int) -> list[ActionRow]:
         """The latest ``limit`` log entries, newest first, undone ones included (``undone=True``)."""
-        async with self._read() as db:
-            rows = await db.execute_fetchall(
-                f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?",
-                (game_id, limit),
-            )
+        rows = await self._read(lambda db: db.execute(
+            f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?",
+            (game_id, limit)).fetchall())
         return [_action_row(r) for r in rows]
 
     async def latest_snapshot(self, game_id: int, at_most_ply: int) -> tuple[int, JSON] | None:
-        async with self._read() as db:
-            row = await _one(
-                db,
-                "SELECT ply, state FROM snapshots WHERE game_id = ? AND ply <= ? ORDER BY ply DESC LIMIT 1",
-                (game_id, at_most_ply),
-            )
+        row = await self._read(lambda db: _one(
+            db, "SELECT ply, state FROM snapshots WHERE game_id = ? AND ply <= ? ORDER BY ply DESC LIMIT 1",
+            (game_id, at_most_ply)))
         return (int(row[0]), json.loads(row[1])) if row else None
 
     async def append_action(
@@ -442,33 +420,36 @@ class SqliteStore:
             _check_finish(finish)
         status = "active" if finish is None else finish.status
         now = self._clock()
-        async with self._write() as db:
+
+        def append(db: sqlite3.Connection) -> GameRow:
             if interaction_id is not None:
-                seen = await _one(db, "SELECT game_id FROM actions WHERE interaction_id = ?", (interaction_id,))
+                seen = _one(db, "SELECT game_id FROM actions WHERE interaction_id = ?", (interaction_id,))
                 if seen is not None:
                     raise AlreadyApplied(game_id=seen[0], interaction_id=interaction_id)
-            cursor = await db.execute(
+            cursor = db.execute(
                 "UPDATE games SET ply = ply + 1, revision = revision + 1, status = ?, summary = ?, updated_at = ?"
                 " WHERE id = ? AND ply = ? AND status = 'active' AND (? IS NULL OR revision = ?)",
                 (status, summary_text, now, game_id, expected_ply, expected_revision, expected_revision),
             )
             if cursor.rowcount != 1:
-                raise await _refusal(db, game_id, expected_ply, allowed=("active",), expected_revision=expected_revision)
+                raise _refusal(db, game_id, expected_ply, allowed=("active",), expected_revision=expected_revision)
             ply = expected_ply + 1
-            await db.execute(
+            db.execute(
                 "INSERT INTO actions (game_id, ply, action, user_id, created_at, interaction_id)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, ply, action_text, user_id, now, interaction_id),
             )
             if snapshot_text is not None:
-                await db.execute(
+                db.execute(
                     "INSERT OR REPLACE INTO snapshots (game_id, ply, state, created_at) VALUES (?, ?, ?, ?)",
                     (game_id, ply, snapshot_text, now),
                 )
-            game = await _game(db, game_id)
+            game = _game(db, game_id)
             if finish is not None:
-                await _insert_result(db, game, finish, ended_by=user_id, now=now)
+                _insert_result(db, game, finish, ended_by=user_id, now=now)
             return game
+
+        return await self._write(append)
 
     async def undo_action(
         self, game_id: int, *, expected_ply: int, user_id: int, summary: JSON | None,
@@ -478,13 +459,14 @@ class SqliteStore:
         new ply dropped; a game that action had finished is active again and its result is gone."""
         summary_text = None if summary is None else _dumps(summary)
         now = self._clock()
-        async with self._write() as db:
+
+        def undo(db: sqlite3.Connection) -> GameRow:
             if interaction_id is not None:
-                seen = await _one(db, "SELECT game_id FROM actions WHERE undone_interaction_id = ?", (interaction_id,))
+                seen = _one(db, "SELECT game_id FROM actions WHERE undone_interaction_id = ?", (interaction_id,))
                 if seen is not None:
                     raise AlreadyApplied(game_id=seen[0], interaction_id=interaction_id)
             try:
-                cursor = await db.execute(
+                cursor = db.execute(
                     "UPDATE games SET ply = ply - 1, revision = revision + 1, status = 'active', summary = ?,"
                     " updated_at = ? WHERE id = ? AND ply = ? AND ply > 0 AND status IN ('active', 'finished')"
                     " AND (? IS NULL OR revision = ?)",
@@ -492,66 +474,66 @@ class SqliteStore:
                 )
             except sqlite3.IntegrityError as exc:
                 # Reopening a finished game in a channel that has started another one since.
-                game = await _game(db, game_id)
-                raise await _channel_busy(db, game.channel_id) from exc
+                raise _channel_busy(db, _game(db, game_id).channel_id) from exc
             if cursor.rowcount != 1:
-                raise await _refusal(db, game_id, expected_ply, allowed=("active", "finished"),
-                                     expected_revision=expected_revision)
-            cursor = await db.execute(
+                raise _refusal(db, game_id, expected_ply, allowed=("active", "finished"),
+                               expected_revision=expected_revision)
+            cursor = db.execute(
                 "UPDATE actions SET undone = 1, undone_at = ?, undone_by = ?, undone_interaction_id = ?"
                 " WHERE game_id = ? AND ply = ? AND undone = 0",
                 (now, user_id, interaction_id, game_id, expected_ply),
             )
             if cursor.rowcount != 1:
                 raise StoreCorrupt("log_mismatch", game_id=game_id, ply=expected_ply)
-            await db.execute(
-                "DELETE FROM snapshots WHERE game_id = ? AND ply > ?", (game_id, expected_ply - 1)
-            )
-            await db.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
-            return await _game(db, game_id)
+            db.execute("DELETE FROM snapshots WHERE game_id = ? AND ply > ?", (game_id, expected_ply - 1))
+            db.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
+            return _game(db, game_id)
+
+        return await self._write(undo)
 
     async def abandon(
         self, game_id: int, *, expected_ply: int | None, by_user: int, expected_revision: int | None = None
     ) -> GameRow:
         """End an active game without a score; its result (outcome abandoned) is on no leaderboard."""
         now = self._clock()
-        async with self._write() as db:
-            cursor = await db.execute(
+
+        def abandon(db: sqlite3.Connection) -> GameRow:
+            cursor = db.execute(
                 "UPDATE games SET status = 'abandoned', revision = revision + 1, updated_at = ?"
                 " WHERE id = ? AND status = 'active' AND (? IS NULL OR ply = ?) AND (? IS NULL OR revision = ?)",
                 (now, game_id, expected_ply, expected_ply, expected_revision, expected_revision),
             )
             if cursor.rowcount != 1:
-                raise await _refusal(db, game_id, expected_ply, allowed=("active",),
-                                     expected_revision=expected_revision)
-            game = await _game(db, game_id)
-            finish = FinishInfo(status="abandoned", outcome="abandoned")
-            await _insert_result(db, game, finish, ended_by=by_user, now=now)
+                raise _refusal(db, game_id, expected_ply, allowed=("active",), expected_revision=expected_revision)
+            game = _game(db, game_id)
+            _insert_result(db, game, FinishInfo(status="abandoned", outcome="abandoned"), ended_by=by_user, now=now)
             return game
+
+        return await self._write(abandon)
 
     # -- result posts ------------------------------------------------------------------------------
     async def add_result_post(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember a public result post of ``game_id`` (to mark it withdrawn if the ending is undone)."""
-        async with self._write() as db:
-            await db.execute(
-                "INSERT OR IGNORE INTO result_posts (game_id, channel_id, message_id) VALUES (?, ?, ?)",
-                (game_id, channel_id, message_id),
-            )
+        await self._write(lambda db: db.execute(
+            "INSERT OR IGNORE INTO result_posts (game_id, channel_id, message_id) VALUES (?, ?, ?)",
+            (game_id, channel_id, message_id)))
 
     async def take_result_posts(self, game_id: int) -> list[tuple[int, int]]:
         """The result posts of ``game_id`` as (channel_id, message_id), forgotten once read."""
-        async with self._write() as db:
-            cursor = await db.execute(
+
+        def take(db: sqlite3.Connection) -> list[tuple[int, int]]:
+            rows = db.execute(
                 "SELECT channel_id, message_id FROM result_posts WHERE game_id = ? ORDER BY message_id", (game_id,)
-            )
-            rows = [(int(r[0]), int(r[1])) for r in await cursor.fetchall()]
-            await db.execute("DELETE FROM result_posts WHERE game_id = ?", (game_id,))
-        return rows
+            ).fetchall()
+            db.execute("DELETE FROM result_posts WHERE game_id = ?", (game_id,))
+            return [(int(r[0]), int(r[1])) for r in rows]
+
+        return await self._write(take)
 
     # -- results -----------------------------------------------------------------------------------
     async def result(self, game_id: int) -> ResultRow | None:
-        async with self._read() as db:
-            row = await _one(db, f"SELECT {_RESULT_COLUMNS} FROM results WHERE game_id = ?", (game_id,))
+        row = await self._read(lambda db: _one(db, f"SELECT {_RESULT_COLUMNS} FROM results WHERE game_id = ?",
+                                               (game_id,)))
         return _result_row(row) if row else None
 
     async def leaderboard(
@@ -561,14 +543,12 @@ class SqliteStore:
         game's ``ranking`` (from its registry entry). ``difficulty`` None ranks all difficulties together.
         """
         where, order = ranking_sql(ranking)
-        async with self._read() as db:
-            rows = await db.execute_fetchall(
-                f"SELECT {_RESULT_COLUMNS} FROM ("
-                f" SELECT *, row_number() OVER (PARTITION BY user_id ORDER BY {order}) AS nth FROM results"
-                f" WHERE guild_id IS ? AND kind = ? AND (? IS NULL OR difficulty = ?) AND {where}"
-                f") WHERE nth = 1 ORDER BY {order} LIMIT ?",
-                (guild_id, kind, difficulty, difficulty, limit),
-            )
+        rows = await self._read(lambda db: db.execute(
+            f"SELECT {_RESULT_COLUMNS} FROM ("
+            f" SELECT *, row_number() OVER (PARTITION BY user_id ORDER BY {order}) AS nth FROM results"
+            f" WHERE guild_id IS ? AND kind = ? AND (? IS NULL OR difficulty = ?) AND {where}"
+            f") WHERE nth = 1 ORDER BY {order} LIMIT ?",
+            (guild_id, kind, difficulty, difficulty, limit)).fetchall())
         return [_result_row(r) for r in rows]
 
     async def stats(self, guild_id: int | None, user_id: int, *,
@@ -580,27 +560,31 @@ class SqliteStore:
         ``"best": {kind: ResultRow | None}`` for each kind of ``rankings``, ranked as on the leaderboard.
         """
         rankings = dict(rankings or {})
-        async with self._read() as db:
-            started = await db.execute_fetchall(
+
+        def read(db: sqlite3.Connection) -> tuple[list[Any], list[Any], dict[str, ResultRow | None]]:
+            started = db.execute(
                 "SELECT kind, count(*), sum(status = 'active') FROM games"
                 " WHERE guild_id IS ? AND owner_id = ? GROUP BY kind",
                 (guild_id, user_id),
-            )
-            ended = await db.execute_fetchall(
+            ).fetchall()
+            ended = db.execute(
                 "SELECT kind, outcome, count(*) FROM results WHERE guild_id IS ? AND user_id = ?"
                 " GROUP BY kind, outcome",
                 (guild_id, user_id),
-            )
+            ).fetchall()
             best: dict[str, ResultRow | None] = {}
             for kind, ranking in rankings.items():
                 where, order = ranking_sql(ranking)
-                row = await _one(
+                row = _one(
                     db,
                     f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild_id IS ? AND user_id = ? AND kind = ?"
                     f" AND {where} ORDER BY {order} LIMIT 1",
                     (guild_id, user_id, kind),
                 )
                 best[kind] = _result_row(row) if row else None
+            return started, ended, best
+
+        started, ended, best = await self._read(read)
         kinds = [*rankings, *(r[0] for r in started if r[0] not in rankings)]
         by_kind = {kind: {"games": 0, "active": 0, "wins": 0, "losses": 0, "abandoned": 0} for kind in kinds}
         for kind, games, active in started:
@@ -616,28 +600,31 @@ class SqliteStore:
 
     # -- settings (a small key/value table: the last command sync's hash, …) -------------------------------
     async def get_setting(self, key: str) -> str | None:
-        async with self._read() as db:
-            row = await _one(db, "SELECT value FROM settings WHERE key = ?", (key,))
+        row = await self._read(lambda db: _one(db, "SELECT value FROM settings WHERE key = ?", (key,)))
         return None if row is None else str(row[0])
 
     async def put_setting(self, key: str, value: str | None) -> None:
         """Set ``key`` to ``value`` (None deletes it), in one transaction."""
-        async with self._write() as db:
+        now = _utc_now()
+
+        def put(db: sqlite3.Connection) -> None:
             if value is None:
-                await db.execute("DELETE FROM settings WHERE key = ?", (key,))
+                db.execute("DELETE FROM settings WHERE key = ?", (key,))
             else:
-                await db.execute(
+                db.execute(
                     "INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)"
                     " ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-                    (key, value, _utc_now()),
+                    (key, value, now),
                 )
+
+        await self._write(put)
+
     # -- a user's data (/game forget) -----------------------------------------------------------------
     async def user_data(self, user_id: int) -> JSON:
         """What the store holds about ``user_id``: counts of the games they started and of those games'
         actions, snapshots and results, of results of other games they ended, and a ``mark`` that changes
         whenever any of it does (a confirmation to delete is checked against it)."""
-        async with self._read() as db:
-            return await _user_data(db, user_id)
+        return await self._read(lambda db: _user_data(db, user_id))
 
     async def forget_user(self, user_id: int, *, expected_mark: str | None = None) -> JSON:
         """Delete every game ``user_id`` started (in every server, a game in progress included) with its
@@ -646,29 +633,30 @@ class SqliteStore:
         (``secure_delete``) and the WAL truncated afterwards, so the rows do not linger in the file.
         ``expected_mark`` (from ``user_data``): raise StaleVersion instead if the data changed since.
         Returns the counts deleted and ``game_ids``."""
-        db = self._conn()
-        async with self._lock:
-            await db.execute("PRAGMA secure_delete = ON")
-        try:
-            async with self._write() as db:
-                found = await _user_data(db, user_id)
-                if expected_mark is not None and found["mark"] != expected_mark:
-                    raise StaleVersion(game_id=0, expected=expected_mark, actual=found["mark"])
-                async with db.execute("SELECT id FROM games WHERE owner_id = ?", (user_id,)) as cursor:
-                    ids = [r[0] for r in await cursor.fetchall()]
-                mine = "SELECT id FROM games WHERE owner_id = ?"
-                for table in ("snapshots", "actions", "results", "result_posts"):
-                    await db.execute(f"DELETE FROM {table} WHERE game_id IN ({mine})", (user_id,))
-                await db.execute("DELETE FROM results WHERE user_id = ?", (user_id,))
-                await db.execute("UPDATE results SET ended_by = NULL WHERE ended_by = ?", (user_id,))
-                await db.execute("UPDATE actions SET undone_by = NULL WHERE undone_by = ?", (user_id,))
-                await db.execute("DELETE FROM games WHERE owner_id = ?", (user_id,))
-        finally:
-            async with self._lock:
-                await db.execute("PRAGMA secure_delete = OFF")
-        with contextlib.suppress(sqlite3.Error):
-            async with self._lock:
-                await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+        def forget(db: sqlite3.Connection) -> tuple[JSON, list[int]]:
+            # Its own transaction, outside any group: secure_delete can only change between transactions.
+            db.execute("PRAGMA secure_delete = ON")
+            try:
+                with _transaction(db):
+                    found = _user_data(db, user_id)
+                    if expected_mark is not None and found["mark"] != expected_mark:
+                        raise StaleVersion(game_id=0, expected=expected_mark, actual=found["mark"])
+                    ids = [r[0] for r in db.execute("SELECT id FROM games WHERE owner_id = ?", (user_id,))]
+                    mine = "SELECT id FROM games WHERE owner_id = ?"
+                    for table in ("snapshots", "actions", "results", "result_posts"):
+                        db.execute(f"DELETE FROM {table} WHERE game_id IN ({mine})", (user_id,))
+                    db.execute("DELETE FROM results WHERE user_id = ?", (user_id,))
+                    db.execute("UPDATE results SET ended_by = NULL WHERE ended_by = ?", (user_id,))
+                    db.execute("UPDATE actions SET undone_by = NULL WHERE undone_by = ?", (user_id,))
+                    db.execute("DELETE FROM games WHERE owner_id = ?", (user_id,))
+            finally:
+                db.execute("PRAGMA secure_delete = OFF")
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            return found, ids
+
+        found, ids = await self._on_writer(forget)
         return {k: v for k, v in found.items() if k != "mark"} | {"game_ids": ids}
 
     # -- backup ------------------------------------------------------------------------------------
@@ -681,65 +669,64 @@ class SqliteStore:
             partial.unlink(missing_ok=True)
         except OSError as exc:
             raise StoreUnavailable("cannot_open", detail=str(exc)) from exc
-        async with self._read() as db:
-            target = sqlite3.connect(partial, check_same_thread=False)
+
+        def copy(db: sqlite3.Connection) -> None:
+            target = sqlite3.connect(partial)
             try:
-                await db.backup(target)
+                db.backup(target)
                 target.execute("PRAGMA journal_mode = DELETE")  # a single self-contained file
             except BaseException:
                 target.close()
                 partial.unlink(missing_ok=True)
                 raise
             target.close()
+
+        await self._read(copy)
         os.replace(partial, dest)
 
 
 # -- helpers (module level so a transaction reads top to bottom) ------------------------------------------
-@asynccontextmanager
-async def _transaction(db: aiosqlite.Connection) -> AsyncIterator[None]:
+@contextlib.contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    """BEGIN IMMEDIATE … COMMIT on the connection's thread, rolled back on any failure (migrations and
+    /game forget; the commands' writes go through the group commit of sqlite_thread.py)."""
+    db.execute("BEGIN IMMEDIATE")
     try:
-        await db.execute("BEGIN IMMEDIATE")
         yield
-        await db.execute("COMMIT")
-    except BaseException as exc:
-        await _rollback(db)
-        if isinstance(exc, sqlite3.Error):
-            raise translate(exc) from exc
+        db.execute("COMMIT")
+    except BaseException:
+        _rollback(db)
         raise
 
 
-async def _rollback(db: aiosqlite.Connection) -> None:
-    """Roll back whatever is open, unconditionally.
-
-    Statements run in order on the connection's thread, so this ROLLBACK also undoes a BEGIN or a
-    write that was still queued when the caller was cancelled. SQLite may already have rolled back
-    by itself (SQLITE_FULL, some I/O errors): then there is nothing to do.
-    """
+def _rollback(db: sqlite3.Connection) -> None:
+    """Roll back whatever is open. SQLite may already have rolled back by itself (SQLITE_FULL, some I/O
+    errors): then there is nothing to do."""
+    if not db.in_transaction:
+        return
     try:
-        await db.execute("ROLLBACK")
-    except sqlite3.Error as exc:
-        if "no transaction is active" not in str(exc):
-            log.exception("ROLLBACK failed")
+        db.execute("ROLLBACK")
+    except sqlite3.Error:
+        log.exception("ROLLBACK failed")
 
 
-async def _user_data(db: aiosqlite.Connection, user_id: int) -> JSON:
+def _user_data(db: sqlite3.Connection, user_id: int) -> JSON:
     mine = "SELECT id FROM games WHERE owner_id = ?"
-    row = await _one(db, "SELECT count(*), coalesce(max(id), 0), coalesce(max(updated_at), ''),"
+    row = _one(db, "SELECT count(*), coalesce(max(id), 0), coalesce(max(updated_at), ''),"
                          " coalesce(sum(revision), 0) FROM games WHERE owner_id = ?", (user_id,))
     games, newest, updated, plies = row[0], row[1], row[2], row[3]
     counts = {"games": games}
     for table in ("actions", "snapshots", "results"):
-        counted = await _one(db, f"SELECT count(*) FROM {table} WHERE game_id IN ({mine})", (user_id,))
+        counted = _one(db, f"SELECT count(*) FROM {table} WHERE game_id IN ({mine})", (user_id,))
         counts[table] = counted[0]
-    ended = await _one(db, "SELECT count(*) FROM results WHERE ended_by = ? AND user_id != ?", (user_id, user_id))
+    ended = _one(db, "SELECT count(*) FROM results WHERE ended_by = ? AND user_id != ?", (user_id, user_id))
     counts["ended_others"] = ended[0]
     counts["mark"] = f"{games}.{newest}.{plies}.{counts['actions']}.{counts['results']}.{ended[0]}.{updated}"
     return counts
 
 
-async def _one(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-    async with db.execute(sql, params) as cursor:
-        return await cursor.fetchone()
+def _one(db: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+    return db.execute(sql, params).fetchone()
 
 
 def _size(path: Path) -> int:
@@ -762,17 +749,17 @@ def _check_header(path: Path) -> None:
         raise StoreCorrupt("not_sqlite", path=str(path))
 
 
-async def _integrity_check(db: aiosqlite.Connection, pragma: str = "integrity_check") -> None:
-    problems = await _problems(db, pragma)
+def _integrity_check(db: sqlite3.Connection, pragma: str = "integrity_check") -> None:
+    problems = _problems(db, pragma)
     if problems:
         raise StoreCorrupt("integrity", detail="; ".join(problems[:5]))
 
 
-async def _problems(db: aiosqlite.Connection, pragma: str) -> list[str]:
+def _problems(db: sqlite3.Connection, pragma: str) -> list[str]:
     """The lines of ``PRAGMA integrity_check``/``quick_check`` that are not "ok" (a file too damaged to
     check is one problem, its error); a locked or unreadable file raises ``StoreUnavailable``."""
     try:
-        rows = await db.execute_fetchall(f"PRAGMA {pragma}")
+        rows = db.execute(f"PRAGMA {pragma}").fetchall()
     except sqlite3.DatabaseError as exc:
         error = translate(exc)
         if isinstance(error, StoreUnavailable):
@@ -781,53 +768,53 @@ async def _problems(db: aiosqlite.Connection, pragma: str) -> list[str]:
     return [str(r[0]) for r in rows if str(r[0]).lower() != "ok"]
 
 
-async def _migrate(db: aiosqlite.Connection) -> None:
-    version = (await _one(db, "PRAGMA user_version"))[0]
+def _migrate(db: sqlite3.Connection) -> None:
+    version = (_one(db, "PRAGMA user_version"))[0]
     if version > SCHEMA_VERSION:
         raise SchemaTooNew(found=version, supported=SCHEMA_VERSION)
     if version == SCHEMA_VERSION:
         return
     # A step may rebuild a table others refer to (V6): SQLite's way is foreign keys off (only possible outside
     # a transaction) and PRAGMA foreign_key_check before the commit, so the step still keeps every reference.
-    await db.execute("PRAGMA foreign_keys = OFF")
+    db.execute("PRAGMA foreign_keys = OFF")
     try:
         while version < SCHEMA_VERSION:
-            async with _transaction(db):
+            with _transaction(db):
                 # Read again under the write lock: another process may have migrated meanwhile.
-                version = (await _one(db, "PRAGMA user_version"))[0]
+                version = (_one(db, "PRAGMA user_version"))[0]
                 if version < SCHEMA_VERSION:
-                    before = len(await db.execute_fetchall("PRAGMA foreign_key_check"))
+                    before = len(db.execute("PRAGMA foreign_key_check").fetchall())
                     for statement in MIGRATIONS[version]:
                         if callable(statement):  # a step written in Python (it must not commit)
-                            await statement(db)
+                            statement(db)
                         else:
-                            await db.execute(statement)
-                    broken = await db.execute_fetchall("PRAGMA foreign_key_check")
+                            db.execute(statement)
+                    broken = db.execute("PRAGMA foreign_key_check").fetchall()
                     if len(broken) > before:  # the step lost a reference (what was dangling before stays)
                         raise StoreCorrupt("foreign_key", detail=f"step {version + 1}: {[tuple(r) for r in broken[:5]]}")
                     version += 1
-                    await db.execute(f"PRAGMA user_version = {version}")
+                    db.execute(f"PRAGMA user_version = {version}")
             log.info("store schema at version %d", version)
     finally:
-        await db.execute("PRAGMA foreign_keys = ON")
+        db.execute("PRAGMA foreign_keys = ON")
     # The steps' pages (a rebuilt table is written twice) need not stay in the WAL: give the room back.
     with contextlib.suppress(sqlite3.Error):
-        await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
-async def _game(db: aiosqlite.Connection, game_id: int) -> GameRow:
-    row = await _one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+def _game(db: sqlite3.Connection, game_id: int) -> GameRow:
+    row = _one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
     if row is None:
         raise GameNotFound(game_id=game_id)
     return _game_row(row)
 
 
-async def _refusal(
-    db: aiosqlite.Connection, game_id: int, expected_ply: int | None, *, allowed: tuple[str, ...],
+def _refusal(
+    db: sqlite3.Connection, game_id: int, expected_ply: int | None, *, allowed: tuple[str, ...],
     expected_revision: int | None = None,
 ) -> StoreError:
     """Why a conditional UPDATE touched no row."""
-    return refusal_for(await _game(db, game_id), expected_ply, allowed=allowed, expected_revision=expected_revision)
+    return refusal_for(_game(db, game_id), expected_ply, allowed=allowed, expected_revision=expected_revision)
 
 
 def refusal_for(
@@ -845,16 +832,16 @@ def refusal_for(
     return NothingToUndo(game_id=game.id)
 
 
-async def _channel_busy(db: aiosqlite.Connection, channel_id: int) -> ChannelBusy:
-    row = await _one(db, "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,))
+def _channel_busy(db: sqlite3.Connection, channel_id: int) -> ChannelBusy:
+    row = _one(db, "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,))
     return ChannelBusy(channel_id=channel_id, game_id=row[0] if row else None)
 
 
-async def _insert_result(
-    db: aiosqlite.Connection, game: GameRow, finish: FinishInfo, *, ended_by: int, now: str
+def _insert_result(
+    db: sqlite3.Connection, game: GameRow, finish: FinishInfo, *, ended_by: int, now: str
 ) -> None:
     difficulty = finish.difficulty if finish.difficulty is not None else game.options.get("difficulty")
-    await db.execute(
+    db.execute(
         f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             game.id,

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 from dataclasses import dataclass
 from typing import Any
-
-import aiosqlite
 
 from .base import JSON, StoreError
 
@@ -92,15 +91,15 @@ def _renamed_bonus(data: Any) -> tuple[Any, bool]:
     return data, False
 
 
-async def migrate_volfyirion_actions(db: aiosqlite.Connection) -> None:
+def migrate_volfyirion_actions(db: sqlite3.Connection) -> None:
     """The schema step (runs inside the migration's transaction; raising rolls everything back)."""
-    games = await db.execute_fetchall(
-        "SELECT id, options, seed, summary FROM games WHERE kind = 'volfyirion' ORDER BY id")
+    games = db.execute(
+        "SELECT id, options, seed, summary FROM games WHERE kind = 'volfyirion' ORDER BY id").fetchall()
     rewritten = skipped = 0
     for game_id, options_text, seed, summary_text in games:
         options = json.loads(options_text)
-        stored = await db.execute_fetchall(
-            "SELECT seq, ply, action, undone FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+        stored = db.execute(
+            "SELECT seq, ply, action, undone FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
         rows = [LogRow(int(seq), int(ply), json.loads(action), bool(undone)) for seq, ply, action, undone in stored]
         try:
             changed = rewrite_log(game_id, options, int(seed), rows)
@@ -109,20 +108,20 @@ async def migrate_volfyirion_actions(db: aiosqlite.Connection) -> None:
             skipped += 1
             continue
         for seq, action in changed.items():
-            await db.execute("UPDATE actions SET action = ? WHERE seq = ?", (_dumps(action), seq))
+            db.execute("UPDATE actions SET action = ? WHERE seq = ?", (_dumps(action), seq))
         new_options, renamed = _renamed_bonus(options)
         if renamed:
-            await db.execute("UPDATE games SET options = ? WHERE id = ?", (_dumps(new_options), game_id))
+            db.execute("UPDATE games SET options = ? WHERE id = ?", (_dumps(new_options), game_id))
         if summary_text:
             summary, renamed = _renamed_bonus(json.loads(summary_text))
             if renamed:
-                await db.execute("UPDATE games SET summary = ? WHERE id = ?", (_dumps(summary), game_id))
-        for ply, state_text in await db.execute_fetchall(
-                "SELECT ply, state FROM snapshots WHERE game_id = ?", (game_id,)):
+                db.execute("UPDATE games SET summary = ? WHERE id = ?", (_dumps(summary), game_id))
+        for ply, state_text in db.execute(
+                "SELECT ply, state FROM snapshots WHERE game_id = ?", (game_id,)).fetchall():
             state = json.loads(state_text)
             state_options, renamed = _renamed_bonus(state.get("options"))
             if renamed:
-                await db.execute("UPDATE snapshots SET state = ? WHERE game_id = ? AND ply = ?",
+                db.execute("UPDATE snapshots SET state = ? WHERE game_id = ? AND ply = ?",
                                  (_dumps({**state, "options": state_options}), game_id, ply))
         rewritten += bool(changed)
     log.info("volfyirion logs: %d game(s) checked, %d rewritten, %d left as stored", len(games), rewritten, skipped)

@@ -39,6 +39,12 @@ from load_helpers import (  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 
+
+async def on_writer(store, sql: str) -> object:
+    """One statement on the SQLite store's writer connection (a PRAGMA the test sets): its first value."""
+    row = await store._writer.call(lambda conn: conn.execute(sql).fetchone())
+    return None if row is None else row[0]
+
 # A second process that takes the database's write lock and holds it until told to let go.
 LOCKER = r"""
 import sqlite3, sys
@@ -136,7 +142,7 @@ async def test_other_channels_are_served_while_a_write_waits_for_the_lock(tmp_pa
             seasons, volf = await two_games(driver, places, Tally(), played=1)
             async with Locker(db):
                 stuck = asyncio.ensure_future(send(driver, seasons, seasons.script[seasons.pos], by_button=False))
-                while not bot.store._lock.locked():  # an event, not a time: the write is now waiting
+                while not bot.store._writer.pending:  # an event, not a time: the write is now waiting
                     await asyncio.sleep(0.01)
                 other = await driver.slash("game status", {}, grace=0, **volf.who)
                 # Served while the write is still stuck behind the lock (the order of events, not a time).
@@ -156,9 +162,8 @@ async def test_a_full_disk_refuses_clearly_writes_nothing_and_other_channels_rea
             tally = Tally()
             seasons, volf = await two_games(driver, places, tally, played=2)
             # No page beyond those the file has now: the next write that needs one fails as a full disk.
-            conn = bot.store._db
-            pages = (await (await conn.execute("PRAGMA page_count")).fetchone())[0]
-            await conn.execute(f"PRAGMA max_page_count = {pages}")
+            pages = await on_writer(bot.store, "PRAGMA page_count")
+            await on_writer(bot.store, f"PRAGMA max_page_count = {pages}")
             no = None
             for _ in range(40):
                 action = seasons.script[seasons.pos]
@@ -174,7 +179,7 @@ async def test_a_full_disk_refuses_clearly_writes_nothing_and_other_channels_rea
             other = await driver.slash("game status", {}, grace=0, **volf.who)
             assert acknowledged(other) and other.text
             check_record(volf, await export(driver, volf))
-            await conn.execute("PRAGMA max_page_count = 1073741823")
+            await on_writer(bot.store, "PRAGMA max_page_count = 1073741823")
             again = await send(driver, seasons, action, by_button=False)
             assert acknowledged(again), again.text
             seasons.log.append(action)
@@ -188,9 +193,8 @@ async def test_a_full_disk_is_explained_in_japanese_without_codes(tmp_path):
         bot = create_bot(Config(db_path=tmp_path / "full.sqlite3"), seed=game_seeds(51))
         async with standin.connect(bot, timeout=20.0) as driver:
             seasons, _ = await two_games(driver, places, Tally(), played=1)
-            conn = bot.store._db
-            pages = (await (await conn.execute("PRAGMA page_count")).fetchone())[0]
-            await conn.execute(f"PRAGMA max_page_count = {pages}")
+            pages = await on_writer(bot.store, "PRAGMA page_count")
+            await on_writer(bot.store, f"PRAGMA max_page_count = {pages}")
             for _ in range(40):
                 action = seasons.script[seasons.pos]
                 reply = await driver.slash(*command_for(seasons, action), grace=0, locale="ja", **seasons.who)

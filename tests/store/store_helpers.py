@@ -38,3 +38,10 @@ async def play(store: SqliteStore, game: GameRow, n: int, *, user_id: int = 7) -
             summary={"ply": game.ply + 1},
         )
     return game
+
+
+async def on_writer(store: SqliteStore, sql: str) -> object:
+    """One statement on the SQLite store's writer connection, outside any transaction (a PRAGMA a test sets):
+    the first column of its first row."""
+    row = await store._writer.call(lambda conn: conn.execute(sql).fetchone())
+    return None if row is None else row[0]

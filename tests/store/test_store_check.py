@@ -5,6 +5,7 @@ connection of its own (commands go on meanwhile; a damaged file it finds is logg
 from __future__ import annotations
 
 import asyncio
+import threading
 import logging
 import sqlite3
 from pathlib import Path
@@ -67,21 +68,21 @@ async def test_commands_go_on_while_the_full_check_runs(db_path, monkeypatch):
     """The full check is held half-way (a gate before its PRAGMA) while the store reads and commits: both
     finish while the check is still running, on a connection that is neither the writer nor the reader."""
     await filled(db_path)
-    gate, entered = asyncio.Event(), asyncio.Event()
-    real = sqlite_store._problems
+    gate, entered = threading.Event(), asyncio.Event()
+    real, loop = sqlite_store._problems, asyncio.get_running_loop()
 
-    async def held(db, pragma):
+    def held(db, pragma):  # on the checker's thread
         if pragma == "integrity_check":  # the quick check at open goes through
-            entered.set()
-            await gate.wait()
-        return await real(db, pragma)
+            loop.call_soon_threadsafe(entered.set)
+            gate.wait()
+        return real(db, pragma)
 
     monkeypatch.setattr(sqlite_store, "_problems", held)
     store = SqliteStore(db_path)
     await store.open()
     try:
         await entered.wait()
-        assert store._checker is not None and store._checker not in (store._db, store._reader)
+        assert store._checker is not None and store._checker not in (store._writer, store._reader)
         game = await store.active_game(100)
         game = await play(store, game, 2)
         assert (await store.game(game.id)).ply == 5
@@ -95,13 +96,13 @@ async def test_commands_go_on_while_the_full_check_runs(db_path, monkeypatch):
 async def test_closing_stops_a_check_under_way(db_path, monkeypatch):
     await filled(db_path)
     entered = asyncio.Event()
-    real = sqlite_store._problems
+    real, loop = sqlite_store._problems, asyncio.get_running_loop()
 
-    async def never(db, pragma):
+    def never(db, pragma):  # on the checker's thread: a query without end, until interrupted
         if pragma == "integrity_check":
-            entered.set()
-            await asyncio.Event().wait()
-        return await real(db, pragma)
+            loop.call_soon_threadsafe(entered.set)
+            db.execute("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c")
+        return real(db, pragma)
 
     monkeypatch.setattr(sqlite_store, "_problems", never)
     store = SqliteStore(db_path)

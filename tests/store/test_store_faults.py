@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from store_helpers import new_game_args, play
+from store_helpers import new_game_args, on_writer, play
 
 from bot.store import (
     ChannelBusy,
@@ -138,8 +138,8 @@ async def test_a_file_held_exclusively_at_start_is_reported_locked(db_path: Path
 # -- a full disk ------------------------------------------------------------------------------------
 async def test_disk_full_writes_nothing(store: SqliteStore, game: GameRow) -> None:
     game = await play(store, game, 3)
-    pages = (await (await store._db.execute("PRAGMA page_count")).fetchone())[0]
-    await store._db.execute(f"PRAGMA max_page_count = {pages}")
+    pages = await on_writer(store, "PRAGMA page_count")
+    await on_writer(store, f"PRAGMA max_page_count = {pages}")
     with pytest.raises(StoreUnavailable) as info:
         await store.append_action(
             game.id,
@@ -153,7 +153,7 @@ async def test_disk_full_writes_nothing(store: SqliteStore, game: GameRow) -> No
     assert await store.game(game.id) == game
     assert len(await store.history(game.id, 10)) == 3
     assert await store.latest_snapshot(game.id, 10) is None
-    await store._db.execute("PRAGMA max_page_count = 1073741823")
+    await on_writer(store, "PRAGMA max_page_count = 1073741823")
     game = await store.append_action(
         game.id,
         expected_ply=3,
@@ -214,12 +214,12 @@ async def test_a_really_full_disk_writes_nothing_and_recovers(small_disk: Path) 
 
 # -- read-only, I/O ----------------------------------------------------------------------------------
 async def test_a_read_only_database(store: SqliteStore, game: GameRow) -> None:
-    await store._db.execute("PRAGMA query_only = ON")
+    await on_writer(store, "PRAGMA query_only = ON")
     with pytest.raises(StoreUnavailable) as info:
         await store.append_action(game.id, expected_ply=0, action={"type": "x"}, user_id=7, summary=None)
     assert info.value.reason == "read_only"
     assert (await store.game(game.id)).ply == 0
-    await store._db.execute("PRAGMA query_only = OFF")
+    await on_writer(store, "PRAGMA query_only = OFF")
     assert (await play(store, game, 1)).ply == 1
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
+import threading
 import time
 
 import pytest
@@ -294,23 +296,30 @@ async def test_a_cancelled_write_is_all_or_nothing(store: SqliteStore, game: Gam
     assert written == {True, False}  # both outcomes were seen
 
 
-@pytest.mark.backends("sqlite")  # SQLite's one connection and its worker thread
-async def test_a_write_cancelled_while_queued_leaves_no_transaction_open(
+@pytest.mark.backends("sqlite")  # SQLite's writer connection and its thread
+async def test_a_write_cancelled_while_queued_never_runs_and_leaves_no_transaction_open(
     store: SqliteStore, game: GameRow
 ) -> None:
-    # Keep the connection's thread busy, queue an append behind it and cancel the append there: its
-    # BEGIN still runs later, so the store must roll that back too, or every later write would fail.
-    await store._db.create_function("slow", 0, lambda: time.sleep(0.2) or 1)
-    slow = asyncio.create_task(store._db.execute_fetchall("SELECT slow()"))
-    await asyncio.sleep(0.02)
+    # Hold the writer's thread, queue an append behind it and cancel the append there: it must never run
+    # (nothing written), and no transaction may be left open, or every later write would fail.
+    release, loop, held = threading.Event(), asyncio.get_running_loop(), asyncio.Event()
+
+    def hold(_conn) -> None:
+        loop.call_soon_threadsafe(held.set)
+        release.wait()
+
+    blocker = asyncio.create_task(store._writer.call(hold))
+    await held.wait()
     task = asyncio.create_task(
         store.append_action(game.id, expected_ply=0, action={"type": "x"}, user_id=7, summary=None)
     )
-    await asyncio.sleep(0.02)
+    while store._writer.pending < 2:  # the append is queued behind the held job (an event, not a time)
+        await asyncio.sleep(0)
     task.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await task
-    await slow
-    assert not store._db.in_transaction
+    release.set()
+    await blocker
+    assert not await store._writer.call(lambda conn: conn.in_transaction)
     assert (await store.game(game.id)).ply == 0
     assert (await play(store, game, 2)).ply == 2

@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from store_helpers import BUSY, new_game_args, play
+from store_helpers import BUSY, new_game_args, on_writer, play
 
 from bot.store import SchemaTooNew, SqliteStore, StoreCorrupt, schema
 
@@ -49,11 +49,10 @@ async def test_reopen_is_idempotent_and_keeps_the_games(db_path: Path) -> None:
 
 
 async def test_pragmas_wal_full_sync_foreign_keys(store: SqliteStore) -> None:
-    db = store._db
-    assert (await (await db.execute("PRAGMA journal_mode")).fetchone())[0] == "wal"
-    assert (await (await db.execute("PRAGMA synchronous")).fetchone())[0] == 2  # FULL
-    assert (await (await db.execute("PRAGMA foreign_keys")).fetchone())[0] == 1
-    assert (await (await db.execute("PRAGMA busy_timeout")).fetchone())[0] == int(BUSY * 1000)
+    assert await on_writer(store, "PRAGMA journal_mode") == "wal"
+    assert await on_writer(store, "PRAGMA synchronous") == 2  # FULL
+    assert await on_writer(store, "PRAGMA foreign_keys") == 1
+    assert await on_writer(store, "PRAGMA busy_timeout") == int(BUSY * 1000)
 
 
 async def test_a_database_from_a_newer_bot_is_refused(db_path: Path) -> None:
@@ -144,9 +143,9 @@ async def test_the_store_is_a_store(store: SqliteStore) -> None:
 async def test_open_twice_at_once_connects_once(db_path: Path) -> None:
     store = SqliteStore(db_path)
     await asyncio.gather(store.open(), store.open())
-    first = store._db
+    first = store._writer
     await store.open()
-    assert store._db is first
+    assert store._writer is first
     await store.close()
     await store.close()  # closing twice is harmless
 

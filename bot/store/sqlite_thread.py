@@ -1,0 +1,233 @@
+"""One SQLite connection on a thread of its own, and group commit.
+
+A driver like aiosqlite sends every statement to its thread and waits for the answer: a command's transaction
+(BEGIN, a check, an UPDATE, an INSERT, a read back, COMMIT) cost a dozen trips between the event loop and the
+thread, each a wake-up on both sides. Here a call is a whole function run on the connection's thread: one trip,
+whatever it does.
+
+Writes go one step further (issue 12). Every transaction waiting when the thread comes round runs inside ONE
+``BEGIN IMMEDIATE … COMMIT``, each in a savepoint of its own: one fsync for all of them. A transaction that
+fails rolls back to its savepoint and fails alone; a COMMIT that fails fails them all. Each caller hears back
+only after the COMMIT that holds its work returned, so under ``synchronous=FULL`` nothing is acknowledged
+before it is durable.
+
+A caller cancelled while its function waits in the queue takes it out (it never runs); one cancelled while its
+function runs cannot stop it: the function completes or fails whole (its savepoint), and the caller is simply
+not told. Either way nothing is half written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import sqlite3
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+Work = Callable[[sqlite3.Connection], Any]
+
+# A group is bounded so that one long queue does not make its first caller wait for everybody behind it.
+MAX_GROUP = 64
+
+
+@dataclass(eq=False)
+class _Job:
+    work: Work
+    future: asyncio.Future[Any]
+    grouped: bool  # a transaction to run in the next group commit; else run as is (PRAGMAs, reads, a backup)
+    cancelled: bool = False
+    outcome: tuple[bool, Any] = field(default=(False, None))  # (ok, result or exception)
+
+
+class ConnectionThread:
+    """``connect()`` runs on a new thread, which then runs every function given to ``call`` and
+    ``transaction`` against the connection, in order."""
+
+    def __init__(self, connect: Callable[[], sqlite3.Connection], *, name: str, interruptible: bool = False) -> None:
+        self._connect = connect
+        self._name = name
+        # A long read (the integrity check) that close must be able to stop, even if it had not begun when
+        # asked to: SQLite's own interrupt only reaches a statement already running.
+        self._interruptible = interruptible
+        self._interrupted = False
+        self._jobs: collections.deque[_Job | None] = collections.deque()  # None: stop
+        self._ready = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._conn: sqlite3.Connection | None = None
+        self.pending = 0  # functions given and not yet answered (a test waits on this, not on a clock)
+        self.calls = 0  # functions given in all: trips to this thread
+        self.commits = 0  # group commits, and the transactions they held: the bench shows the ratio
+        self.grouped = 0
+
+    # -- life ---------------------------------------------------------------------------------------
+    async def open(self) -> None:
+        if self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._serve, name=self._name, daemon=True)
+        self._thread.start()
+        try:
+            self._conn = await self.call(lambda _: self._connected())
+        except BaseException:
+            await self._stop()
+            raise
+
+    def _connected(self) -> sqlite3.Connection:
+        conn = self._connect()
+        if self._interruptible:
+            conn.set_progress_handler(lambda: self._interrupted, 10_000)
+        return conn
+
+    async def close(self) -> None:
+        """Run what is queued, close the connection, end the thread."""
+        if self._thread is None:
+            return
+        conn, self._conn = self._conn, None
+        try:
+            if conn is not None:
+                await self.call(lambda _: conn.close())
+        finally:
+            await self._stop()
+
+    async def _stop(self) -> None:
+        thread, self._thread = self._thread, None
+        if thread is None:
+            return
+        with self._ready:
+            self._jobs.append(None)
+            self._ready.notify()
+        await asyncio.get_running_loop().run_in_executor(None, thread.join)
+
+    @property
+    def is_open(self) -> bool:
+        return self._thread is not None and self._conn is not None
+
+    def interrupt(self) -> None:
+        """Stop the statement running now at its next step (sqlite3 allows this from any thread); on an
+        ``interruptible`` connection, every later statement too."""
+        self._interrupted = True
+        if self._conn is not None:
+            self._conn.interrupt()
+
+    # -- giving work --------------------------------------------------------------------------------
+    async def call(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work(connection)`` on the thread, as is: one trip."""
+        return await self._submit(work, grouped=False)
+
+    async def transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work(connection)`` inside the next group commit: answered once that COMMIT returned; raising
+        rolls back what ``work`` wrote, and only that. ``work`` must not BEGIN or COMMIT."""
+        return await self._submit(work, grouped=True)
+
+    async def _submit(self, work: Work, *, grouped: bool) -> Any:
+        if self._thread is None:
+            raise RuntimeError("the connection is closed")
+        job = _Job(work, asyncio.get_running_loop().create_future(), grouped)
+        self.pending += 1
+        self.calls += 1
+        with self._ready:
+            self._jobs.append(job)
+            self._ready.notify()
+        try:
+            return await job.future
+        except asyncio.CancelledError:
+            job.cancelled = True  # still queued: it will not run; running: it completes, unheard
+            raise
+        finally:
+            self.pending -= 1
+
+    # -- the thread ---------------------------------------------------------------------------------
+    def _serve(self) -> None:
+        while True:
+            with self._ready:
+                while not self._jobs:
+                    self._ready.wait()
+                first = self._jobs.popleft()
+                if first is None:
+                    return
+                group = [first]
+                while first.grouped and len(group) < MAX_GROUP and self._jobs and self._jobs[0] is not None \
+                        and self._jobs[0].grouped:
+                    group.append(self._jobs.popleft())  # type: ignore[arg-type]
+            group = [job for job in group if not job.cancelled]
+            if not group:
+                continue
+            if first.grouped:
+                self._commit(group)
+            else:
+                self._run(group[0])
+            _settle_soon(group)
+
+    def _run(self, job: _Job) -> None:
+        try:
+            job.outcome = (True, job.work(self._conn))  # type: ignore[arg-type]
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            job.outcome = (False, exc)
+
+    def _commit(self, group: list[_Job]) -> None:
+        conn = self._conn
+        assert conn is not None
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except BaseException as exc:  # noqa: BLE001 - busy, read-only, I/O: every job hears it
+            for job in group:
+                job.outcome = (False, exc)
+            return
+        for i, job in enumerate(group):
+            conn.execute("SAVEPOINT job")
+            try:
+                job.outcome = (True, job.work(conn))
+                conn.execute("RELEASE job")
+            except BaseException as exc:  # noqa: BLE001 - this job's own failure, handed to its caller
+                job.outcome = (False, exc)
+                if not _rolled_back_to_savepoint(conn):
+                    # SQLite ended the whole transaction itself (a full disk may): nothing here holds.
+                    for other in group[:i] + group[i + 1:]:
+                        other.outcome = (False, exc)
+                    return
+        try:
+            conn.execute("COMMIT")
+        except BaseException as exc:  # noqa: BLE001 - not durable: nobody's work holds
+            with contextlib.suppress(sqlite3.Error):
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+            for job in group:
+                if job.outcome[0]:
+                    job.outcome = (False, exc)
+            return
+        self.commits += 1
+        self.grouped += len(group)
+
+
+def _rolled_back_to_savepoint(conn: sqlite3.Connection) -> bool:
+    if not conn.in_transaction:
+        return False
+    try:
+        conn.execute("ROLLBACK TO job")
+        conn.execute("RELEASE job")
+    except sqlite3.Error:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        return False
+    return True
+
+
+def _settle_soon(group: list[_Job]) -> None:
+    """Answer the group's callers with one wake-up of their loop."""
+    loop = group[0].future.get_loop()
+    with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody is waiting any more
+        loop.call_soon_threadsafe(_settle, group)
+
+
+def _settle(group: list[_Job]) -> None:
+    for job in group:
+        if job.future.done():  # cancelled meanwhile
+            continue
+        ok, value = job.outcome
+        if ok:
+            job.future.set_result(value)
+        else:
+            job.future.set_exception(value)

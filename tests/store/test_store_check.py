@@ -5,9 +5,9 @@ connection of its own (commands go on meanwhile; a damaged file it finds is logg
 from __future__ import annotations
 
 import asyncio
-import threading
 import logging
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest

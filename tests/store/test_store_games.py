@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-import threading
-import time
 
 import pytest
 from store_helpers import new_game_args, play

@@ -22,6 +22,7 @@ import contextvars
 import functools
 import importlib
 import json
+import logging
 import math
 import struct
 import threading
@@ -82,16 +83,18 @@ def word(words_ja: Mapping[str, str], value: str) -> str:
 
 # --- remembered layers and pictures ---------------------------------------------------------------------
 
-_CACHES: list[Callable[[], None]] = []
+_CACHES: list[Callable[[], None]] = []  # what one game's pictures leave behind
+_STATIC: list[Callable[[], None]] = []  # what every game shares (the wheel's ring, card tiles): prepared at start
 
 
-def layer_cache(maxsize: int) -> Callable[[Callable[..., Any]], Any]:
+def layer_cache(maxsize: int, static: bool = False) -> Callable[[Callable[..., Any]], Any]:
     """``functools.lru_cache`` for a layer drawn once and pasted after (callers never draw on it), cleared by
-    ``clear_caches``."""
+    ``clear_caches``. A ``static`` layer shows nothing of one game's state (a card's tile, the wheel for a
+    month): ``prepare`` draws it at start and ``clear_caches(static=False)`` keeps it."""
 
     def wrap(fn: Callable[..., Any]) -> Any:
         cached = functools.lru_cache(maxsize=maxsize)(fn)
-        _CACHES.append(cached.cache_clear)
+        (_STATIC if static else _CACHES).append(cached.cache_clear)
         return cached
 
     return wrap
@@ -161,10 +164,66 @@ def cut(region: tuple[int, int, int, int], draw: Callable[[ImageDraw.ImageDraw],
     return full.crop(region)
 
 
-def clear_caches() -> None:
-    """Forget every layer, picture and compressed band: the next picture is drawn and deflated anew."""
+def clear_caches(static: bool = True) -> None:
+    """Forget every layer, picture and compressed band: the next picture is drawn and deflated anew. With
+    ``static=False`` the static layers (prepared at start) stay: what the first picture of a game costs."""
+    global _prepared
     for clear in _CACHES:
         clear()
+    if static:
+        for clear in _STATIC:
+            clear()
+        _prepared = False
+
+
+# --- prepared at start ----------------------------------------------------------------------------------
+
+# Each board registers what it draws the same for every game (``preparing``); the picture worker
+# (bot/pictures.py) draws it a step at a time on the picture thread, first the few layers every game's
+# first picture needs, then the rest while no picture waits, so that a first picture does not pay for them.
+Step = Callable[[], object]
+_FIRST: list[Callable[[], list[Step]]] = []
+_LATER: list[Callable[[], list[Step]]] = []
+_prepared = False
+
+
+def preparing(first: bool = False) -> Callable[[Callable[[], list[Step]]], Callable[[], list[Step]]]:
+    """Register a board's function that lists its static steps (``first``: needed by every game's first
+    picture, drawn before the others)."""
+
+    def register(steps: Callable[[], list[Step]]) -> Callable[[], list[Step]]:
+        (_FIRST if first else _LATER).append(steps)
+        return steps
+
+    return register
+
+
+def prepare_steps(first: bool | None = None) -> Iterator[Step]:
+    """The static layers still to draw, one small step each (``first``: only those every first picture
+    needs; False: only the others; None: all, the first ones first). Nothing once they are all drawn."""
+    if _prepared:
+        return
+    for steps in ([_FIRST] if first else [_LATER] if first is False else [_FIRST, _LATER]):
+        for listed in list(steps):
+            yield from listed()
+
+
+def prepare(first: bool | None = None) -> int:
+    """Draw the static layers now (on the calling thread); returns the number of steps."""
+    global _prepared
+    done = 0
+    for step in prepare_steps(first):
+        step()
+        done += 1
+    if first is None:
+        _prepared = True
+    return done
+
+
+def prepared() -> None:
+    """Every static step has run (the picture worker ran them one at a time): none is listed again."""
+    global _prepared
+    _prepared = True
 
 
 # --- the picture thread ---------------------------------------------------------------------------------
@@ -179,6 +238,20 @@ _pictures = ThreadPoolExecutor(max_workers=PICTURE_THREADS, thread_name_prefix="
 async def drawn(render: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
     """``render(*args, **kwargs)`` on the picture thread, awaited without blocking the event loop."""
     return await asyncio.get_running_loop().run_in_executor(_pictures, functools.partial(render, *args, **kwargs))
+
+
+def prepare_first() -> None:
+    """Draw, on the picture thread and without waiting for it, the static layers every game's first picture
+    needs (a few milliseconds, once a process): queued there before any picture can be."""
+    if not _prepared:
+        _pictures.submit(_prepare_first_quietly)
+
+
+def _prepare_first_quietly() -> None:
+    try:
+        prepare(first=True)
+    except Exception:  # a layer that cannot be drawn now is drawn when a picture needs it
+        logging.getLogger(__name__).warning("static picture layers could not be prepared", exc_info=True)
 
 
 # --- text -----------------------------------------------------------------------------------------------

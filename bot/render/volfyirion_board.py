@@ -4,6 +4,7 @@ token, the Wonders. Shared drawing (fonts, caches, the PNG writer) is bot/render
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -114,7 +115,7 @@ def _header_layer(lang: str, turn: int, difficulty: str) -> Image.Image:
     return p.cut(HEADER, lambda d: _header(d, turn, difficulty))
 
 
-@p.layer_cache(maxsize=4)
+@p.layer_cache(maxsize=4, static=True)
 def _lair_layer(lang: str, token_here: bool) -> Image.Image:
     return _region(LAIR, lambda d: _lair(d, LAIR, token_here=token_here))
 
@@ -398,3 +399,19 @@ def _dragon_token(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> No
     )
 
 
+# --- prepared at start (bot/render/picture.py, ``prepare``) ---------------------------------------------
+
+
+@p.preparing(first=True)
+def _first_steps() -> list[p.Step]:
+    """The Lair with and without the dragon, in each language pictures are drawn in, and the card data."""
+    steps: list[p.Step] = [lambda: p.engine_catalog("engine.volfyirion")]
+    for lang in ("en", "ja"):
+        if picture_text.picture_lang(lang) == lang:
+            steps += [functools.partial(_prepare_lair, lang, here) for here in (True, False)]
+    return steps
+
+
+def _prepare_lair(lang: str, token_here: bool) -> None:
+    with p.drawing_in(lang) as drawn_in:
+        _lair_layer(drawn_in, token_here)

@@ -68,7 +68,7 @@ def _board(summary: Mapping[str, Any], troop_defence: Mapping[str, int] | None) 
 
     cities = list(summary.get("cities") or [])[:3]
     for i in range(3):
-        box = (15 + i * 260, 48, 15 + i * 260 + 250, 248)
+        box = _city_box(i)
         city = cities[i] if i < len(cities) else None
         layer = _city_layer_for(city, box, troop_defence) if p.USE_LAYERS else None
         if layer is None:
@@ -93,6 +93,10 @@ def _board(summary: Mapping[str, Any], troop_defence: Mapping[str, int] | None) 
     _layer(image, draw, WONDERS, _wonders_layer, None if key is None else (key,),
            lambda d: _wonders(d, wonders, WONDERS))
     return p.png(image)
+
+
+def _city_box(slot: int) -> tuple[int, int, int, int]:
+    return (15 + slot * 260, 48, 15 + slot * 260 + 250, 248)
 
 
 def _layer(image: Image.Image, draw: ImageDraw.ImageDraw, region: tuple[int, int, int, int], cached: Any,
@@ -149,7 +153,7 @@ def _city_layer_for(city: Any, box: tuple[int, int, int, int],
         return None
 
 
-@p.layer_cache(maxsize=256)
+@p.layer_cache(maxsize=256, static=True)  # a city's panel is the city's, not one game's
 def _city_layer(lang: str, width: int, height: int, city: tuple | None, given: tuple | None) -> Image.Image:
     """One city's panel, drawn once per language and reused (issue 12): the panels were half of a Volfyirion
     picture's drawing, and a city changes far less often than the turn."""
@@ -406,12 +410,50 @@ def _dragon_token(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> No
 def _first_steps() -> list[p.Step]:
     """The Lair with and without the dragon, in each language pictures are drawn in, and the card data."""
     steps: list[p.Step] = [lambda: p.engine_catalog("engine.volfyirion")]
-    for lang in ("en", "ja"):
-        if picture_text.picture_lang(lang) == lang:
-            steps += [functools.partial(_prepare_lair, lang, here) for here in (True, False)]
+    for lang in _languages():
+        steps += [functools.partial(_prepare_lair, lang, here) for here in (True, False)]
+        steps += [functools.partial(_prepare_city, lang, name) for name in _default_cities()]
     return steps
+
+
+@p.preparing()
+def _later_steps() -> list[p.Step]:
+    """Every other city as a game starts with it (intact, empty)."""
+    return [functools.partial(_prepare_city, lang, name) for lang in _languages() for name in _cities()
+            if name not in _default_cities()]
+
+
+def _languages() -> list[str]:
+    return [lang for lang in ("en", "ja") if picture_text.picture_lang(lang) == lang]
 
 
 def _prepare_lair(lang: str, token_here: bool) -> None:
     with p.drawing_in(lang) as drawn_in:
         _lair_layer(drawn_in, token_here)
+
+
+def _prepare_city(lang: str, name: str) -> None:
+    """The city ``name`` as a game starts with it: the key the board's summary gives (every slot is the same
+    size: one layer serves the three)."""
+    city = {"name": name, "defence": _cities().get(name, 0), "destroyed": False, "troop": None, "building": None}
+    with p.drawing_in(lang):
+        _city_layer_for(city, _city_box(0), None)
+
+
+def _cities() -> dict[str, int]:
+    """City names and printed defence, from the engine (empty when it is not importable)."""
+    try:
+        from engine.volfyirion import cards
+
+        return dict(cards.CITIES)
+    except Exception:  # an engine mid-edit must never break a picture
+        return {}
+
+
+def _default_cities() -> tuple[str, ...]:
+    try:
+        from engine.volfyirion import cards
+
+        return tuple(cards.DEFAULT_CITIES)
+    except Exception:
+        return ()

@@ -220,6 +220,11 @@ def prepare(first: bool | None = None) -> int:
     return done
 
 
+def is_prepared() -> bool:
+    """Whether every static layer has been drawn (and not forgotten since)."""
+    return _prepared
+
+
 def prepared() -> None:
     """Every static step has run (the picture worker ran them one at a time): none is listed again."""
     global _prepared

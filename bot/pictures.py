@@ -45,6 +45,15 @@ def picture_key(interaction: Any, sent: Any) -> Hashable:
     return ("original", getattr(interaction, "id", None) or id(interaction))
 
 
+def _next_step(steps: Iterator[picture.Step]) -> bool:
+    """Draw the next static-layer step (on the picture thread); False when there is none left."""
+    step = next(steps, None)
+    if step is None:
+        return False
+    step()
+    return True
+
+
 class _Picture:
     __slots__ = ("render", "deliver", "key")
 
@@ -125,15 +134,14 @@ class PictureQueue:
                 queue.task_done()
 
     async def _prepare_one(self) -> bool:
-        """Draw one static-layer step on the picture thread; False when there is none left."""
+        """Draw one static-layer step on the picture thread (listing them there too: the card data, the
+        fonts); False when there is none left."""
         if self._steps is None:
             self._steps = picture.prepare_steps(first=False)
-        step = next(self._steps, None)
-        if step is None:
-            picture.prepared()
-            return False
         try:
-            await drawn(step)
+            if not await drawn(_next_step, self._steps):
+                picture.prepared()
+                return False
             self.prepared += 1
         except asyncio.CancelledError:
             raise

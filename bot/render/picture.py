@@ -66,6 +66,8 @@ USE_LAYERS = True
 def drawing_in(lang: str) -> Iterator[str]:
     """Draw in ``lang`` (the language actually used: Japanese falls back to English without its font)."""
     token = LANG.set(picture_text.picture_lang(lang))
+    if LANG.get() not in _LANGS:  # the static layers are prepared in this language too from now on
+        _seen(LANG.get())
     try:
         yield LANG.get()
     finally:
@@ -188,6 +190,28 @@ Step = Callable[[], object]
 _FIRST: list[Callable[[], list[Step]]] = []
 _LATER: list[Callable[[], list[Step]]] = []
 _prepared = False
+# The languages pictures have been drawn in by this process (English always): static layers are prepared in
+# these only (a process that never draws a Japanese picture never loads the Japanese font for them).
+_LANGS = {"en"}
+
+
+_generation = 0  # counts the languages added: steps listed before one was added do not cover it
+
+
+def _seen(lang: str) -> None:
+    global _prepared, _generation
+    _LANGS.add(lang)
+    _generation += 1
+    _prepared = False  # the new language's static layers are still to draw
+
+
+def generation() -> int:
+    return _generation
+
+
+def languages() -> list[str]:
+    """The languages to prepare the static layers in: those pictures have been drawn in, English first."""
+    return sorted(_LANGS, key=lambda lang: (lang != "en", lang))
 
 
 def preparing(first: bool = False) -> Callable[[Callable[[], list[Step]]], Callable[[], list[Step]]]:
@@ -213,13 +237,12 @@ def prepare_steps(first: bool | None = None) -> Iterator[Step]:
 
 def prepare(first: bool | None = None) -> int:
     """Draw the static layers now (on the calling thread); returns the number of steps."""
-    global _prepared
-    done = 0
+    done, listed_at = 0, _generation
     for step in prepare_steps(first):
         step()
         done += 1
     if first is None:
-        _prepared = True
+        prepared(listed_at)
     return done
 
 
@@ -228,10 +251,12 @@ def is_prepared() -> bool:
     return _prepared
 
 
-def prepared() -> None:
-    """Every static step has run (the picture worker ran them one at a time): none is listed again."""
+def prepared(listed_at: int) -> None:
+    """Every static step listed at ``generation() == listed_at`` has run (the picture worker ran them one at
+    a time): none is listed again, unless a language was added since."""
     global _prepared
-    _prepared = True
+    if listed_at == _generation:
+        _prepared = True
 
 
 # --- the picture thread ---------------------------------------------------------------------------------

@@ -460,14 +460,13 @@ def _first_steps() -> list[p.Step]:
 
 @p.preparing()
 def _later_steps() -> list[p.Step]:
-    """The wheel of every other month and year, and every card's tile in each language pictures are drawn
-    in (about 100 cards, a third of a millisecond each): one step each."""
+    """The wheel of every other month and year, and every card's tile in each language pictures have been
+    drawn in (about 100 cards, a third of a millisecond each): one step each."""
     steps: list[p.Step] = [functools.partial(_season_wheel, month, year, _season_of(month))
                            for year in (1, 2, 3) for month in range(1, 13)]
     ids = _catalog_ids()
-    for lang in ("en", "ja"):
-        if picture_text.picture_lang(lang) == lang:  # without the Japanese font, Japanese pictures are English
-            steps += [functools.partial(_prepare_tile, lang, card_id) for card_id in ids]
+    for lang in p.languages():
+        steps += [functools.partial(_prepare_tile, lang, card_id) for card_id in ids]
     return steps
 
 

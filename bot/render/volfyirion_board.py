@@ -408,9 +408,10 @@ def _dragon_token(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> No
 
 @p.preparing(first=True)
 def _first_steps() -> list[p.Step]:
-    """The Lair with and without the dragon, in each language pictures are drawn in, and the card data."""
+    """The Lair with and without the dragon and the cities a game starts with, in each language pictures have
+    been drawn in, and the card data."""
     steps: list[p.Step] = [lambda: p.engine_catalog("engine.volfyirion")]
-    for lang in _languages():
+    for lang in p.languages():
         steps += [functools.partial(_prepare_lair, lang, here) for here in (True, False)]
         steps += [functools.partial(_prepare_city, lang, name) for name in _default_cities()]
     return steps
@@ -419,12 +420,8 @@ def _first_steps() -> list[p.Step]:
 @p.preparing()
 def _later_steps() -> list[p.Step]:
     """Every other city as a game starts with it (intact, empty)."""
-    return [functools.partial(_prepare_city, lang, name) for lang in _languages() for name in _cities()
+    return [functools.partial(_prepare_city, lang, name) for lang in p.languages() for name in _cities()
             if name not in _default_cities()]
-
-
-def _languages() -> list[str]:
-    return [lang for lang in ("en", "ja") if picture_text.picture_lang(lang) == lang]
 
 
 def _prepare_lair(lang: str, token_here: bool) -> None:

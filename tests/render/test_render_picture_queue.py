@@ -154,8 +154,10 @@ async def test_a_superseded_picture_is_never_drawn_and_other_messages_keep_their
 
 
 async def test_the_static_layers_are_drawn_at_start_and_while_idle_and_a_first_picture_draws_none():
+    sb.board(_seasons_start(), lang="ja")  # a Japanese picture: the static layers are prepared in Japanese too
+    assert picture.languages() == ["en", "ja"]
     picture.clear_caches()  # a process that has drawn nothing yet
-    later = len(list(picture.prepare_steps(first=False)))  # listed, not drawn
+    steps = len(list(picture.prepare_steps()))  # listed, not drawn
     queue = PictureQueue()  # the first layers go to the picture thread now, before any picture
     try:
         await picture.drawn(bytes)  # (queued behind them on the one picture thread)
@@ -165,10 +167,9 @@ async def test_the_static_layers_are_drawn_at_start_and_while_idle_and_a_first_p
         await queue.idle()
         while not picture.is_prepared():  # each hop on the picture thread lets the worker draw a step
             await picture.drawn(bytes)
-        assert queue.prepared == later > 100 and not list(picture.prepare_steps())
+        assert queue.prepared == steps > 100 and not list(picture.prepare_steps())
         assert sb._season_wheel.cache_info().currsize == 36
-        tiles = sb._tile_layer.cache_info().currsize
-        assert tiles >= len(sb._catalog_ids())
+        assert sb._tile_layer.cache_info().currsize == 2 * len(sb._catalog_ids()) > 0  # each card, each language
     finally:
         await queue.drain()
     static = (sb._wheel_ring, sb._reduced_ring, sb._season_wheel, sb._tile_layer, vb._lair_layer, vb._city_layer)
@@ -184,8 +185,9 @@ async def test_the_static_layers_are_drawn_at_start_and_while_idle_and_a_first_p
 
 
 def test_prepared_layers_give_the_pixels_of_a_fresh_render(monkeypatch):
+    sb.board(_seasons_start(), lang="ja")
     picture.clear_caches()
-    picture.prepare()
+    assert picture.prepare() > 100 and picture.is_prepared()
     summaries = [(sb.board, _seasons_start()),
                  (sb.board, dict(_seasons_start(), month=8, year=3, season="summer",
                                  dummbot={"crystals": 3, "hand_size": 2, "summoned": ["1", "12", "EK3"]})),
@@ -220,3 +222,16 @@ def _volfyirion_start() -> dict:
     from engine.volfyirion.autoplay import autoplay
 
     return autoplay({}, 1, max_actions=0).state.summary()
+
+
+def test_the_static_layers_are_prepared_again_in_a_language_first_drawn_after_them(monkeypatch):
+    monkeypatch.setattr(picture, "_LANGS", {"en"})  # a process that has drawn English pictures only
+    picture.clear_caches()
+    picture.prepare()
+    assert picture.is_prepared() and not list(picture.prepare_steps())
+    tiles = sb._tile_layer.cache_info().currsize
+    assert tiles == len(sb._catalog_ids())  # English only: the Japanese font is not loaded for them
+    sb.board(_seasons_start(), lang="ja")  # the first Japanese picture
+    assert not picture.is_prepared() and picture.languages() == ["en", "ja"]
+    picture.prepare()
+    assert sb._tile_layer.cache_info().currsize == 2 * tiles and picture.is_prepared()

@@ -148,19 +148,80 @@ def _city_layer_for(city: Any, box: tuple[int, int, int, int],
         troop = None if city is None or city.get("destroyed") else p.str_or_none(city.get("troop"))
         # Only this city's troop bonus is in the key: another city's troop does not redraw this panel.
         given = ((troop, _troop_defence(troop, troop_defence)),) if troop else None
-        return _city_layer(p.lang(), box[2] - box[0], box[3] - box[1], key, given)
+        width, height = box[2] - box[0], box[3] - box[1]
+        if city is not None and _as_it_starts(city):
+            return _start_city_layer(p.lang(), width, height, key)
+        return _city_layer(p.lang(), width, height, key, given)
     except (TypeError, AttributeError):
         return None
 
 
-@p.layer_cache(maxsize=256, static=True)  # a city's panel is the city's, not one game's
+def _as_it_starts(city: Mapping[str, Any]) -> bool:
+    """A city as every game starts with it: intact, its printed defence, no Troop, no Building."""
+    name = city.get("name")
+    return (set(city) <= {"name", "defence", "destroyed", "troop", "building"} and not city.get("destroyed")
+            and city.get("troop") is None and city.get("building") is None and isinstance(name, str)
+            and city.get("defence") == _cities().get(name))
+
+
+@p.layer_cache(maxsize=256)
 def _city_layer(lang: str, width: int, height: int, city: tuple | None, given: tuple | None) -> Image.Image:
     """One city's panel, drawn once per language and reused (issue 12): the panels were half of a Volfyirion
-    picture's drawing, and a city changes far less often than the turn."""
+    picture's drawing, and a city changes far less often than the turn. Drawn from its static parts (the
+    panel with the name, each Troop and Building row): only the defence is drawn here."""
     layer = Image.new("RGB", (width + 1, height + 1), BACKGROUND)
     _city_panel(ImageDraw.Draw(layer), None if city is None else dict(city), (0, 0, width, height),
-                None if given is None else dict(given))
+                None if given is None else dict(given), image=layer)
     return layer
+
+
+@p.layer_cache(maxsize=32, static=True)  # prepared at start: the cities every first picture shows
+def _start_city_layer(lang: str, width: int, height: int, city: tuple) -> Image.Image:
+    """A city as a game starts with it (``_as_it_starts``): the same panel, prepared at start."""
+    return _city_layer.__wrapped__(lang, width, height, city, None)
+
+
+@p.layer_cache(maxsize=32, static=True)
+def _city_base(lang: str, width: int, height: int, name: str, destroyed: bool) -> Image.Image:
+    """A city's panel with its name and nothing else, at the origin (what every state of the city shares)."""
+    layer = Image.new("RGB", (width + 1, height + 1), BACKGROUND)
+    _city_frame(ImageDraw.Draw(layer), name, (0, 0, width, height), destroyed)
+    return layer
+
+
+@p.layer_cache(maxsize=256, static=True)
+def _city_slot(lang: str, width: int, destroyed: bool, kind: str, name: str | None) -> Image.Image:
+    """One Troop or Building row of a city's panel, at the origin on the panel's colour."""
+    fill = CITY_RUIN if destroyed else CITY_STONE
+    layer = Image.new("RGB", (width + 1, SLOT_HEIGHT + 1), fill)
+    _slot(ImageDraw.Draw(layer), (0, 0, width, SLOT_HEIGHT), destroyed, kind, name, width + 20)
+    return layer
+
+
+SLOT_HEIGHT = 26
+
+
+def _city_frame(draw: ImageDraw.ImageDraw, name: str, box: tuple[int, int, int, int], destroyed: bool) -> None:
+    x0, y0, x1, y1 = box
+    fill, ink = (CITY_RUIN, CITY_RUIN_INK) if destroyed else (CITY_STONE, TEXT)
+    draw.rounded_rectangle(
+        box, radius=10, fill=fill, outline=PANEL_EDGE if not destroyed else (96, 96, 96), width=2
+    )
+    name_font = p.font(21)
+    draw.text((x0 + 14, y0 + 12), p.fit(name, name_font, x1 - x0 - 28), font=name_font, fill=ink)
+
+
+def _slot(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], destroyed: bool, kind: str,
+          name: Any, panel_width: int) -> None:
+    """A Troop or Building row in ``box`` (the panel ``panel_width`` wide: the label is fitted to it)."""
+    x0, sy, x1, _ = box
+    fill, ink, muted = (CITY_RUIN, CITY_RUIN_INK, CITY_RUIN_INK) if destroyed else (CITY_STONE, TEXT, MUTED)
+    draw.rounded_rectangle((x0, sy, x1, sy + SLOT_HEIGHT), radius=5, fill=p.mix(fill, BACKGROUND, 0.35),
+                           outline=None)
+    glyph = _sword if kind == "troop" else _house
+    glyph(draw, x0 + 14, sy + 13, 8, muted if not name else ink)
+    label = p.fit(str(name), p.font(16), panel_width - 56) if name else "-"
+    draw.text((x0 + 28, sy + 13), label, font=p.font(16), fill=ink if name else FAINT, anchor="lm")
 
 
 def _city_panel(
@@ -168,23 +229,21 @@ def _city_panel(
     city: Mapping[str, Any] | None,
     box: tuple[int, int, int, int],
     troop_defence: Mapping[str, int] | None,
+    image: Image.Image | None = None,
 ) -> None:
+    """The city's panel in ``box``; on ``image`` (and with layers) its static parts are pasted, not drawn."""
     x0, y0, x1, y1 = box
     if city is None:
         draw.rounded_rectangle(box, radius=10, outline=FAINT, width=2)
         return
     destroyed = bool(city.get("destroyed"))
     fill, ink, muted = (CITY_RUIN, CITY_RUIN_INK, CITY_RUIN_INK) if destroyed else (CITY_STONE, TEXT, MUTED)
-    draw.rounded_rectangle(
-        box, radius=10, fill=fill, outline=PANEL_EDGE if not destroyed else (96, 96, 96), width=2
-    )
-    name_font = p.font(21)
-    draw.text(
-        (x0 + 14, y0 + 12),
-        p.fit(str(city.get("name") or "?"), name_font, x1 - x0 - 28),
-        font=name_font,
-        fill=ink,
-    )
+    pasted = image is not None and p.USE_LAYERS
+    name = str(city.get("name") or "?")
+    if pasted:
+        image.paste(_city_base(p.lang(), x1 - x0, y1 - y0, name, destroyed), (x0, y0))
+    else:
+        _city_frame(draw, name, box, destroyed)
 
     printed = p.as_int(city.get("defence"), 0)
     troop = None if destroyed else p.str_or_none(city.get("troop"))
@@ -195,17 +254,15 @@ def _city_panel(
     breakdown = f"{printed} + {bonus}" if bonus else f"{printed} + ?" if troop else ""
     draw.text((x0 + 88, y0 + 84), breakdown, font=p.font(20), fill=muted, anchor="lm")
 
-    slot_font = p.font(16)
     slots = (("troop", city.get("troop")), ("building", city.get("building")))
-    for k, (kind, name) in enumerate(slots):
+    for k, (kind, slot_name) in enumerate(slots):
         sy = y0 + 128 + k * 32
-        draw.rounded_rectangle(
-            (x0 + 10, sy, x1 - 10, sy + 26), radius=5, fill=p.mix(fill, BACKGROUND, 0.35), outline=None
-        )
-        glyph = _sword if kind == "troop" else _house
-        glyph(draw, x0 + 24, sy + 13, 8, muted if not name else ink)
-        label = p.fit(str(name), slot_font, x1 - x0 - 56) if name else "-"
-        draw.text((x0 + 38, sy + 13), label, font=slot_font, fill=ink if name else FAINT, anchor="lm")
+        if pasted:
+            shown = p.str_or_none(slot_name) if isinstance(slot_name, str) else slot_name
+            image.paste(_city_slot(p.lang(), x1 - x0 - 20, destroyed, kind, shown if shown else None),
+                        (x0 + 10, sy))
+        else:
+            _slot(draw, (x0 + 10, sy, x1 - 10, sy + SLOT_HEIGHT), destroyed, kind, slot_name, x1 - x0)
 
     if destroyed:
         cross = (30, 30, 30)
@@ -419,9 +476,38 @@ def _first_steps() -> list[p.Step]:
 
 @p.preparing()
 def _later_steps() -> list[p.Step]:
-    """Every other city as a game starts with it (intact, empty)."""
-    return [functools.partial(_prepare_city, lang, name) for lang in p.languages() for name in _cities()
-            if name not in _default_cities()]
+    """Every other city as a game starts with it (intact, empty); every city's panel with its name, and every
+    Troop and Building row, intact and destroyed, that a city's other states are made from."""
+    steps: list[p.Step] = []
+    width, height = _city_size()
+    for lang in p.languages():
+        steps += [functools.partial(_prepare_city, lang, name) for name in _cities() if name not in _default_cities()]
+        for destroyed in (False, True):
+            steps += [functools.partial(_prepare, lang, _city_base, width, height, name, destroyed)
+                      for name in _cities()]
+            steps += [functools.partial(_prepare, lang, _city_slot, width - 20, destroyed, kind, name)
+                      for kind, names in _slot_cards().items() for name in names]
+    return steps
+
+
+def _prepare(lang: str, layer: Any, *key: Any) -> None:
+    with p.drawing_in(lang) as drawn_in:
+        layer(drawn_in, *key)
+
+
+def _city_size() -> tuple[int, int]:
+    x0, y0, x1, y1 = _city_box(0)
+    return x1 - x0, y1 - y0
+
+
+def _slot_cards() -> dict[str, list[str | None]]:
+    """The Troop and Building names a city's rows can show (None: the empty row)."""
+    try:
+        from engine.volfyirion import cards
+
+        return {kind: [None] + [c.name for c in cards.CARDS if c.type == kind] for kind in ("troop", "building")}
+    except Exception:  # an engine mid-edit must never break a picture
+        return {"troop": [None], "building": [None]}
 
 
 def _prepare_lair(lang: str, token_here: bool) -> None:

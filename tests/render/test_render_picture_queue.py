@@ -172,7 +172,8 @@ async def test_the_static_layers_are_drawn_at_start_and_while_idle_and_a_first_p
         assert sb._tile_layer.cache_info().currsize == 2 * len(sb._catalog_ids()) > 0  # each card, each language
     finally:
         await queue.drain()
-    static = (sb._wheel_ring, sb._reduced_ring, sb._season_wheel, sb._tile_layer, vb._lair_layer, vb._city_layer)
+    static = (sb._wheel_ring, sb._reduced_ring, sb._season_wheel, sb._tile_layer, vb._lair_layer,
+              vb._start_city_layer, vb._city_base, vb._city_slot)
     misses = [layer.cache_info().misses for layer in static]
     picture.clear_caches(static=False)  # what one game leaves behind is forgotten; the static layers stay
     for lang in ("en", "ja"):
@@ -181,7 +182,9 @@ async def test_the_static_layers_are_drawn_at_start_and_while_idle_and_a_first_p
                       dummbot={"crystals": 3, "hand_size": 2, "summoned": ["1", "12", "EK3"], "score": 9}),
                  lang=lang)
         vb.board(_volfyirion_start(), lang=lang)
+        vb.board(_volfyirion_mid_game(), lang=lang)
     assert [layer.cache_info().misses for layer in static] == misses  # nothing static drawn again
+    assert vb._city_layer.cache_info().currsize == 2 * 2  # the two cities that changed, composed, each language
 
 
 def test_prepared_layers_give_the_pixels_of_a_fresh_render(monkeypatch):
@@ -191,7 +194,7 @@ def test_prepared_layers_give_the_pixels_of_a_fresh_render(monkeypatch):
     summaries = [(sb.board, _seasons_start()),
                  (sb.board, dict(_seasons_start(), month=8, year=3, season="summer",
                                  dummbot={"crystals": 3, "hand_size": 2, "summoned": ["1", "12", "EK3"]})),
-                 (vb.board, _volfyirion_start())]
+                 (vb.board, _volfyirion_start()), (vb.board, _volfyirion_mid_game())]
     for lang in ("en", "ja"):
         layered = [board(summary, lang=lang) for board, summary in summaries]
         monkeypatch.setattr(picture, "USE_LAYERS", False)
@@ -235,3 +238,10 @@ def test_the_static_layers_are_prepared_again_in_a_language_first_drawn_after_th
     assert not picture.is_prepared() and picture.languages() == ["en", "ja"]
     picture.prepare()
     assert sb._tile_layer.cache_info().currsize == 2 * tiles and picture.is_prepared()
+
+
+def _volfyirion_mid_game() -> dict:
+    summary = _volfyirion_start()
+    summary["cities"][0] = dict(summary["cities"][0], troop="Elite Trooper", building="Barracks")
+    summary["cities"][2] = dict(summary["cities"][2], destroyed=True)
+    return summary

@@ -36,6 +36,7 @@ HEADER = (0, 0, 800, 48)
 LAIR = (15, 262, 165, 440)
 RAGE_PILE = (178, 262, 430, 440)
 WONDERS = (444, 262, 785, 440)
+WONDER_GRID = (2, 3, 6)  # columns, rows, gap
 
 
 def _label(name: str, **params: Any) -> str:
@@ -131,7 +132,19 @@ def _rage_pile_layer(lang: str, size: int, top: str | None, token_here: bool) ->
 
 @p.layer_cache(maxsize=128)
 def _wonders_layer(lang: str, wonders: tuple) -> Image.Image:
-    return _region(WONDERS, lambda d: _wonders(d, [dict(w) for w in wonders], WONDERS))
+    """The Wonders panel drawn at the origin, each Wonder's tile pasted (a static layer), not drawn."""
+    x0, y0, x1, y1 = WONDERS
+    layer = Image.new("RGB", (x1 - x0 + 1, y1 - y0 + 1), BACKGROUND)
+    _wonders(ImageDraw.Draw(layer), [dict(w) for w in wonders], (0, 0, x1 - x0, y1 - y0), image=layer)
+    return layer
+
+
+@p.layer_cache(maxsize=128, static=True)
+def _wonder_tile(lang: str, width: int, height: int, name: str, cost: int | None, sealed: bool) -> Image.Image:
+    """One Wonder's tile at the origin, on the panel's colour (every Wonder, sealed or not, prepared at start)."""
+    tile = Image.new("RGB", (width + 1, height + 1), PANEL)
+    _wonder(ImageDraw.Draw(tile), (0, 0), width, height, name, cost, sealed)
+    return tile
 
 
 def _header(draw: ImageDraw.ImageDraw, turn: int, difficulty: str) -> None:
@@ -355,12 +368,14 @@ def _rage_pile(
 
 
 def _wonders(
-    draw: ImageDraw.ImageDraw, wonders: Sequence[Mapping[str, Any]], box: tuple[int, int, int, int]
+    draw: ImageDraw.ImageDraw, wonders: Sequence[Mapping[str, Any]], box: tuple[int, int, int, int],
+    image: Image.Image | None = None,
 ) -> None:
+    """The Wonders panel in ``box``; on ``image`` (and with layers) each tile is pasted, not drawn."""
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
     draw.text(((x0 + x1) / 2, y1 - 18), _label("wonders"), font=p.font(16), fill=MUTED, anchor="mm")
-    cols, rows, gap = 2, 3, 6
+    cols, rows, gap = WONDER_GRID
     left, top, right, bottom = x0 + 10, y0 + 10, x1 - 10, y1 - 34
     tile_w = (right - left - gap * (cols - 1)) // cols
     tile_h = (bottom - top - gap * (rows - 1)) // rows
@@ -369,28 +384,14 @@ def _wonders(
     visible = wonders if overflow <= 0 else wonders[: capacity - 1]
     if not wonders:
         draw.text(((x0 + x1) / 2, (top + bottom) / 2), "0", font=p.font(24), fill=FAINT, anchor="mm")
-    name_font = p.font(15)
     for i, wonder in enumerate(visible):
         tx = left + (i % cols) * (tile_w + gap)
         ty = top + (i // cols) * (tile_h + gap)
-        sealed = bool(wonder.get("sealed"))
-        fill = (58, 54, 52) if sealed else (60, 92, 76)
-        draw.rounded_rectangle(
-            (tx, ty, tx + tile_w, ty + tile_h),
-            radius=6,
-            fill=fill,
-            outline=(110, 100, 96) if sealed else (98, 150, 122),
-            width=2,
-        )
-        cost = p.int_or_none(wonder.get("cost"))
-        p.coin(draw, tx + 16, ty + tile_h / 2, 11, "" if cost is None else str(cost))
-        lines = picture_text.wrap(p.latin(str(wonder.get("name") or "?")), name_font,
-                                  tile_w - 36 - (22 if sealed else 0), max_lines=2)
-        for k, line in enumerate(lines):  # a long name wraps onto a second line rather than being cut
-            draw.text((tx + 32, ty + tile_h / 2 + (k - (len(lines) - 1) / 2) * 16), line, font=name_font,
-                      fill=MUTED if sealed else TEXT, anchor="lm")
-        if sealed:
-            _lock(draw, tx + tile_w - 16, ty + tile_h / 2, 9, (214, 120, 96))
+        name, cost, sealed = str(wonder.get("name") or "?"), p.int_or_none(wonder.get("cost")), bool(wonder.get("sealed"))
+        if image is not None and p.USE_LAYERS:
+            image.paste(_wonder_tile(p.lang(), tile_w, tile_h, name, cost, sealed), (tx, ty))
+        else:
+            _wonder(draw, (tx, ty), tile_w, tile_h, name, cost, sealed)
     if overflow > 0:
         i = capacity - 1
         tx = left + (i % cols) * (tile_w + gap)
@@ -403,6 +404,27 @@ def _wonders(
             fill=TEXT,
             anchor="mm",
         )
+
+
+def _wonder(draw: ImageDraw.ImageDraw, at: tuple[int, int], tile_w: int, tile_h: int, name: str,
+            cost: int | None, sealed: bool) -> None:
+    tx, ty = at
+    fill = (58, 54, 52) if sealed else (60, 92, 76)
+    draw.rounded_rectangle(
+        (tx, ty, tx + tile_w, ty + tile_h),
+        radius=6,
+        fill=fill,
+        outline=(110, 100, 96) if sealed else (98, 150, 122),
+        width=2,
+    )
+    p.coin(draw, tx + 16, ty + tile_h / 2, 11, "" if cost is None else str(cost))
+    name_font = p.font(15)
+    lines = picture_text.wrap(p.latin(name), name_font, tile_w - 36 - (22 if sealed else 0), max_lines=2)
+    for k, line in enumerate(lines):  # a long name wraps onto a second line rather than being cut
+        draw.text((tx + 32, ty + tile_h / 2 + (k - (len(lines) - 1) / 2) * 16), line, font=name_font,
+                  fill=MUTED if sealed else TEXT, anchor="lm")
+    if sealed:
+        _lock(draw, tx + tile_w - 16, ty + tile_h / 2, 9, (214, 120, 96))
 
 
 def _volf_colour(name: str) -> str | None:
@@ -477,7 +499,8 @@ def _first_steps() -> list[p.Step]:
 @p.preparing()
 def _later_steps() -> list[p.Step]:
     """Every other city as a game starts with it (intact, empty); every city's panel with its name, and every
-    Troop and Building row, intact and destroyed, that a city's other states are made from."""
+    Troop and Building row, intact and destroyed, that a city's other states are made from; every Wonder's
+    tile, sealed or not."""
     steps: list[p.Step] = []
     width, height = _city_size()
     for lang in p.languages():
@@ -487,7 +510,24 @@ def _later_steps() -> list[p.Step]:
                       for name in _cities()]
             steps += [functools.partial(_prepare, lang, _city_slot, width - 20, destroyed, kind, name)
                       for kind, names in _slot_cards().items() for name in names]
+        steps += [functools.partial(_prepare, lang, _wonder_tile, *_wonder_tile_size(), name, cost, sealed)
+                  for name, cost in _wonder_cards() for sealed in (False, True)]
     return steps
+
+
+def _wonder_tile_size() -> tuple[int, int]:
+    x0, y0, x1, y1 = WONDERS
+    (cols, rows, gap), left, top, right, bottom = WONDER_GRID, x0 + 10, y0 + 10, x1 - 10, y1 - 34
+    return (right - left - gap * (cols - 1)) // cols, (bottom - top - gap * (rows - 1)) // rows
+
+
+def _wonder_cards() -> list[tuple[str, int | None]]:
+    try:
+        from engine.volfyirion import cards
+
+        return [(c.name, c.cost) for c in cards.CARDS if c.type == "wonder"]
+    except Exception:  # an engine mid-edit must never break a picture
+        return []
 
 
 def _prepare(lang: str, layer: Any, *key: Any) -> None:

@@ -173,7 +173,7 @@ async def test_the_static_layers_are_drawn_at_start_and_while_idle_and_a_first_p
     finally:
         await queue.drain()
     static = (sb._wheel_ring, sb._reduced_ring, sb._season_wheel, sb._tile_layer, vb._lair_layer,
-              vb._start_city_layer, vb._city_base, vb._city_slot)
+              vb._start_city_layer, vb._city_base, vb._city_slot, vb._wonder_tile)
     misses = [layer.cache_info().misses for layer in static]
     picture.clear_caches(static=False)  # what one game leaves behind is forgotten; the static layers stay
     for lang in ("en", "ja"):
@@ -244,4 +244,6 @@ def _volfyirion_mid_game() -> dict:
     summary = _volfyirion_start()
     summary["cities"][0] = dict(summary["cities"][0], troop="Elite Trooper", building="Barracks")
     summary["cities"][2] = dict(summary["cities"][2], destroyed=True)
+    summary["wonders"] = [{"name": "Sharp Qoam", "cost": 2, "sealed": True},
+                          {"name": "Living Knife", "cost": 3, "sealed": False}]
     return summary

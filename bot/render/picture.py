@@ -12,9 +12,10 @@ machine happens to have).
 Cheap pictures (issue 12): what does not change is not drawn again. A board is pasted together from layers
 (panels, tiles, the season wheel) each drawn once per language and the summary parts it shows; a whole picture
 is remembered by the summary parts it depends on; and the PNG is deflated by ISA-L (see ``png``). The static
-layers, those that show nothing of one game (the wheel of each month, every card's tile, the cities as a game
-starts with them), are drawn on the picture thread at start and while no picture waits (``prepare``;
-bot/pictures.py), so that the first picture of a game draws none of them.
+layers, those that show nothing of one game (the wheel of each month, every Seasons card's tile, the Lair, each
+city's panel and Troop and Building rows, every Wonder's tile), are drawn on the picture thread at start and
+while no picture waits (``prepare``; bot/pictures.py), in the languages pictures have been drawn in, so that
+the first picture of a game draws none of them.
 """
 
 from __future__ import annotations

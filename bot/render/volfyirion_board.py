@@ -491,7 +491,7 @@ def _first_steps() -> list[p.Step]:
     been drawn in, and the card data."""
     steps: list[p.Step] = [lambda: p.engine_catalog("engine.volfyirion")]
     for lang in p.languages():
-        steps += [functools.partial(_prepare_lair, lang, here) for here in (True, False)]
+        steps += [functools.partial(_prepare, lang, _lair_layer, here) for here in (True, False)]
         steps += [functools.partial(_prepare_city, lang, name) for name in _default_cities()]
     return steps
 
@@ -550,11 +550,6 @@ def _slot_cards() -> dict[str, list[str | None]]:
         return {"troop": [None], "building": [None]}
 
 
-def _prepare_lair(lang: str, token_here: bool) -> None:
-    with p.drawing_in(lang) as drawn_in:
-        _lair_layer(drawn_in, token_here)
-
-
 def _prepare_city(lang: str, name: str) -> None:
     """The city ``name`` as a game starts with it: the key the board's summary gives (every slot is the same
     size: one layer serves the three)."""
@@ -563,6 +558,7 @@ def _prepare_city(lang: str, name: str) -> None:
         _city_layer_for(city, _city_box(0), None)
 
 
+@functools.cache
 def _cities() -> dict[str, int]:
     """City names and printed defence, from the engine (empty when it is not importable)."""
     try:
@@ -573,6 +569,7 @@ def _cities() -> dict[str, int]:
         return {}
 
 
+@functools.cache
 def _default_cities() -> tuple[str, ...]:
     try:
         from engine.volfyirion import cards

@@ -1,37 +1,50 @@
 """How long the reply pictures take to render, and how big they are.
 
-Run: ``.venv/bin/python -m bench --only images``. Prints, for each case, the median over many renders beside
-the target (3 ms) and the floor (an empty board through the same PNG writer, nothing remembered), the same
-renders by the previous implementation (bench/previous_images.py: bot/render/images.py before the split) and by
-the pictures as drawn before issue 12 (no layers, Pillow's encoder), all in the same run; then the first
-render (cold: fonts and catalogs load) and the PNG size. The machine is noted first.
+Run: ``.venv/bin/python -m bench --only images``. Prints, for each case, the median over many renders, warm
+and cold, beside the target (3 ms) and the floor (an empty board through the same PNG writer, nothing
+remembered); the same renders by the baseline (bot/render/images.py at commit 3f01f6f, before the pictures were
+split per game, taken from git history at bench time into a temporary module) and by that baseline as drawn
+before issue 12 (no layers, Pillow's encoder), all in the same run; then what preparing the static layers
+costs, once a process. The machine is noted first. Without git or that commit the baseline columns say so.
 
 Cases, each a sequence of summaries as a game produces them:
 - "unchanged": the same summary again (``/game status``, the State button): a picture remembered.
 - "typical": a count changes before every render (Dummbot's crystals, the Volfyirion turn): the layers of
-  what did not change are pasted, and only the bands of rows that changed are deflated again.
-- "new month": the token moves every render: the wheel is redrawn from its shared ring and every band of rows
-  it covers deflated again (none remembered from an earlier game).
+  what did not change are pasted, and only what changed is drawn.
+- "new month": the token moves every render (the wheel of each month is a static layer).
 - "crowded": many cards, long names, a count changing every render.
-- "cold": every cache emptied before each render (layers, pictures, bands): the first picture of a game.
+- "first of a game" (cold): a game's start, with everything one game leaves behind forgotten before each
+  render (its pictures, its layers, its deflated bands); the static layers (bot/render/picture.py,
+  ``prepare``) are drawn at start on the picture thread, before any command, as the bot does.
+- "cold, mid-game": the typical summary, forgotten in the same way (a game resumed after a restart).
+- "nothing prepared": every cache emptied, the static layers too (the first picture of a process had they
+  not been prepared at start): shown for comparison, no picture of the bot pays it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
+import importlib.util
 import io
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-from bench import previous_images
 from bench.common import print_machine, print_table
 from bot.render import picture
-from bot.render import seasons_board as seasons_board_module
 from bot.render.seasons_board import board as seasons_board
 from bot.render.volfyirion_board import board as volfyirion_board
+
+BASELINE_COMMIT = "3f01f6f"
+BASELINE_PATH = "bot/render/images.py"
+ROOT = Path(__file__).resolve().parents[1]
 
 RUNS = 50
 TARGET_MS = 3.0
@@ -119,13 +132,12 @@ def month(summary: dict[str, Any], i: int) -> None:
 
 
 def measure(render: Callable[[dict[str, Any]], bytes], summaries: Summaries,
-            before: Callable[[], None] | None = None) -> tuple[float, float, int]:
-    """(first render ms, median ms over RUNS, PNG bytes); ``before`` runs, untimed, before each render."""
+            before: Callable[[], None] | None = None) -> tuple[float, int]:
+    """(median ms over RUNS, PNG bytes); ``before`` runs, untimed, before each render. One render first,
+    untimed: a picture's first render in a process pays for imports and fonts, which no case is about."""
     if before is not None:
         before()
-    start = time.perf_counter()
     png = render(summaries(0))
-    first = (time.perf_counter() - start) * 1000
     times = []
     for i in range(1, RUNS + 1):
         summary = summaries(i)
@@ -134,7 +146,40 @@ def measure(render: Callable[[dict[str, Any]], bytes], summaries: Summaries,
         start = time.perf_counter()
         render(summary)
         times.append((time.perf_counter() - start) * 1000)
-    return first, statistics.median(times), len(png)
+    return statistics.median(times), len(png)
+
+
+# --- the baseline, from git history ---------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def baseline_module() -> Iterator[ModuleType | None]:
+    """bot/render/images.py at ``BASELINE_COMMIT`` (``git show``), loaded as a temporary module inside
+    bot.render (its relative imports resolve there) and removed after; None without git or that commit."""
+    try:
+        source = subprocess.run(["git", "show", f"{BASELINE_COMMIT}:{BASELINE_PATH}"], cwd=ROOT,
+                                capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        yield None
+        return
+    name = f"bot.render._images_{BASELINE_COMMIT}"
+    with tempfile.TemporaryDirectory(prefix="bench-images-") as folder:
+        path = Path(folder) / "images.py"
+        path.write_bytes(source)
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            yield None
+            return
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+            yield module
+        except Exception as exc:  # noqa: BLE001 - an old file that no longer imports: no baseline
+            print(f"baseline unavailable ({BASELINE_COMMIT}:{BASELINE_PATH} does not load: {exc})")
+            yield None
+        finally:
+            sys.modules.pop(name, None)
 
 
 def pillow_png(image: Any) -> bytes:
@@ -145,19 +190,45 @@ def pillow_png(image: Any) -> bytes:
 
 
 @contextlib.contextmanager
-def before_issue_12() -> Iterator[None]:
-    """The previous implementation as drawn before issue 12: every tile drawn onto the board, Pillow's encoder."""
-    saved = previous_images._png, previous_images.USE_LAYERS
-    previous_images._png, previous_images.USE_LAYERS = pillow_png, False
+def before_issue_12(previous: ModuleType) -> Iterator[None]:
+    """The baseline as drawn before issue 12: every tile drawn onto the board, Pillow's encoder."""
+    saved = previous._png, previous.USE_LAYERS
+    previous._png, previous.USE_LAYERS = pillow_png, False
     try:
         yield
     finally:
-        previous_images._png, previous_images.USE_LAYERS = saved
+        previous._png, previous.USE_LAYERS = saved
 
 
-def clear_all() -> None:
-    picture.clear_caches()
-    previous_images.clear_layer_caches()
+# --- what a case forgets before each render ---------------------------------------------------------
+
+
+def forget_game(previous: ModuleType | None) -> Callable[[], None]:
+    """Everything one game leaves behind (its pictures, layers and bands); the static layers stay. The
+    baseline had no static layers: all of its caches."""
+    def forget() -> None:
+        picture.clear_caches(static=False)
+        if previous is not None:
+            previous.clear_layer_caches()
+    return forget
+
+
+def forget_all(previous: ModuleType | None) -> Callable[[], None]:
+    def forget() -> None:
+        picture.clear_caches()
+        if previous is not None:
+            previous.clear_layer_caches()
+    return forget
+
+
+def new_wheel(previous: ModuleType | None) -> Callable[[], None]:
+    """The token moved: the baseline has no wheel for this month (it drew them as asked); no band of rows
+    with it deflated yet. The wheel of every month is one of the static layers here."""
+    def forget() -> None:
+        if previous is not None:
+            previous._season_wheel.cache_clear()
+        picture._BANDS.clear()
+    return forget
 
 
 def floor_ms() -> float:
@@ -168,52 +239,92 @@ def floor_ms() -> float:
     # After one picture, as in a running bot: the first big buffers of a process cost page faults (the C
     # allocator maps them fresh until a large block has been freed once), which is not the writer's cost.
     seasons_board(SEASONS_TYPICAL)
-    return measure(lambda _: empty(), same({}), before=picture.clear_caches)[1]
+    return measure(lambda _: empty(), same({}), before=picture.clear_caches)[0]
+
+
+def prepare_ms() -> tuple[float, float, int]:
+    """(ms for the first steps, ms for all the static layers, steps), every static layer forgotten before:
+    what the picture thread draws once a process (the first steps at start, the rest while idle)."""
+    first, everything, steps = [], [], 0
+    for _ in range(3):
+        picture.clear_caches()
+        start = time.perf_counter()
+        picture.prepare(first=True)
+        first.append((time.perf_counter() - start) * 1000)
+        picture.clear_caches()
+        start = time.perf_counter()
+        steps = picture.prepare()
+        everything.append((time.perf_counter() - start) * 1000)
+    return statistics.median(first), statistics.median(everything), steps
+
+
+def start_summaries() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The summaries of a Seasons and a Volfyirion game at their start, from the engine."""
+    from engine.seasons.autoplay import autoplay as seasons_autoplay
+    from engine.volfyirion.autoplay import autoplay as volfyirion_autoplay
+
+    return (seasons_autoplay({"difficulty": "wizard", "dice": "bot"}, 1, max_actions=0).state.summary(),
+            volfyirion_autoplay({}, 1, max_actions=0).state.summary())
 
 
 def main() -> None:
     print_machine()
+    with baseline_module() as previous:
+        if previous is None:
+            print(f"baseline unavailable (no git history): {BASELINE_COMMIT}:{BASELINE_PATH} cannot be read")
+        run(previous)
+
+
+def run(previous: ModuleType | None) -> None:
     floor = floor_ms()
-
-    def wheel() -> None:
-        """The token moved: no wheel for this month and no band of rows with it deflated yet."""
-        previous_images._season_wheel.cache_clear()
-        seasons_board_module._season_wheel.cache_clear()
-        picture._BANDS.clear()
-
+    first_ms, prepare_all_ms, steps = prepare_ms()
+    seasons_start, volfyirion_start = start_summaries()
+    game, everything, wheel = forget_game(previous), forget_all(previous), new_wheel(previous)
     cases = [
-        ("seasons unchanged", "seasons", same(SEASONS_TYPICAL), None),
-        ("seasons typical", "seasons", counting(SEASONS_TYPICAL, crystals), None),
-        ("seasons new month", "seasons", counting(SEASONS_TYPICAL, month), wheel),
-        ("seasons crowded", "seasons", counting(SEASONS_CROWDED, crystals), None),
-        ("seasons cold", "seasons", same(SEASONS_TYPICAL), clear_all),
-        ("volfyirion unchanged", "volfyirion", same(VOLF_TYPICAL), None),
-        ("volfyirion typical", "volfyirion", counting(VOLF_TYPICAL, turn), None),
-        ("volfyirion crowded", "volfyirion", counting(VOLF_CROWDED, turn), None),
-        ("volfyirion cold", "volfyirion", same(VOLF_TYPICAL), clear_all),
+        ("seasons unchanged", "warm", "seasons", same(SEASONS_TYPICAL), None),
+        ("seasons typical", "warm", "seasons", counting(SEASONS_TYPICAL, crystals), None),
+        ("seasons new month", "warm", "seasons", counting(SEASONS_TYPICAL, month), wheel),
+        ("seasons crowded", "warm", "seasons", counting(SEASONS_CROWDED, crystals), None),
+        ("seasons first of a game", "cold", "seasons", same(seasons_start), game),
+        ("seasons cold, mid-game", "cold", "seasons", same(SEASONS_TYPICAL), game),
+        ("seasons nothing prepared", "-", "seasons", same(SEASONS_TYPICAL), everything),
+        ("volfyirion unchanged", "warm", "volfyirion", same(VOLF_TYPICAL), None),
+        ("volfyirion typical", "warm", "volfyirion", counting(VOLF_TYPICAL, turn), None),
+        ("volfyirion crowded", "warm", "volfyirion", counting(VOLF_CROWDED, turn), None),
+        ("volfyirion first of a game", "cold", "volfyirion", same(volfyirion_start), game),
+        ("volfyirion cold, mid-game", "cold", "volfyirion", same(VOLF_TYPICAL), game),
+        ("volfyirion nothing prepared", "-", "volfyirion", same(VOLF_TYPICAL), everything),
     ]
-    renders = {"seasons": (seasons_board, previous_images.seasons_board),
-               "volfyirion": (volfyirion_board, previous_images.volfyirion_board)}
+    renders = {"seasons": seasons_board, "volfyirion": volfyirion_board}
+    old = {} if previous is None else {"seasons": previous.seasons_board, "volfyirion": previous.volfyirion_board}
     rows = []
-    for name, kind, summaries, before in cases:
-        new, old = renders[kind]
-        clear_all()
-        first, median, size = measure(new, summaries, before)
-        clear_all()
-        _, previous, _ = measure(old, summaries, before)
-        with before_issue_12():
-            _, original, _ = measure(old, summaries, before)
-        rows.append([name, median, TARGET_MS, floor, previous, previous / median, original, first, size / 1024,
-                     "yes" if median <= TARGET_MS else "NO"])
+    baseline: Any
+    for name, kind, game_name, summaries, before in cases:
+        picture.clear_caches()
+        picture.prepare()  # as the bot does at start, on its picture thread
+        median, size = measure(renders[game_name], summaries, before)
+        if previous is None:
+            baseline = original = faster = "unavailable"
+        else:
+            everything()
+            baseline = measure(old[game_name], summaries, before)[0]
+            with before_issue_12(previous):
+                original = measure(old[game_name], summaries, before)[0]
+            faster = baseline / median
+        met = "n/a" if kind == "-" else "yes" if median <= TARGET_MS else "NO"
+        rows.append([name, kind, median, TARGET_MS, floor, baseline, faster, original, size / 1024, met])
     print_table(
-        "Pictures (800x450 PNG): median ms per render, beside the target and the floor",
-        ["picture", "median ms", "target ms", "floor ms", "previous ms", "x faster", "before 12 ms", "first ms",
+        "Pictures (800x450 PNG): median ms per render, warm and cold, beside the target and the floor",
+        ["picture", "cache", "median ms", "target ms", "floor ms", "baseline ms", "x faster", "before 12 ms",
          "PNG KB", "met"],
         rows,
         notes=[f"medians of {RUNS} renders; floor: an empty board through the PNG writer, nothing remembered",
-               "previous: bot/render/images.py before the split (bench/previous_images.py); before 12: the same "
-               "without layers and with Pillow's encoder at level 3; all in this run",
-               "cold: every layer, picture and band forgotten before each render (the first picture of a game)"])
+               f"baseline: {BASELINE_PATH} at {BASELINE_COMMIT} (git show, loaded into a temporary module); "
+               "before 12: the same without layers and with Pillow's encoder at level 3; all in this run",
+               "cold: what one game leaves behind (pictures, layers, bands) forgotten before each render; the "
+               "static layers stay, as the bot draws them at start; nothing prepared: those forgotten too",
+               f"static layers: {steps} steps, {prepare_all_ms:.1f} ms once a process on the picture thread "
+               f"({first_ms:.1f} ms of it at start, before any command; the rest while no picture waits)"])
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from .channels import post_to_parent
 from .delivery import Deliveries, Gate, NotAcknowledged
 from .i18n import card_name, lang_of, t
 from .permissions import fit_interaction
-from .pictures import PictureQueue
+from .pictures import PictureQueue, picture_key
 from .render.embeds import game_embed, notice_embed
 from .render.picture import drawn
 from .sessions import REFUSALS, Played, Refusal
@@ -267,7 +267,8 @@ class Controller:
         view = view_of(row.id, row.ply, specs) if specs else None
         sent = await send(interaction, embed=embed, view=view, files=files, ephemeral=ephemeral)
         if later:
-            self.pictures.submit(lambda: ui.board(summary, lg), picture_edit(interaction, sent, embed))
+            self.pictures.submit(lambda: ui.board(summary, lg), picture_edit(interaction, sent, embed),
+                                 key=picture_key(interaction, sent))
         if played.finished_now and not played.undone:
             await self.post_result(interaction, row, step.state.result() or {}, played)
         if played.withdrawn is not None:

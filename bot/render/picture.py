@@ -11,7 +11,11 @@ machine happens to have).
 
 Cheap pictures (issue 12): what does not change is not drawn again. A board is pasted together from layers
 (panels, tiles, the season wheel) each drawn once per language and the summary parts it shows; a whole picture
-is remembered by the summary parts it depends on; and the PNG is deflated by ISA-L (see ``png``).
+is remembered by the summary parts it depends on; and the PNG is deflated by ISA-L (see ``png``). The static
+layers, those that show nothing of one game (the wheel of each month, every Seasons card's tile, the Lair, each
+city's panel and Troop and Building rows, every Wonder's tile), are drawn on the picture thread at start and
+while no picture waits (``prepare``; bot/pictures.py), in the languages pictures have been drawn in, so that
+the first picture of a game draws none of them.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import contextvars
 import functools
 import importlib
 import json
+import logging
 import math
 import struct
 import threading
@@ -62,6 +67,8 @@ USE_LAYERS = True
 def drawing_in(lang: str) -> Iterator[str]:
     """Draw in ``lang`` (the language actually used: Japanese falls back to English without its font)."""
     token = LANG.set(picture_text.picture_lang(lang))
+    if LANG.get() not in _LANGS:  # the static layers are prepared in this language too from now on
+        _seen(LANG.get())
     try:
         yield LANG.get()
     finally:
@@ -82,16 +89,18 @@ def word(words_ja: Mapping[str, str], value: str) -> str:
 
 # --- remembered layers and pictures ---------------------------------------------------------------------
 
-_CACHES: list[Callable[[], None]] = []
+_CACHES: list[Callable[[], None]] = []  # what one game's pictures leave behind
+_STATIC: list[Callable[[], None]] = []  # what every game shares (the wheel's ring, card tiles): prepared at start
 
 
-def layer_cache(maxsize: int) -> Callable[[Callable[..., Any]], Any]:
+def layer_cache(maxsize: int, static: bool = False) -> Callable[[Callable[..., Any]], Any]:
     """``functools.lru_cache`` for a layer drawn once and pasted after (callers never draw on it), cleared by
-    ``clear_caches``."""
+    ``clear_caches``. A ``static`` layer shows nothing of one game's state (a card's tile, the wheel for a
+    month): ``prepare`` draws it at start and ``clear_caches(static=False)`` keeps it."""
 
     def wrap(fn: Callable[..., Any]) -> Any:
         cached = functools.lru_cache(maxsize=maxsize)(fn)
-        _CACHES.append(cached.cache_clear)
+        (_STATIC if static else _CACHES).append(cached.cache_clear)
         return cached
 
     return wrap
@@ -161,10 +170,94 @@ def cut(region: tuple[int, int, int, int], draw: Callable[[ImageDraw.ImageDraw],
     return full.crop(region)
 
 
-def clear_caches() -> None:
-    """Forget every layer, picture and compressed band: the next picture is drawn and deflated anew."""
+def clear_caches(static: bool = True) -> None:
+    """Forget every layer, picture and compressed band: the next picture is drawn and deflated anew. With
+    ``static=False`` the static layers (prepared at start) stay: what the first picture of a game costs."""
+    global _prepared
     for clear in _CACHES:
         clear()
+    if static:
+        for clear in _STATIC:
+            clear()
+        _prepared = False
+
+
+# --- prepared at start ----------------------------------------------------------------------------------
+
+# Each board registers what it draws the same for every game (``preparing``); the picture worker
+# (bot/pictures.py) draws it a step at a time on the picture thread, first the few layers every game's
+# first picture needs, then the rest while no picture waits, so that a first picture does not pay for them.
+Step = Callable[[], object]
+_FIRST: list[Callable[[], list[Step]]] = []
+_LATER: list[Callable[[], list[Step]]] = []
+_prepared = False
+# The languages pictures have been drawn in by this process (English always): static layers are prepared in
+# these only (a process that never draws a Japanese picture never loads the Japanese font for them).
+_LANGS = {"en"}
+
+
+_generation = 0  # counts the languages added: steps listed before one was added do not cover it
+
+
+def _seen(lang: str) -> None:
+    global _prepared, _generation
+    _LANGS.add(lang)
+    _generation += 1
+    _prepared = False  # the new language's static layers are still to draw
+
+
+def generation() -> int:
+    return _generation
+
+
+def languages() -> list[str]:
+    """The languages to prepare the static layers in: those pictures have been drawn in, English first."""
+    return sorted(_LANGS, key=lambda lang: (lang != "en", lang))
+
+
+def preparing(first: bool = False) -> Callable[[Callable[[], list[Step]]], Callable[[], list[Step]]]:
+    """Register a board's function that lists its static steps (``first``: needed by every game's first
+    picture, drawn before the others)."""
+
+    def register(steps: Callable[[], list[Step]]) -> Callable[[], list[Step]]:
+        (_FIRST if first else _LATER).append(steps)
+        return steps
+
+    return register
+
+
+def prepare_steps(first: bool | None = None) -> Iterator[Step]:
+    """The static layers still to draw, one small step each (``first``: only those every first picture
+    needs; False: only the others; None: all, the first ones first). Nothing once they are all drawn."""
+    if _prepared:
+        return
+    for steps in ([_FIRST] if first else [_LATER] if first is False else [_FIRST, _LATER]):
+        for listed in list(steps):
+            yield from listed()
+
+
+def prepare(first: bool | None = None) -> int:
+    """Draw the static layers now (on the calling thread); returns the number of steps."""
+    done, listed_at = 0, _generation
+    for step in prepare_steps(first):
+        step()
+        done += 1
+    if first is None:
+        prepared(listed_at)
+    return done
+
+
+def is_prepared() -> bool:
+    """Whether every static layer has been drawn (and not forgotten since)."""
+    return _prepared
+
+
+def prepared(listed_at: int) -> None:
+    """Every static step listed at ``generation() == listed_at`` has run (the picture worker ran them one at
+    a time): none is listed again, unless a language was added since."""
+    global _prepared
+    if listed_at == _generation:
+        _prepared = True
 
 
 # --- the picture thread ---------------------------------------------------------------------------------
@@ -179,6 +272,20 @@ _pictures = ThreadPoolExecutor(max_workers=PICTURE_THREADS, thread_name_prefix="
 async def drawn(render: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
     """``render(*args, **kwargs)`` on the picture thread, awaited without blocking the event loop."""
     return await asyncio.get_running_loop().run_in_executor(_pictures, functools.partial(render, *args, **kwargs))
+
+
+def prepare_first() -> None:
+    """Draw, on the picture thread and without waiting for it, the static layers every game's first picture
+    needs (a few milliseconds, once a process): queued there before any picture can be."""
+    if not _prepared:
+        _pictures.submit(_prepare_first_quietly)
+
+
+def _prepare_first_quietly() -> None:
+    try:
+        prepare(first=True)
+    except Exception:  # a layer that cannot be drawn now is drawn when a picture needs it
+        logging.getLogger(__name__).warning("static picture layers could not be prepared", exc_info=True)
 
 
 # --- text -----------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ score, crystals, hand and summoned cards. Shared drawing (fonts, caches, the PNG
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -70,8 +71,12 @@ def _board(summary: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]] | 
     season = str(summary.get("season") or "").lower()
     if season not in SEASON_MONTHS:
         season = _season_of(month)
-    wheel = _season_wheel(month, year, season) if p.USE_LAYERS else _wheel_in_full(month, year, season)
-    image.paste(wheel, (10, 10))
+    if p.USE_LAYERS:  # the ring every month shares, then what this month changes on it
+        image.paste(_reduced_ring(), WHEEL_AT)
+        patch, (x, y) = _season_wheel(month, year, season)
+        image.paste(patch, (WHEEL_AT[0] + x, WHEEL_AT[1] + y))
+    else:
+        image.paste(_wheel_in_full(month, year, season), WHEEL_AT)
 
     bot = summary.get("dummbot") or {}
     difficulty = _word(str(summary["difficulty"])) if summary.get("difficulty") else ""
@@ -84,13 +89,14 @@ def _board(summary: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]] | 
     else:
         _dummbot_header(draw, *header)
     summoned = [str(c) for c in bot.get("summoned") or []]
-    _summoned_tiles(draw, summoned, cards, box=(452, 162, 790, 440), image=image)
+    _summoned_tiles(draw, summoned, cards, box=TILES, image=image)
     return p.png(image)
 
 
 # --- the season wheel -----------------------------------------------------------------------------------
 
 WHEEL = 430  # side of the wheel's square, in output pixels
+WHEEL_AT = (10, 10)  # its corner on the board
 SUPERSAMPLE = 2  # the wheel is drawn at twice the size and reduced, for smooth edges
 _S = SUPERSAMPLE
 _SIZE = WHEEL * _S
@@ -98,10 +104,14 @@ _C = _SIZE / 2
 _OUTER, _INNER = 212 * _S, 104 * _S
 
 
-@p.layer_cache(maxsize=8)  # a game sits on the same month for a few replies; callers only paste it
-def _season_wheel(month: int, year: int, season: str) -> Image.Image:
-    """The wheel for this month and year: the ring every month shares (drawn once) with this month lit, the
-    token and the hub drawn on a copy. The same pixels as drawing it whole (``_wheel_in_full``; tests check)."""
+# Every month of every year (36) is prepared at start, as the part it changes on the ring only (about 250 KB
+# each); a season that is not its month's (odd input) is drawn when asked for.
+@p.layer_cache(maxsize=48, static=True)
+def _season_wheel(month: int, year: int, season: str) -> tuple[Image.Image, tuple[int, int]]:
+    """What this month and year change on the reduced ring (``_reduced_ring``), and where: the ring every
+    month shares (drawn once) with this month lit, the token and the hub drawn on a copy, and only the part
+    they changed reduced. Pasted on the ring: the same pixels as drawing it whole (``_wheel_in_full``;
+    tests check)."""
     wheel = _wheel_ring().copy()
     draw = ImageDraw.Draw(wheel)
     _month_segment(draw, month, lit=True)
@@ -111,12 +121,18 @@ def _season_wheel(month: int, year: int, season: str) -> Image.Image:
     # Only what this month changed is reduced again, into the reduced ring: each output pixel comes from its
     # own 2x2 block, so the rest is the ring's own (the same pixels as reducing the whole wheel).
     box = _changed_box(month)
-    reduced = _reduced_ring().copy()
-    reduced.paste(wheel.reduce(_S, box=box), (box[0] // _S, box[1] // _S))
-    return reduced
+    return wheel.reduce(_S, box=box), (box[0] // _S, box[1] // _S)
 
 
-@p.layer_cache(maxsize=1)
+def _wheel(month: int, year: int, season: str) -> Image.Image:
+    """The reduced wheel as the board shows it: the ring with this month's part pasted on it."""
+    wheel = _reduced_ring().copy()
+    patch, corner = _season_wheel(month, year, season)
+    wheel.paste(patch, corner)
+    return wheel
+
+
+@p.layer_cache(maxsize=1, static=True)
 def _reduced_ring() -> Image.Image:
     return _wheel_ring().reduce(_S)
 
@@ -139,7 +155,7 @@ def _changed_box(month: int) -> tuple[int, int, int, int]:
     return (snap(min(xs), False), snap(min(ys), False), snap(max(xs), True), snap(max(ys), True))
 
 
-@p.layer_cache(maxsize=1)
+@p.layer_cache(maxsize=1, static=True)
 def _wheel_ring() -> Image.Image:
     """The ring with no month lit, at the supersampled size: the segments, spokes and numbers."""
     wheel = Image.new("RGB", (_SIZE, _SIZE), BACKGROUND)
@@ -303,9 +319,8 @@ def _summoned_tiles(
     image: Image.Image | None = None,
 ) -> None:
     left, top, right, bottom = box
-    cols, rows, gap = 4, 5, 6
-    tile_w = (right - left - gap * (cols - 1)) // cols
-    tile_h = (bottom - top - gap * (rows - 1)) // rows
+    cols, rows, gap = TILE_GRID
+    tile_w, tile_h = _tile_size(box)
     if not summoned:
         draw.rounded_rectangle((left, top, left + tile_w, top + tile_h), radius=6, outline=FAINT, width=2)
         draw.text((left + tile_w / 2, top + tile_h / 2), "0", font=p.font(20), fill=FAINT, anchor="mm")
@@ -338,7 +353,17 @@ def _summoned_tiles(
         )
 
 
-@p.layer_cache(maxsize=1024)
+TILES = (452, 162, 790, 440)  # where the summoned cards' tiles go
+TILE_GRID = (4, 5, 6)  # columns, rows, gap
+
+
+def _tile_size(box: tuple[int, int, int, int]) -> tuple[int, int]:
+    left, top, right, bottom = box
+    cols, rows, gap = TILE_GRID
+    return (right - left - gap * (cols - 1)) // cols, (bottom - top - gap * (rows - 1)) // rows
+
+
+@p.layer_cache(maxsize=1024, static=True)
 def _tile_layer(lang: str, width: int, height: int, card_id: str, name: str | None, prestige: int | None,
                 kind: str | None) -> Image.Image:
     """One card's tile, drawn once per language on the board's background and reused (issue 12): the tiles
@@ -421,3 +446,40 @@ def _crystal_glyph(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> N
 
 def _season_of(month: int) -> str:
     return next(season for season, months in SEASON_MONTHS.items() if month in months)
+
+
+# --- prepared at start (bot/render/picture.py, ``prepare``) ---------------------------------------------
+
+
+@p.preparing(first=True)
+def _first_steps() -> list[p.Step]:
+    """The ring and the wheel of every game's first picture (month 1, year I), and the card data."""
+    return [_wheel_ring, _reduced_ring, lambda: _season_wheel(1, 1, _season_of(1)),
+            lambda: _seasons_card_info(None)]
+
+
+@p.preparing()
+def _later_steps() -> list[p.Step]:
+    """The wheel of every other month and year, and every card's tile in each language pictures have been
+    drawn in (about 100 cards, a third of a millisecond each): one step each."""
+    steps: list[p.Step] = [functools.partial(_season_wheel, month, year, _season_of(month))
+                           for year in (1, 2, 3) for month in range(1, 13)]
+    ids = _catalog_ids()
+    for lang in p.languages():
+        steps += [functools.partial(_prepare_tile, lang, card_id) for card_id in ids]
+    return steps
+
+
+def _prepare_tile(lang: str, card_id: str) -> None:
+    with p.drawing_in(lang) as drawn_in:
+        _tile_layer(drawn_in, *_tile_size(TILES), card_id, *_seasons_card_info(None)(card_id))
+
+
+def _catalog_ids() -> list[str]:
+    catalog = p.engine_catalog("engine.seasons")
+    if catalog is not None:
+        try:
+            return [str(p.field(card, "id")) for card in catalog]
+        except TypeError:
+            return []
+    return [str(c["id"]) for c in p.engine_data("seasons_cards") or [] if "id" in c]

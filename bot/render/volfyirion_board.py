@@ -4,6 +4,7 @@ token, the Wonders. Shared drawing (fonts, caches, the PNG writer) is bot/render
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -35,6 +36,7 @@ HEADER = (0, 0, 800, 48)
 LAIR = (15, 262, 165, 440)
 RAGE_PILE = (178, 262, 430, 440)
 WONDERS = (444, 262, 785, 440)
+WONDER_GRID = (2, 3, 6)  # columns, rows, gap
 
 
 def _label(name: str, **params: Any) -> str:
@@ -67,7 +69,7 @@ def _board(summary: Mapping[str, Any], troop_defence: Mapping[str, int] | None) 
 
     cities = list(summary.get("cities") or [])[:3]
     for i in range(3):
-        box = (15 + i * 260, 48, 15 + i * 260 + 250, 248)
+        box = _city_box(i)
         city = cities[i] if i < len(cities) else None
         layer = _city_layer_for(city, box, troop_defence) if p.USE_LAYERS else None
         if layer is None:
@@ -94,6 +96,10 @@ def _board(summary: Mapping[str, Any], troop_defence: Mapping[str, int] | None) 
     return p.png(image)
 
 
+def _city_box(slot: int) -> tuple[int, int, int, int]:
+    return (15 + slot * 260, 48, 15 + slot * 260 + 250, 248)
+
+
 def _layer(image: Image.Image, draw: ImageDraw.ImageDraw, region: tuple[int, int, int, int], cached: Any,
            key: tuple | None, paint: Any) -> None:
     """Paste the region's layer remembered by ``key`` (in the drawing language), or draw it straight on the
@@ -114,7 +120,7 @@ def _header_layer(lang: str, turn: int, difficulty: str) -> Image.Image:
     return p.cut(HEADER, lambda d: _header(d, turn, difficulty))
 
 
-@p.layer_cache(maxsize=4)
+@p.layer_cache(maxsize=4, static=True)
 def _lair_layer(lang: str, token_here: bool) -> Image.Image:
     return _region(LAIR, lambda d: _lair(d, LAIR, token_here=token_here))
 
@@ -126,7 +132,19 @@ def _rage_pile_layer(lang: str, size: int, top: str | None, token_here: bool) ->
 
 @p.layer_cache(maxsize=128)
 def _wonders_layer(lang: str, wonders: tuple) -> Image.Image:
-    return _region(WONDERS, lambda d: _wonders(d, [dict(w) for w in wonders], WONDERS))
+    """The Wonders panel drawn at the origin, each Wonder's tile pasted (a static layer), not drawn."""
+    x0, y0, x1, y1 = WONDERS
+    layer = Image.new("RGB", (x1 - x0 + 1, y1 - y0 + 1), BACKGROUND)
+    _wonders(ImageDraw.Draw(layer), [dict(w) for w in wonders], (0, 0, x1 - x0, y1 - y0), image=layer)
+    return layer
+
+
+@p.layer_cache(maxsize=128, static=True)
+def _wonder_tile(lang: str, width: int, height: int, name: str, cost: int | None, sealed: bool) -> Image.Image:
+    """One Wonder's tile at the origin, on the panel's colour (every Wonder, sealed or not, prepared at start)."""
+    tile = Image.new("RGB", (width + 1, height + 1), PANEL)
+    _wonder(ImageDraw.Draw(tile), (0, 0), width, height, name, cost, sealed)
+    return tile
 
 
 def _header(draw: ImageDraw.ImageDraw, turn: int, difficulty: str) -> None:
@@ -143,19 +161,80 @@ def _city_layer_for(city: Any, box: tuple[int, int, int, int],
         troop = None if city is None or city.get("destroyed") else p.str_or_none(city.get("troop"))
         # Only this city's troop bonus is in the key: another city's troop does not redraw this panel.
         given = ((troop, _troop_defence(troop, troop_defence)),) if troop else None
-        return _city_layer(p.lang(), box[2] - box[0], box[3] - box[1], key, given)
+        width, height = box[2] - box[0], box[3] - box[1]
+        if city is not None and _as_it_starts(city):
+            return _start_city_layer(p.lang(), width, height, key)
+        return _city_layer(p.lang(), width, height, key, given)
     except (TypeError, AttributeError):
         return None
+
+
+def _as_it_starts(city: Mapping[str, Any]) -> bool:
+    """A city as every game starts with it: intact, its printed defence, no Troop, no Building."""
+    name = city.get("name")
+    return (set(city) <= {"name", "defence", "destroyed", "troop", "building"} and not city.get("destroyed")
+            and city.get("troop") is None and city.get("building") is None and isinstance(name, str)
+            and city.get("defence") == _cities().get(name))
 
 
 @p.layer_cache(maxsize=256)
 def _city_layer(lang: str, width: int, height: int, city: tuple | None, given: tuple | None) -> Image.Image:
     """One city's panel, drawn once per language and reused (issue 12): the panels were half of a Volfyirion
-    picture's drawing, and a city changes far less often than the turn."""
+    picture's drawing, and a city changes far less often than the turn. Drawn from its static parts (the
+    panel with the name, each Troop and Building row): only the defence is drawn here."""
     layer = Image.new("RGB", (width + 1, height + 1), BACKGROUND)
     _city_panel(ImageDraw.Draw(layer), None if city is None else dict(city), (0, 0, width, height),
-                None if given is None else dict(given))
+                None if given is None else dict(given), image=layer)
     return layer
+
+
+@p.layer_cache(maxsize=32, static=True)  # prepared at start: the cities every first picture shows
+def _start_city_layer(lang: str, width: int, height: int, city: tuple) -> Image.Image:
+    """A city as a game starts with it (``_as_it_starts``): the same panel, prepared at start."""
+    return _city_layer.__wrapped__(lang, width, height, city, None)
+
+
+@p.layer_cache(maxsize=32, static=True)
+def _city_base(lang: str, width: int, height: int, name: str, destroyed: bool) -> Image.Image:
+    """A city's panel with its name and nothing else, at the origin (what every state of the city shares)."""
+    layer = Image.new("RGB", (width + 1, height + 1), BACKGROUND)
+    _city_frame(ImageDraw.Draw(layer), name, (0, 0, width, height), destroyed)
+    return layer
+
+
+@p.layer_cache(maxsize=256, static=True)
+def _city_slot(lang: str, width: int, destroyed: bool, kind: str, name: str | None) -> Image.Image:
+    """One Troop or Building row of a city's panel, at the origin on the panel's colour."""
+    fill = CITY_RUIN if destroyed else CITY_STONE
+    layer = Image.new("RGB", (width + 1, SLOT_HEIGHT + 1), fill)
+    _slot(ImageDraw.Draw(layer), (0, 0, width, SLOT_HEIGHT), destroyed, kind, name, width + 20)
+    return layer
+
+
+SLOT_HEIGHT = 26
+
+
+def _city_frame(draw: ImageDraw.ImageDraw, name: str, box: tuple[int, int, int, int], destroyed: bool) -> None:
+    x0, y0, x1, y1 = box
+    fill, ink = (CITY_RUIN, CITY_RUIN_INK) if destroyed else (CITY_STONE, TEXT)
+    draw.rounded_rectangle(
+        box, radius=10, fill=fill, outline=PANEL_EDGE if not destroyed else (96, 96, 96), width=2
+    )
+    name_font = p.font(21)
+    draw.text((x0 + 14, y0 + 12), p.fit(name, name_font, x1 - x0 - 28), font=name_font, fill=ink)
+
+
+def _slot(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], destroyed: bool, kind: str,
+          name: Any, panel_width: int) -> None:
+    """A Troop or Building row in ``box`` (the panel ``panel_width`` wide: the label is fitted to it)."""
+    x0, sy, x1, _ = box
+    fill, ink, muted = (CITY_RUIN, CITY_RUIN_INK, CITY_RUIN_INK) if destroyed else (CITY_STONE, TEXT, MUTED)
+    draw.rounded_rectangle((x0, sy, x1, sy + SLOT_HEIGHT), radius=5, fill=p.mix(fill, BACKGROUND, 0.35),
+                           outline=None)
+    glyph = _sword if kind == "troop" else _house
+    glyph(draw, x0 + 14, sy + 13, 8, muted if not name else ink)
+    label = p.fit(str(name), p.font(16), panel_width - 56) if name else "-"
+    draw.text((x0 + 28, sy + 13), label, font=p.font(16), fill=ink if name else FAINT, anchor="lm")
 
 
 def _city_panel(
@@ -163,23 +242,21 @@ def _city_panel(
     city: Mapping[str, Any] | None,
     box: tuple[int, int, int, int],
     troop_defence: Mapping[str, int] | None,
+    image: Image.Image | None = None,
 ) -> None:
+    """The city's panel in ``box``; on ``image`` (and with layers) its static parts are pasted, not drawn."""
     x0, y0, x1, y1 = box
     if city is None:
         draw.rounded_rectangle(box, radius=10, outline=FAINT, width=2)
         return
     destroyed = bool(city.get("destroyed"))
     fill, ink, muted = (CITY_RUIN, CITY_RUIN_INK, CITY_RUIN_INK) if destroyed else (CITY_STONE, TEXT, MUTED)
-    draw.rounded_rectangle(
-        box, radius=10, fill=fill, outline=PANEL_EDGE if not destroyed else (96, 96, 96), width=2
-    )
-    name_font = p.font(21)
-    draw.text(
-        (x0 + 14, y0 + 12),
-        p.fit(str(city.get("name") or "?"), name_font, x1 - x0 - 28),
-        font=name_font,
-        fill=ink,
-    )
+    pasted = image is not None and p.USE_LAYERS
+    name = str(city.get("name") or "?")
+    if pasted:
+        image.paste(_city_base(p.lang(), x1 - x0, y1 - y0, name, destroyed), (x0, y0))
+    else:
+        _city_frame(draw, name, box, destroyed)
 
     printed = p.as_int(city.get("defence"), 0)
     troop = None if destroyed else p.str_or_none(city.get("troop"))
@@ -190,17 +267,15 @@ def _city_panel(
     breakdown = f"{printed} + {bonus}" if bonus else f"{printed} + ?" if troop else ""
     draw.text((x0 + 88, y0 + 84), breakdown, font=p.font(20), fill=muted, anchor="lm")
 
-    slot_font = p.font(16)
     slots = (("troop", city.get("troop")), ("building", city.get("building")))
-    for k, (kind, name) in enumerate(slots):
+    for k, (kind, slot_name) in enumerate(slots):
         sy = y0 + 128 + k * 32
-        draw.rounded_rectangle(
-            (x0 + 10, sy, x1 - 10, sy + 26), radius=5, fill=p.mix(fill, BACKGROUND, 0.35), outline=None
-        )
-        glyph = _sword if kind == "troop" else _house
-        glyph(draw, x0 + 24, sy + 13, 8, muted if not name else ink)
-        label = p.fit(str(name), slot_font, x1 - x0 - 56) if name else "-"
-        draw.text((x0 + 38, sy + 13), label, font=slot_font, fill=ink if name else FAINT, anchor="lm")
+        if pasted:
+            shown = p.str_or_none(slot_name) if isinstance(slot_name, str) else slot_name
+            image.paste(_city_slot(p.lang(), x1 - x0 - 20, destroyed, kind, shown if shown else None),
+                        (x0 + 10, sy))
+        else:
+            _slot(draw, (x0 + 10, sy, x1 - 10, sy + SLOT_HEIGHT), destroyed, kind, slot_name, x1 - x0)
 
     if destroyed:
         cross = (30, 30, 30)
@@ -293,12 +368,14 @@ def _rage_pile(
 
 
 def _wonders(
-    draw: ImageDraw.ImageDraw, wonders: Sequence[Mapping[str, Any]], box: tuple[int, int, int, int]
+    draw: ImageDraw.ImageDraw, wonders: Sequence[Mapping[str, Any]], box: tuple[int, int, int, int],
+    image: Image.Image | None = None,
 ) -> None:
+    """The Wonders panel in ``box``; on ``image`` (and with layers) each tile is pasted, not drawn."""
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
     draw.text(((x0 + x1) / 2, y1 - 18), _label("wonders"), font=p.font(16), fill=MUTED, anchor="mm")
-    cols, rows, gap = 2, 3, 6
+    cols, rows, gap = WONDER_GRID
     left, top, right, bottom = x0 + 10, y0 + 10, x1 - 10, y1 - 34
     tile_w = (right - left - gap * (cols - 1)) // cols
     tile_h = (bottom - top - gap * (rows - 1)) // rows
@@ -307,28 +384,14 @@ def _wonders(
     visible = wonders if overflow <= 0 else wonders[: capacity - 1]
     if not wonders:
         draw.text(((x0 + x1) / 2, (top + bottom) / 2), "0", font=p.font(24), fill=FAINT, anchor="mm")
-    name_font = p.font(15)
     for i, wonder in enumerate(visible):
         tx = left + (i % cols) * (tile_w + gap)
         ty = top + (i // cols) * (tile_h + gap)
-        sealed = bool(wonder.get("sealed"))
-        fill = (58, 54, 52) if sealed else (60, 92, 76)
-        draw.rounded_rectangle(
-            (tx, ty, tx + tile_w, ty + tile_h),
-            radius=6,
-            fill=fill,
-            outline=(110, 100, 96) if sealed else (98, 150, 122),
-            width=2,
-        )
-        cost = p.int_or_none(wonder.get("cost"))
-        p.coin(draw, tx + 16, ty + tile_h / 2, 11, "" if cost is None else str(cost))
-        lines = picture_text.wrap(p.latin(str(wonder.get("name") or "?")), name_font,
-                                  tile_w - 36 - (22 if sealed else 0), max_lines=2)
-        for k, line in enumerate(lines):  # a long name wraps onto a second line rather than being cut
-            draw.text((tx + 32, ty + tile_h / 2 + (k - (len(lines) - 1) / 2) * 16), line, font=name_font,
-                      fill=MUTED if sealed else TEXT, anchor="lm")
-        if sealed:
-            _lock(draw, tx + tile_w - 16, ty + tile_h / 2, 9, (214, 120, 96))
+        name, cost, sealed = str(wonder.get("name") or "?"), p.int_or_none(wonder.get("cost")), bool(wonder.get("sealed"))
+        if image is not None and p.USE_LAYERS:
+            image.paste(_wonder_tile(p.lang(), tile_w, tile_h, name, cost, sealed), (tx, ty))
+        else:
+            _wonder(draw, (tx, ty), tile_w, tile_h, name, cost, sealed)
     if overflow > 0:
         i = capacity - 1
         tx = left + (i % cols) * (tile_w + gap)
@@ -341,6 +404,27 @@ def _wonders(
             fill=TEXT,
             anchor="mm",
         )
+
+
+def _wonder(draw: ImageDraw.ImageDraw, at: tuple[int, int], tile_w: int, tile_h: int, name: str,
+            cost: int | None, sealed: bool) -> None:
+    tx, ty = at
+    fill = (58, 54, 52) if sealed else (60, 92, 76)
+    draw.rounded_rectangle(
+        (tx, ty, tx + tile_w, ty + tile_h),
+        radius=6,
+        fill=fill,
+        outline=(110, 100, 96) if sealed else (98, 150, 122),
+        width=2,
+    )
+    p.coin(draw, tx + 16, ty + tile_h / 2, 11, "" if cost is None else str(cost))
+    name_font = p.font(15)
+    lines = picture_text.wrap(p.latin(name), name_font, tile_w - 36 - (22 if sealed else 0), max_lines=2)
+    for k, line in enumerate(lines):  # a long name wraps onto a second line rather than being cut
+        draw.text((tx + 32, ty + tile_h / 2 + (k - (len(lines) - 1) / 2) * 16), line, font=name_font,
+                  fill=MUTED if sealed else TEXT, anchor="lm")
+    if sealed:
+        _lock(draw, tx + tile_w - 16, ty + tile_h / 2, 9, (214, 120, 96))
 
 
 def _volf_colour(name: str) -> str | None:
@@ -398,3 +482,98 @@ def _dragon_token(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> No
     )
 
 
+# --- prepared at start (bot/render/picture.py, ``prepare``) ---------------------------------------------
+
+
+@p.preparing(first=True)
+def _first_steps() -> list[p.Step]:
+    """The Lair with and without the dragon and the cities a game starts with, in each language pictures have
+    been drawn in, and the card data."""
+    steps: list[p.Step] = [lambda: p.engine_catalog("engine.volfyirion")]
+    for lang in p.languages():
+        steps += [functools.partial(_prepare, lang, _lair_layer, here) for here in (True, False)]
+        steps += [functools.partial(_prepare_city, lang, name) for name in _default_cities()]
+    return steps
+
+
+@p.preparing()
+def _later_steps() -> list[p.Step]:
+    """Every other city as a game starts with it (intact, empty); every city's panel with its name, and every
+    Troop and Building row, intact and destroyed, that a city's other states are made from; every Wonder's
+    tile, sealed or not."""
+    steps: list[p.Step] = []
+    width, height = _city_size()
+    for lang in p.languages():
+        steps += [functools.partial(_prepare_city, lang, name) for name in _cities() if name not in _default_cities()]
+        for destroyed in (False, True):
+            steps += [functools.partial(_prepare, lang, _city_base, width, height, name, destroyed)
+                      for name in _cities()]
+            steps += [functools.partial(_prepare, lang, _city_slot, width - 20, destroyed, kind, name)
+                      for kind, names in _slot_cards().items() for name in names]
+        steps += [functools.partial(_prepare, lang, _wonder_tile, *_wonder_tile_size(), name, cost, sealed)
+                  for name, cost in _wonder_cards() for sealed in (False, True)]
+    return steps
+
+
+def _wonder_tile_size() -> tuple[int, int]:
+    x0, y0, x1, y1 = WONDERS
+    (cols, rows, gap), left, top, right, bottom = WONDER_GRID, x0 + 10, y0 + 10, x1 - 10, y1 - 34
+    return (right - left - gap * (cols - 1)) // cols, (bottom - top - gap * (rows - 1)) // rows
+
+
+def _wonder_cards() -> list[tuple[str, int | None]]:
+    try:
+        from engine.volfyirion import cards
+
+        return [(c.name, c.cost) for c in cards.CARDS if c.type == "wonder"]
+    except Exception:  # an engine mid-edit must never break a picture
+        return []
+
+
+def _prepare(lang: str, layer: Any, *key: Any) -> None:
+    with p.drawing_in(lang) as drawn_in:
+        layer(drawn_in, *key)
+
+
+def _city_size() -> tuple[int, int]:
+    x0, y0, x1, y1 = _city_box(0)
+    return x1 - x0, y1 - y0
+
+
+def _slot_cards() -> dict[str, list[str | None]]:
+    """The Troop and Building names a city's rows can show (None: the empty row)."""
+    try:
+        from engine.volfyirion import cards
+
+        return {kind: [None] + [c.name for c in cards.CARDS if c.type == kind] for kind in ("troop", "building")}
+    except Exception:  # an engine mid-edit must never break a picture
+        return {"troop": [None], "building": [None]}
+
+
+def _prepare_city(lang: str, name: str) -> None:
+    """The city ``name`` as a game starts with it: the key the board's summary gives (every slot is the same
+    size: one layer serves the three)."""
+    city = {"name": name, "defence": _cities().get(name, 0), "destroyed": False, "troop": None, "building": None}
+    with p.drawing_in(lang):
+        _city_layer_for(city, _city_box(0), None)
+
+
+@functools.cache
+def _cities() -> dict[str, int]:
+    """City names and printed defence, from the engine (empty when it is not importable)."""
+    try:
+        from engine.volfyirion import cards
+
+        return dict(cards.CITIES)
+    except Exception:  # an engine mid-edit must never break a picture
+        return {}
+
+
+@functools.cache
+def _default_cities() -> tuple[str, ...]:
+    try:
+        from engine.volfyirion import cards
+
+        return tuple(cards.DEFAULT_CITIES)
+    except Exception:
+        return ()

@@ -347,7 +347,7 @@ def test_the_wheel_from_its_shared_ring_is_the_wheel_drawn_whole():
     for month in range(1, 13):
         for year in (1, 2, 3):
             season = sb._season_of(month)
-            layered = sb._season_wheel(month, year, season)
+            layered = sb._wheel(month, year, season)  # the ring with this month's part pasted on
             assert layered.tobytes() == sb._wheel_in_full(month, year, season).tobytes(), (month, year)
     assert sb._wheel_ring.cache_info().currsize == 1
 

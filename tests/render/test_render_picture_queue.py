@@ -1,0 +1,249 @@
+"""The picture worker does no work for what did not change (issue 12): of the pictures asked for one message
+while the worker is busy only the newest is drawn, a picture the message already shows is not uploaded again,
+and the static layers are drawn at start and while no picture waits, so a game's first picture draws none.
+Counted, not timed: the worker is held on an event while the pictures are asked for."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from pathlib import Path
+
+import pytest
+
+from bot.app import create_bot
+from bot.config import Config
+from bot.pictures import PictureQueue
+from bot.render import picture
+from bot.render import seasons_board as sb
+from bot.render import volfyirion_board as vb
+from bot.standin import StandIn
+
+BURST = 5
+
+
+@pytest.fixture
+async def driver(tmp_path: Path):
+    async with StandIn() as server:
+        bot = create_bot(Config(db_path=tmp_path / "bot.sqlite3"), seed=lambda: 7)
+        async with server.connect(bot) as d:
+            yield d
+        assert server.violations == [] and server.unknown_routes == []
+
+
+def has_board(reply) -> bool:  # noqa: ANN001 - a stand-in Reply
+    return any(f.filename == "board.png" for f in reply.files)
+
+
+@contextlib.contextmanager
+def held_board(ui, loop: asyncio.AbstractEventLoop):  # noqa: ANN001 - a GameUI
+    """Every board picture waits for ``release`` on the picture thread; ``drawing`` is set once one waits."""
+    release, drawing, draw = threading.Event(), asyncio.Event(), ui.board
+
+    def held(summary, *args):  # noqa: ANN001, ANN002, ANN202
+        loop.call_soon_threadsafe(drawing.set)
+        release.wait(60)
+        return draw(summary, *args)
+
+    ui.board = held
+    try:
+        yield release, drawing
+    finally:
+        release.set()
+        ui.board = draw
+
+
+async def test_of_a_burst_of_pictures_for_one_message_only_the_newest_is_drawn_and_uploaded(driver, monkeypatch):
+    controller = driver.bot.controller
+    pictures = controller.pictures
+    await driver.slash("volfyrion start", {"difficulty": "normal"})
+    await pictures.idle()
+    with held_board(controller.uis["volfyirion"], asyncio.get_running_loop()) as (release, drawing):
+        first = await driver.slash("game status", {})
+        await drawing.wait()  # the worker is drawing this reply's picture: it holds the picture thread
+        submit, drawn, asked = pictures.submit, [], []
+
+        def burst(render, deliver, key=None):  # noqa: ANN001, ANN202 - the same message's picture, BURST times
+            asked.append((render, deliver, key))
+            for n in range(BURST):
+                def numbered(n: int = n) -> bytes:
+                    drawn.append(n)
+                    return render()
+                assert submit(numbered, deliver, key=key)
+            return True
+
+        monkeypatch.setattr(pictures, "submit", burst)
+        second = await driver.slash("game status", {})
+        monkeypatch.setattr(pictures, "submit", submit)
+        assert second.answered and not has_board(second) and len(asked) == 1
+        assert pictures.superseded == BURST - 1 and pictures.pending == 2  # one drawing, one waiting
+        release.set()
+        await pictures.idle()
+    await first.until(has_board)
+    await second.until(has_board)
+    assert drawn == [BURST - 1]  # the newest of the burst, and only it, was drawn
+    assert pictures.rendered == 3 and pictures.delivered == 3 and pictures.pending == 0  # start, first, second
+    assert len([e for e in second.edits if e]) == 1  # one upload for the whole burst
+
+    # The same picture asked for again for that message: drawn (remembered), not uploaded again.
+    render, deliver, key = asked[0]
+    assert submit(render, deliver, key=key)
+    await pictures.idle()
+    assert pictures.unchanged == 1 and pictures.rendered == 4 and pictures.delivered == 3
+    assert len([e for e in second.edits if e]) == 1
+
+
+async def test_a_picture_the_message_already_shows_is_not_uploaded_again():
+    queue = PictureQueue()
+    uploads: list[bytes] = []
+
+    async def deliver(png: bytes) -> None:
+        uploads.append(png)
+
+    try:
+        assert queue.submit(lambda: b"board one", deliver, key=("message", 1))
+        await queue.idle()
+        assert queue.submit(lambda: b"board one", deliver, key=("message", 1))  # nothing changed
+        assert queue.submit(lambda: b"board one", deliver, key=("message", 2))  # another message: it shows none
+        await queue.idle()
+        assert uploads == [b"board one", b"board one"] and queue.unchanged == 1 and queue.rendered == 3
+        assert queue.submit(lambda: b"board two", deliver, key=("message", 1))  # changed: uploaded
+        await queue.idle()
+        assert uploads[-1] == b"board two" and queue.delivered == 3 and queue.pending == 0
+    finally:
+        await queue.drain()
+
+
+async def test_a_superseded_picture_is_never_drawn_and_other_messages_keep_theirs():
+    queue = PictureQueue()
+    release, loop, drawing = threading.Event(), asyncio.get_running_loop(), asyncio.Event()
+    drawn: list[str] = []
+    delivered: list[tuple[str, bytes]] = []
+
+    def render(name: str, hold: bool = False):  # noqa: ANN202
+        def draw() -> bytes:
+            if hold:
+                loop.call_soon_threadsafe(drawing.set)
+                release.wait(60)
+            drawn.append(name)
+            return name.encode()
+        return draw
+
+    def to(message: str):  # noqa: ANN202
+        async def deliver(png: bytes) -> None:
+            delivered.append((message, png))
+        return deliver
+
+    try:
+        queue.submit(render("a0", hold=True), to("a"), key="a")
+        await drawing.wait()  # "a0" is being drawn: a newer picture of "a" now queues anew
+        for n in range(1, 4):
+            queue.submit(render(f"a{n}"), to("a"), key="a")
+            queue.submit(render(f"b{n}"), to("b"), key="b")
+        queue.submit(render("none"), to("c"))  # no key: never replaced
+        assert queue.superseded == 4 and queue.pending == 4
+        release.set()
+        await queue.idle()
+        assert drawn == ["a0", "a3", "b3", "none"]  # in the order first asked, each the newest of its message
+        assert delivered == [("a", b"a0"), ("a", b"a3"), ("b", b"b3"), ("c", b"none")]
+        assert queue.pending == 0
+    finally:
+        release.set()
+        await queue.drain()
+
+
+async def test_the_static_layers_are_drawn_at_start_and_while_idle_and_a_first_picture_draws_none():
+    sb.board(_seasons_start(), lang="ja")  # a Japanese picture: the static layers are prepared in Japanese too
+    assert picture.languages() == ["en", "ja"]
+    picture.clear_caches()  # a process that has drawn nothing yet
+    steps = len(list(picture.prepare_steps()))  # listed, not drawn
+    queue = PictureQueue()  # the first layers go to the picture thread now, before any picture
+    try:
+        await picture.drawn(bytes)  # (queued behind them on the one picture thread)
+        assert sb._wheel_ring.cache_info().currsize == sb._reduced_ring.cache_info().currsize == 1
+        assert sb._season_wheel.cache_info().currsize == 1 and vb._lair_layer.cache_info().currsize >= 2
+        assert queue.submit(lambda: b"x", _nowhere)  # the worker starts; the rest is drawn while it idles
+        await queue.idle()
+        while not picture.is_prepared():  # each hop on the picture thread lets the worker draw a step
+            await picture.drawn(bytes)
+        assert queue.prepared == steps > 100 and not list(picture.prepare_steps())
+        assert sb._season_wheel.cache_info().currsize == 36
+        assert sb._tile_layer.cache_info().currsize == 2 * len(sb._catalog_ids()) > 0  # each card, each language
+    finally:
+        await queue.drain()
+    static = (sb._wheel_ring, sb._reduced_ring, sb._season_wheel, sb._tile_layer, vb._lair_layer,
+              vb._start_city_layer, vb._city_base, vb._city_slot, vb._wonder_tile)
+    misses = [layer.cache_info().misses for layer in static]
+    picture.clear_caches(static=False)  # what one game leaves behind is forgotten; the static layers stay
+    for lang in ("en", "ja"):
+        sb.board(_seasons_start(), lang=lang)
+        sb.board(dict(_seasons_start(), month=5, year=2, season="spring",
+                      dummbot={"crystals": 3, "hand_size": 2, "summoned": ["1", "12", "EK3"], "score": 9}),
+                 lang=lang)
+        vb.board(_volfyirion_start(), lang=lang)
+        vb.board(_volfyirion_mid_game(), lang=lang)
+    assert [layer.cache_info().misses for layer in static] == misses  # nothing static drawn again
+    assert vb._city_layer.cache_info().currsize == 2 * 2  # the two cities that changed, composed, each language
+
+
+def test_prepared_layers_give_the_pixels_of_a_fresh_render(monkeypatch):
+    sb.board(_seasons_start(), lang="ja")
+    picture.clear_caches()
+    assert picture.prepare() > 100 and picture.is_prepared()
+    summaries = [(sb.board, _seasons_start()),
+                 (sb.board, dict(_seasons_start(), month=8, year=3, season="summer",
+                                 dummbot={"crystals": 3, "hand_size": 2, "summoned": ["1", "12", "EK3"]})),
+                 (vb.board, _volfyirion_start()), (vb.board, _volfyirion_mid_game())]
+    for lang in ("en", "ja"):
+        layered = [board(summary, lang=lang) for board, summary in summaries]
+        monkeypatch.setattr(picture, "USE_LAYERS", False)
+        fresh = [board(summary, lang=lang) for board, summary in summaries]
+        monkeypatch.setattr(picture, "USE_LAYERS", True)
+        assert [_pixels(png) for png in layered] == [_pixels(png) for png in fresh]
+
+
+async def _nowhere(png: bytes) -> None:
+    return None
+
+
+def _pixels(png: bytes) -> bytes:
+    import io
+
+    from PIL import Image
+
+    return Image.open(io.BytesIO(png)).convert("RGB").tobytes()
+
+
+def _seasons_start() -> dict:
+    from engine.seasons.autoplay import autoplay
+
+    return autoplay({"difficulty": "wizard", "dice": "bot"}, 1, max_actions=0).state.summary()
+
+
+def _volfyirion_start() -> dict:
+    from engine.volfyirion.autoplay import autoplay
+
+    return autoplay({}, 1, max_actions=0).state.summary()
+
+
+def test_the_static_layers_are_prepared_again_in_a_language_first_drawn_after_them(monkeypatch):
+    monkeypatch.setattr(picture, "_LANGS", {"en"})  # a process that has drawn English pictures only
+    picture.clear_caches()
+    picture.prepare()
+    assert picture.is_prepared() and not list(picture.prepare_steps())
+    tiles = sb._tile_layer.cache_info().currsize
+    assert tiles == len(sb._catalog_ids())  # English only: the Japanese font is not loaded for them
+    sb.board(_seasons_start(), lang="ja")  # the first Japanese picture
+    assert not picture.is_prepared() and picture.languages() == ["en", "ja"]
+    picture.prepare()
+    assert sb._tile_layer.cache_info().currsize == 2 * tiles and picture.is_prepared()
+
+
+def _volfyirion_mid_game() -> dict:
+    summary = _volfyirion_start()
+    summary["cities"][0] = dict(summary["cities"][0], troop="Elite Trooper", building="Barracks")
+    summary["cities"][2] = dict(summary["cities"][2], destroyed=True)
+    summary["wonders"] = [{"name": "Sharp Qoam", "cost": 2, "sealed": True},
+                          {"name": "Living Knife", "cost": 3, "sealed": False}]
+    return summary

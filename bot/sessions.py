@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
-import logging
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -27,8 +25,6 @@ from engine.core import Action, GameRecord, RuleError, Step
 from .games import finish_info, rules_for
 from .resume import loaded_from, resume
 from .store import GameNotActive, GameNotFound, GameRow, StaleVersion, Store, StoreError
-
-log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 50
 # Awaited under the channel's lock right before a change is committed (bot.delivery.Gate): raising stops it.
@@ -69,13 +65,6 @@ class Played:
     undone: Action | None = None
     # The result an undo took back (the game had finished): its public posts are marked withdrawn.
     withdrawn: dict[str, Any] | None = None
-    # What ``play(prepare=…)`` made of this change while its commit was under way (None: make it now).
-    prepared: Any = None
-
-
-# Builds the answer to a change from the change as it will be once committed (a reply, say): called while the
-# commit is under way, so that the CPU work and the fsync overlap. It must not send anything.
-Prepare = Callable[[Played], Any]
 
 
 @dataclass
@@ -254,7 +243,6 @@ class GameService:
         self, channel_id: int, user_id: int, action: Action | Callable[[GameRecord], Action], *,
         kind: str | None = None, game_id: int | None = None, ply: int | None = None,
         before_commit: BeforeCommit | None = None, interaction_id: int | None = None,
-        prepare: Prepare | None = None,
     ) -> Played:
         """Apply one action for ``user_id`` in ``channel_id``.
 
@@ -263,55 +251,37 @@ class GameService:
         the lock, against the state it will be applied to). ``before_commit`` is awaited under the lock right
         before the store's transaction; if it raises, nothing is committed and the cached record is dropped.
         ``interaction_id`` (Discord's; None from the console) is stored with the action: a second delivery of
-        one interaction is refused as stale instead of being applied twice. ``prepare`` (see ``Prepare``) runs
-        while the commit is under way; what it made is the result's ``prepared``, kept only if the commit left
-        the row as foreseen.
+        one interaction is refused as stale instead of being applied twice.
         """
         async with self._change(channel_id):
             for cached in (True, False):
                 try:
                     return await self._play(channel_id, user_id, action, kind=kind, game_id=game_id, ply=ply,
                                             before_commit=before_commit, interaction_id=interaction_id,
-                                            cached=cached, prepare=prepare)
+                                            cached=cached)
                 except _CachedRowStale:
                     continue
             raise AssertionError("unreachable: the second try reads the store's row")
 
     async def _play(self, channel_id: int, user_id: int, action: Action | Callable[[GameRecord], Action], *,
                     kind: str | None, game_id: int | None, ply: int | None, before_commit: BeforeCommit | None,
-                    interaction_id: int | None, cached: bool, prepare: Prepare | None = None) -> Played:
+                    interaction_id: int | None, cached: bool) -> Played:
         row = await self._row_for(channel_id, kind=kind, game_id=game_id, ply=ply, cached=cached)
         self.check_owner(row, user_id)
         record = await self.record(row)
         if callable(action):
             action = action(record)
         step = record.push(action)  # RuleError leaves the record untouched
-        finished = record.state.finished
-        saving: asyncio.Future[GameRow] | None = None
-        prepared = None
         try:
             if before_commit is not None:
                 await before_commit()
-            save = self._save(row, record, action, user_id, interaction_id, cached=cached)
-            if prepare is None:
-                saved = await save
-            else:
-                saving = asyncio.ensure_future(save)
-                await asyncio.sleep(0)  # the save hands its transaction to the store: build while it commits
-                foreseen = dataclasses.replace(row, ply=row.ply + 1, revision=row.revision + 1,
-                                               status="finished" if finished else "active")
-                prepared = _prepared(prepare, Played(foreseen, step, record, finished_now=finished))
-                saved = await saving
-                if (saved.ply, saved.revision, saved.status) != (foreseen.ply, foreseen.revision, foreseen.status):
-                    prepared = None  # not as foreseen (cannot happen after a conditional write): build anew
+            row = await self._save(row, record, action, user_id, interaction_id, cached=cached)
         except BaseException:
-            if saving is not None and not saving.done():
-                saving.cancel()  # queued: it never runs; under way: it completes or fails whole, unheard
             self.forget(row.id)
             raise
-        self._keep(saved, record)  # the record is at the new revision now
-        self._remember_row(saved)
-        return Played(saved, step, record, finished_now=finished, prepared=prepared)
+        self._keep(row, record)  # the record is at the new revision now
+        self._remember_row(row)
+        return Played(row, step, record, finished_now=record.state.finished)
 
     async def undo(self, channel_id: int, user_id: int, *, game_id: int | None = None, ply: int | None = None,
                    before_commit: BeforeCommit | None = None, interaction_id: int | None = None) -> Played:
@@ -438,12 +408,3 @@ class GameService:
             # Another process wrote first: our record is behind. The caller sees a clear refusal and the
             # next command rebuilds the record from the store.
             raise Refusal("refuse.stale_button") from None
-
-
-def _prepared(prepare: Prepare, played: Played) -> Any:
-    """``prepare(played)``; a failure there is logged and leaves the answer to be made after the commit."""
-    try:
-        return prepare(played)
-    except Exception:
-        log.exception("preparing the answer to a change failed: it is made after the commit instead")
-        return None

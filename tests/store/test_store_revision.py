@@ -193,39 +193,3 @@ async def test_a_command_on_a_game_this_process_wrote_reads_nothing_and_writes_o
     for change in (1, 2, -1, 1):
         await a.play(CHANNEL, OWNER, Action("crystals", change=change))
     assert (store._reader.calls - reads, store._writer.calls - writes) == (0, 4)
-
-
-async def test_prepare_builds_the_answer_while_the_commit_runs_on_the_row_as_committed(store, new_store) -> None:
-    """``play(prepare=…)`` (issue 12: the reply is built while the fsync runs): ``prepare`` sees the row as the
-    commit leaves it; after another process's write (the cached row stale) it runs again on the second try, so
-    what is kept matches the row returned."""
-    a = GameService(store, seed=lambda: SEED)
-    await _started(a)
-    seen: list[tuple[int, int, int]] = []
-
-    def prepare(played) -> tuple[int, int, int]:
-        seen.append((played.row.id, played.row.ply, played.row.revision))
-        return seen[-1]
-
-    first = await a.play(CHANNEL, OWNER, _opening(), prepare=prepare)
-    assert first.prepared == (first.row.id, first.row.ply, first.row.revision) == seen[0]
-    async with new_store() as other:
-        b = GameService(other, seed=lambda: SEED)
-        await b.play(CHANNEL, OWNER, Action("crystals", change=2))
-    second = await a.play(CHANNEL, OWNER, Action("crystals", change=1), prepare=prepare)
-    assert len(seen) == 3  # once on the stale cached row (its write refused), once on the store's
-    assert second.prepared == (second.row.id, second.row.ply, second.row.revision) == seen[-1]
-    assert second.row.ply == 3
-
-
-async def test_a_prepare_that_fails_leaves_the_change_committed_and_nothing_prepared(store, caplog) -> None:
-    a = GameService(store, seed=lambda: SEED)
-    await _started(a)
-
-    def broken(_played):
-        raise ValueError("a bug in the reply")
-
-    played = await a.play(CHANNEL, OWNER, _opening(), prepare=broken)
-    assert played.prepared is None and played.row.ply == 1
-    assert (await store.game(played.row.id)).ply == 1
-    assert any("preparing the answer" in r.getMessage() for r in caplog.records)

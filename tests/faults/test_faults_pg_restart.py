@@ -57,16 +57,17 @@ class Outage:
     acknowledged_while_stopping: int = 0  # answered before the server went down
     unknown: int = 0  # refusals that said "may or may not have been saved"
     kept: int = 0  # refused actions found stored afterwards (their commit went through, its answer did not)
-    readyz_away: dict[str, int] = field(default_factory=dict)
-    healthz_away: dict[str, int] = field(default_factory=dict)
+    outages: list[str] = field(default_factory=list)  # the stop modes, in order
+    readyz_away: dict[str, set[int]] = field(default_factory=dict)  # what each process's /readyz said then
+    healthz_away: dict[str, set[int]] = field(default_factory=dict)
     after: int = 0  # actions acknowledged after the server came back
 
-    def summary(self, mode: str) -> str:
+    def summary(self) -> str:
         langs = sorted({lang for _, lang in self.refused})
-        return (f"PostgreSQL {mode} restart under load: commands={self.tally.commands} acknowledged="
+        return (f"PostgreSQL restarts under load {self.outages}: commands={self.tally.commands} acknowledged="
                 f"{self.tally.acknowledged} refusals_while_away={len(self.refused)} ({'+'.join(langs)}) "
-                f"of_which_outcome_unknown={self.unknown} kept_of_refused={self.kept} acknowledged_after={self.after} readyz_away={self.readyz_away} "
-                f"healthz_away={self.healthz_away}; no process restarted")
+                f"of_which_outcome_unknown={self.unknown} kept_of_refused={self.kept} acknowledged_after="
+                f"{self.after} readyz_away={self.readyz_away} healthz_away={self.healthz_away}; no process restarted")
 
 
 async def play(driver, player: Player, run: Outage, back: asyncio.Event, rng: random.Random,  # noqa: ANN001
@@ -84,7 +85,7 @@ async def play(driver, player: Player, run: Outage, back: asyncio.Event, rng: ra
             game.reply = reply
             if run.away:
                 run.acknowledged_while_stopping += 1
-            elif back.is_set():
+            elif run.outages:  # the server has come back at least once
                 run.after += 1
         else:
             assert run.away, f"{game.channel.name} {action.to_json()} refused while the server was up: {reply.text}"
@@ -128,8 +129,37 @@ async def settle(driver, player: Player) -> bool:  # noqa: ANN001
     return kept
 
 
-async def restart_under_load(tmp_path: Path, pg_server, dsn: str, mode: str, *, per_shard: int,  # noqa: ANN001
-                             actions: int, seed: int) -> Outage:
+async def outage(driver, pg_server, mode: str, procs: dict, players: list[Player], run: Outage,  # noqa: ANN001
+                 back: asyncio.Event, progressed: asyncio.Event, tasks: list[asyncio.Task]) -> None:
+    """Stop the server (``mode``) while the players play; every player still playing is refused; start it
+    again; the same processes are ready again; each refused action is settled; play resumes."""
+    back.clear()
+    run.away = True
+    await asyncio.to_thread(pg_server.stop, mode)
+    # Every player still playing is refused (counted answers, not a time).
+    await wait_for(lambda: all(p.pending is not None or p.game.pos >= p.limit for p in players), progressed, tasks)
+    for name, proc in procs.items():
+        run.readyz_away.setdefault(name, set()).add((await proc.get("/readyz"))[0])
+        run.healthz_away.setdefault(name, set()).add((await proc.get("/healthz"))[0])
+    # A second try while it is still away: refused again, with the same words.
+    for p in [p for p in players if p.pending is not None]:
+        reply = await send(driver, p.game, p.pending, by_button=False)
+        assert not acknowledged(reply) and reply.text == AWAY[p.lang], reply.text
+        run.refused.append((p.process, p.lang))
+    # Back: the same processes, never restarted.
+    await asyncio.to_thread(pg_server.start)
+    for proc in procs.values():
+        await proc.until_ready()
+    for p in players:
+        if p.pending is not None:
+            run.kept += await settle(driver, p)
+    run.outages.append(mode)
+    run.away = False
+    back.set()
+
+
+async def restart_under_load(tmp_path: Path, pg_server, dsn: str, modes: list[str], *,  # noqa: ANN001
+                             per_shard: int, actions: int, seed: int) -> Outage:
     rng = random.Random(seed)
     world, places = sharded_world(per_shard)
     run = Outage()
@@ -151,39 +181,16 @@ async def restart_under_load(tmp_path: Path, pg_server, dsn: str, mode: str, *, 
                                           min(actions, len(game.script))))
             assert {(p.process, p.lang) for p in players} == {("A", "en"), ("A", "ja"), ("B", "en"), ("B", "ja")}
             total = sum(p.limit for p in players)
-            point = rng.randrange(total // 4, total // 2)
+            points = sorted(rng.sample(range(total // 6, total * 2 // 3), len(modes)))
             back = asyncio.Event()
             back.set()
             progressed = asyncio.Event()
             tasks = [asyncio.ensure_future(play(driver, p, run, back, random.Random(rng.random()), progressed))
                      for p in players]
             try:
-                await wait_for(lambda: sum(p.game.pos for p in players) >= point, progressed, tasks)
-                # The server goes away while every player is playing.
-                back.clear()
-                run.away = True
-                await asyncio.to_thread(pg_server.stop, mode)
-                # Every player still playing is refused (counted answers, not a time), on both processes.
-                await wait_for(lambda: all(p.pending is not None or p.game.pos >= p.limit for p in players),
-                               progressed, tasks)
-                for name, proc in procs.items():
-                    run.readyz_away[name] = (await proc.get("/readyz"))[0]
-                    run.healthz_away[name] = (await proc.get("/healthz"))[0]
-                # A second try while it is still away: refused again, with the same words.
-                again = [p for p in players if p.pending is not None]
-                for p in again:
-                    reply = await send(driver, p.game, p.pending, by_button=False)
-                    assert not acknowledged(reply) and reply.text == AWAY[p.lang], reply.text
-                    run.refused.append((p.process, p.lang))
-                # Back: the same processes, never restarted.
-                await asyncio.to_thread(pg_server.start)
-                for proc in procs.values():
-                    await proc.until_ready()
-                for p in players:
-                    if p.pending is not None:
-                        run.kept += await settle(driver, p)
-                run.away = False
-                back.set()
+                for point, mode in zip(points, modes, strict=True):
+                    await wait_for(lambda: sum(p.game.pos for p in players) >= point, progressed, tasks)  # noqa: B023
+                    await outage(driver, pg_server, mode, procs, players, run, back, progressed, tasks)
                 await asyncio.gather(*tasks)
             finally:
                 for task in tasks:
@@ -206,11 +213,21 @@ async def restart_under_load(tmp_path: Path, pg_server, dsn: str, mode: str, *, 
 @pytest.mark.parametrize("mode", ["fast", "immediate"])
 async def test_postgresql_restart_under_load_refuses_then_recovers_without_a_bot_restart(
         tmp_path, pg_server, pg_dsn, mode, figures):
-    run = await restart_under_load(tmp_path, pg_server, pg_dsn, mode, per_shard=2, actions=30, seed=131)
-    figures(run.summary(mode))
+    run = await restart_under_load(tmp_path, pg_server, pg_dsn, [mode], per_shard=2, actions=30, seed=131)
+    figures(run.summary())
+    assert run.outages == [mode]
     assert {process for process, _ in run.refused} == {"A", "B"}, run.refused  # both processes said it
     assert {lang for _, lang in run.refused} == {"en", "ja"}, run.refused  # in both languages
-    assert run.readyz_away == {"A": 503, "B": 503}, run.readyz_away
-    assert run.healthz_away == {"A": 200, "B": 200}, run.healthz_away
+    assert run.readyz_away == {"A": {503}, "B": {503}}, run.readyz_away
+    assert run.healthz_away == {"A": {200}, "B": {200}}, run.healthz_away
     assert run.after >= 1  # commands applied again after the server came back
     assert run.tally.acknowledged >= 8 * 2
+
+
+@pytest.mark.soak
+async def test_soak_postgresql_restarts_again_and_again_under_load(tmp_path, pg_server, pg_dsn, figures):
+    modes = ["fast", "immediate"] * 3
+    run = await restart_under_load(tmp_path, pg_server, pg_dsn, modes, per_shard=3, actions=120, seed=132)
+    figures(run.summary())
+    assert run.outages == modes
+    assert run.readyz_away == {"A": {503}, "B": {503}}, run.readyz_away

@@ -203,10 +203,9 @@ class OutcomeUnknown(Exception):
     effect. Not a refusal: the bot tells the player that the change may or may not have been saved
     (``refuse.internal_unknown``), never "nothing was changed"."""
 
-    def __init__(self, game_id: int, interaction_id: int) -> None:
-        super().__init__(f"game {game_id}: the outcome of interaction {interaction_id} is unknown")
-        self.game_id = game_id
-        self.interaction_id = interaction_id
+    def __init__(self, what: str) -> None:
+        super().__init__(f"{what}: the outcome is unknown (the COMMIT lost its answer, the database cannot be asked)")
+        self.what = what
 
 
 def _utc_now() -> str:
@@ -386,6 +385,12 @@ class PostgresStore:
                 )
         except asyncpg.UniqueViolationError as exc:
             raise await self._channel_busy(channel_id) from exc
+        except CommitLost:
+            # Ours if the channel's active game is the one this call inserted (owner, seed, creation time).
+            row = await self._ask_after_lost_commit(
+                f"a new game in channel {channel_id}", None, lambda conn: conn.fetchrow(
+                    f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'"
+                    " AND owner_id = $2 AND seed = $3 AND created_at = $4", channel_id, owner_id, _signed(seed), now))
         return _game_row(row)
 
     async def _channel_busy(self, channel_id: int) -> ChannelBusy:
@@ -546,6 +551,18 @@ class PostgresStore:
         self, game_id: int, *, expected_ply: int | None, by_user: int, expected_revision: int | None = None
     ) -> GameRow:
         now = self._clock()
+        try:
+            return await self._abandon(game_id, expected_ply, by_user, expected_revision, now)
+        except CommitLost:
+            # Ours if the game was abandoned at this call's time.
+            row = await self._ask_after_lost_commit(
+                f"abandoning game {game_id}", game_id, lambda conn: conn.fetchrow(
+                    f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1 AND status = 'abandoned' AND updated_at = $2",
+                    game_id, now))
+            return _game_row(row)
+
+    async def _abandon(self, game_id: int, expected_ply: int | None, by_user: int, expected_revision: int | None,
+                       now: str) -> GameRow:
         async with self._write() as conn:
             row = await conn.fetchrow(
                 "UPDATE games SET status = 'abandoned', revision = revision + 1, updated_at = $1"
@@ -560,6 +577,24 @@ class PostgresStore:
             await _insert_result(conn, game, FinishInfo(status="abandoned", outcome="abandoned"),
                                  ended_by=by_user, now=now)
             return game
+
+    async def _ask_after_lost_commit(self, what: str, lock_game_id: int | None,
+                                     probe: Callable[[asyncpg.Connection], Awaitable[Any]]) -> Any:
+        """A write without an interaction id lost its COMMIT's answer: ``probe`` reads, on a new connection,
+        the row that write would have left (the game's row locked first when there is one, so a transaction
+        still finishing on the server's side ends before). Found: it (the write took effect, once). Not found:
+        StoreUnavailable (nothing was changed, now known). The database cannot be asked: ``OutcomeUnknown``."""
+        try:
+            async with self._write() as conn:
+                if lock_game_id is not None:
+                    await conn.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", lock_game_id)
+                found = await probe(conn)
+        except StoreUnavailable as exc:
+            raise OutcomeUnknown(what) from exc
+        log.warning("%s: %s although its commit lost the connection", what, "stored" if found else "not stored")
+        if found is None:
+            raise StoreUnavailable("unreachable")
+        return found
 
     async def _settle_lost_commit(self, game_id: int, interaction_id: int, *, undo: bool, ply: int) -> GameRow:
         """A write with an interaction id lost its COMMIT's answer: ask the database, on a new connection,
@@ -577,14 +612,14 @@ class PostgresStore:
                     f"SELECT ply, undone FROM actions WHERE {column} = $1", interaction_id)
                 game = await _game(conn, game_id)
         except StoreUnavailable as exc:
-            raise OutcomeUnknown(game_id, interaction_id) from exc
+            raise OutcomeUnknown(f"game {game_id}, interaction {interaction_id}") from exc
         if found is None:
             log.warning("game %d: interaction %d was not stored (its commit lost the connection)", game_id,
                         interaction_id)
             raise StoreUnavailable("unreachable")
         where = ply - 1 if undo else ply  # where the write left the game
         if game.ply != where or (not undo and found["undone"]):
-            raise OutcomeUnknown(game_id, interaction_id)
+            raise OutcomeUnknown(f"game {game_id}, interaction {interaction_id}")
         log.warning("game %d: interaction %d was stored although its commit lost the connection", game_id,
                     interaction_id)
         return game

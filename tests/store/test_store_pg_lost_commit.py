@@ -1,8 +1,8 @@
 """PostgreSQL: a write whose connection is lost while its COMMIT is under way (the outcome is unknown to the
 bot). Between the store and the real server sits a TCP relay that cuts one connection at the COMMIT: after the
 server committed and before its answer came back, or before the COMMIT reached the server. The store never
-repeats the write; with an interaction id it asks the database on a new connection whether the write took
-effect: yes → the write's row (acknowledged once), no → StoreUnavailable (nothing was changed, now known),
+repeats the write; it asks the database on a new connection whether the write took effect (an action or an
+undo by its interaction id, a new game or an abandon by the row it would have left): yes → the write's row (acknowledged once), no → StoreUnavailable (nothing was changed, now known),
 cannot ask (the server is away) → OutcomeUnknown (the player is told it may or may not have been saved)."""
 
 from __future__ import annotations
@@ -151,3 +151,39 @@ async def test_without_an_interaction_id_a_lost_commit_is_not_repeated(relay, pg
             await store.append_action(game.id, expected_ply=2, expected_revision=game.revision,
                                       action={"type": "x"}, user_id=7, summary=None)
         assert len(await store.live_actions(game.id)) == 3  # stored once, never written again
+
+
+@pytest.mark.parametrize("cut", ["after", "before"])
+async def test_starting_or_abandoning_a_game_whose_commit_lost_its_answer_is_settled(relay, pg_dsn, cut) -> None:
+    """No interaction id here: the store looks for the row that write would have left (the channel's active game
+    with this owner, seed and creation time; the game abandoned at this call's time)."""
+    async with PostgresStore(relay.dsn(_database(pg_dsn)), lock_timeout=2.0, connect_timeout=2.0) as store:
+        relay.cut = cut
+        if cut == "after":
+            game = await store.create_game(**new_game_args(100))
+            assert relay.cuts == 1 and COMMIT_DONE in relay.withheld
+            assert (await store.active_game(100)) == game and await store.count_games() == 1
+        else:
+            with pytest.raises(StoreUnavailable) as info:
+                await store.create_game(**new_game_args(100))
+            assert not isinstance(info.value, CommitLost) and await store.count_games() == 0
+            game = await store.create_game(**new_game_args(100))  # trying again starts it
+        game = await play(store, game, 1)
+        relay.cut = cut
+        if cut == "after":
+            ended = await store.abandon(game.id, expected_ply=1, by_user=7)
+            assert relay.cuts == 2 and ended.status == "abandoned" and ended.revision == game.revision + 1
+            assert (await store.result(game.id)).outcome == "abandoned"
+        else:
+            with pytest.raises(StoreUnavailable):
+                await store.abandon(game.id, expected_ply=1, by_user=7)
+            assert (await store.game(game.id)).status == "active" and await store.result(game.id) is None
+
+
+async def test_a_lost_start_that_cannot_be_asked_about_is_an_unknown_outcome(relay, pg_dsn) -> None:
+    async with PostgresStore(relay.dsn(_database(pg_dsn)), lock_timeout=2.0, connect_timeout=2.0) as store:
+        relay.cut, relay.refuse_after_cut = "after", True
+        with pytest.raises(OutcomeUnknown):
+            await store.create_game(**new_game_args(100))
+        relay.refusing = False
+        assert await store.count_games() == 1

@@ -2,8 +2,9 @@
 bot). Between the store and the real server sits a TCP relay that cuts one connection at the COMMIT: after the
 server committed and before its answer came back, or before the COMMIT reached the server. The store never
 repeats the write; it asks the database on a new connection whether the write took effect (an action or an
-undo by its interaction id, a new game or an abandon by the row it would have left): yes → the write's row (acknowledged once), no → StoreUnavailable (nothing was changed, now known),
-cannot ask (the server is away) → OutcomeUnknown (the player is told it may or may not have been saved)."""
+undo by its interaction id, a new game or an abandon by the row it would have left): yes → the write's row
+(acknowledged once), no → StoreUnavailable (nothing was changed, now known), cannot ask (the server is away) →
+OutcomeUnknown (the player is told it may or may not have been saved)."""
 
 from __future__ import annotations
 

@@ -11,8 +11,12 @@ Migrations live in ``solo_schema`` and run in one transaction under a transactio
 
 Errors: PostgreSQL's errors become the same store errors as SQLite's (``translate``): a lock not granted
 within ``lock_timeout`` → StoreUnavailable locked, disk full, read-only, and a server that is down or a
-connection that was lost → StoreUnavailable unreachable ("try again in a moment"). The pool replaces a lost
-connection on the next use, so the bot recovers without a restart once the server is back.
+connection that was lost → StoreUnavailable unreachable ("try again in a moment"). A lost connection is closed
+and the pool connects anew on the next use, so the bot recovers without a restart once the server is back; a
+read whose connection was lost is tried once more. A write is never repeated: lost before its COMMIT, the
+server rolled it back; lost during its COMMIT (``CommitLost``), the store asks the database on a new connection
+whether it is there (an action or an undo by its interaction id, a new game or an abandon by the row it left)
+and answers accordingly, or raises ``OutcomeUnknown`` when the database cannot be asked.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 ``--quick`` shrinks the counts (a smoke run: the figures are only indicative); ``--only NAME`` (repeatable)
 runs just those benches; ``--db TARGET`` (repeatable) measures bench_bot's load on each database in one
-run — ``sqlite`` (the default), a SQLite file, a ``postgresql://`` DSN — beside its floors (the no-op
+run — ``sqlite``, a SQLite file, ``postgres`` (a temporary server; ``sqlite`` and ``postgres`` are the
+default, the server only when its binaries are installed), a ``postgresql://`` DSN — beside its floors (the no-op
 command, a bare commit). A bench whose ``main`` takes ``quick`` is asked for its quick mode; for the others
 ``quick_counts`` lowers their module-level counts for the duration of the run.
 """
@@ -85,7 +86,9 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"run only this bench (repeatable): {', '.join(BENCHES)}")
     parser.add_argument("--db", action="append", metavar="TARGET",
                         help="bench_bot's load on this database (repeatable, in one run): sqlite (a fresh "
-                             "temporary file, the default), a SQLite file path, or a postgresql:// DSN")
+                             "temporary file), a SQLite file path, postgres (a temporary server with the "
+                             "distribution's durability; sqlite and postgres are the default) or a "
+                             "postgresql:// DSN")
     args = parser.parse_args(argv)
     if args.db:
         import bench.bench_bot as bench_bot

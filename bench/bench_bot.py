@@ -126,8 +126,11 @@ DRAIN = 3.0  # seconds after a run with failures: the driver stops waiting, the 
 
 # The databases the load is measured on, one after the other in one run (``python -m bench --db TARGET``,
 # repeatable): "sqlite" (a fresh file in the bench's temporary folder), a SQLite file's path (a scratch file:
-# the bench writes games into it), or a postgresql:// DSN (a fresh, empty database: the PostgreSQL store).
-TARGETS: tuple[str, ...] = ("sqlite",)
+# the bench writes games into it), "postgres" (a PostgreSQL server the bench starts in a temporary folder with
+# the distribution's durability, fsync and synchronous_commit on; skipped, in one line, without the server
+# binaries), or a postgresql:// DSN (a fresh, empty database: the PostgreSQL store).
+POSTGRES = "postgres"
+TARGETS: tuple[str, ...] = ("sqlite", POSTGRES)
 
 
 def is_postgres(target: str) -> bool:
@@ -405,16 +408,43 @@ def _met(ok: bool) -> str:
     return "yes" if ok else "NO"
 
 
+def resolve_targets(targets: tuple[str, ...], stack: contextlib.ExitStack) -> tuple[list[str], list[str]]:
+    """``targets`` with the "postgres" keyword replaced by a fresh database on a temporary server (started
+    once, removed when ``stack`` closes), or left out when the server binaries are missing; and the notes that
+    say which."""
+    from bench.pgserver import MISSING, temporary_server
+
+    resolved, notes, server = [], [], None
+    for target in targets:
+        if target != POSTGRES:
+            resolved.append(target)
+            continue
+        if server is None:
+            server = stack.enter_context(temporary_server(durable=True)) or False
+            if server is False:
+                print(f"PostgreSQL: {MISSING}; measuring SQLite only", flush=True)
+                notes.append(f"PostgreSQL not measured: {MISSING}")
+            else:
+                notes.append("postgresql: a temporary server started by the bench, with the distribution's "
+                             "durability (fsync on, synchronous_commit on), on the same machine, its data on "
+                             f"{filesystem(server.root)}")
+        if server:
+            resolved.append(server.dsn(server.create_database()))
+    return resolved, notes
+
+
 async def bench_databases(scale: Scale, workdir: Path) -> None:
     """The load on every database of ``TARGETS`` in one run, then side by side with their floors."""
     rows = []
-    for target in TARGETS:
-        rows += await bench_load(scale, workdir, target)
+    with contextlib.ExitStack() as stack:
+        targets, notes = resolve_targets(TARGETS, stack)
+        for target in targets:
+            rows += await bench_load(scale, workdir, target)
     print_table("Databases side by side: the bot, the no-op command and the bare commit",
                 ["database", "channels", "bot cmd/s", "no-op cmd/s", "commits/s", "bot p50 ms", "bot p99 ms",
                  "commit p50 ms", "commit p99 ms", "failed"], sorted(rows, key=lambda r: (r[1], r[0])),
-                [f"databases in this run: {', '.join(target_label(t) for t in TARGETS)}; each measured in turn "
-                 "on the same machine, its floors (no-op command, bare commit) beside it"])
+                [f"databases in this run: {', '.join(target_label(t) for t in targets)}; each measured in turn "
+                 "on the same machine, its floors (no-op command, bare commit) beside it", *notes])
 
 
 def _warm_detail(warmups: dict[tuple[str, int], list[Load]]) -> str:
@@ -766,5 +796,10 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small counts: a smoke run, not figures")
     parser.add_argument("--part", action="append", choices=PARTS, help="run only this part (repeatable)")
+    parser.add_argument("--db", action="append", metavar="TARGET",
+                        help="the load on this database (repeatable, in one run): sqlite, a SQLite file path, "
+                             "postgres (a temporary server, the default beside sqlite) or a postgresql:// DSN")
     args = parser.parse_args()
+    if args.db:
+        TARGETS = tuple(args.db)
     main(args.quick, tuple(args.part or PARTS))

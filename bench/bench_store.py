@@ -6,8 +6,8 @@ committed per second and the p50/p99 latency of one append (``append_action``: o
 UPDATE on the revision, the action row, a snapshot every 50). The floor is the same loop reading the game's row
 (``store.game``): one round trip to the database without a transaction or a write, so the ratio is what the
 durable write adds. SQLite is the shipped file (WAL, synchronous=FULL); PostgreSQL is a server this bench starts
-in a temporary directory (tests/support/postgres.py, fsync off: it measures the protocol and the locking, not
-the disk), with the store's default pool of 10 connections. Without the PostgreSQL server binaries its rows say
+in a temporary directory (bench/pgserver.py) with the distribution's durability (fsync on, synchronous_commit
+on: every commit waits for its WAL flush, as SQLite's does), with the store's default pool of 10 connections. Without the PostgreSQL server binaries its rows say
 so and the SQLite ones still run.
 """
 
@@ -17,7 +17,6 @@ import argparse
 import asyncio
 import contextlib
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -33,23 +32,11 @@ RUNS = 3
 
 @contextlib.contextmanager
 def postgres_server() -> Iterator[str | None]:
-    """A throw-away PostgreSQL server's DSN, or None when the server binaries are not installed."""
-    tests = str(Path(__file__).resolve().parents[1] / "tests")
-    if tests not in sys.path:
-        sys.path.insert(0, tests)
-    from support.postgres import PostgresServer, find_bin_dir
+    """A throw-away PostgreSQL server's DSN (the distribution's durability), or None without its binaries."""
+    from bench.pgserver import temporary_server
 
-    bin_dir = find_bin_dir()
-    if bin_dir is None:
-        yield None
-        return
-    server = PostgresServer(bin_dir)
-    try:
-        server.init()
-        server.start()
-        yield server.dsn(server.create_database())
-    finally:
-        server.remove()
+    with temporary_server(durable=True) as server:
+        yield None if server is None else server.dsn(server.create_database())
 
 
 async def _loop(games: list[GameRow], per: int, step: Callable[[GameRow], Awaitable[GameRow]]) -> tuple[float, list[float]]:
@@ -125,6 +112,7 @@ def main(quick: bool = False) -> None:
     with postgres_server() as dsn:
         if dsn is None:
             notes.append("PostgreSQL: no server binaries (initdb, pg_ctl) on this machine; not measured")
+            print("PostgreSQL: no server binaries (initdb, pg_ctl) on this machine; measuring SQLite only")
         else:
             rows += _rows("PostgreSQL", asyncio.run(_measure(dsn, levels, writes, runs)))
     print_table("Store writes per second, SQLite against PostgreSQL, by channels writing at once",

@@ -6,7 +6,9 @@
     python -m bot sync [--guild ID]   register the slash commands with Discord (globally or in one server)
     python -m bot backup PATH         copy the database to PATH while the bot may be running
     python -m bot health              exit 0 when the bot runs (fresh heartbeat) and its database opens
-    python -m bot check [--quick]     check the database for damage (PRAGMA integrity_check); non-zero if damaged
+    python -m bot check [--quick]     check the database for damage (SQLite: PRAGMA integrity_check; PostgreSQL:
+                                      schema version, every table read, every active game replayed); non-zero
+                                      if damaged
     python -m bot migrate --to postgresql://… [--db PATH]
                                       copy the SQLite database into an empty PostgreSQL one and replay every
                                       game there to check it
@@ -200,8 +202,13 @@ def main(argv: list[str] | None = None) -> int:
         return health_main(config)
     if argv and argv[0] == "check":
         parser = argparse.ArgumentParser(prog="python -m bot check")
-        parser.add_argument("--quick", action="store_true", help="PRAGMA quick_check only (page structure)")
+        parser.add_argument("--quick", action="store_true", help="SQLite: PRAGMA quick_check only (page structure);"
+                            " PostgreSQL: the schema and each table's first row, no replay")
         args = parser.parse_args(argv[1:])
+        if config.db_url is not None:  # PostgreSQL: schema, tables, every active game's replay (read only)
+            from .store.transfer import check_main_postgres
+
+            return asyncio.run(check_main_postgres(config.db_url, quick=args.quick))
         from .store.sqlite import check_main
 
         return asyncio.run(check_main(config.db_path, quick=args.quick))

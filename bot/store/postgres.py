@@ -11,8 +11,12 @@ Migrations live in ``solo_schema`` and run in one transaction under a transactio
 
 Errors: PostgreSQL's errors become the same store errors as SQLite's (``translate``): a lock not granted
 within ``lock_timeout`` → StoreUnavailable locked, disk full, read-only, and a server that is down or a
-connection that was lost → StoreUnavailable unreachable ("try again in a moment"). The pool replaces a lost
-connection on the next use, so the bot recovers without a restart once the server is back.
+connection that was lost → StoreUnavailable unreachable ("try again in a moment"). A lost connection is closed
+and the pool connects anew on the next use, so the bot recovers without a restart once the server is back; a
+read whose connection was lost is tried once more. A write is never repeated: lost before its COMMIT, the
+server rolled it back; lost during its COMMIT (``CommitLost``), the store asks the database on a new connection
+whether it is there (an action or an undo by its interaction id, a new game or an abandon by the row it left)
+and answers accordingly, or raises ``OutcomeUnknown`` when the database cannot be asked.
 """
 
 from __future__ import annotations
@@ -161,6 +165,9 @@ _CONNECTION_LOST = (
     asyncpg.AdminShutdownError,  # 57P01
     asyncpg.CrashShutdownError,  # 57P02
     asyncpg.InterfaceError,  # "connection is closed", "pool is closing"
+    # The protocol out of step with the server (an idle connection told of a shutdown, then used): raised
+    # before anything is sent; the connection is unusable and is replaced.
+    asyncpg.InternalClientError,
 )
 
 
@@ -189,6 +196,20 @@ def translate(exc: BaseException) -> BaseException:
 
 def _lost(exc: BaseException) -> bool:
     return isinstance(exc, _CONNECTION_LOST)
+
+
+class CommitLost(StoreUnavailable):
+    """The connection was lost while COMMIT was under way: the transaction may or may not have committed."""
+
+
+class OutcomeUnknown(Exception):
+    """A write whose COMMIT lost its answer, and the database could not be asked afterwards whether it took
+    effect. Not a refusal: the bot tells the player that the change may or may not have been saved
+    (``refuse.internal_unknown``), never "nothing was changed"."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"{what}: the outcome is unknown (the COMMIT lost its answer, the database cannot be asked)")
+        self.what = what
 
 
 def _utc_now() -> str:
@@ -270,22 +291,33 @@ class PostgresStore:
 
     async def _read(self, fn: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
         """Run ``fn`` on a pooled connection; once more on a fresh one if the connection was lost (a read
-        repeated changes nothing)."""
+        repeated changes nothing). A lost connection is closed, so that the pool connects anew."""
         pool = self._the_pool()
         for attempt in (1, 2):
             try:
-                async with pool.acquire(timeout=self.connect_timeout) as conn:
-                    return await fn(conn)
+                conn = await pool.acquire(timeout=self.connect_timeout)
             except BaseException as exc:
-                if attempt == 1 and _lost(exc):
-                    continue
                 _reraise(exc)
+            try:
+                return await fn(conn)
+            except BaseException as exc:
+                if _lost(exc):
+                    _drop(conn)
+                    if attempt == 1:
+                        continue
+                _reraise(exc)
+            finally:
+                await _give_back(pool, conn)
         raise AssertionError("unreachable")
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[asyncpg.Connection]:
-        """One transaction on a pooled connection; rolled back on any failure, cancellation included. A
-        connection found lost before the transaction began is replaced once (nothing was sent yet)."""
+        """One transaction on a pooled connection; rolled back on any failure, cancellation included.
+
+        A lost connection: replaced once when it was found lost at BEGIN (nothing was sent yet); lost later,
+        before COMMIT, the server rolls the transaction back (StoreUnavailable: nothing was changed, true);
+        lost during COMMIT, the outcome is unknown (``CommitLost``, a StoreUnavailable the callers that wrote
+        an interaction id settle by reading it back). A write is never repeated here."""
         pool = self._the_pool()
         for attempt in (1, 2):
             try:
@@ -297,20 +329,29 @@ class PostgresStore:
                 try:
                     await tx.start()
                 except BaseException as exc:
-                    if attempt == 1 and _lost(exc):
-                        continue
+                    if _lost(exc):
+                        _drop(conn)
+                        if attempt == 1:
+                            continue
                     _reraise(exc)
                 try:
                     yield conn
-                except BaseException:
-                    try:
-                        await tx.rollback()
-                    except BaseException:  # a lost connection: the server rolls back by itself
-                        conn.terminate()
+                except BaseException as exc:
+                    if _lost(exc):
+                        _drop(conn)  # the server rolls back by itself
+                    else:
+                        try:
+                            await tx.rollback()
+                        except BaseException:  # a lost connection: the server rolls back by itself
+                            _drop(conn)
                     raise
                 try:
                     await tx.commit()
                 except BaseException as exc:
+                    if _lost(exc):
+                        _drop(conn)
+                        _translated(exc)  # the log line
+                        raise CommitLost("unreachable") from exc
                     _reraise(exc)
                 return
             except asyncpg.UniqueViolationError:
@@ -318,7 +359,7 @@ class PostgresStore:
             except BaseException as exc:
                 _reraise(exc)
             finally:
-                await pool.release(conn)
+                await _give_back(pool, conn)
 
     # -- games -------------------------------------------------------------------------------------------
     async def create_game(
@@ -348,6 +389,12 @@ class PostgresStore:
                 )
         except asyncpg.UniqueViolationError as exc:
             raise await self._channel_busy(channel_id) from exc
+        except CommitLost:
+            # Ours if the channel's active game is the one this call inserted (owner, seed, creation time).
+            row = await self._ask_after_lost_commit(
+                f"a new game in channel {channel_id}", None, lambda conn: conn.fetchrow(
+                    f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'"
+                    " AND owner_id = $2 AND seed = $3 AND created_at = $4", channel_id, owner_id, _signed(seed), now))
         return _game_row(row)
 
     async def _channel_busy(self, channel_id: int) -> ChannelBusy:
@@ -455,6 +502,10 @@ class PostgresStore:
             if exc.constraint_name == "actions_interaction":  # a second delivery racing the first
                 raise AlreadyApplied(game_id=game_id, interaction_id=interaction_id) from exc
             raise StoreCorrupt("log_mismatch", game_id=game_id, detail=str(exc)) from exc
+        except CommitLost:
+            if interaction_id is None:
+                raise
+            return await self._settle_lost_commit(game_id, interaction_id, undo=False, ply=expected_ply + 1)
 
     async def undo_action(
         self, game_id: int, *, expected_ply: int, user_id: int, summary: JSON | None,
@@ -495,11 +546,27 @@ class PostgresStore:
             # Reopening a finished game in a channel that has started another one since.
             game = await self.game(game_id)
             raise await self._channel_busy(game.channel_id) from exc
+        except CommitLost:
+            if interaction_id is None:
+                raise
+            return await self._settle_lost_commit(game_id, interaction_id, undo=True, ply=expected_ply)
 
     async def abandon(
         self, game_id: int, *, expected_ply: int | None, by_user: int, expected_revision: int | None = None
     ) -> GameRow:
         now = self._clock()
+        try:
+            return await self._abandon(game_id, expected_ply, by_user, expected_revision, now)
+        except CommitLost:
+            # Ours if the game was abandoned at this call's time.
+            row = await self._ask_after_lost_commit(
+                f"abandoning game {game_id}", game_id, lambda conn: conn.fetchrow(
+                    f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1 AND status = 'abandoned' AND updated_at = $2",
+                    game_id, now))
+            return _game_row(row)
+
+    async def _abandon(self, game_id: int, expected_ply: int | None, by_user: int, expected_revision: int | None,
+                       now: str) -> GameRow:
         async with self._write() as conn:
             row = await conn.fetchrow(
                 "UPDATE games SET status = 'abandoned', revision = revision + 1, updated_at = $1"
@@ -514,6 +581,52 @@ class PostgresStore:
             await _insert_result(conn, game, FinishInfo(status="abandoned", outcome="abandoned"),
                                  ended_by=by_user, now=now)
             return game
+
+    async def _ask_after_lost_commit(self, what: str, lock_game_id: int | None,
+                                     probe: Callable[[asyncpg.Connection], Awaitable[Any]]) -> Any:
+        """A write without an interaction id lost its COMMIT's answer: ``probe`` reads, on a new connection,
+        the row that write would have left (the game's row locked first when there is one, so a transaction
+        still finishing on the server's side ends before). Found: it (the write took effect, once). Not found:
+        StoreUnavailable (nothing was changed, now known). The database cannot be asked: ``OutcomeUnknown``."""
+        try:
+            async with self._write() as conn:
+                if lock_game_id is not None:
+                    await conn.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", lock_game_id)
+                found = await probe(conn)
+        except StoreUnavailable as exc:
+            raise OutcomeUnknown(what) from exc
+        log.warning("%s: %s although its commit lost the connection", what, "stored" if found else "not stored")
+        if found is None:
+            raise StoreUnavailable("unreachable")
+        return found
+
+    async def _settle_lost_commit(self, game_id: int, interaction_id: int, *, undo: bool, ply: int) -> GameRow:
+        """A write with an interaction id lost its COMMIT's answer: ask the database, on a new connection,
+        whether it took effect. The game's row is locked first, so a transaction still finishing on the
+        server's side (a lost connection, a live backend) ends before the question is asked.
+
+        Took effect, and the game is still where that write left it: its row (the write is acknowledged,
+        once). Did not: StoreUnavailable (nothing was changed, now known). Cannot tell (the server is away,
+        or the game has moved on since): ``OutcomeUnknown``. The write itself is never repeated."""
+        column = "undone_interaction_id" if undo else "interaction_id"
+        try:
+            async with self._write() as conn:
+                await conn.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
+                found = await conn.fetchrow(
+                    f"SELECT ply, undone FROM actions WHERE {column} = $1", interaction_id)
+                game = await _game(conn, game_id)
+        except StoreUnavailable as exc:
+            raise OutcomeUnknown(f"game {game_id}, interaction {interaction_id}") from exc
+        if found is None:
+            log.warning("game %d: interaction %d was not stored (its commit lost the connection)", game_id,
+                        interaction_id)
+            raise StoreUnavailable("unreachable")
+        where = ply - 1 if undo else ply  # where the write left the game
+        if game.ply != where or (not undo and found["undone"]):
+            raise OutcomeUnknown(f"game {game_id}, interaction {interaction_id}")
+        log.warning("game %d: interaction %d was stored although its commit lost the connection", game_id,
+                    interaction_id)
+        return game
 
     # -- result posts ------------------------------------------------------------------------------------
     async def add_result_post(self, game_id: int, channel_id: int, message_id: int) -> None:
@@ -635,6 +748,24 @@ def _translated(exc: BaseException) -> BaseException:
     if isinstance(error, StoreUnavailable) and error.reason == "unreachable":
         log.warning("the database cannot be reached (%s: %s)", type(exc).__name__, exc)
     return error
+
+
+def _drop(conn: asyncpg.Connection) -> None:
+    """Close a connection found lost (the pool connects anew); asyncpg may have closed and released it
+    already, when the server's goodbye arrived first."""
+    try:
+        conn.terminate()
+    except asyncpg.InterfaceError:
+        pass
+
+
+async def _give_back(pool: asyncpg.Pool, conn: asyncpg.Connection) -> None:
+    """Return ``conn`` to the pool. Resetting a connection the server has dropped fails: asyncpg closes it and
+    connects anew on the next acquire; that failure is no failure of the work done (a write may have committed)."""
+    try:
+        await pool.release(conn)
+    except Exception as exc:  # asyncpg has closed it already
+        log.info("a pooled connection was dropped on release (%s: %s)", type(exc).__name__, exc)
 
 
 def _without_password(dsn: str) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 import asyncpg
 
 from .base import StoreError
-from .postgres import TABLES, PostgresStore, _without_password, result_from_sqlite
+from .postgres import PG_SCHEMA_VERSION, TABLES, PostgresStore, _without_password, result_from_sqlite
 from .sqlite import SqliteStore
 
 # The columns copied as they are, per table (results go through the results mapping in postgres.py).
@@ -203,4 +203,96 @@ async def migrate_main(source: str | Path, target: str) -> int:
             print(f"  {line}", file=sys.stderr)
         return 1
     print(f"checked: {checked} games replayed on PostgreSQL to the same state as on SQLite")
+    return 0
+
+
+# -- python -m bot check on PostgreSQL ------------------------------------------------------------------------
+async def check_postgres(target: str, *, quick: bool = False) -> tuple[dict[str, int], list[str]]:
+    """Check a PostgreSQL database as the bot will read it, reading only (a read-only transaction, no
+    migration): the schema version is this bot's, every table reads to its end (``quick``: its first row),
+    and (unless ``quick``) every active game's log runs 1…ply without a gap, resumes from its latest snapshot
+    plus the actions after it (as the bot loads it) to its row's ply, and that state equals a full replay of
+    the log from the seed (a snapshot that disagrees with the log is found). Returns (what was read, problems)."""
+    from engine.core import Action, GameRecord
+
+    from ..games import rules_for
+    from ..resume import resume
+    from .postgres import schema_version
+
+    problems: list[str] = []
+    counts: dict[str, int] = {}
+    conn = await asyncpg.connect(target, timeout=10)
+    try:
+        async with conn.transaction(readonly=True, isolation="repeatable_read"):  # one consistent picture
+            version = await schema_version(conn)
+            if version != PG_SCHEMA_VERSION:
+                problems.append(
+                    "no bot schema in this database (is it the right one?)" if version == 0 else
+                    f"schema version {version}, this bot's is {PG_SCHEMA_VERSION}"
+                    + (" (written by a newer bot)" if version > PG_SCHEMA_VERSION else " (the bot migrates it)"))
+                return counts, problems
+            for table in TABLES:
+                try:
+                    async with conn.transaction():  # a savepoint: one unreadable table does not end the check
+                        counts[table] = int(await conn.fetchval(
+                            f"SELECT count(*) FROM (SELECT 1 FROM {table}{' LIMIT 1' if quick else ''}) AS t"))
+                except asyncpg.PostgresError as exc:
+                    problems.append(f"table {table} cannot be read: {type(exc).__name__}: {exc}")
+            if quick or problems:
+                return counts, problems
+            games = await conn.fetch("SELECT id, kind, options, seed, ply FROM games WHERE status = 'active'"
+                                     " ORDER BY id")
+            counts["active games replayed"] = len(games)
+            for game in games:
+                game_id, ply = game["id"], game["ply"]
+                rows = await conn.fetch("SELECT ply, action FROM actions WHERE game_id = $1 AND NOT undone"
+                                        " ORDER BY ply", game_id)
+                if [r["ply"] for r in rows] != list(range(1, ply + 1)):
+                    problems.append(f"game {game_id}: its live actions are not plies 1…{ply}")
+                    continue
+                actions = [Action.from_json(json.loads(r["action"])) for r in rows]
+                snap = await conn.fetchrow("SELECT ply, state FROM snapshots WHERE game_id = $1 AND ply <= $2"
+                                           " ORDER BY ply DESC LIMIT 1", game_id, max(ply - 1, 0))
+                snapshot = (snap["ply"], json.loads(snap["state"])) if snap else None
+                rules, options = rules_for(game["kind"]), json.loads(game["options"])
+                seed = game["seed"] & ((1 << 64) - 1)  # stored signed (BIGINT)
+                try:
+                    full = GameRecord.replay(rules, options, seed, actions)
+                except Exception as exc:  # noqa: BLE001 - a log the rules refuse is what the check reports
+                    problems.append(f"game {game_id}: its log does not replay ({type(exc).__name__}: {exc})")
+                    continue
+                try:
+                    resumed = resume(rules, options, seed, snapshot,
+                                     actions[snapshot[0]:] if snapshot else actions, snapshot_every=50)
+                except Exception as exc:  # noqa: BLE001
+                    problems.append(f"game {game_id}: it does not resume from its snapshot at ply {snapshot[0]}"
+                                    f" ({type(exc).__name__}: {exc})")
+                    continue
+                if resumed.ply != ply or resumed.state.to_json() != full.state.to_json():
+                    problems.append(f"game {game_id}: its snapshot at ply {snapshot[0] if snapshot else 0} and "
+                                    "the actions after it give another state than the whole log")
+    finally:
+        await conn.close()
+    return counts, problems
+
+
+async def check_main_postgres(target: str, *, quick: bool = False) -> int:
+    """``python -m bot check`` when SOLO_BOT_DB is a postgresql:// URL: 0 when sound, 1 with the problems,
+    2 when the database cannot be reached."""
+    shown = _without_password(target)
+    try:
+        counts, problems = await check_postgres(target, quick=quick)
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        print(f"check failed: {shown} cannot be reached ({type(exc).__name__}: {exc}).", file=sys.stderr)
+        return 2
+    if problems:
+        print(f"The game database {shown} has {len(problems)} problem(s):", file=sys.stderr)
+        for line in problems[:20]:
+            print(f"  {line}", file=sys.stderr)
+        if len(problems) > 20:
+            print(f"  … and {len(problems) - 20} more", file=sys.stderr)
+        return 1
+    read = ", ".join(f"{n} {what}" for what, n in counts.items())
+    print(f"ok: {shown} at schema version {PG_SCHEMA_VERSION}{' (quick: first rows only)' if quick else ''};"
+          f" read {read}")
     return 0

@@ -12,8 +12,9 @@ only after the COMMIT that holds its work returned, so under ``synchronous=FULL`
 before it is durable.
 
 A caller cancelled while its function waits in the queue takes it out (it never runs); one cancelled while its
-function runs cannot stop it: the function completes or fails whole (its savepoint), and the caller is simply
-not told. Either way nothing is half written.
+function runs cannot stop it, so it waits for that function to end (whole, or rolled back to its savepoint)
+before it lets the cancellation through. Either way nothing is half written, and once a cancelled call has
+returned its work is over: a read after it sees all of it or none of it.
 """
 
 from __future__ import annotations
@@ -39,7 +40,11 @@ class _Job:
     work: Work
     future: asyncio.Future[Any]
     grouped: bool  # a transaction to run in the next group commit; else run as is (PRAGMAs, reads, a backup)
+    # Both under the thread's lock: a job is either taken out (cancelled before it started) or run to its end.
     cancelled: bool = False
+    started: bool = False
+    settled: bool = False  # its caller's loop has heard the outcome
+    ended: asyncio.Future[None] | None = None  # a cancelled caller waiting for the job under way to end
     outcome: tuple[bool, Any] = field(default=(False, None))  # (ok, result or exception)
 
 
@@ -134,7 +139,14 @@ class ConnectionThread:
         try:
             return await job.future
         except asyncio.CancelledError:
-            job.cancelled = True  # still queued: it will not run; running: it completes, unheard
+            with self._ready:
+                job.cancelled = True  # still queued: it will not run
+                running = job.started
+            if running and not job.settled:  # under way: it ends first (whole or rolled back), unheard
+                job.ended = asyncio.get_running_loop().create_future()
+                while not job.ended.done():
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await asyncio.shield(job.ended)
             raise
         finally:
             self.pending -= 1
@@ -152,7 +164,9 @@ class ConnectionThread:
                 while first.grouped and len(group) < MAX_GROUP and self._jobs and self._jobs[0] is not None \
                         and self._jobs[0].grouped:
                     group.append(self._jobs.popleft())  # type: ignore[arg-type]
-            group = [job for job in group if not job.cancelled]
+                group = [job for job in group if not job.cancelled]
+                for job in group:
+                    job.started = True
             if not group:
                 continue
             if first.grouped:
@@ -224,6 +238,9 @@ def _settle_soon(group: list[_Job]) -> None:
 
 def _settle(group: list[_Job]) -> None:
     for job in group:
+        job.settled = True
+        if job.ended is not None:
+            job.ended.set_result(None)
         if job.future.done():  # cancelled meanwhile
             continue
         ok, value = job.outcome

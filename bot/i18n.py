@@ -158,7 +158,6 @@ def t(lang: str, key: str, /, **params: Any) -> str:
 MEMO_SIZE = 4096
 _MEMO: dict[tuple, str] = {}
 _MEMO_STAMP: list[Any] = [None, None]
-_SCALARS = (str, int, type(None))  # not float: -0.0 == 0.0 but they are said differently
 
 
 def _memo_for(texts: dict[str, dict[str, str]]) -> dict[tuple, str]:
@@ -173,15 +172,28 @@ def _memo_for(texts: dict[str, dict[str, str]]) -> dict[tuple, str]:
 
 def _memo_token(lang: str, key: str, params: dict[str, Any]) -> tuple | None:
     """The memo's key for a call, or None when a parameter is no plain value (a dict, a list of dicts): such
-    calls are said afresh. A value's type is part of it (``True`` is not ``1``, a list is not a tuple)."""
-    parts: list[Any] = [lang, key]
-    for name, value in params.items():
+    calls are said afresh. Strings, ints and None stand for themselves; otherwise a value's type is part of the
+    key (``True`` is not ``1``, a list is not a tuple)."""
+    items = tuple(params.items())
+    for _, value in items:
+        if type(value) not in _PLAIN:
+            return _typed_token(lang, key, items)
+    return (lang, key, items)
+
+
+_PLAIN = frozenset({str, int, type(None)})  # not float: -0.0 == 0.0 but they are said differently
+_TYPED = object()  # marks a key that carries its values' types (never equal to a plain key)
+
+
+def _typed_token(lang: str, key: str, items: tuple[tuple[str, Any], ...]) -> tuple | None:
+    parts: list[Any] = [lang, key, _TYPED]
+    for name, value in items:
         kind = type(value)
         if kind in (list, tuple):
-            if not all(type(v) in _SCALARS for v in value):
+            if not all(type(v) in _PLAIN for v in value):
                 return None
             value = tuple(value)
-        elif kind not in _SCALARS and kind is not bool:
+        elif kind is not bool and kind not in _PLAIN:
             return None
         parts += (name, kind, value)
     return tuple(parts)

@@ -161,9 +161,11 @@ _MEMO_STAMP: list[Any] = [None, None]
 
 
 def _memo_for(texts: dict[str, dict[str, str]]) -> dict[tuple, str]:
-    """The memo, emptied first when what ``t`` reads changed since it was filled: other templates, or a game's
-    words (re)registered or removed."""
-    stamp = (_REGISTERED[0], len(TEXT_HOOKS), len(VARIANTS), len(PARAM_NAMES), len(EVENT_KEYS))
+    """The memo, emptied first when what ``t`` reads changed since it was filled: other templates, templates
+    added or removed (a game registered in ``bot.games`` adds its strings to these), or a game's words
+    (re)registered or removed."""
+    stamp = (_REGISTERED[0], len(TEXT_HOOKS), len(VARIANTS), len(PARAM_NAMES), len(EVENT_KEYS),
+             *map(len, texts.values()))
     if texts is not _MEMO_STAMP[0] or stamp != _MEMO_STAMP[1]:
         _MEMO.clear()
         _MEMO_STAMP[:] = [texts, stamp]

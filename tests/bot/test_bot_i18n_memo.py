@@ -65,3 +65,23 @@ def test_the_memo_stays_bounded():
     for n in range(i18n.MEMO_SIZE + 10):
         t("en", "reply.footer", game_id=n, ply=1)
     assert len(i18n._MEMO) <= i18n.MEMO_SIZE
+
+
+def test_a_game_registered_with_its_strings_is_said_with_them():
+    """bot.games adds a game's strings to the templates themselves: the memo sees them come and go."""
+    from bot import games
+    from tests.thirdgame import KIND, register
+    from tests.thirdgame.texts import TEXTS
+
+    key = next(k for k in TEXTS["en"] if "{" not in TEXTS["en"][k])
+    assert KIND not in games.KINDS
+    assert t("en", key) == key  # not known yet: the key itself
+    assert t("en", "reply.title", game=KIND) == i18n._say(i18n.catalog_texts(), "en", "reply.title", {"game": KIND})
+    register()
+    try:
+        assert t("en", key) == TEXTS["en"][key]
+        assert t("en", "reply.title", game=KIND) == i18n._say(i18n.catalog_texts(), "en", "reply.title",
+                                                              {"game": KIND})
+    finally:
+        games.unregister(KIND)
+    assert t("en", key) == key

@@ -89,12 +89,15 @@ class TextHooks:
 
 # Each game's hooks, by kind (in registration order).
 TEXT_HOOKS: dict[str, TextHooks] = {}
+# How many times ``register_text`` was called.
+_REGISTERED = [0]
 # (event key, next event's key) → the key that says the event in that company (from the games' hooks).
 EVENT_KEYS: dict[tuple[str, str], str] = {}
 
 
 def register_text(kind: str, hooks: TextHooks) -> None:
     """Make ``kind``'s words known: its card names, parameters, command, variants and renames."""
+    _REGISTERED[0] += 1  # the sentences said so far may change (``t``'s memo)
     TEXT_HOOKS[kind] = hooks
     VARIANTS.update(hooks.variants)
     PARAM_NAMES.update({key: dict(names) for key, names in hooks.param_names.items()})
@@ -135,6 +138,70 @@ def variant_key(key: str, params: dict[str, Any]) -> str:
 def t(lang: str, key: str, /, **params: Any) -> str:
     """The sentence for ``key`` in ``lang`` (English if the key has no translation, the key itself if unknown)."""
     texts = catalog_texts()
+    memo = _memo_for(texts)
+    token = _memo_token(lang, key, params)
+    if token is not None:
+        said = memo.get(token)
+        if said is None:
+            said = _say(texts, lang, key, params)
+            if len(memo) >= MEMO_SIZE:
+                memo.clear()
+            memo[token] = said
+        return said
+    return _say(texts, lang, key, params)
+
+
+# Sentences already said, by (lang, key, params): ``t`` is a pure function of them, the templates and the games'
+# registered words, so the same sentence is made once (issue 12: a reply says ~20 of them, most of them the same
+# from one command to the next). Emptied when the templates or a registry change (see ``_memo_for``), and when
+# it is full (a footer's game id and ply are always new).
+MEMO_SIZE = 4096
+_MEMO: dict[tuple, str] = {}
+_MEMO_STAMP: list[Any] = [None, None]
+
+
+def _memo_for(texts: dict[str, dict[str, str]]) -> dict[tuple, str]:
+    """The memo, emptied first when what ``t`` reads changed since it was filled: other templates, templates
+    added or removed (a game registered in ``bot.games`` adds its strings to these), or a game's words
+    (re)registered or removed."""
+    stamp = (_REGISTERED[0], len(TEXT_HOOKS), len(VARIANTS), len(PARAM_NAMES), len(EVENT_KEYS),
+             *map(len, texts.values()))
+    if texts is not _MEMO_STAMP[0] or stamp != _MEMO_STAMP[1]:
+        _MEMO.clear()
+        _MEMO_STAMP[:] = [texts, stamp]
+    return _MEMO
+
+
+def _memo_token(lang: str, key: str, params: dict[str, Any]) -> tuple | None:
+    """The memo's key for a call, or None when a parameter is no plain value (a dict, a list of dicts): such
+    calls are said afresh. Strings, ints and None stand for themselves; otherwise a value's type is part of the
+    key (``True`` is not ``1``, a list is not a tuple)."""
+    items = tuple(params.items())
+    for _, value in items:
+        if type(value) not in _PLAIN:
+            return _typed_token(lang, key, items)
+    return (lang, key, items)
+
+
+_PLAIN = frozenset({str, int, type(None)})  # not float: -0.0 == 0.0 but they are said differently
+_TYPED = object()  # marks a key that carries its values' types (never equal to a plain key)
+
+
+def _typed_token(lang: str, key: str, items: tuple[tuple[str, Any], ...]) -> tuple | None:
+    parts: list[Any] = [lang, key, _TYPED]
+    for name, value in items:
+        kind = type(value)
+        if kind in (list, tuple):
+            if not all(type(v) in _PLAIN for v in value):
+                return None
+            value = tuple(value)
+        elif kind is not bool and kind not in _PLAIN:
+            return None
+        parts += (name, kind, value)
+    return tuple(parts)
+
+
+def _say(texts: dict[str, dict[str, str]], lang: str, key: str, params: dict[str, Any]) -> str:
     base, key = key, variant_key(key, params)
     template = texts.get(lang, {}).get(key) or texts["en"].get(key)
     if template is None:

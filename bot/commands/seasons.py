@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -12,7 +13,7 @@ from discord import app_commands
 from engine.core import Action, GameRecord, Step
 
 from ..buttons import ButtonSpec, FieldSpec, SelectSpec
-from ..controller import Builder, Controller, lang, send, think
+from ..controller import Builder, Controller, lang, send, summary_of, think
 from ..i18n import L, card_name, english, t
 from ..render.embeds import notice_embed
 from ..sessions import Played, Refusal
@@ -181,11 +182,11 @@ def reveal_candidates(summary: dict[str, Any], waiting_key: str) -> list[tuple[s
     bot = summary.get("dummbot", {})
     from_hand = not waiting_key.endswith("reveal_summon")
     hand_known = [str(c) for c in bot.get("hand_known", [])] if from_hand else []
-    known = [str(c) for c in bot.get("summoned", []) + summary.get("discards", []) + summary.get("player_area", [])
-             + bot.get("hand_known", [])]
+    known = Counter(str(c) for c in bot.get("summoned", []) + summary.get("discards", [])
+                    + summary.get("player_area", []) + bot.get("hand_known", []))
     found = [(c, True) for c in hand_known]
     for card_id in seasons.CATALOG.ids():
-        if seasons.cards.COPIES.get(card_id, 1) - known.count(card_id) > 0:
+        if seasons.cards.COPIES.get(card_id, 1) - known[card_id] > 0:
             found.append((card_id, False))
     return found
 
@@ -228,7 +229,7 @@ class SeasonsUI:
             specs.append(ButtonSpec("answer", t(lg, "button.answer"), style=discord.ButtonStyle.primary))
         if "score" in legal:
             specs.append(ButtonSpec("score", t(lg, "button.score"), style=discord.ButtonStyle.primary))
-        if "effect" in legal and step.state.summary().get("can_correct_payment"):
+        if "effect" in legal and summary_of(step.state).get("can_correct_payment"):
             specs.append(ButtonSpec("cannot_pay", t(lg, "button.cannot_pay")))
         if not step.state.finished:
             specs.append(ButtonSpec("forecast", t(lg, "button.forecast")))
@@ -240,7 +241,7 @@ class SeasonsUI:
         count = int(step.waiting.params.get("count") or 1)
         seen: dict[str, int] = {}
         options = []
-        for card_id, known in reveal_candidates(step.state.summary(), step.waiting.key)[:25]:
+        for card_id, known in reveal_candidates(summary_of(step.state), step.waiting.key)[:25]:
             seen[card_id] = seen.get(card_id, 0) + 1
             value = card_id if seen[card_id] == 1 else f"{card_id}~{seen[card_id]}"  # a second known copy
             options.append((card_name(lg, KIND, card_id), value, t(lg, "pick.reveal.known") if known else None))

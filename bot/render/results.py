@@ -7,7 +7,6 @@ without parts (an older game) still gets its card. ``result`` is the engine's ``
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import discord
@@ -19,6 +18,7 @@ from .. import games
 from ..i18n import t
 from . import text as picture_text
 from .embeds import COLOURS
+from .picture import png
 
 ResultLike = Result | dict[str, Any]
 
@@ -97,9 +97,7 @@ def result_picture(lang: str, *, kind: str, options: dict[str, Any], result: Res
     draw_part = games.get(kind).part("result_picture")
     if draw_part is not None:
         draw_part(draw, lang, result, parts, won)
-    out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=3)
-    return out.getvalue()
+    return png(image)  # the boards' PNG writer: the same pixels as Pillow's, in a fraction of its time (issue 12)
 
 
 def fitting_font(text: str, size: int, width: float, lang: str) -> picture_text.AnyFont:

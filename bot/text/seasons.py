@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from ..i18n import TextHooks, _num, _sign, has, list_text, t
@@ -14,6 +15,7 @@ FACE_PARAMS = frozenset({"face", "first_face", "second_face", "dummbot_face", "c
 DIE_PARAMS = frozenset({"first_die", "second_die"})
 
 
+@lru_cache(maxsize=2048)  # the catalog never changes: each name is made once (issue 12)
 def card_name(lang: str, card_id: str) -> str | None:
     from engine.seasons import CATALOG
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
+from functools import lru_cache
 
 # Apostrophes, hyphens, dots and middle dots players type (or leave out) inside card names.
 _IGNORED = set(" \t\u3000'’‘`´-‐‑‒–—―ー・.,、。:;!?！？()（）「」[]")
 
 
+@lru_cache(maxsize=4096)  # a pure function of the text: names typed again are folded once (issue 12)
 def fold(text: str) -> str:
     """The comparison form of a name: NFKC (全角→半角), case-folded, accents and separators dropped.
 

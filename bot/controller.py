@@ -52,7 +52,8 @@ T = TypeVar("T")
 class GameUI(Protocol):
     kind: str
 
-    def buttons(self, step: Step, row: GameRow, lang: str) -> list[ButtonSpec]: ...
+    # ``summary``: ``step.state.summary()``, made once for the whole reply.
+    def buttons(self, step: Step, row: GameRow, lang: str, summary: dict[str, Any]) -> list[ButtonSpec]: ...
     def button_action(self, op: str, arg: str | None, record: GameRecord) -> Builder | None: ...
     def form(self, op: str, lang: str, record: GameRecord) -> tuple[str, list[FieldSpec]] | None: ...
     def form_action(self, op: str, values: dict[str, str], record: GameRecord) -> Builder: ...
@@ -261,11 +262,7 @@ class Controller:
             embed.add_field(name=name[:256], value=value[:1024] or "—", inline=False)
         if note:
             embed.description = note + ("\n" + embed.description if embed.description else "")
-        _SHOWN[:] = [step.state, summary]  # the buttons read the summary made above (summary_of)
-        try:
-            specs = ui.buttons(step, row, lg) if buttons else []
-        finally:
-            _SHOWN[:] = [None, None]
+        specs = ui.buttons(step, row, lg, summary) if buttons else []
         if buttons and not full:
             specs = with_state_button(specs, lg)
         view = view_of(row.id, row.ply, specs) if specs else None
@@ -485,18 +482,6 @@ class Controller:
                   for k, v in action.args.items()}
         text = t(lg, key, **params)
         return text if text != key else f"{action.type} {json.dumps(action.args, ensure_ascii=False)}"
-
-
-# The state whose reply is being built, and its summary: set by ``show`` only while it asks the UI for its buttons
-# (no await in between), so that they read the summary the embed and the picture read (issue 12).
-_SHOWN: list[Any] = [None, None]
-
-
-def summary_of(state: Any) -> dict[str, Any]:
-    """``state.summary()``, made once per reply: the one ``show`` made when ``state`` is the state it shows."""
-    if _SHOWN[0] is state:
-        return _SHOWN[1]
-    return state.summary()
 
 
 def typed_values(message: discord.Message | None) -> dict[str, str]:

@@ -13,7 +13,7 @@ from discord import app_commands
 from engine.core import Action, GameRecord, Step
 
 from ..buttons import ButtonSpec, FieldSpec, SelectSpec
-from ..controller import Builder, Controller, lang, send, summary_of, think
+from ..controller import Builder, Controller, lang, send, think
 from ..i18n import L, card_name, english, t
 from ..render.embeds import notice_embed
 from ..sessions import Played, Refusal
@@ -211,7 +211,7 @@ class SeasonsUI:
 
     kind = KIND
 
-    def buttons(self, step: Step, row: GameRow, lg: str) -> list[ButtonSpec]:
+    def buttons(self, step: Step, row: GameRow, lg: str, summary: dict[str, Any]) -> list[ButtonSpec]:
         waiting, specs = step.waiting, []
         legal = set(waiting.legal)
         if "roll" in legal:
@@ -224,12 +224,12 @@ class SeasonsUI:
             specs.append(ButtonSpec("end", t(lg, "button.turn_over"), style=discord.ButtonStyle.primary))
         if "reveal" in legal:
             specs.append(ButtonSpec("reveal", t(lg, "button.reveal"), style=discord.ButtonStyle.primary))
-            specs.append(self._reveal_picker(step, lg))
+            specs.append(self._reveal_picker(step, lg, summary))
         if "answer" in legal:
             specs.append(ButtonSpec("answer", t(lg, "button.answer"), style=discord.ButtonStyle.primary))
         if "score" in legal:
             specs.append(ButtonSpec("score", t(lg, "button.score"), style=discord.ButtonStyle.primary))
-        if "effect" in legal and summary_of(step.state).get("can_correct_payment"):
+        if "effect" in legal and summary.get("can_correct_payment"):
             specs.append(ButtonSpec("cannot_pay", t(lg, "button.cannot_pay")))
         if not step.state.finished:
             specs.append(ButtonSpec("forecast", t(lg, "button.forecast")))
@@ -237,11 +237,11 @@ class SeasonsUI:
             specs.append(ButtonSpec("undo", t(lg, "button.undo"), style=discord.ButtonStyle.danger))
         return specs
 
-    def _reveal_picker(self, step: Step, lg: str) -> SelectSpec:
+    def _reveal_picker(self, step: Step, lg: str, summary: dict[str, Any]) -> SelectSpec:
         count = int(step.waiting.params.get("count") or 1)
         seen: dict[str, int] = {}
         options = []
-        for card_id, known in reveal_candidates(summary_of(step.state), step.waiting.key)[:25]:
+        for card_id, known in reveal_candidates(summary, step.waiting.key)[:25]:
             seen[card_id] = seen.get(card_id, 0) + 1
             value = card_id if seen[card_id] == 1 else f"{card_id}~{seen[card_id]}"  # a second known copy
             options.append((card_name(lg, KIND, card_id), value, t(lg, "pick.reveal.known") if known else None))

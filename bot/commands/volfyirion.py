@@ -12,7 +12,7 @@ from engine.core import Action, GameRecord, Step
 
 from .. import understood
 from ..buttons import ButtonSpec, FieldSpec
-from ..controller import Builder, Controller, lang, send, summary_of, think
+from ..controller import Builder, Controller, lang, send, think
 from ..i18n import L, t
 from ..render.volfyirion_danger import danger_embed, removal_lines
 from ..sessions import Played, Refusal
@@ -250,7 +250,7 @@ async def show_danger(interaction: Interaction, *, game_id: int | None = None) -
 class VolfyirionUI:
     kind = KIND
 
-    def buttons(self, step: Step, row: GameRow, lg: str) -> list[ButtonSpec]:
+    def buttons(self, step: Step, row: GameRow, lg: str, summary: dict[str, Any]) -> list[ButtonSpec]:
         waiting, specs = step.waiting, []
         legal = set(waiting.legal)
         if waiting.key.endswith(("choose_troop", "choose_building")):
@@ -261,9 +261,9 @@ class VolfyirionUI:
         if "end" in legal:
             specs.append(ButtonSpec("end", t(lg, "button.end_turn"), style=discord.ButtonStyle.primary))
             specs.append(ButtonSpec("danger", t(lg, "button.danger")))
-        if "reshuffle" in legal and summary_of(step.state).get("token") == "lair":
+        if "reshuffle" in legal and summary.get("token") == "lair":
             specs.append(ButtonSpec("reshuffle", t(lg, "button.reshuffle")))
-        if "putaside" in legal and summary_of(step.state).get("rage_pile", {}).get("size"):
+        if "putaside" in legal and summary.get("rage_pile", {}).get("size"):
             specs.append(ButtonSpec("putaside", t(lg, "button.putaside_battle"), arg="battle"))
             specs.append(ButtonSpec("putaside", t(lg, "button.putaside_knowledge"), arg="knowledge"))
         if row.ply:

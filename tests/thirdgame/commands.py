@@ -38,7 +38,7 @@ class TugCommands(app_commands.Group):
 class TugUI:
     kind = KIND
 
-    def buttons(self, step: Any, row: Any, lg: str) -> list[ButtonSpec]:
+    def buttons(self, step: Any, row: Any, lg: str, summary: dict[str, Any]) -> list[ButtonSpec]:
         specs = [ButtonSpec(op, t(lg, f"button.tug.{op}"), style=discord.ButtonStyle.primary)
                  for op in ("push", "pass") if op in step.waiting.legal]
         if row.ply:

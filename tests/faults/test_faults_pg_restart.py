@@ -31,6 +31,7 @@ from bot_command import BotCommand  # noqa: E402
 from bot_process import driver_for  # noqa: E402
 from load_helpers import Tally, acknowledged, check_record, export, plan, send, start  # noqa: E402
 from test_faults_processes import RANGES, SHARDS, metric_sum, owner, sharded_world  # noqa: E402
+from test_faults_processes import settle as settled_log  # noqa: E402
 
 # What a player reads while the database is away: the store's refusal with the reason "unreachable".
 AWAY = {lang: t(lang, "store.unavailable", reason="unreachable") for lang in ("en", "ja")}
@@ -112,20 +113,10 @@ async def wait_for(condition, progressed: asyncio.Event, tasks: list[asyncio.Tas
 
 
 async def settle(driver, player: Player) -> bool:  # noqa: ANN001
-    """The server is back: the stored log is the acknowledged one, or it plus the refused action (once).
-    True when the refused action was stored."""
-    game = player.game
-    record = await export(driver, game)
-    acked = [a.to_json() for a in game.log]
-    assert record["actions"] in (acked, acked + [player.pending.to_json()]), (
-        f"{game.channel.name}: stored {len(record['actions'])} actions, acknowledged {len(acked)}")
-    kept = len(record["actions"]) > len(acked)
-    if kept:
-        game.log.append(player.pending)
-    player.pending = None
-    check_record(game, record)
-    game.reply = await driver.slash("game status", {}, grace=0, **game.who)
-    assert acknowledged(game.reply), game.reply.text
+    """The server is back: the stored log is the acknowledged one, or it plus the refused action (once), and
+    the game answers again. True when the refused action was stored."""
+    kept = await settled_log(driver, player)
+    assert acknowledged(player.game.reply), player.game.reply.text
     return kept
 
 

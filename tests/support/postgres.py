@@ -15,9 +15,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from bench.pgserver import SUPERUSER, PostgresServer, find_bin_dir
+from bench.pgserver import MISSING, SUPERUSER, PostgresServer, temporary_server
 
-__all__ = ["REQUIRE", "SUPERUSER", "PostgresServer", "find_bin_dir", "pg_dsn", "pg_server"]
+__all__ = ["REQUIRE", "SUPERUSER", "PostgresServer", "pg_dsn", "pg_server"]
 
 REQUIRE = "SOLO_BOT_REQUIRE_POSTGRES"
 
@@ -30,17 +30,12 @@ def _unavailable(why: str) -> None:
 
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[PostgresServer]:
-    """The test run's PostgreSQL server (started on first use, stopped and removed at the end)."""
-    bin_dir = find_bin_dir()
-    if bin_dir is None:
-        _unavailable("no PostgreSQL server binaries (initdb, pg_ctl) on PATH or in /usr/lib/postgresql/*/bin")
-    server = PostgresServer(bin_dir)
-    try:
-        server.init()
-        server.start()
+    """The test run's PostgreSQL server (started on first use, stopped and removed at the end; fsync off: the
+    tests check the protocol and the locking, not a disk)."""
+    with temporary_server(durable=False) as server:
+        if server is None:
+            _unavailable(MISSING)
         yield server
-    finally:
-        server.remove()
 
 
 @pytest.fixture

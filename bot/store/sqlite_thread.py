@@ -106,10 +106,6 @@ class ConnectionThread:
             self._ready.notify()
         await asyncio.get_running_loop().run_in_executor(None, thread.join)
 
-    @property
-    def is_open(self) -> bool:
-        return self._thread is not None and self._conn is not None
-
     def interrupt(self) -> None:
         """Stop the statement running now at its next step (sqlite3 allows this from any thread); on an
         ``interruptible`` connection, every later statement too."""

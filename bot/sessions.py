@@ -89,6 +89,7 @@ class GameService:
         # Each channel's active game row as this process last wrote or read it (one row per channel with a game
         # under way: as many as cached records at most, and it leaves with them).
         self._rows: dict[int, GameRow] = {}
+        self._row_channels: dict[int, int] = {}  # game id -> the channel whose row above is that game's
         self._changing = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -141,18 +142,30 @@ class GameService:
 
     def forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
-        for channel_id in [c for c, row in self._rows.items() if row.id == game_id]:
-            del self._rows[channel_id]
+        self._forget_row(game_id)
 
     def _remember_row(self, row: GameRow) -> None:
         """The channel's row after a write or a read: kept while its game is active."""
-        if row.status == "active":
-            self._rows[row.channel_id] = row
-        elif self._rows.get(row.channel_id, row).id == row.id:
-            self._rows.pop(row.channel_id, None)
+        self._forget_row(row.id)
+        if row.status != "active":
+            return
+        replaced = self._rows.get(row.channel_id)
+        if replaced is not None:
+            self._forget_row(replaced.id)
+        self._rows[row.channel_id] = row
+        self._row_channels[row.id] = row.channel_id
+
+    def _forget_row(self, game_id: int) -> None:
+        channel_id = self._row_channels.pop(game_id, None)
+        if channel_id is not None:
+            del self._rows[channel_id]
 
     def cached_games(self) -> int:
         return len(self._cache)
+
+    def cached_rows(self) -> int:
+        """Channels whose game row is kept (never more than cached games: a row leaves with its record)."""
+        return len(self._rows)
 
     def channel_locks(self) -> int:
         """Channel locks in memory: only those of channels with a change under way (or held by hand)."""

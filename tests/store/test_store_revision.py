@@ -193,3 +193,15 @@ async def test_a_command_on_a_game_this_process_wrote_reads_nothing_and_writes_o
     for change in (1, 2, -1, 1):
         await a.play(CHANNEL, OWNER, Action("crystals", change=change))
     assert (store._reader.calls - reads, store._writer.calls - writes) == (0, 4)
+
+
+async def test_kept_rows_leave_with_their_records(store) -> None:
+    """The rows kept for the lean path are bounded like the records: one leaving takes the other along."""
+    a = GameService(store, seed=lambda: SEED, max_cached=2)
+    for channel in range(CHANNEL, CHANNEL + 5):
+        await a.start(kind="seasons", options=dict(OPTIONS), guild_id=1, channel_id=channel,
+                      parent_channel_id=None, owner_id=OWNER)
+        await a.play(channel, OWNER, _opening())
+        assert a.cached_rows() <= a.cached_games() <= 2
+    played = await a.play(CHANNEL, OWNER, Action("crystals", change=1))  # its row had left: read again, kept
+    assert played.row.ply == 2 and a.cached_rows() <= 2

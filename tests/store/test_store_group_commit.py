@@ -111,8 +111,8 @@ async def test_a_write_cancelled_in_its_group_is_whole_or_absent(store: SqliteSt
         writes = [asyncio.create_task(append(store, g)) for g in rows]
         await queued(store, len(rows))
         writes[1].cancel()  # still queued: it must never run
-    with contextlib.suppress(asyncio.CancelledError):
-        await writes[1]
+        with contextlib.suppress(asyncio.CancelledError):
+            await writes[1]  # the cancellation gone through while the writer is still held
     done = await asyncio.gather(*(w for i, w in enumerate(writes) if i != 1))
     assert [g.ply for g in done] == [1, 1, 1]
     assert (await store.game(rows[1].id)).ply == 0 and await store.live_actions(rows[1].id) == []

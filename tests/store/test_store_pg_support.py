@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from support import postgres
 
+from bench import pgserver
+
 
 def test_missing_server_binaries_skip_locally(monkeypatch) -> None:
     monkeypatch.delenv(postgres.REQUIRE, raising=False)
@@ -22,9 +24,9 @@ def test_missing_server_binaries_fail_when_postgres_is_required(monkeypatch) -> 
 
 def test_the_binaries_are_found_on_path_or_in_the_distributions_folder(monkeypatch, tmp_path) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))  # nothing on PATH: the distribution's folder, if installed
-    found = postgres.find_bin_dir()
+    found = pgserver.find_bin_dir()
     assert found is None or (found / "initdb").exists()
     for name in ("initdb", "pg_ctl", "postgres", "createdb"):
         (tmp_path / name).write_text("#!/bin/sh\n")
         (tmp_path / name).chmod(0o755)
-    assert postgres.find_bin_dir() == tmp_path
+    assert pgserver.find_bin_dir() == tmp_path

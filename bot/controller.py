@@ -268,8 +268,10 @@ class Controller:
         view = view_of(row.id, row.ply, specs) if specs else None
         sent = await send(interaction, embed=embed, view=view, files=files, ephemeral=ephemeral)
         if later:
+            # The pictures a game's moves bring (the UI's choice, not asked for): only the newest one matters.
+            group = ("game", row.id) if picture is None else None
             self.pictures.submit(lambda: ui.board(summary, lg), picture_edit(interaction, sent, embed),
-                                 key=picture_key(interaction, sent))
+                                 key=picture_key(interaction, sent), group=group)
         if played.finished_now and not played.undone:
             await self.post_result(interaction, row, step.state.result() or {}, played)
         if played.withdrawn is not None:

@@ -7,9 +7,11 @@ than one thread. Before each picture the worker lets every command already waiti
 first. When the queue is full a picture is dropped (logged and counted): its message keeps the text, which is
 the authoritative record, and ``/game status`` draws it again.
 
-No work for what did not change: only the newest picture of a message matters, so a picture still waiting when
-a newer one for the same message (the same ``key``) is submitted is replaced by it, never drawn; and a picture
-whose bytes are those the message already shows is not uploaded again.
+No work for what did not change: only the newest picture matters, so a picture still waiting when a newer one
+for the same message (the same ``key``), or of the same game (the same ``group``: the pictures a game's moves
+bring), is submitted is replaced by it, never drawn — under load the newest board goes out, not a queue of
+older ones, and the older reply keeps its text; and a picture whose bytes are those the message already shows
+is not uploaded again.
 
 While no picture waits, the worker draws the static layers (bot/render/picture.py, ``prepare``) one small
 step at a time; the few every game's first picture needs are drawn on the picture thread as soon as the queue
@@ -55,15 +57,17 @@ def _next_step(steps: Iterator[picture.Step]) -> bool:
 
 
 class _Picture:
-    __slots__ = ("render", "deliver", "key")
+    __slots__ = ("render", "deliver", "key", "slot")
 
-    def __init__(self, render: Render, deliver: Deliver, key: Hashable | None) -> None:
+    def __init__(self, render: Render, deliver: Deliver, key: Hashable | None, slot: Hashable | None) -> None:
         self.render, self.deliver, self.key = render, deliver, key
+        self.slot = slot  # what a newer picture replaces it by: its group, else its message
 
 
 class PictureQueue:
-    """``submit(render, deliver, key)``: ``render()`` on the picture thread, then ``await deliver(png)``, in order;
-    the newest picture of a ``key`` (a message) replaces one of the same key still waiting."""
+    """``submit(render, deliver, key, group=…)``: ``render()`` on the picture thread, then ``await deliver(png)``,
+    in order; the newest picture of a ``group`` (a game), else of a ``key`` (a message), replaces one still
+    waiting."""
 
     def __init__(self, maxsize: int = QUEUE_SIZE) -> None:
         self.maxsize = maxsize
@@ -86,27 +90,29 @@ class PictureQueue:
         return (self.submitted - self.delivered - self.dropped - self.failed - self.superseded
                 - self.unchanged)
 
-    def submit(self, render: Render, deliver: Deliver, key: Hashable | None = None) -> bool:
+    def submit(self, render: Render, deliver: Deliver, key: Hashable | None = None, *,
+               group: Hashable | None = None) -> bool:
         """Queue a picture for the message ``key``; False (dropped) when the queue is full."""
         if self._queue is None:
             self._queue = asyncio.Queue(self.maxsize)
         if self._worker is None or self._worker.done():
             self._worker = asyncio.get_running_loop().create_task(self._work(self._queue), name="pictures")
         self.submitted += 1
-        waiting = self._waiting.get(key) if key is not None else None
-        if waiting is not None:  # an older picture of this message, not drawn yet: the newer one takes its place
-            waiting.render, waiting.deliver = render, deliver
+        slot = group if group is not None else key
+        waiting = self._waiting.get(slot) if slot is not None else None
+        if waiting is not None:  # an older picture of this game or message, not drawn yet: the newer one instead
+            waiting.render, waiting.deliver, waiting.key = render, deliver, key
             self.superseded += 1
             return True
-        item = _Picture(render, deliver, key)
+        item = _Picture(render, deliver, key, slot)
         try:
             self._queue.put_nowait(item)
         except asyncio.QueueFull:
             self.dropped += 1
             log.warning("picture queue full (%d): a picture was dropped", self.maxsize)
             return False
-        if key is not None:
-            self._waiting[key] = item
+        if slot is not None:
+            self._waiting[slot] = item
         return True
 
     async def _work(self, queue: asyncio.Queue[_Picture]) -> None:
@@ -116,8 +122,8 @@ class PictureQueue:
             item = await queue.get()
             try:
                 await asyncio.sleep(0)  # the commands already waiting on the loop go first
-                if item.key is not None and self._waiting.get(item.key) is item:
-                    del self._waiting[item.key]  # from now on a newer picture of this message queues anew
+                if item.slot is not None and self._waiting.get(item.slot) is item:
+                    del self._waiting[item.slot]  # from now on a newer picture of this game or message queues anew
                 png = await drawn(item.render)
                 self.rendered += 1
                 if self._already_shown(item.key, png):

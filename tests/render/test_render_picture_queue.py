@@ -64,13 +64,13 @@ async def test_of_a_burst_of_pictures_for_one_message_only_the_newest_is_drawn_a
         await drawing.wait()  # the worker is drawing this reply's picture: it holds the picture thread
         submit, drawn, asked = pictures.submit, [], []
 
-        def burst(render, deliver, key=None):  # noqa: ANN001, ANN202 - the same message's picture, BURST times
+        def burst(render, deliver, key=None, group=None):  # noqa: ANN001, ANN202 - one message's picture, BURST times
             asked.append((render, deliver, key))
             for n in range(BURST):
                 def numbered(n: int = n) -> bytes:
                     drawn.append(n)
                     return render()
-                assert submit(numbered, deliver, key=key)
+                assert submit(numbered, deliver, key=key, group=group)
             return True
 
         monkeypatch.setattr(pictures, "submit", burst)
@@ -247,3 +247,40 @@ def _volfyirion_mid_game() -> dict:
     summary["wonders"] = [{"name": "Sharp Qoam", "cost": 2, "sealed": True},
                           {"name": "Living Knife", "cost": 3, "sealed": False}]
     return summary
+
+
+async def test_a_newer_picture_of_a_game_replaces_its_older_one_for_another_message():
+    """``group`` (a game): under load the newest board goes out, to the newest reply; the older reply keeps its
+    text. Whether a picture is unchanged is still judged per message."""
+    queue = PictureQueue()
+    release, loop, drawing = threading.Event(), asyncio.get_running_loop(), asyncio.Event()
+    delivered: list[tuple[str, bytes]] = []
+
+    def hold() -> bytes:
+        loop.call_soon_threadsafe(drawing.set)
+        release.wait(60)
+        return b"other game"
+
+    def to(message: str):  # noqa: ANN202
+        async def deliver(png: bytes) -> None:
+            delivered.append((message, png))
+        return deliver
+
+    try:
+        queue.submit(hold, to("x"), key="x")
+        await drawing.wait()
+        queue.submit(lambda: b"move 1", to("m1"), key="m1", group=("game", 7))
+        queue.submit(lambda: b"move 2", to("m2"), key="m2", group=("game", 7))
+        queue.submit(lambda: b"move 3", to("m3"), key="m3", group=("game", 7))
+        queue.submit(lambda: b"other", to("o1"), key="o1", group=("game", 8))
+        assert queue.superseded == 2 and queue.pending == 3
+        release.set()
+        await queue.idle()
+        assert delivered == [("x", b"other game"), ("m3", b"move 3"), ("o1", b"other")]
+        # The same board for a new message of the game is uploaded: "unchanged" is per message.
+        queue.submit(lambda: b"move 3", to("m4"), key="m4", group=("game", 7))
+        await queue.idle()
+        assert delivered[-1] == ("m4", b"move 3") and queue.unchanged == 0
+    finally:
+        release.set()
+        await queue.drain()

@@ -48,7 +48,7 @@ from .base import (
 )
 
 # The rows read the same from both databases (mapping access by column name).
-from .sqlite import _action_row, _check_finish, _dumps, _game_row, _result_row, _signed, refusal_for
+from .rows import action_row, action_texts, dumps, game_row, new_game_options, refusal_for, result_row, signed
 
 log = logging.getLogger(__name__)
 
@@ -373,11 +373,7 @@ class PostgresStore:
         options: JSON,
         seed: int,
     ) -> GameRow:
-        if not isinstance(kind, str) or not kind:
-            raise ValueError(f"unknown game kind {kind!r}")
-        if not 0 <= seed < 1 << 64:
-            raise ValueError("the seed must be an unsigned 64-bit integer")
-        options_text = _dumps(dict(options))
+        options_text = new_game_options(kind, options, seed)
         now = self._clock()
         try:
             async with self._write() as conn:
@@ -385,7 +381,7 @@ class PostgresStore:
                     "INSERT INTO games (guild_id, channel_id, parent_channel_id, owner_id, kind, options, seed,"
                     " status, ply, revision, created_at, updated_at)"
                     f" VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', 0, 0, $8, $8) RETURNING {_GAME_COLUMNS}",
-                    guild_id, channel_id, parent_channel_id, owner_id, kind, options_text, _signed(seed), now,
+                    guild_id, channel_id, parent_channel_id, owner_id, kind, options_text, signed(seed), now,
                 )
         except asyncpg.UniqueViolationError as exc:
             raise await self._channel_busy(channel_id) from exc
@@ -394,8 +390,8 @@ class PostgresStore:
             row = await self._ask_after_lost_commit(
                 f"a new game in channel {channel_id}", None, lambda conn: conn.fetchrow(
                     f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'"
-                    " AND owner_id = $2 AND seed = $3 AND created_at = $4", channel_id, owner_id, _signed(seed), now))
-        return _game_row(row)
+                    " AND owner_id = $2 AND seed = $3 AND created_at = $4", channel_id, owner_id, signed(seed), now))
+        return game_row(row)
 
     async def _channel_busy(self, channel_id: int) -> ChannelBusy:
         game_id = await self._read(lambda conn: conn.fetchval(
@@ -405,7 +401,7 @@ class PostgresStore:
     async def active_game(self, channel_id: int) -> GameRow | None:
         row = await self._read(lambda conn: conn.fetchrow(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'", channel_id))
-        return _game_row(row) if row else None
+        return game_row(row) if row else None
 
     async def game(self, game_id: int) -> GameRow:
         return await self._read(lambda conn: _game(conn, game_id))
@@ -413,7 +409,7 @@ class PostgresStore:
     async def last_game(self, channel_id: int) -> GameRow | None:
         row = await self._read(lambda conn: conn.fetchrow(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1", channel_id))
-        return _game_row(row) if row else None
+        return game_row(row) if row else None
 
     async def count_games(self, status: str | None = None) -> int:
         return int(await self._read(lambda conn: conn.fetchval(
@@ -431,14 +427,14 @@ class PostgresStore:
             f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = $1 AND NOT undone AND ply > $2 ORDER BY ply",
             game_id, after_ply))
         self.action_rows_read += len(rows)
-        return [_action_row(r) for r in rows]
+        return [action_row(r) for r in rows]
 
     async def history(self, game_id: int, limit: int) -> list[ActionRow]:
         """The latest ``limit`` log entries, newest first, undone ones included (``undone=True``)."""
         rows = await self._read(lambda conn: conn.fetch(
             f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = $1 ORDER BY seq DESC LIMIT $2",
             game_id, limit))
-        return [_action_row(r) for r in rows]
+        return [action_row(r) for r in rows]
 
     async def latest_snapshot(self, game_id: int, at_most_ply: int) -> tuple[int, JSON] | None:
         row = await self._read(lambda conn: conn.fetchrow(
@@ -460,12 +456,7 @@ class PostgresStore:
         interaction_id: int | None = None,
     ) -> GameRow:
         """As ``SqliteStore.append_action``: one action at ``expected_ply + 1``, all or nothing."""
-        action_text = _dumps(action)
-        snapshot_text = None if snapshot is None else _dumps(snapshot)
-        summary_text = None if summary is None else _dumps(summary)
-        if finish is not None:
-            _check_finish(finish)
-        status = "active" if finish is None else finish.status
+        action_text, snapshot_text, summary_text, status = action_texts(action, snapshot, summary, finish)
         now = self._clock()
         try:
             async with self._write() as conn:
@@ -482,7 +473,7 @@ class PostgresStore:
                 if row is None:
                     raise refusal_for(await _game(conn, game_id), expected_ply, allowed=("active",),
                                       expected_revision=expected_revision)
-                game = _game_row(row)
+                game = game_row(row)
                 await conn.execute(
                     "INSERT INTO actions (game_id, ply, action, user_id, created_at, interaction_id)"
                     " VALUES ($1, $2, $3, $4, $5, $6)",
@@ -512,7 +503,7 @@ class PostgresStore:
         expected_revision: int | None = None, interaction_id: int | None = None,
     ) -> GameRow:
         """As ``SqliteStore.undo_action``: the last live action marked undone, ply − 1, revision + 1."""
-        summary_text = None if summary is None else _dumps(summary)
+        summary_text = None if summary is None else dumps(summary)
         now = self._clock()
         try:
             async with self._write() as conn:
@@ -539,7 +530,7 @@ class PostgresStore:
                     raise StoreCorrupt("log_mismatch", game_id=game_id, ply=expected_ply)
                 await conn.execute("DELETE FROM snapshots WHERE game_id = $1 AND ply > $2", game_id, expected_ply - 1)
                 await conn.execute("DELETE FROM results WHERE game_id = $1", game_id)
-                return _game_row(row)
+                return game_row(row)
         except asyncpg.UniqueViolationError as exc:
             if exc.constraint_name == "actions_undone_interaction":  # a second delivery racing the first
                 raise AlreadyApplied(game_id=game_id, interaction_id=interaction_id) from exc
@@ -563,7 +554,7 @@ class PostgresStore:
                 f"abandoning game {game_id}", game_id, lambda conn: conn.fetchrow(
                     f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1 AND status = 'abandoned' AND updated_at = $2",
                     game_id, now))
-            return _game_row(row)
+            return game_row(row)
 
     async def _abandon(self, game_id: int, expected_ply: int | None, by_user: int, expected_revision: int | None,
                        now: str) -> GameRow:
@@ -577,7 +568,7 @@ class PostgresStore:
             if row is None:
                 raise refusal_for(await _game(conn, game_id), expected_ply, allowed=("active",),
                                   expected_revision=expected_revision)
-            game = _game_row(row)
+            game = game_row(row)
             await _insert_result(conn, game, FinishInfo(status="abandoned", outcome="abandoned"),
                                  ended_by=by_user, now=now)
             return game
@@ -645,7 +636,7 @@ class PostgresStore:
     async def result(self, game_id: int) -> ResultRow | None:
         row = await self._read(lambda conn: conn.fetchrow(
             f"SELECT {_RESULT_COLUMNS} FROM results WHERE game_id = $1", game_id))
-        return _result_row(row) if row else None
+        return result_row(row) if row else None
 
     async def leaderboard(
         self, guild_id: int | None, kind: str, difficulty: str | None = None, limit: int = 10, *, ranking: Ranking
@@ -657,7 +648,7 @@ class PostgresStore:
             f" WHERE guild_id IS NOT DISTINCT FROM $1 AND kind = $2 AND ($3::text IS NULL OR difficulty = $3)"
             f" AND {where}) AS ranked WHERE nth = 1 ORDER BY {order} LIMIT $4",
             guild_id, kind, difficulty, limit))
-        return [_result_row(r) for r in rows]
+        return [result_row(r) for r in rows]
 
     async def stats(self, guild_id: int | None, user_id: int, *,
                     rankings: Mapping[str, Ranking] | None = None) -> JSON:
@@ -676,7 +667,7 @@ class PostgresStore:
                 row = await conn.fetchrow(
                     f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild_id IS NOT DISTINCT FROM $1"
                     f" AND user_id = $2 AND kind = $3 AND {where} ORDER BY {order} LIMIT 1", guild_id, user_id, kind)
-                best[kind] = _result_row(row) if row else None
+                best[kind] = result_row(row) if row else None
             return started, ended, best
 
         started, ended, best = await self._read(read)
@@ -827,7 +818,7 @@ async def _game(conn: asyncpg.Connection, game_id: int) -> GameRow:
     row = await conn.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
     if row is None:
         raise GameNotFound(game_id=game_id)
-    return _game_row(row)
+    return game_row(row)
 
 
 async def _user_data(conn: asyncpg.Connection, user_id: int) -> JSON:
@@ -867,7 +858,7 @@ async def _insert_result(conn: asyncpg.Connection, game: GameRow, finish: Finish
         f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
         game.id, game.guild_id, game.owner_id, game.kind, finish.outcome, difficulty,
         finish.player_score, finish.opponent_score, finish.length,
-        None if finish.result is None else _dumps(finish.result), finish.finished_at or now, ended_by,
+        None if finish.result is None else dumps(finish.result), finish.finished_at or now, ended_by,
     )
 
 

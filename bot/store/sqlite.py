@@ -28,15 +28,12 @@ from typing import Any, TypeVar
 
 from .base import (
     JSON,
-    OUTCOMES,
     ActionRow,
     AlreadyApplied,
     ChannelBusy,
     FinishInfo,
-    GameNotActive,
     GameNotFound,
     GameRow,
-    NothingToUndo,
     Ranking,
     ResultRow,
     SchemaTooNew,
@@ -46,6 +43,7 @@ from .base import (
     StoreUnavailable,
     ranking_sql,
 )
+from .rows import action_row, action_texts, dumps, game_row, new_game_options, refusal_for, result_row, signed
 from .schema import MIGRATIONS, SCHEMA_VERSION
 from .sqlite_thread import ConnectionThread
 
@@ -87,18 +85,6 @@ def translate(exc: sqlite3.Error) -> Exception:
     if primary == _CANTOPEN or "unable to open" in text:
         return StoreUnavailable("cannot_open")
     return exc
-
-
-_U64 = (1 << 64) - 1
-
-
-def _signed(seed: int) -> int:
-    """An unsigned 64-bit seed in SQLite's (and PostgreSQL's) signed 64-bit INTEGER, same bits."""
-    return seed - (1 << 64) if seed >= 1 << 63 else seed
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def _utc_now() -> str:
@@ -325,11 +311,7 @@ class SqliteStore:
         options: JSON,
         seed: int,
     ) -> GameRow:
-        if not isinstance(kind, str) or not kind:
-            raise ValueError(f"unknown game kind {kind!r}")
-        if not 0 <= seed < 1 << 64:
-            raise ValueError("the seed must be an unsigned 64-bit integer")
-        options_text = _dumps(dict(options))
+        options_text = new_game_options(kind, options, seed)
         now = self._clock()
 
         def create(db: sqlite3.Connection) -> GameRow:
@@ -338,7 +320,7 @@ class SqliteStore:
                     "INSERT INTO games (guild_id, channel_id, parent_channel_id, owner_id, kind, options,"
                     " seed, status, ply, created_at, updated_at)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, 'active', 0, ?, ?)",
-                    (guild_id, channel_id, parent_channel_id, owner_id, kind, options_text, _signed(seed), now, now),
+                    (guild_id, channel_id, parent_channel_id, owner_id, kind, options_text, signed(seed), now, now),
                 )
             except sqlite3.IntegrityError as exc:
                 raise _channel_busy(db, channel_id) from exc
@@ -349,7 +331,7 @@ class SqliteStore:
     async def active_game(self, channel_id: int) -> GameRow | None:
         row = await self._read(lambda db: _one(
             db, f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)))
-        return _game_row(row) if row else None
+        return game_row(row) if row else None
 
     async def game(self, game_id: int) -> GameRow:
         return await self._read(lambda db: _game(db, game_id))
@@ -358,7 +340,7 @@ class SqliteStore:
         """The channel's most recent game, whatever its status."""
         row = await self._read(lambda db: _one(
             db, f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,)))
-        return _game_row(row) if row else None
+        return game_row(row) if row else None
 
     async def count_games(self, status: str | None = None) -> int:
         row = await self._read(lambda db: _one(
@@ -377,14 +359,14 @@ class SqliteStore:
             f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND undone = 0 AND ply > ? ORDER BY ply",
             (game_id, after_ply)).fetchall())
         self.action_rows_read += len(rows)
-        return [_action_row(r) for r in rows]
+        return [action_row(r) for r in rows]
 
     async def history(self, game_id: int, limit: int) -> list[ActionRow]:
         """The latest ``limit`` log entries, newest first, undone ones included (``undone=True``)."""
         rows = await self._read(lambda db: db.execute(
             f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?",
             (game_id, limit)).fetchall())
-        return [_action_row(r) for r in rows]
+        return [action_row(r) for r in rows]
 
     async def latest_snapshot(self, game_id: int, at_most_ply: int) -> tuple[int, JSON] | None:
         row = await self._read(lambda db: _one(
@@ -412,13 +394,7 @@ class SqliteStore:
         ``expected_revision`` (when given) must be the game's revision too; ``interaction_id`` is kept
         with the action, and an interaction whose action is already stored raises ``AlreadyApplied``.
         """
-        # Serialise everything before the transaction: a value that is not JSON writes nothing.
-        action_text = _dumps(action)
-        snapshot_text = None if snapshot is None else _dumps(snapshot)
-        summary_text = None if summary is None else _dumps(summary)
-        if finish is not None:
-            _check_finish(finish)
-        status = "active" if finish is None else finish.status
+        action_text, snapshot_text, summary_text, status = action_texts(action, snapshot, summary, finish)
         now = self._clock()
 
         def append(db: sqlite3.Connection) -> GameRow:
@@ -457,7 +433,7 @@ class SqliteStore:
     ) -> GameRow:
         """Take back the last live action: marked undone (never deleted), ply − 1, snapshots above the
         new ply dropped; a game that action had finished is active again and its result is gone."""
-        summary_text = None if summary is None else _dumps(summary)
+        summary_text = None if summary is None else dumps(summary)
         now = self._clock()
 
         def undo(db: sqlite3.Connection) -> GameRow:
@@ -534,7 +510,7 @@ class SqliteStore:
     async def result(self, game_id: int) -> ResultRow | None:
         row = await self._read(lambda db: _one(db, f"SELECT {_RESULT_COLUMNS} FROM results WHERE game_id = ?",
                                                (game_id,)))
-        return _result_row(row) if row else None
+        return result_row(row) if row else None
 
     async def leaderboard(
         self, guild_id: int | None, kind: str, difficulty: str | None = None, limit: int = 10, *, ranking: Ranking
@@ -549,7 +525,7 @@ class SqliteStore:
             f" WHERE guild_id IS ? AND kind = ? AND (? IS NULL OR difficulty = ?) AND {where}"
             f") WHERE nth = 1 ORDER BY {order} LIMIT ?",
             (guild_id, kind, difficulty, difficulty, limit)).fetchall())
-        return [_result_row(r) for r in rows]
+        return [result_row(r) for r in rows]
 
     async def stats(self, guild_id: int | None, user_id: int, *,
                     rankings: Mapping[str, Ranking] | None = None) -> JSON:
@@ -581,7 +557,7 @@ class SqliteStore:
                     f" AND {where} ORDER BY {order} LIMIT 1",
                     (guild_id, user_id, kind),
                 )
-                best[kind] = _result_row(row) if row else None
+                best[kind] = result_row(row) if row else None
             return started, ended, best
 
         started, ended, best = await self._read(read)
@@ -806,7 +782,7 @@ def _game(db: sqlite3.Connection, game_id: int) -> GameRow:
     row = _one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
     if row is None:
         raise GameNotFound(game_id=game_id)
-    return _game_row(row)
+    return game_row(row)
 
 
 def _refusal(
@@ -815,21 +791,6 @@ def _refusal(
 ) -> StoreError:
     """Why a conditional UPDATE touched no row."""
     return refusal_for(_game(db, game_id), expected_ply, allowed=allowed, expected_revision=expected_revision)
-
-
-def refusal_for(
-    game: GameRow, expected_ply: int | None, *, allowed: tuple[str, ...], expected_revision: int | None = None
-) -> StoreError:
-    """Why a conditional UPDATE of ``game`` (as it is now) touched no row (shared with the PostgreSQL store)."""
-    if game.status not in allowed:
-        return GameNotActive(game_id=game.id, status=game.status)
-    if expected_ply is not None and game.ply != expected_ply:
-        return StaleVersion(game_id=game.id, expected=expected_ply, actual=game.ply)
-    if expected_revision is not None and game.revision != expected_revision:
-        # Same ply over a different history (an undo and another action since): the ABA case.
-        return StaleVersion(game_id=game.id, expected=expected_ply, actual=game.ply,
-                            expected_revision=expected_revision, revision=game.revision)
-    return NothingToUndo(game_id=game.id)
 
 
 def _channel_busy(db: sqlite3.Connection, channel_id: int) -> ChannelBusy:
@@ -853,55 +814,11 @@ def _insert_result(
             finish.player_score,
             finish.opponent_score,
             finish.length,
-            _dumps(finish.result if finish.result is not None else {"outcome": finish.outcome}),
+            dumps(finish.result if finish.result is not None else {"outcome": finish.outcome}),
             finish.finished_at or now,
             ended_by,
         ),
     )
-
-
-def _check_finish(finish: FinishInfo) -> None:
-    if finish.status not in ("finished", "abandoned"):
-        raise ValueError(f"a game ends finished or abandoned, not {finish.status!r}")
-    if finish.outcome not in OUTCOMES:
-        raise ValueError(f"unknown outcome {finish.outcome!r}")
-
-
-def _game_row(row: sqlite3.Row) -> GameRow:
-    return GameRow(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        parent_channel_id=row["parent_channel_id"],
-        owner_id=row["owner_id"],
-        kind=row["kind"],
-        options=json.loads(row["options"]),
-        seed=row["seed"] & _U64,
-        status=row["status"],
-        ply=row["ply"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        summary=None if row["summary"] is None else json.loads(row["summary"]),
-        revision=row["revision"],
-    )
-
-
-def _action_row(row: sqlite3.Row) -> ActionRow:
-    return ActionRow(
-        seq=row["seq"],
-        game_id=row["game_id"],
-        ply=row["ply"],
-        action=json.loads(row["action"]),
-        user_id=row["user_id"],
-        created_at=row["created_at"],
-        undone=bool(row["undone"]),
-    )
-
-
-def _result_row(row: sqlite3.Row) -> ResultRow:
-    values = {key: row[key] for key in ResultRow.__dataclass_fields__}
-    values["result"] = None if values["result"] is None else json.loads(values["result"])
-    return ResultRow(**values)
 
 
 async def check_main(db_path: str | os.PathLike[str], *, quick: bool = False) -> int:

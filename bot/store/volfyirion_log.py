@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base import JSON, StoreError
+from .rows import dumps
 
 log = logging.getLogger(__name__)
 
@@ -108,24 +109,21 @@ def migrate_volfyirion_actions(db: sqlite3.Connection) -> None:
             skipped += 1
             continue
         for seq, action in changed.items():
-            db.execute("UPDATE actions SET action = ? WHERE seq = ?", (_dumps(action), seq))
+            db.execute("UPDATE actions SET action = ? WHERE seq = ?", (dumps(action), seq))
         new_options, renamed = _renamed_bonus(options)
         if renamed:
-            db.execute("UPDATE games SET options = ? WHERE id = ?", (_dumps(new_options), game_id))
+            db.execute("UPDATE games SET options = ? WHERE id = ?", (dumps(new_options), game_id))
         if summary_text:
             summary, renamed = _renamed_bonus(json.loads(summary_text))
             if renamed:
-                db.execute("UPDATE games SET summary = ? WHERE id = ?", (_dumps(summary), game_id))
+                db.execute("UPDATE games SET summary = ? WHERE id = ?", (dumps(summary), game_id))
         for ply, state_text in db.execute(
                 "SELECT ply, state FROM snapshots WHERE game_id = ?", (game_id,)).fetchall():
             state = json.loads(state_text)
             state_options, renamed = _renamed_bonus(state.get("options"))
             if renamed:
                 db.execute("UPDATE snapshots SET state = ? WHERE game_id = ? AND ply = ?",
-                                 (_dumps({**state, "options": state_options}), game_id, ply))
+                                 (dumps({**state, "options": state_options}), game_id, ply))
         rewritten += bool(changed)
     log.info("volfyirion logs: %d game(s) checked, %d rewritten, %d left as stored", len(games), rewritten, skipped)
 
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)

@@ -1,0 +1,110 @@
+"""What both stores write and read alike: JSON text, the seed's bits, the checks before a write, the rows
+read back, and why a conditional write touched no row. The SQL differs per store; these do not."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from .base import (
+    JSON,
+    OUTCOMES,
+    ActionRow,
+    FinishInfo,
+    GameNotActive,
+    GameRow,
+    NothingToUndo,
+    ResultRow,
+    StaleVersion,
+    StoreError,
+)
+
+_U64 = (1 << 64) - 1
+
+
+def signed(seed: int) -> int:
+    """An unsigned 64-bit seed in SQLite's (and PostgreSQL's) signed 64-bit INTEGER, same bits."""
+    return seed - (1 << 64) if seed >= 1 << 63 else seed
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def refusal_for(
+    game: GameRow, expected_ply: int | None, *, allowed: tuple[str, ...], expected_revision: int | None = None
+) -> StoreError:
+    """Why a conditional UPDATE of ``game`` (as it is now) touched no row."""
+    if game.status not in allowed:
+        return GameNotActive(game_id=game.id, status=game.status)
+    if expected_ply is not None and game.ply != expected_ply:
+        return StaleVersion(game_id=game.id, expected=expected_ply, actual=game.ply)
+    if expected_revision is not None and game.revision != expected_revision:
+        # Same ply over a different history (an undo and another action since): the ABA case.
+        return StaleVersion(game_id=game.id, expected=expected_ply, actual=game.ply,
+                            expected_revision=expected_revision, revision=game.revision)
+    return NothingToUndo(game_id=game.id)
+
+
+def check_finish(finish: FinishInfo) -> None:
+    if finish.status not in ("finished", "abandoned"):
+        raise ValueError(f"a game ends finished or abandoned, not {finish.status!r}")
+    if finish.outcome not in OUTCOMES:
+        raise ValueError(f"unknown outcome {finish.outcome!r}")
+
+
+def game_row(row: Mapping[str, Any]) -> GameRow:
+    return GameRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        parent_channel_id=row["parent_channel_id"],
+        owner_id=row["owner_id"],
+        kind=row["kind"],
+        options=json.loads(row["options"]),
+        seed=row["seed"] & _U64,
+        status=row["status"],
+        ply=row["ply"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        summary=None if row["summary"] is None else json.loads(row["summary"]),
+        revision=row["revision"],
+    )
+
+
+def action_row(row: Mapping[str, Any]) -> ActionRow:
+    return ActionRow(
+        seq=row["seq"],
+        game_id=row["game_id"],
+        ply=row["ply"],
+        action=json.loads(row["action"]),
+        user_id=row["user_id"],
+        created_at=row["created_at"],
+        undone=bool(row["undone"]),
+    )
+
+
+def result_row(row: Mapping[str, Any]) -> ResultRow:
+    values = {key: row[key] for key in ResultRow.__dataclass_fields__}
+    values["result"] = None if values["result"] is None else json.loads(values["result"])
+    return ResultRow(**values)
+
+
+def new_game_options(kind: str, options: JSON, seed: int) -> str:
+    """A new game's options as stored, once its kind and seed are checked (nothing is written otherwise)."""
+    if not isinstance(kind, str) or not kind:
+        raise ValueError(f"unknown game kind {kind!r}")
+    if not 0 <= seed < 1 << 64:
+        raise ValueError("the seed must be an unsigned 64-bit integer")
+    return dumps(dict(options))
+
+
+def action_texts(action: JSON, snapshot: JSON | None, summary: JSON | None,
+                 finish: FinishInfo | None) -> tuple[str, str | None, str | None, str]:
+    """An action's write, serialised and checked before any transaction (a value that is not JSON writes
+    nothing): the action, snapshot and summary as text, and the game's status after it."""
+    if finish is not None:
+        check_finish(finish)
+    return (dumps(action), None if snapshot is None else dumps(snapshot),
+            None if summary is None else dumps(summary), "active" if finish is None else finish.status)

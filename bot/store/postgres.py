@@ -26,7 +26,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import asyncpg
 
@@ -289,15 +289,18 @@ class PostgresStore:
             raise RuntimeError("the store is not open")
         return self._pool
 
+    async def _acquire(self, pool: asyncpg.Pool) -> asyncpg.Connection:
+        try:
+            return await pool.acquire(timeout=self.connect_timeout)
+        except BaseException as exc:
+            _reraise(exc)
+
     async def _read(self, fn: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
         """Run ``fn`` on a pooled connection; once more on a fresh one if the connection was lost (a read
         repeated changes nothing). A lost connection is closed, so that the pool connects anew."""
         pool = self._the_pool()
         for attempt in (1, 2):
-            try:
-                conn = await pool.acquire(timeout=self.connect_timeout)
-            except BaseException as exc:
-                _reraise(exc)
+            conn = await self._acquire(pool)
             try:
                 return await fn(conn)
             except BaseException as exc:
@@ -320,10 +323,7 @@ class PostgresStore:
         an interaction id settle by reading it back). A write is never repeated here."""
         pool = self._the_pool()
         for attempt in (1, 2):
-            try:
-                conn = await pool.acquire(timeout=self.connect_timeout)
-            except BaseException as exc:
-                _reraise(exc)
+            conn = await self._acquire(pool)
             try:
                 tx = conn.transaction()
                 try:
@@ -726,7 +726,7 @@ class PostgresStore:
 
 
 # -- helpers ------------------------------------------------------------------------------------------------
-def _reraise(exc: BaseException) -> None:
+def _reraise(exc: BaseException) -> NoReturn:
     """Raise ``exc`` as its store error (the error itself when it has none)."""
     error = _translated(exc)
     if error is exc:

@@ -54,6 +54,14 @@ class _CachedRowStale(Exception):
     """The cached row turned out behind the store's: drop it and try the change again on the store's."""
 
 
+async def _cached_then_stored(change: Callable[[bool], Awaitable[Played]]) -> Played:
+    """``change`` on the row this process keeps (``cached``), and once more on the store's if that one was stale."""
+    try:
+        return await change(True)
+    except _CachedRowStale:
+        return await change(False)
+
+
 @dataclass
 class Played:
     """What one successful change did: the game row after it, the step, the record."""
@@ -267,14 +275,9 @@ class GameService:
         one interaction is refused as stale instead of being applied twice.
         """
         async with self._change(channel_id):
-            for cached in (True, False):
-                try:
-                    return await self._play(channel_id, user_id, action, kind=kind, game_id=game_id, ply=ply,
-                                            before_commit=before_commit, interaction_id=interaction_id,
-                                            cached=cached)
-                except _CachedRowStale:
-                    continue
-            raise AssertionError("unreachable: the second try reads the store's row")
+            return await _cached_then_stored(lambda cached: self._play(
+                channel_id, user_id, action, kind=kind, game_id=game_id, ply=ply, before_commit=before_commit,
+                interaction_id=interaction_id, cached=cached))
 
     async def _play(self, channel_id: int, user_id: int, action: Action | Callable[[GameRecord], Action], *,
                     kind: str | None, game_id: int | None, ply: int | None, before_commit: BeforeCommit | None,
@@ -299,14 +302,9 @@ class GameService:
     async def undo(self, channel_id: int, user_id: int, *, game_id: int | None = None, ply: int | None = None,
                    before_commit: BeforeCommit | None = None, interaction_id: int | None = None) -> Played:
         async with self._change(channel_id):
-            for cached in (True, False):
-                try:
-                    return await self._undo(channel_id, user_id, game_id=game_id, ply=ply,
-                                            before_commit=before_commit, interaction_id=interaction_id,
-                                            cached=cached)
-                except _CachedRowStale:
-                    continue
-            raise AssertionError("unreachable: the second try reads the store's row")
+            return await _cached_then_stored(lambda cached: self._undo(
+                channel_id, user_id, game_id=game_id, ply=ply, before_commit=before_commit,
+                interaction_id=interaction_id, cached=cached))
 
     async def _undo(self, channel_id: int, user_id: int, *, game_id: int | None, ply: int | None,
                     before_commit: BeforeCommit | None, interaction_id: int | None, cached: bool) -> Played:

@@ -270,30 +270,15 @@ class SqliteStore:
 
     # -- plumbing: one trip to a connection's thread per call ----------------------------------------------
     async def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        if self._reader is None:
-            raise RuntimeError("the store is not open")
-        try:
-            return await self._reader.call(work)
-        except sqlite3.Error as exc:
-            raise translate(exc) from exc
+        return await _translated(self._reader, work, grouped=False)
 
     async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work`` in one transaction (grouped with the others waiting): all of it, or none of it."""
-        if self._writer is None:
-            raise RuntimeError("the store is not open")
-        try:
-            return await self._writer.transaction(work)
-        except sqlite3.Error as exc:
-            raise translate(exc) from exc
+        return await _translated(self._writer, work, grouped=True)
 
     async def _on_writer(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work`` on the writer's connection outside any group (it manages its own transaction)."""
-        if self._writer is None:
-            raise RuntimeError("the store is not open")
-        try:
-            return await self._writer.call(work)
-        except sqlite3.Error as exc:
-            raise translate(exc) from exc
+        return await _translated(self._writer, work, grouped=False)
 
     def commits(self) -> tuple[int, int]:
         """(group commits, transactions they held) since the store opened: the bench's group-commit figure."""
@@ -662,6 +647,17 @@ class SqliteStore:
 
 
 # -- helpers (module level so a transaction reads top to bottom) ------------------------------------------
+async def _translated(thread: ConnectionThread | None, work: Callable[[sqlite3.Connection], T], *,
+                      grouped: bool) -> T:
+    """``work`` on ``thread`` (in the next group commit when ``grouped``), SQLite's errors as the store's."""
+    if thread is None:
+        raise RuntimeError("the store is not open")
+    try:
+        return await (thread.transaction(work) if grouped else thread.call(work))
+    except sqlite3.Error as exc:
+        raise translate(exc) from exc
+
+
 @contextlib.contextmanager
 def _transaction(db: sqlite3.Connection) -> Iterator[None]:
     """BEGIN IMMEDIATE … COMMIT on the connection's thread, rolled back on any failure (migrations and

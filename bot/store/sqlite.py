@@ -139,8 +139,9 @@ class SqliteStore:
             if self.background_check and self._checking is None:
                 self._checking = asyncio.create_task(self._check_in_background(), name=f"integrity check {self.path}")
 
-    async def _start(self, connect: Callable[[], sqlite3.Connection], role: str) -> ConnectionThread:
-        thread = ConnectionThread(connect, name=f"sqlite {role} {self.path.name}", interruptible=role == "check")
+    async def _start(self, connect: Callable[[], sqlite3.Connection], role: str, *,
+                     interruptible: bool = False) -> ConnectionThread:
+        thread = ConnectionThread(connect, name=f"sqlite {role} {self.path.name}", interruptible=interruptible)
         try:
             await thread.open()
         except sqlite3.Error as exc:
@@ -200,7 +201,7 @@ class SqliteStore:
             conn.execute("PRAGMA query_only = ON")
             return conn
 
-        checker = self._checker = await self._start(connect, "check")
+        checker = self._checker = await self._start(connect, "check", interruptible=True)  # close stops it
         try:
             return await checker.call(lambda conn: _problems(conn, "integrity_check" if full else "quick_check"))
         except sqlite3.Error as exc:

@@ -75,27 +75,20 @@ class ConnectionThread:
         self._thread = threading.Thread(target=self._serve, name=self._name, daemon=True)
         self._thread.start()
         try:
-            self._conn = await self.call(lambda _: self._connected())
+            await self.call(lambda _: self._connected())
         except BaseException:
-            await self._stop()
+            await self._stop()  # a connection made all the same (the caller cancelled meanwhile) is closed too
             raise
 
-    def _connected(self) -> sqlite3.Connection:
+    def _connected(self) -> None:
         conn = self._connect()
         if self._interruptible:
             conn.set_progress_handler(lambda: self._interrupted, 10_000)
-        return conn
+        self._conn = conn  # on the thread: kept even if the caller who asked for it has gone
 
     async def close(self) -> None:
         """Run what is queued, close the connection, end the thread."""
-        if self._thread is None:
-            return
-        conn, self._conn = self._conn, None
-        try:
-            if conn is not None:
-                await self.call(lambda _: conn.close())
-        finally:
-            await self._stop()
+        await self._stop()
 
     async def _stop(self) -> None:
         thread, self._thread = self._thread, None
@@ -155,6 +148,7 @@ class ConnectionThread:
                     self._ready.wait()
                 first = self._jobs.popleft()
                 if first is None:
+                    self._close_connection()
                     return
                 group = [first]
                 while first.grouped and len(group) < MAX_GROUP and self._jobs and self._jobs[0] is not None \
@@ -170,6 +164,12 @@ class ConnectionThread:
             else:
                 self._run(group[0])
             _settle_soon(group)
+
+    def _close_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(sqlite3.Error):  # closing: nothing is left to tell about it
+                conn.close()
 
     def _run(self, job: _Job) -> None:
         try:

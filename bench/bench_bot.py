@@ -3,12 +3,12 @@
 Run: ``.venv/bin/python -m bench.bench_bot`` (``--quick`` for small counts). Prints the machine, then one
 table per figure, each a median of several runs with a baseline measured in the same run:
 
-- commands/s and p50/p99 latency (dispatch to answered, Driver ``grace=0``) at 1, 10 and 200 channels
-  playing at once, each channel a player who sends the next command as soon as the last one is answered
-  (a closed loop), for real games' commands (``/seasons die``/``reveal``… and ``/volfyrion play``/``end``…,
-  a new game started when one ends) beside EchoBot's ``/echo noop`` in the same channels: the floor that
-  the stand-in, the gateway and discord.py cost without any engine or store; and, up to 10 channels, the
-  bot on a store that never fsyncs, to show what durability costs;
+- commands/s and p50/p99 latency (dispatch to answered: the moment the stand-in took the answer, Driver
+  ``grace=0``) at 1, 10 and 200 channels playing at once, each channel a player who sends the next command
+  as soon as the last one is answered (a closed loop), for real games' commands (``/seasons die``/``reveal``…
+  and ``/volfyrion play``/``end``…, a new game started when one ends) beside EchoBot's ``/echo noop`` in the
+  same channels: the floor that the stand-in, the gateway and discord.py cost without any engine or store;
+  and, up to 10 channels, the bot on a store that never fsyncs, to show what durability costs;
 - resume: the first command's work after a restart (``GameService.require`` + ``record``, cache cold) for
   Seasons games of 50, 500 and 5,000 actions, against the same database without snapshots (a full
   replay) and a cache hit; bytes per action after VACUUM;
@@ -218,9 +218,13 @@ async def closed_loop(driver: Driver, tables: list[Table], per_channel: int,
                 reply = await driver.slash(name, options, channel=table.channel, user=table.user, grace=0)
                 # Refused by the stand-in (a rule broken), or turned down by the bot: the stream is off.
                 failed = bool(reply.rejections or reply.ephemeral)
+                # Answered when the stand-in took the answer (what the player sees), not when this coroutine
+                # next runs: that waits for whatever else the event loop has queued by then.
+                answered = reply.answered_at or time.perf_counter()
             except NoReply:  # nothing by Discord's deadline: the user saw "This interaction failed"
                 failed = True
-            latency = time.perf_counter() - start
+                answered = time.perf_counter()
+            latency = answered - start
             load.latencies.append(latency)
             load.by_command[name].append(latency)
             load.failures += failed

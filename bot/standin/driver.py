@@ -135,6 +135,9 @@ class Reply:
         self._last = time.monotonic()
         self._order: list[tuple[int, str]] = []  # (message id, kind) in order of first appearance
         self.late = False  # delivered past the deadline: complete at the bot's first (refused) attempt
+        # time.perf_counter() when the stand-in took the first answer: what the player would see, whatever the
+        # bot still does afterwards before this driver's coroutine runs again (the benches' latency)
+        self.answered_at: float | None = None
 
     # -- collecting --
 
@@ -144,15 +147,20 @@ class Reply:
         self._wake.set()
         if activity.kind == "response":
             if activity.payload.get("type") in ANSWERS:
-                self._answered.set()
+                self._answer()
             kind = "original"
         elif activity.kind in ("edit", "followup", "rejected"):
-            self._answered.set()
+            self._answer()
             kind = "original" if activity.message_id == record.original_id else "followup"
         else:
             kind = activity.kind
         if activity.message_id is not None and activity.message_id not in {m for m, _ in self._order}:
             self._order.append((activity.message_id, kind))
+
+    def _answer(self) -> None:
+        if not self._answered.is_set():
+            self.answered_at = time.perf_counter()
+            self._answered.set()
 
     def _observe_channel(self, message: StoredMessage) -> None:
         channel = self.record.channel

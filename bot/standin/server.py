@@ -23,7 +23,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from . import limits
+from . import limits, multipart
 from . import permissions as perms
 from .protocol import (  # noqa: F401 - Discord's numbers, re-exported for the tests that read them here
     ALLOWED_CALLBACKS,
@@ -622,19 +622,23 @@ class StandIn:
 
     async def _body(self, request: web.Request) -> tuple[dict, list[File]]:
         """A JSON body, or a multipart one (`payload_json` + `files[n]`) as discord.py sends with files."""
-        if not request.content_type.startswith("multipart/"):
-            raw = await request.read()
+        content_type = request.headers.get("Content-Type", "")
+        raw = await request.read()
+        if not content_type.lower().startswith("multipart/"):
             return (json.loads(raw) if raw else {}), []
         body: dict = {}
         files: list[File] = []
-        reader = await request.multipart()
-        async for part in reader:
-            if part.name == "payload_json":
-                body = json.loads(await part.text())
-            else:
-                data = await part.read()
-                files.append(File(part.filename or part.name or "file", bytes(data),
-                                  part.headers.get("Content-Type")))
+        try:
+            boundary = multipart.boundary_of(content_type)
+            if boundary is None:
+                raise multipart.MalformedMultipart(f"not multipart/form-data: {content_type[:80]}")
+            for part in multipart.parts(raw, boundary):
+                if part.name == "payload_json":
+                    body = json.loads(part.data)
+                else:
+                    files.append(File(part.filename or part.name or "file", part.data, part.content_type))
+        except multipart.MalformedMultipart as exc:
+            raise DiscordError(400, 50035, "Invalid Form Body", None, "multipart") from exc
         for f in files:
             if len(f.data) > self.attachment_size_limit:
                 raise DiscordError(413, 40005, "Request entity too large", None, "attachment_size")

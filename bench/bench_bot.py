@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import percentile, print_machine, print_table
+from bot import collector
 from bot.app import create_bot
 from bot.config import Config
 from bot.sessions import GameService
@@ -276,6 +277,10 @@ async def _load_runs(standin: StandIn, scale: Scale, tables: list[Table], db_pat
                 for level, per_channel in levels.items():
                     # Warm up (caches, first renders): one command per channel, all at once.
                     warmups[who, level].append(await closed_loop(driver, tables[:level], 1, pick))
+                    # As ``python -m bot`` once ready (bot/collector.py). This also freezes what the stand-in
+                    # and the driver keep of every earlier interaction: Discord's side, never in a bot's
+                    # process, which the collector would otherwise walk at every full collection.
+                    collector.settle()
                     before = group_commits(client)
                     load = await closed_loop(driver, tables[:level], per_channel, pick)
                     load.groups = tuple(b - a for a, b in zip(before, group_commits(client), strict=True))
@@ -782,11 +787,17 @@ PARTS = ("load", "resume", "memory", "startup")
 
 
 async def run(scale: Scale, parts: tuple[str, ...] = PARTS) -> None:
-    with tempfile.TemporaryDirectory(prefix="bench-bot-") as tmp:
-        workdir = Path(tmp)
-        for part in parts:
-            await {"load": bench_databases, "resume": bench_resume, "memory": bench_memory,
-                   "startup": bench_startup}[part](scale, workdir)
+    threshold = gc.get_threshold()
+    collector.tune()  # the collector as ``python -m bot`` sets it
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-bot-") as tmp:
+            workdir = Path(tmp)
+            for part in parts:
+                await {"load": bench_databases, "resume": bench_resume, "memory": bench_memory,
+                       "startup": bench_startup}[part](scale, workdir)
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
 
 
 def main(quick: bool = False, parts: tuple[str, ...] = PARTS) -> None:

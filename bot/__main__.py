@@ -30,6 +30,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
+from . import collector
 from .config import Config, ConfigError
 from .health import Heartbeat, health_main
 
@@ -48,9 +49,14 @@ def run_bot(config: Config) -> int:
 
     _logging(config)
     _discord_at(config)
+    collector.tune()
     bot = create_bot(config)
+
+    async def settle() -> None:
+        collector.settle()  # what starting made is never walked by the collector again
+
     try:
-        asyncio.run(serve(bot, config.token or "", heartbeat=Heartbeat(config.heartbeat_path)))
+        asyncio.run(serve(bot, config.token or "", heartbeat=Heartbeat(config.heartbeat_path), when_ready=settle))
     except StoreError as err:
         # A locked, full or damaged database: say so plainly instead of a traceback.
         print(f"{t('en', err.key, **err.params)} ({config.db_path if config.db_url is None else 'SOLO_BOT_DB'})",

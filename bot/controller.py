@@ -46,7 +46,26 @@ log = logging.getLogger(__name__)
 DEFER_AFTER = 1.2
 
 Builder = Action | Callable[[GameRecord], Action]
+# A change, given its gate (awaited before the commit) and what to do while it commits (plays only).
+Change = Callable[[Gate, Callable[[Played], None]], Awaitable[Played]]
 T = TypeVar("T")
+
+
+@dataclasses.dataclass
+class Composed:
+    """A reply to a change, composed before it is sent (Controller.compose)."""
+
+    game_id: int
+    ply: int
+    revision: int
+    embed: discord.Embed
+    view: discord.ui.View | None
+    summary: dict[str, Any]
+    full: bool  # the full state, and a picture
+
+    def fits(self, row: GameRow) -> bool:
+        """Whether it was composed for the game at ``row``'s version (a foreseen row may turn out otherwise)."""
+        return (self.game_id, self.ply, self.revision) == (row.id, row.ply, row.revision)
 
 
 class GameUI(Protocol):
@@ -93,19 +112,19 @@ class Controller:
         """``typed``: the form (its op and values) this action came from, so that a refusal can reopen it
         filled in."""
         notes = understood.collecting()  # cards read from a part of their name or a typo, said in the reply
-        await self._change(interaction, lambda gate: self.service.play(
+        await self._change(interaction, lambda gate, meanwhile: self.service.play(
             interaction.channel_id, interaction.user.id, action, kind=kind, game_id=game_id, ply=ply,
-            before_commit=gate, interaction_id=interaction.id), notes=notes, typed=typed)
+            before_commit=gate, interaction_id=interaction.id, meanwhile=meanwhile), notes=notes, typed=typed)
 
     async def undo(self, interaction: discord.Interaction, *, game_id: int | None = None, ply: int | None = None) -> None:
-        await self._change(interaction, lambda gate: self.service.undo(
+        await self._change(interaction, lambda gate, _meanwhile: self.service.undo(
             interaction.channel_id, interaction.user.id, game_id=game_id, ply=ply, before_commit=gate,
             interaction_id=interaction.id))
 
     async def start(self, interaction: discord.Interaction, kind: str, options: dict[str, Any],
                     parent_channel_id: int | None) -> None:
         """A new game takes the same path as every change: acknowledged in time, or not committed."""
-        await self._change(interaction, lambda gate: self.service.start(
+        await self._change(interaction, lambda gate, _meanwhile: self.service.start(
             kind=kind, options=options, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             parent_channel_id=parent_channel_id, owner_id=interaction.user.id, before_commit=gate), picture=True)
 
@@ -155,7 +174,7 @@ class Controller:
         log.warning("interaction %s could not be acknowledged in time (%s): nothing was applied",
                     interaction.id, exc.reason)
 
-    async def _change(self, interaction: discord.Interaction, make: Callable[[Gate], Awaitable[Played]], *,
+    async def _change(self, interaction: discord.Interaction, make: Change, *,
                       picture: bool | None = None, notes: list | None = None,
                       typed: tuple[str, dict[str, str]] | None = None) -> None:
         """Await a change (in time for Discord's deadline), then show it, or say privately why it was refused.
@@ -165,15 +184,25 @@ class Controller:
         async with self._in_flight():
             await self._change_now(interaction, make, picture=picture, notes=notes, typed=typed)
 
-    async def _change_now(self, interaction: discord.Interaction, make: Callable[[Gate], Awaitable[Played]], *,
+    async def _change_now(self, interaction: discord.Interaction, make: Change, *,
                           picture: bool | None = None, notes: list | None = None,
                           typed: tuple[str, dict[str, str]] | None = None) -> None:
         started = time.monotonic()
         gate = await self.arrive(interaction, started)
         if gate is None:
             return
+        composed: list[Composed] = []  # the reply, composed while the store commits (a play's only)
+
+        def meanwhile(foreseen: Played) -> None:
+            composed.clear()  # a second try (on the store's row) composes anew
+            try:
+                composed.append(self.compose(interaction, foreseen, picture=picture,
+                                             note=self._played_note(interaction, foreseen, notes)))
+            except Exception:  # noqa: BLE001 - composed again after the commit, where an error is answered
+                log.debug("a reply could not be composed during its commit", exc_info=True)
+
         try:
-            played = await within_deadline(interaction, started, make(gate), gate=gate)
+            played = await within_deadline(interaction, started, make(gate, meanwhile), gate=gate)
         except NotAcknowledged as exc:
             self.not_acknowledged(interaction, exc)
             return
@@ -188,15 +217,21 @@ class Controller:
                         interaction.id, gate.refused)
             return
         if played.undone is None:
-            actions, ply = played.record.actions, played.row.ply
-            notes = (notes or []) + understood.from_action(played.row.kind, actions[ply - 1]
-                                                           if 0 < ply <= len(actions) else None)
             await self.show(interaction, played, started=started, picture=picture,
-                            note=understood.text(lang(interaction), notes))
+                            note=self._played_note(interaction, played, notes),
+                            composed=next((c for c in composed if c.fits(played.row)), None))
             return
         lg = lang(interaction)
         note = t(lg, "reply.undone", action=self.describe_action(lg, played.row.kind, played.undone))
         await self.show(interaction, played, started=started, note=note, picture=True)
+
+    @staticmethod
+    def _played_note(interaction: discord.Interaction, played: Played, notes: list | None) -> str | None:
+        """What the reply says it understood: cards read from a part of their name, and the action's own."""
+        actions, ply = played.record.actions, played.row.ply
+        notes = (notes or []) + understood.from_action(played.row.kind, actions[ply - 1]
+                                                       if 0 < ply <= len(actions) else None)
+        return understood.text(lang(interaction), notes)
 
     async def refuse(self, interaction: discord.Interaction, err: Refusal | RuleError | StoreError, *,
                      typed: tuple[str, dict[str, str]] | None = None) -> None:
@@ -230,33 +265,20 @@ class Controller:
         except StoreError:
             return None
 
-    async def show(self, interaction: discord.Interaction, played: Played, *, started: float | None = None,
-                   note: str | None = None, picture: bool | None = None, ephemeral: bool = False,
-                   buttons: bool = True) -> None:
-        """Answer with the game as the change left it: events, the next step, the state, a picture, buttons.
-
-        Everything comes from ``played`` (taken under the channel's lock), never from the live record, which
-        a command right behind this one may already have moved on."""
+    def compose(self, interaction: discord.Interaction, played: Played, *, note: str | None = None,
+                picture: bool | None = None, buttons: bool = True) -> Composed:
+        """The reply to ``played``, without its picture: the embed (events, the next step, the state when it
+        is shown in full) and the buttons. Pure: the same change composes the same reply."""
         lg = lang(interaction)
         row, step = played.row, played.step
         ui = self.uis[row.kind]
-        started = time.monotonic() if started is None else started
-        if age(interaction, started) > DEFER_AFTER:
-            await think(interaction, ephemeral=ephemeral)
         summary = step.state.summary()
         # Compact by default (DESIGN.md, "Bot"): the full state and the picture only when they change what a
         # player looks at (the UI says when), on /game status and from the "State" button.
         full = ui.wants_picture(played) if picture is None else picture
-        files = []
-        later = full and picture_can_follow(interaction)  # the reply first, its picture by an edit (issue 12)
-        if full and not later:
-            drawing = drawn(ui.board, summary, lg)  # on the picture thread (issue 12)
-            png = await within_deadline(interaction, started, drawing, ephemeral=ephemeral)
-            files.append(discord.File(io.BytesIO(png), filename="board.png"))
         embed = game_embed(
             lg, kind=row.kind, game_id=row.id, ply=row.ply, summary=summary,
-            events=() if played.undone else step.events, waiting=step.waiting, image=bool(files),
-            state=full,
+            events=() if played.undone else step.events, waiting=step.waiting, state=full,
         )
         for name, value in ui_extra_fields(ui, step, lg):
             embed.add_field(name=name[:256], value=value[:1024] or "—", inline=False)
@@ -266,12 +288,39 @@ class Controller:
         if buttons and not full:
             specs = with_state_button(specs, lg)
         view = view_of(row.id, row.ply, specs) if specs else None
-        sent = await send(interaction, embed=embed, view=view, files=files, ephemeral=ephemeral)
+        return Composed(row.id, row.ply, row.revision, embed, view, summary, full)
+
+    async def show(self, interaction: discord.Interaction, played: Played, *, started: float | None = None,
+                   note: str | None = None, picture: bool | None = None, ephemeral: bool = False,
+                   buttons: bool = True, composed: Composed | None = None) -> None:
+        """Answer with the game as the change left it: events, the next step, the state, a picture, buttons.
+
+        Everything comes from ``played`` (taken under the channel's lock), never from the live record, which
+        a command right behind this one may already have moved on. ``composed``: its reply, composed already
+        (while the change was being committed) with the same note, picture and buttons."""
+        lg = lang(interaction)
+        row = played.row
+        ui = self.uis[row.kind]
+        started = time.monotonic() if started is None else started
+        if age(interaction, started) > DEFER_AFTER:
+            await think(interaction, ephemeral=ephemeral)
+        if composed is None:
+            composed = self.compose(interaction, played, note=note, picture=picture, buttons=buttons)
+        embed, summary = composed.embed, composed.summary
+        files = []
+        later = composed.full and picture_can_follow(interaction)  # the reply first, its picture by an edit
+        if composed.full and not later:
+            drawing = drawn(ui.board, summary, lg)  # on the picture thread (issue 12)
+            png = await within_deadline(interaction, started, drawing, ephemeral=ephemeral)
+            files.append(discord.File(io.BytesIO(png), filename="board.png"))
+            embed.set_image(url="attachment://board.png")
+        sent = await send(interaction, embed=embed, view=composed.view, files=files, ephemeral=ephemeral)
         if later:
             # The pictures a game's moves bring (the UI's choice, not asked for): only the newest one matters.
             group = ("game", row.id) if picture is None else None
             self.pictures.submit(lambda: ui.board(summary, lg), picture_edit(interaction, sent, embed),
                                  key=picture_key(interaction, sent), group=group)
+        step = played.step
         if played.finished_now and not played.undone:
             await self.post_result(interaction, row, step.state.result() or {}, played)
         if played.withdrawn is not None:
@@ -532,15 +581,24 @@ async def within_deadline(interaction: discord.Interaction, started: float, work
                           ephemeral: bool = False, gate: Gate | None = None) -> T:
     """Await ``work``; if it is still running close to Discord's deadline (a busy lock, a locked database),
     answer "thinking…" first so the interaction does not fail, and the answer follows as an edit. With a
-    change's ``gate``, a refused "thinking…" is noted there (the gate then stops a commit not yet begun)."""
-    task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=max(0.0, DEFER_AFTER - age(interaction, started)))
-    if not done:
-        if gate is not None:
-            await gate.watchdog_ack()
-        else:
-            await think(interaction, ephemeral=ephemeral)
-    return await task
+    change's ``gate``, a refused "thinking…" is noted there (the gate then stops a commit not yet begun).
+
+    The work runs in the caller's task with a timer beside it: the "thinking…" becomes a task of its own only
+    when the timer fires, so the usual quick command makes no task here."""
+    loop = asyncio.get_running_loop()
+    acking: asyncio.Task[None] | None = None
+
+    def fire() -> None:
+        nonlocal acking
+        acking = loop.create_task(gate.watchdog_ack() if gate is not None else think(interaction, ephemeral=ephemeral))
+
+    timer = loop.call_later(max(0.0, DEFER_AFTER - age(interaction, started)), fire)
+    try:
+        return await work
+    finally:
+        timer.cancel()
+        if acking is not None:
+            await acking  # the answer, or the refusal, must come after its "thinking…"
 
 
 async def think(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:

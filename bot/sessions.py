@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -24,7 +25,7 @@ from engine.core import Action, GameRecord, RuleError, Step
 
 from .games import finish_info, rules_for
 from .resume import loaded_from, resume
-from .store import GameNotActive, GameNotFound, GameRow, StaleVersion, Store, StoreError
+from .store import GameNotActive, GameNotFound, GameRow, Meanwhile, StaleVersion, Store, StoreError
 
 SNAPSHOT_EVERY = 50
 # Awaited under the channel's lock right before a change is committed (bot.delivery.Gate): raising stops it.
@@ -73,6 +74,13 @@ class Played:
     undone: Action | None = None
     # The result an undo took back (the game had finished): its public posts are marked withdrawn.
     withdrawn: dict[str, Any] | None = None
+
+
+def foreseen_row(row: GameRow, record: GameRecord) -> GameRow:
+    """``row`` as the store will return it once ``record``'s last action is appended (its time aside)."""
+    return dataclasses.replace(row, ply=row.ply + 1, revision=row.revision + 1,
+                               status="finished" if record.state.finished else row.status,
+                               summary=record.state.summary())
 
 
 @dataclass
@@ -264,6 +272,7 @@ class GameService:
         self, channel_id: int, user_id: int, action: Action | Callable[[GameRecord], Action], *,
         kind: str | None = None, game_id: int | None = None, ply: int | None = None,
         before_commit: BeforeCommit | None = None, interaction_id: int | None = None,
+        meanwhile: Callable[[Played], None] | None = None,
     ) -> Played:
         """Apply one action for ``user_id`` in ``channel_id``.
 
@@ -272,26 +281,31 @@ class GameService:
         the lock, against the state it will be applied to). ``before_commit`` is awaited under the lock right
         before the store's transaction; if it raises, nothing is committed and the cached record is dropped.
         ``interaction_id`` (Discord's; None from the console) is stored with the action: a second delivery of
-        one interaction is refused as stale instead of being applied twice.
+        one interaction is refused as stale instead of being applied twice. ``meanwhile`` (which must not raise)
+        is given the change as it will be once committed (``Played``, its row foreseen) while the store commits
+        it: the controller composes its reply there. It may be called for a change that is then refused.
         """
         async with self._change(channel_id):
             return await _cached_then_stored(lambda cached: self._play(
                 channel_id, user_id, action, kind=kind, game_id=game_id, ply=ply, before_commit=before_commit,
-                interaction_id=interaction_id, cached=cached))
+                interaction_id=interaction_id, cached=cached, meanwhile=meanwhile))
 
     async def _play(self, channel_id: int, user_id: int, action: Action | Callable[[GameRecord], Action], *,
                     kind: str | None, game_id: int | None, ply: int | None, before_commit: BeforeCommit | None,
-                    interaction_id: int | None, cached: bool) -> Played:
+                    interaction_id: int | None, cached: bool,
+                    meanwhile: Callable[[Played], None] | None = None) -> Played:
         row = await self._row_for(channel_id, kind=kind, game_id=game_id, ply=ply, cached=cached)
         self.check_owner(row, user_id)
         record = await self.record(row)
         if callable(action):
             action = action(record)
         step = record.push(action)  # RuleError leaves the record untouched
+        foreseen = None if meanwhile is None else lambda: meanwhile(Played(
+            foreseen_row(row, record), step, record, finished_now=record.state.finished))
         try:
             if before_commit is not None:
                 await before_commit()
-            row = await self._save(row, record, action, user_id, interaction_id, cached=cached)
+            row = await self._save(row, record, action, user_id, interaction_id, cached=cached, meanwhile=foreseen)
         except BaseException:
             self.forget(row.id)
             raise
@@ -404,7 +418,8 @@ class GameService:
             raise
 
     async def _save(self, row: GameRow, record: GameRecord, action: Action, user_id: int,
-                    interaction_id: int | None = None, *, cached: bool = False) -> GameRow:
+                    interaction_id: int | None = None, *, cached: bool = False,
+                    meanwhile: Meanwhile | None = None) -> GameRow:
         state = record.state
         snapshot = state.to_json() if record.ply % SNAPSHOT_EVERY == 0 else None
         result = state.result() if state.finished else None
@@ -413,7 +428,7 @@ class GameService:
             return await self._stale_if_cached(cached, self.store.append_action(
                 row.id, expected_ply=row.ply, action=action.to_json(), user_id=user_id, snapshot=snapshot,
                 summary=state.summary(), finish=finish, expected_revision=row.revision,
-                interaction_id=interaction_id,
+                interaction_id=interaction_id, meanwhile=meanwhile,
             ))
         except StaleVersion:
             # Another process wrote first: our record is behind. The caller sees a clear refusal and the

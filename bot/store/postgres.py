@@ -38,6 +38,7 @@ from .base import (
     FinishInfo,
     GameNotFound,
     GameRow,
+    Meanwhile,
     Ranking,
     ResultRow,
     SchemaTooNew,
@@ -454,10 +455,14 @@ class PostgresStore:
         finish: FinishInfo | None = None,
         expected_revision: int | None = None,
         interaction_id: int | None = None,
+        meanwhile: Meanwhile | None = None,
     ) -> GameRow:
-        """As ``SqliteStore.append_action``: one action at ``expected_ply + 1``, all or nothing."""
+        """As ``SqliteStore.append_action``: one action at ``expected_ply + 1``, all or nothing. (asyncpg sends
+        the statements as they are awaited: ``meanwhile`` runs first, with nothing to overlap.)"""
         action_text, snapshot_text, summary_text, status = action_texts(action, snapshot, summary, finish)
         now = self._clock()
+        if meanwhile is not None:
+            meanwhile()
         try:
             async with self._write() as conn:
                 if interaction_id is not None:

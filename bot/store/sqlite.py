@@ -34,6 +34,7 @@ from .base import (
     FinishInfo,
     GameNotFound,
     GameRow,
+    Meanwhile,
     Ranking,
     ResultRow,
     SchemaTooNew,
@@ -273,9 +274,10 @@ class SqliteStore:
     async def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
         return await _translated(self._reader, work, grouped=False)
 
-    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """``work`` in one transaction (grouped with the others waiting): all of it, or none of it."""
-        return await _translated(self._writer, work, grouped=True)
+    async def _write(self, work: Callable[[sqlite3.Connection], T], meanwhile: Meanwhile | None = None) -> T:
+        """``work`` in one transaction (grouped with the others waiting): all of it, or none of it; ``meanwhile``
+        on the event loop while the writer's thread runs it."""
+        return await _translated(self._writer, work, grouped=True, meanwhile=meanwhile)
 
     async def _on_writer(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work`` on the writer's connection outside any group (it manages its own transaction)."""
@@ -372,6 +374,7 @@ class SqliteStore:
         finish: FinishInfo | None = None,
         expected_revision: int | None = None,
         interaction_id: int | None = None,
+        meanwhile: Meanwhile | None = None,
     ) -> GameRow:
         """Record one action at ``expected_ply + 1``, all or nothing.
 
@@ -411,7 +414,7 @@ class SqliteStore:
                 _insert_result(db, game, finish, ended_by=user_id, now=now)
             return game
 
-        return await self._write(append)
+        return await self._write(append, meanwhile)
 
     async def undo_action(
         self, game_id: int, *, expected_ply: int, user_id: int, summary: JSON | None,
@@ -649,12 +652,12 @@ class SqliteStore:
 
 # -- helpers (module level so a transaction reads top to bottom) ------------------------------------------
 async def _translated(thread: ConnectionThread | None, work: Callable[[sqlite3.Connection], T], *,
-                      grouped: bool) -> T:
+                      grouped: bool, meanwhile: Meanwhile | None = None) -> T:
     """``work`` on ``thread`` (in the next group commit when ``grouped``), SQLite's errors as the store's."""
     if thread is None:
         raise RuntimeError("the store is not open")
     try:
-        return await (thread.transaction(work) if grouped else thread.call(work))
+        return await (thread.transaction(work, meanwhile) if grouped else thread.call(work))
     except sqlite3.Error as exc:
         raise translate(exc) from exc
 

@@ -33,6 +33,8 @@ Work = Callable[[sqlite3.Connection], Any]
 
 # A group is bounded so that one long queue does not make its first caller wait for everybody behind it.
 MAX_GROUP = 64
+# The longest a lone write's meanwhile() waits for its statements before running anyway (a busy database).
+MEANWHILE_WAIT = 0.002
 
 
 @dataclass(eq=False)
@@ -46,6 +48,8 @@ class _Job:
     settled: bool = False  # its caller's loop has heard the outcome
     ended: asyncio.Future[None] | None = None  # a cancelled caller waiting for the job under way to end
     outcome: tuple[bool, Any] = field(default=(False, None))  # (ok, result or exception)
+    # Set by the thread once the job's statements ran (its COMMIT, and the fsync, may still be to come).
+    worked: threading.Event | None = None
 
 
 class ConnectionThread:
@@ -111,20 +115,30 @@ class ConnectionThread:
         """``work(connection)`` on the thread, as is: one trip."""
         return await self._submit(work, grouped=False)
 
-    async def transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
+    async def transaction(self, work: Callable[[sqlite3.Connection], T],
+                          meanwhile: Callable[[], None] | None = None) -> T:
         """``work(connection)`` inside the next group commit: answered once that COMMIT returned; raising
-        rolls back what ``work`` wrote, and only that. ``work`` must not BEGIN or COMMIT."""
-        return await self._submit(work, grouped=True)
+        rolls back what ``work`` wrote, and only that. ``work`` must not BEGIN or COMMIT. ``meanwhile()`` (which
+        must not raise) runs on the event loop once ``work`` is queued, beside the thread's run and fsync."""
+        return await self._submit(work, grouped=True, meanwhile=meanwhile)
 
-    async def _submit(self, work: Work, *, grouped: bool) -> Any:
+    async def _submit(self, work: Work, *, grouped: bool, meanwhile: Callable[[], None] | None = None) -> Any:
         if self._thread is None:
             raise RuntimeError("the connection is closed")
-        job = _Job(work, asyncio.get_running_loop().create_future(), grouped)
+        # Alone at the store: meanwhile() waits for the job's statements (the thread needs the GIL for them),
+        # then runs beside the COMMIT's fsync. Behind other writes it runs at once: the thread is busy anyway.
+        alone = meanwhile is not None and not self.pending
+        job = _Job(work, asyncio.get_running_loop().create_future(), grouped,
+                   worked=threading.Event() if alone else None)
         self.pending += 1
         self.calls += 1
         with self._ready:
             self._jobs.append(job)
             self._ready.notify()
+        if meanwhile is not None:
+            if job.worked is not None:
+                job.worked.wait(MEANWHILE_WAIT)  # blocks the loop, briefly: the statements, not the fsync
+            meanwhile()
         try:
             return await job.future
         except asyncio.CancelledError:
@@ -178,6 +192,12 @@ class ConnectionThread:
             job.outcome = (False, exc)
 
     def _commit(self, group: list[_Job]) -> None:
+        try:
+            self._commit_group(group)
+        finally:
+            _worked(group)  # a group that failed before its COMMIT: nobody waits for it longer
+
+    def _commit_group(self, group: list[_Job]) -> None:
         conn = self._conn
         assert conn is not None
         try:
@@ -198,6 +218,7 @@ class ConnectionThread:
                     for other in group[:i] + group[i + 1:]:
                         other.outcome = (False, exc)
                     return
+        _worked(group)
         try:
             conn.execute("COMMIT")
         except BaseException as exc:  # noqa: BLE001 - not durable: nobody's work holds
@@ -210,6 +231,12 @@ class ConnectionThread:
             return
         self.commits += 1
         self.grouped += len(group)
+
+
+def _worked(group: list[_Job]) -> None:
+    for job in group:
+        if job.worked is not None:
+            job.worked.set()
 
 
 def _rolled_back_to_savepoint(conn: sqlite3.Connection) -> bool:

@@ -116,3 +116,36 @@ async def test_a_write_cancelled_in_its_group_is_whole_or_absent(store: SqliteSt
     done = await asyncio.gather(*(w for i, w in enumerate(writes) if i != 1))
     assert [g.ply for g in done] == [1, 1, 1]
     assert (await store.game(rows[1].id)).ply == 0 and await store.live_actions(rows[1].id) == []
+
+
+async def test_a_lone_writes_meanwhile_runs_after_its_statements_before_its_answer(store: SqliteStore) -> None:
+    """Alone at the store, ``meanwhile`` runs on the event loop once the write's statements ran (so it does not
+    hold the GIL the writer's thread needs for them), while its COMMIT may still be under way; the answer comes
+    after it, and the write is there."""
+    (game,) = await games(store, 1)
+    seen: list[tuple[bool, bool]] = []
+    ran = threading.Event()
+
+    def work(conn) -> None:
+        conn.execute("UPDATE games SET summary = '{\"in\": 1}' WHERE id = ?", (game.id,))
+        ran.set()
+
+    def meanwhile() -> None:
+        seen.append((ran.is_set(), threading.current_thread() is threading.main_thread()))
+
+    await store._writer.transaction(work, meanwhile)
+    assert seen == [(True, True)]
+    assert (await store.game(game.id)).summary == {"in": 1}
+
+
+async def test_a_queued_writes_meanwhile_runs_at_once_and_the_write_still_commits(store: SqliteStore) -> None:
+    """Behind other writes, ``meanwhile`` does not wait for the busy thread: it runs before the write's turn."""
+    rows = await games(store, 2)
+    seen: list[int] = []
+    async with writer_held(store):
+        first = asyncio.create_task(append(store, rows[0]))
+        await queued(store, 1)
+        second = asyncio.create_task(append(store, rows[1], meanwhile=lambda: seen.append(store._writer.pending)))
+        await queued(store, 2)
+        assert seen == [3]  # ran with the held job and both writes still waiting
+    assert [(r.id, r.ply) for r in await asyncio.gather(first, second)] == [(rows[0].id, 1), (rows[1].id, 1)]

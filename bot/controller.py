@@ -217,9 +217,9 @@ class Controller:
                         interaction.id, gate.refused)
             return
         if played.undone is None:
-            await self.show(interaction, played, started=started, picture=picture,
-                            note=self._played_note(interaction, played, notes),
-                            composed=next((c for c in composed if c.fits(played.row)), None))
+            ready = next((c for c in composed if c.fits(played.row)), None)
+            await self.show(interaction, played, started=started, picture=picture, composed=ready,
+                            note=None if ready else self._played_note(interaction, played, notes))
             return
         lg = lang(interaction)
         note = t(lg, "reply.undone", action=self.describe_action(lg, played.row.kind, played.undone))
@@ -272,7 +272,7 @@ class Controller:
         lg = lang(interaction)
         row, step = played.row, played.step
         ui = self.uis[row.kind]
-        summary = step.state.summary()
+        summary = played.state_summary()
         # Compact by default (DESIGN.md, "Bot"): the full state and the picture only when they change what a
         # player looks at (the UI says when), on /game status and from the "State" button.
         full = ui.wants_picture(played) if picture is None else picture

@@ -74,13 +74,18 @@ class Played:
     undone: Action | None = None
     # The result an undo took back (the game had finished): its public posts are marked withdrawn.
     withdrawn: dict[str, Any] | None = None
+    # ``step.state.summary()`` when the change made it already (once per change: the store keeps it, the reply
+    # shows it); None: not made yet.
+    summary: dict[str, Any] | None = None
+
+    def state_summary(self) -> dict[str, Any]:
+        return self.summary if self.summary is not None else self.step.state.summary()
 
 
-def foreseen_row(row: GameRow, record: GameRecord) -> GameRow:
+def foreseen_row(row: GameRow, record: GameRecord, summary: dict[str, Any]) -> GameRow:
     """``row`` as the store will return it once ``record``'s last action is appended (its time aside)."""
     return dataclasses.replace(row, ply=row.ply + 1, revision=row.revision + 1,
-                               status="finished" if record.state.finished else row.status,
-                               summary=record.state.summary())
+                               status="finished" if record.state.finished else row.status, summary=summary)
 
 
 @dataclass
@@ -152,8 +157,13 @@ class GameService:
         return lock
 
     def _evict_idle(self) -> None:
+        """Drop the records idle past ``cache_seconds``: the oldest first (``_keep`` keeps the cache in order of
+        use), up to the first one still in use, so a command never walks every cached game."""
         horizon = time.monotonic() - self.cache_seconds
-        for game_id in [g for g, c in self._cache.items() if c.touched < horizon]:
+        while self._cache:
+            game_id, cached = next(iter(self._cache.items()))
+            if cached.touched >= horizon:
+                return
             self.forget(game_id)
 
     def forget(self, game_id: int) -> None:
@@ -300,18 +310,20 @@ class GameService:
         if callable(action):
             action = action(record)
         step = record.push(action)  # RuleError leaves the record untouched
+        summary = record.state.summary()
         foreseen = None if meanwhile is None else lambda: meanwhile(Played(
-            foreseen_row(row, record), step, record, finished_now=record.state.finished))
+            foreseen_row(row, record, summary), step, record, finished_now=record.state.finished, summary=summary))
         try:
             if before_commit is not None:
                 await before_commit()
-            row = await self._save(row, record, action, user_id, interaction_id, cached=cached, meanwhile=foreseen)
+            row = await self._save(row, record, action, user_id, interaction_id, summary, cached=cached,
+                                   meanwhile=foreseen)
         except BaseException:
             self.forget(row.id)
             raise
         self._keep(row, record)  # the record is at the new revision now
         self._remember_row(row)
-        return Played(row, step, record, finished_now=record.state.finished)
+        return Played(row, step, record, finished_now=record.state.finished, summary=summary)
 
     async def undo(self, channel_id: int, user_id: int, *, game_id: int | None = None, ply: int | None = None,
                    before_commit: BeforeCommit | None = None, interaction_id: int | None = None) -> Played:
@@ -418,7 +430,7 @@ class GameService:
             raise
 
     async def _save(self, row: GameRow, record: GameRecord, action: Action, user_id: int,
-                    interaction_id: int | None = None, *, cached: bool = False,
+                    interaction_id: int | None, summary: dict[str, Any], *, cached: bool = False,
                     meanwhile: Meanwhile | None = None) -> GameRow:
         state = record.state
         snapshot = state.to_json() if record.ply % SNAPSHOT_EVERY == 0 else None
@@ -427,7 +439,7 @@ class GameService:
         try:
             return await self._stale_if_cached(cached, self.store.append_action(
                 row.id, expected_ply=row.ply, action=action.to_json(), user_id=user_id, snapshot=snapshot,
-                summary=state.summary(), finish=finish, expected_revision=row.revision,
+                summary=summary, finish=finish, expected_revision=row.revision,
                 interaction_id=interaction_id, meanwhile=meanwhile,
             ))
         except StaleVersion:

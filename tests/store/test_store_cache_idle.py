@@ -1,0 +1,39 @@
+"""The live records GameService keeps (issue 12): one idle past ``cache_seconds`` is dropped at the next
+command, the ones in use stay, and the next command on a dropped game rebuilds it from the store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.sessions import GameService
+from bot.store import SqliteStore
+from engine.seasons.autoplay import play_game
+
+OPTIONS = {"difficulty": "wizard", "dice": "table"}
+
+
+async def test_idle_records_leave_the_cache_the_used_ones_stay(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "c.sqlite3", synchronous="OFF")
+    await store.open()
+    try:
+        service = GameService(store, seed=lambda: 7, cache_seconds=60.0)
+        games = []
+        for channel in (501, 502, 503):
+            played = await service.start(kind="seasons", options=dict(OPTIONS), guild_id=1, channel_id=channel,
+                                         parent_channel_id=None, owner_id=9)
+            games.append(played.row.id)
+        assert list(service._cache) == games
+        # 501 and 502 idle for longer than cache_seconds; 503 used a moment ago.
+        for game_id in games[:2]:
+            service._cache[game_id].touched -= 61.0
+        first, _ = play_game(OPTIONS["difficulty"], OPTIONS["dice"], 7)
+        played = await service.play(503, 9, first[0])  # any command evicts first
+        assert list(service._cache) == [games[2]]
+        # 502 comes back from the store, as it was.
+        row = await store.game(games[1])
+        record = await service.record(row)
+        assert record.ply == row.ply == 0
+        assert list(service._cache) == [games[2], games[1]]
+        assert played.record.ply == 1
+    finally:
+        await store.close()

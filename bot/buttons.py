@@ -90,23 +90,53 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=CUSTOM_ID):
                                                           list(self.item.values))
 
 
-def view_of(game_id: int, ply: int, specs: list[ButtonSpec | SelectSpec]) -> discord.ui.View | None:
+ROWS, ROW_WIDTH = 5, 5  # a message's action rows, and the room in each (a button takes 1, a menu a whole row)
+
+
+class Components(discord.ui.View):
+    """One reply's buttons and menus, as Discord takes them, without an ``Item`` object for each (making those
+    was most of the cost of a reply's view): a press is answered from its custom_id by ``GameButton``, the
+    ``DynamicItem`` registered at start, never through this view. Laid out as discord.py lays out a ``View``."""
+
+    def __init__(self, rows: list[list[dict[str, Any]]]) -> None:
+        super().__init__(timeout=None)
+        self.rows = rows
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return [{"type": 1, "components": row} for row in self.rows if row]
+
+
+def view_of(game_id: int, ply: int, specs: list[ButtonSpec | SelectSpec]) -> Components | None:
+    """The buttons and menus ``specs`` ask for, in rows as discord.py's ``View.add_item`` places them: the
+    first row with room (ValueError when there is none), or the spec's own ``row``. (discord.py itself loses
+    that row for a ``DynamicItem``; no reply asks for one.)"""
     if not specs:
         return None
-    view = discord.ui.View(timeout=None)
+    rows: list[list[dict[str, Any]]] = [[] for _ in range(ROWS)]
+    used = [0] * ROWS
     for spec in specs[:25]:
         arg = None if spec.arg is None else str(spec.arg)
         if isinstance(spec, SelectSpec):
             if not spec.options:
                 continue
-            options = [discord.SelectOption(label=label[:100], value=value[:100],
-                                            description=(description or None) and description[:100])
-                       for label, value, description in spec.options[:25]]
-            view.add_item(GameSelect(game_id, ply, spec.op, arg, placeholder=spec.placeholder, options=options,
-                                     min_values=spec.min_values, max_values=spec.max_values, row=spec.row))
-            continue
-        view.add_item(GameButton(game_id, ply, spec.op, arg, label=spec.label, style=spec.style, row=spec.row))
-    return view
+            component, width = _select(game_id, ply, spec, arg), ROW_WIDTH
+        else:
+            component, width = {"type": 2, "style": int(spec.style), "disabled": False, "label": spec.label[:80],
+                                "custom_id": custom_id(game_id, ply, spec.op, arg)}, 1
+        row = spec.row if spec.row is not None else next(
+            (i for i in range(ROWS) if used[i] + width <= ROW_WIDTH), None)
+        if row is None or used[row] + width > ROW_WIDTH:
+            raise ValueError(f"no room for {spec.op} in the reply's rows")
+        used[row] += width
+        rows[row].append(component)
+    return Components(rows)
+
+
+def _select(game_id: int, ply: int, spec: SelectSpec, arg: str | None) -> dict[str, Any]:
+    options = [discord.SelectOption(label=label[:100], value=value[:100], description=(description or None)
+                                    and description[:100]) for label, value, description in spec.options[:25]]
+    return GameSelect(game_id, ply, spec.op, arg, placeholder=spec.placeholder, options=options,
+                      min_values=spec.min_values, max_values=spec.max_values).item.to_component_dict()
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,10 @@ def check_finish(finish: FinishInfo) -> None:
         raise ValueError(f"unknown outcome {finish.outcome!r}")
 
 
-def game_row(row: Mapping[str, Any]) -> GameRow:
+def game_row(row: Mapping[str, Any], *, summary: Any = ...) -> GameRow:
+    """A game's row; ``summary``: the one the caller has just written, instead of parsing its JSON back."""
+    if summary is ...:
+        summary = None if row["summary"] is None else json.loads(row["summary"])
     return GameRow(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -68,7 +71,7 @@ def game_row(row: Mapping[str, Any]) -> GameRow:
         ply=row["ply"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
-        summary=None if row["summary"] is None else json.loads(row["summary"]),
+        summary=summary,
         revision=row["revision"],
     )
 

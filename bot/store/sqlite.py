@@ -409,7 +409,7 @@ class SqliteStore:
                     "INSERT OR REPLACE INTO snapshots (game_id, ply, state, created_at) VALUES (?, ?, ?, ?)",
                     (game_id, ply, snapshot_text, now),
                 )
-            game = _game(db, game_id)
+            game = _game(db, game_id, summary=summary)
             if finish is not None:
                 _insert_result(db, game, finish, ended_by=user_id, now=now)
             return game
@@ -778,11 +778,12 @@ def _migrate(db: sqlite3.Connection) -> None:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
-def _game(db: sqlite3.Connection, game_id: int) -> GameRow:
+def _game(db: sqlite3.Connection, game_id: int, *, summary: JSON | None | object = ...) -> GameRow:
+    """The game's row; ``summary``: the one just written (not parsed back from its JSON)."""
     row = _one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
     if row is None:
         raise GameNotFound(game_id=game_id)
-    return game_row(row)
+    return game_row(row) if summary is ... else game_row(row, summary=summary)
 
 
 def _refusal(

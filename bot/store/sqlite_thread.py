@@ -206,15 +206,21 @@ class ConnectionThread:
             for job in group:
                 job.outcome = (False, exc)
             return
+        alone = len(group) == 1  # no savepoint needed: its failure rolls back the whole transaction
         for i, job in enumerate(group):
-            conn.execute("SAVEPOINT job")
+            if not alone:
+                conn.execute("SAVEPOINT job")
             try:
                 job.outcome = (True, job.work(conn))
-                conn.execute("RELEASE job")
+                if not alone:
+                    conn.execute("RELEASE job")
             except BaseException as exc:  # noqa: BLE001 - this job's own failure, handed to its caller
                 job.outcome = (False, exc)
-                if not _rolled_back_to_savepoint(conn):
-                    # SQLite ended the whole transaction itself (a full disk may): nothing here holds.
+                if alone or not _rolled_back_to_savepoint(conn):
+                    # Alone, or SQLite ended the whole transaction itself (a full disk may): nothing here holds.
+                    with contextlib.suppress(sqlite3.Error):
+                        if conn.in_transaction:
+                            conn.execute("ROLLBACK")
                     for other in group[:i] + group[i + 1:]:
                         other.outcome = (False, exc)
                     return

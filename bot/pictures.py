@@ -4,8 +4,8 @@ drawn afterwards and added to the message by an edit.
 One queue, bounded, and one worker that takes a picture at a time to the picture thread
 (bot/render/picture.py): a burst of pictures waits here, never in front of a command, and never takes more
 than one thread. Before each picture the worker lets every command already waiting on the event loop run
-first. When the queue is full a picture is dropped (logged and counted): its message keeps the text, which is
-the authoritative record, and ``/game status`` draws it again.
+first. When the queue is full a picture is dropped (counted, and logged at most once a minute): its message
+keeps the text, which is the authoritative record, and ``/game status`` draws it again.
 
 No work for what did not change: only the newest picture matters, so a picture still waiting when a newer one
 for the same message (the same ``key``), or of the same game (the same ``group``: the pictures a game's moves
@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Iterator
 from typing import Any
@@ -34,6 +35,7 @@ from .render.picture import drawn
 log = logging.getLogger(__name__)
 
 QUEUE_SIZE = 256
+DROP_LOG_EVERY = 60.0  # seconds between two warnings about dropped pictures
 SHOWN = 1024  # messages whose last picture is remembered (by its digest), to skip an identical upload
 
 Render = Callable[[], bytes]
@@ -82,6 +84,8 @@ class PictureQueue:
         self.unchanged = 0  # drawn, and the same bytes as the message already shows: not uploaded
         self.rendered = 0  # pictures drawn (rendered) by the worker
         self.prepared = 0  # static-layer steps drawn while idle
+        self._drop_logged_at: float | None = None  # when a drop was last logged, and the count by then
+        self._drops_logged = 0
         picture.prepare_first()  # on the picture thread, now: before any command can ask for a picture
 
     @property
@@ -109,11 +113,20 @@ class PictureQueue:
             self._queue.put_nowait(item)
         except asyncio.QueueFull:
             self.dropped += 1
-            log.warning("picture queue full (%d): a picture was dropped", self.maxsize)
+            self._log_drop()
             return False
         if slot is not None:
             self._waiting[slot] = item
         return True
+
+    def _log_drop(self) -> None:
+        """One warning for a run of drops (at most one a minute, with how many), not one per picture."""
+        now = time.monotonic()
+        if self._drop_logged_at is not None and now - self._drop_logged_at < DROP_LOG_EVERY:
+            return
+        log.warning("picture queue full (%d): %d picture(s) dropped since the last warning (%d in all)",
+                    self.maxsize, self.dropped - self._drops_logged, self.dropped)
+        self._drop_logged_at, self._drops_logged = now, self.dropped
 
     async def _work(self, queue: asyncio.Queue[_Picture]) -> None:
         while True:

@@ -22,12 +22,14 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import logging
 import sqlite3
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 Work = Callable[[sqlite3.Connection], Any]
 
@@ -138,7 +140,10 @@ class ConnectionThread:
         if meanwhile is not None:
             if job.worked is not None:
                 job.worked.wait(MEANWHILE_WAIT)  # blocks the loop, briefly: the statements, not the fsync
-            meanwhile()
+            try:
+                meanwhile()
+            except Exception:  # its caller would hear of a failure while the write commits: it goes on
+                log.exception("a write's meanwhile raised (ignored: the write goes on)")
         try:
             return await job.future
         except asyncio.CancelledError:

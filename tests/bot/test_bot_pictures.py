@@ -66,7 +66,7 @@ async def test_a_burst_of_pictures_does_not_hold_up_a_command_and_each_picture_f
     assert len(boards) == 1
 
 
-async def test_the_queue_is_bounded_and_keeps_order():
+async def test_the_queue_is_bounded_and_keeps_order(caplog):
     queue = PictureQueue(maxsize=2)
     release = threading.Event()
     loop = asyncio.get_running_loop()
@@ -87,8 +87,13 @@ async def test_the_queue_is_bounded_and_keeps_order():
         assert queue.submit(render(1), deliver)
         await drawing.wait()  # the worker took the first one: two more fit in the queue, the next does not
         assert queue.submit(render(2), deliver) and queue.submit(render(3), deliver)
-        assert not queue.submit(render(4), deliver)
-        assert queue.dropped == 1 and queue.pending == 3
+        with caplog.at_level("WARNING", logger="bot.pictures"):
+            assert not queue.submit(render(4), deliver)
+            assert not queue.submit(render(5), deliver) and not queue.submit(render(6), deliver)
+        assert queue.dropped == 3 and queue.pending == 3
+        # One warning for the run of drops, not one per picture.
+        assert [r.getMessage() for r in caplog.records if "dropped" in r.getMessage()] == [
+            "picture queue full (2): 1 picture(s) dropped since the last warning (1 in all)"]
         release.set()
         await queue.drain()
         assert delivered == [1, 2, 3] and queue.pending == 0

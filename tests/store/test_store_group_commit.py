@@ -149,3 +149,17 @@ async def test_a_queued_writes_meanwhile_runs_at_once_and_the_write_still_commit
         await queued(store, 2)
         assert seen == [3]  # ran with the held job and both writes still waiting
     assert [(r.id, r.ply) for r in await asyncio.gather(first, second)] == [(rows[0].id, 1), (rows[1].id, 1)]
+
+
+async def test_a_meanwhile_that_raises_is_logged_and_the_write_still_answers(store: SqliteStore, caplog) -> None:
+    """Its caller must not hear of a failure for a write that commits: the error is logged, the row returned."""
+    (game,) = await games(store, 1)
+
+    def broken() -> None:
+        raise RuntimeError("composing failed")
+
+    with caplog.at_level("ERROR", logger="bot.store.sqlite_thread"):
+        row = await append(store, game, meanwhile=broken)
+    assert (row.id, row.ply) == (game.id, 1)
+    assert (await store.game(game.id)).ply == 1
+    assert any("meanwhile raised" in r.getMessage() and r.exc_info for r in caplog.records)

@@ -20,7 +20,8 @@ from typing import Any, Protocol, runtime_checkable
 JSON = dict[str, Any]
 # A write's ``meanwhile``: called once on the event loop while the write is under way (the SQLite store's
 # writer commits on its own thread meanwhile), or just before it where the database allows no overlap. It must
-# not raise. The caller composes its reply there instead of after the fsync (issue 12).
+# not raise (the SQLite store logs an error that escapes it, and the write goes on). The caller composes its reply
+# there instead of after the fsync (issue 12).
 Meanwhile = Callable[[], None]
 
 STATUSES = ("active", "finished", "abandoned")

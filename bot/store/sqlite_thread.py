@@ -120,8 +120,9 @@ class ConnectionThread:
     async def transaction(self, work: Callable[[sqlite3.Connection], T],
                           meanwhile: Callable[[], None] | None = None) -> T:
         """``work(connection)`` inside the next group commit: answered once that COMMIT returned; raising
-        rolls back what ``work`` wrote, and only that. ``work`` must not BEGIN or COMMIT. ``meanwhile()`` (which
-        must not raise) runs on the event loop once ``work`` is queued, beside the thread's run and fsync."""
+        rolls back what ``work`` wrote, and only that. ``work`` must not BEGIN or COMMIT. ``meanwhile()`` runs on
+        the event loop once ``work`` is queued, beside the thread's run and fsync (should it raise, the error is
+        logged and the write goes on)."""
         return await self._submit(work, grouped=True, meanwhile=meanwhile)
 
     async def _submit(self, work: Work, *, grouped: bool, meanwhile: Callable[[], None] | None = None) -> Any:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from engine import data
@@ -105,6 +105,11 @@ def _tokens(text: str) -> list[list[tuple[str, str, bool]]]:
 
 def parse_face(text: str) -> dict[str, Any]:
     """Read a typed face: symbols in any order, English or Japanese, counts before or after the word."""
+    return canonical(_parsed_face(str(text)))  # a fresh dict: the remembered one is never handed out
+
+
+@lru_cache(maxsize=1024)  # the few faces players type, read once each (a refusal is not remembered)
+def _parsed_face(text: str) -> dict[str, Any]:
     face = empty_face()
     seen_any = False
     for group in _tokens(str(text)):
@@ -193,12 +198,17 @@ def season_faces(state_or_season: Any, dice: list[int] | None = None) -> list[di
         season = state_or_season.dice_season
         if dice is None and state_or_season.dice == "bot":
             dice = list(state_or_season.chosen[season])
+    return list(_distinct_faces(season, tuple(dice) if dice else None))
+
+
+@cache
+def _distinct_faces(season: str, dice: tuple[int, ...] | None) -> tuple[dict[str, Any], ...]:
     faces: list[dict[str, Any]] = []
     for die in dice or dice_numbers(season):
         for face in die_faces(season, die):
             if face not in faces:
                 faces.append(face)
-    return faces
+    return tuple(faces)
 
 
 def same_but_dots(a: dict[str, Any], b: dict[str, Any]) -> bool:

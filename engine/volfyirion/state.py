@@ -100,9 +100,11 @@ class VolfState:
 
     def known_elsewhere(self, *, count_owned: bool = True) -> Counter[str]:
         """Copies known to be out of the Asset Deck and the pile's unknown part (V-6)."""
-        known = self.in_play() + Counter(self.put_aside) + Counter(self.removed)
+        known = self.in_play()  # counted in place: every count here is positive, as ``+`` would keep them
+        known.update(self.put_aside)
+        known.update(self.removed)
         if count_owned:
-            known += Counter(self.owned)
+            known.update(self.owned)
         if self.rage_top:
             known[self.rage_top] += 1
         return known
@@ -120,7 +122,7 @@ class VolfState:
     def unseen_deck(self) -> Counter[str]:
         """The solo Asset Deck minus every copy known elsewhere: what an unknown Rage card can be."""
         known = self.known_elsewhere()
-        return Counter({name: n - known[name] for name, n in SOLO_ASSET_DECK.items() if n - known[name] > 0})
+        return Counter({name: left for name, n in SOLO_ASSET_DECK.items() if (left := n - known[name]) > 0})
 
     @property
     def waiting(self) -> Waiting:

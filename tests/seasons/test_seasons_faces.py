@@ -84,3 +84,16 @@ def test_search_faces_matches_english_and_japanese(typed, must):
 
 def test_search_faces_nothing_typed_lists_the_season():
     assert len(search_faces("summer", "")) == len(season_faces("summer"))
+
+
+def test_a_remembered_face_is_handed_out_fresh_each_time() -> None:
+    """Typed faces and a season's faces are read once and remembered (issue 12): what a caller gets it may
+    change without changing what the next caller gets."""
+    first = parse_face("2 water, star")
+    first["energy"]["water"] = 9
+    first["star"] = 0
+    assert parse_face("2 water, star") == {"energy": {"water": 2}, "crystals": 0, "star": 1, "draw": 0,
+                                           "transmute": False, "dots": 0}
+    faces = season_faces("winter")
+    faces.clear()
+    assert season_faces("winter") and season_faces("winter") == season_faces("winter")

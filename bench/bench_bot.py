@@ -8,7 +8,10 @@ table per figure, each a median of several runs with a baseline measured in the 
   as soon as the last one is answered (a closed loop), for real games' commands (``/seasons die``/``reveal``…
   and ``/volfyrion play``/``end``…, a new game started when one ends) beside EchoBot's ``/echo noop`` in the
   same channels: the floor that the stand-in, the gateway and discord.py cost without any engine or store;
-  and, up to 10 channels, the bot on a store that never fsyncs, to show what durability costs;
+  and, up to 10 channels, the bot on a store that never fsyncs, to show what durability costs. The bot is
+  measured once it has finished starting (its static picture layers drawn), with the garbage collector set
+  as ``python -m bot`` sets it (bot/collector.py); issue 12's 1-channel target is read on the commands
+  answered without a picture;
 - resume: the first command's work after a restart (``GameService.require`` + ``record``, cache cold) for
   Seasons games of 50, 500 and 5,000 actions, against the same database without snapshots (a full
   replay) and a cache hit; bytes per action after VACUUM;

@@ -465,10 +465,9 @@ class PostgresStore:
             meanwhile()
         try:
             async with self._write() as conn:
-                if interaction_id is not None:
-                    seen = await conn.fetchval("SELECT game_id FROM actions WHERE interaction_id = $1", interaction_id)
-                    if seen is not None:
-                        raise AlreadyApplied(game_id=seen, interaction_id=interaction_id)
+                # No read before the write (a round trip each command): an interaction applied already either
+                # finds the game moved on (checked below, on that path only) or, after an undo brought the
+                # game back, trips the unique index on its id when its action is inserted.
                 row = await conn.fetchrow(
                     "UPDATE games SET ply = ply + 1, revision = revision + 1, status = $1, summary = $2,"
                     " updated_at = $3 WHERE id = $4 AND ply = $5 AND status = 'active'"
@@ -476,6 +475,11 @@ class PostgresStore:
                     status, summary_text, now, game_id, expected_ply, expected_revision,
                 )
                 if row is None:
+                    if interaction_id is not None:
+                        seen = await conn.fetchval("SELECT game_id FROM actions WHERE interaction_id = $1",
+                                                   interaction_id)
+                        if seen is not None:
+                            raise AlreadyApplied(game_id=seen, interaction_id=interaction_id)
                     raise refusal_for(await _game(conn, game_id), expected_ply, allowed=("active",),
                                       expected_revision=expected_revision)
                 game = game_row(row)

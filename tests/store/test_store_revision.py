@@ -155,6 +155,18 @@ async def test_v7_gives_existing_games_a_revision_and_their_actions_no_interacti
                                       interaction_id=9)
 
 
+async def test_a_second_delivery_behind_the_game_is_still_known_as_applied(store, game) -> None:
+    """The repeat carries the version the first delivery moved on from: refused as applied, not merely stale
+    (the PostgreSQL store looks the interaction up only once its write found the game moved)."""
+    moved = await store.append_action(game.id, expected_ply=0, expected_revision=game.revision, action={"type": "a"},
+                                      user_id=7, summary=None, interaction_id=3333)
+    with pytest.raises(AlreadyApplied) as info:
+        await store.append_action(game.id, expected_ply=0, expected_revision=game.revision, action={"type": "a"},
+                                  user_id=7, summary=None, interaction_id=3333)
+    assert info.value.params == {"game_id": game.id, "interaction_id": 3333}
+    assert (await store.game(game.id)).revision == moved.revision
+
+
 async def test_a_second_delivery_of_one_undo_undoes_once(store, new_store, game) -> None:
     game = await play(store, game, 3)
     game = await store.undo_action(game.id, expected_ply=3, user_id=7, summary=None, interaction_id=2222)

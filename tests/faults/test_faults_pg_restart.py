@@ -27,10 +27,9 @@ from engine.core import Action
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "load"))
-from bot_command import BotCommand  # noqa: E402
 from bot_process import driver_for  # noqa: E402
 from load_helpers import Tally, acknowledged, check_record, export, plan, send, start  # noqa: E402
-from test_faults_processes import RANGES, SHARDS, metric_sum, owner, sharded_world  # noqa: E402
+from test_faults_processes import SHARDS, bot_processes, metric_sum, owner, sharded_world  # noqa: E402
 from test_faults_processes import settle as settled_log  # noqa: E402
 
 # What a player reads while the database is away: the store's refusal with the reason "unreachable".
@@ -154,10 +153,8 @@ async def restart_under_load(tmp_path: Path, pg_server, dsn: str, modes: list[st
     rng = random.Random(seed)
     world, places = sharded_world(per_shard)
     run = Outage()
-    async with StandIn(world) as standin:
-        procs = {name: BotCommand(standin, dsn, shards=shards, home=tmp_path, name=name)
-                 for name, shards in RANGES.items()}
-        try:
+    try:
+        async with StandIn(world) as standin, bot_processes(standin, dsn, tmp_path, logs=True) as procs:
             for proc in procs.values():
                 await proc.start()
             await standin.wait_shards(range(SHARDS))
@@ -192,12 +189,9 @@ async def restart_under_load(tmp_path: Path, pg_server, dsn: str, modes: list[st
             for name, proc in procs.items():
                 assert proc.starts == 1 and proc.proc.returncode is None, f"{name} was restarted or died"
                 assert metric_sum(await proc.metrics(), "solo_bot_commands_total") > 0
-        finally:
-            for proc in procs.values():
-                await proc.stop()
-                print(f"-- {proc.name}'s log (shown when the test fails) --\n{proc.tail(200)}")
-            if not pg_server.running():
-                pg_server.start()
+    finally:
+        if not pg_server.running():
+            pg_server.start()
     return run
 
 

@@ -15,8 +15,10 @@ The database is a parameter (`DATABASES`): one SQLite file, and a real PostgreSQ
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import sys
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -150,86 +152,95 @@ def metric_sum(metrics_text: str, name: str) -> float:
     return sum(s.value for f in text_string_to_metric_families(metrics_text) for s in f.samples if s.name == name)
 
 
+@contextlib.asynccontextmanager
+async def bot_processes(standin: StandIn, db: str, home: Path, *,
+                        logs: bool = False) -> AsyncIterator[dict[str, BotCommand]]:
+    """The two bot processes of RANGES (A: shards 0-1, B: 2-3) on ``db``, not started yet; stopped at the end,
+    with each one's log printed when ``logs`` (pytest shows it when the test fails)."""
+    procs = {name: BotCommand(standin, db, shards=shards, home=home, name=name) for name, shards in RANGES.items()}
+    try:
+        yield procs
+    finally:
+        for proc in procs.values():
+            await proc.stop()
+            if logs:
+                print(f"-- {proc.name}'s log (shown when the test fails) --\n{proc.tail(200)}")
+
+
 async def two_processes_with_kills(tmp_path: Path, db: str, *, per_shard: int, actions: int, kills: list[str],
                                    seed: int) -> Run:
     rng = random.Random(seed)
     world, places = sharded_world(per_shard)
     run = Run()
-    async with StandIn(world) as standin:
-        procs = {name: BotCommand(standin, db, shards=shards, home=tmp_path, name=name)
-                 for name, shards in RANGES.items()}
-        try:
-            puts = lambda: [p for m, p in standin.requests if m == "PUT" and p.endswith("/commands")]  # noqa: E731
-            await procs["B"].start()  # shards 2-3 first: it must not sync the commands
-            assert puts() == [], "the process without shard 0 synced the commands"
-            await procs["A"].start()
-            assert len(puts()) == 1, "the process holding shard 0 did not sync the commands once"
-            await standin.wait_shards(range(SHARDS))
-            driver = driver_for(standin, timeout=20.0)
-            players = []
-            for shard, shard_places in sorted(places.items()):
-                for k, (channel, user) in enumerate(shard_places):
-                    game = plan(shard * per_shard + k, channel, user)
-                    await start(driver, game, run.tally, length=actions)
-                    players.append(Player(game, owner(shard), min(actions, len(game.script))))
-            assert {p.process for p in players} == {"A", "B"}
-            total = sum(p.limit for p in players)
-            room = max(2, total * 2 // 3)
-            points = sorted(rng.sample(range(1, room), len(kills)))
-            gates = {name: asyncio.Event() for name in procs}
-            for gate in gates.values():
-                gate.set()
-            progressed = asyncio.Event()
-            down: set[str] = set()
-            playing = [asyncio.ensure_future(play(driver, p, gates, run, random.Random(rng.random()), progressed, down))
-                       for p in players]
-            for point, victim in zip(points, kills, strict=True):
-                while sum(p.game.pos for p in players) < point:  # a count of acknowledged actions, not a time
-                    failed = [t for t in playing if t.done() and t.exception() is not None]
-                    if failed:
-                        raise failed[0].exception()
-                    progressed.clear()
-                    await progressed.wait()
-                gates[victim].clear()
-                procs[victim].kill()  # SIGKILL, whatever is in flight
-                down.add(victim)
-                cut = []
-                for p in players:
-                    if p.process == victim and p.task is not None and not p.task.done():
-                        p.pending = p.game.script[p.game.pos]
-                        p.task.cancel()
-                        cut.append(p.task)
-                await asyncio.gather(*cut, return_exceptions=True)
-                await procs[victim].wait()
-                run.kills.append(victim)
-                # The other process goes on meanwhile: wait (counting acknowledged actions) for one of its own.
-                others = [p for p in players if p.process != victim and p.game.pos < p.limit]
-                mark = sum(p.game.pos for p in others)
-                while others and sum(p.game.pos for p in others) == mark:
-                    if all(p.game.pos >= p.limit for p in others):
-                        break
-                    progressed.clear()
-                    await progressed.wait()
-                await procs[victim].start()  # ready: its shards connected, the database answering
-                down.discard(victim)
-                for p in players:
-                    if p.process == victim:
-                        pending = p.pending is not None
-                        kept = await settle(driver, p)
-                        run.in_flight += pending
-                        run.kept += kept
-                gates[victim].set()
-            await asyncio.gather(*playing)
-            for p in players:  # every game holds exactly what was acknowledged, and is its replay
-                check_record(p.game, await export(driver, p.game))
-            assert len(puts()) == 1, "a restart synced the commands again"
-            for name, proc in procs.items():
-                page = await proc.metrics()
-                run.commands[name] = metric_sum(page, "solo_bot_commands_total")
-                run.stale[name] = metric_sum(page, "solo_bot_stale_version_refusals_total")
-        finally:
-            for proc in procs.values():
-                await proc.stop()
+    async with StandIn(world) as standin, bot_processes(standin, db, tmp_path) as procs:
+        puts = lambda: [p for m, p in standin.requests if m == "PUT" and p.endswith("/commands")]  # noqa: E731
+        await procs["B"].start()  # shards 2-3 first: it must not sync the commands
+        assert puts() == [], "the process without shard 0 synced the commands"
+        await procs["A"].start()
+        assert len(puts()) == 1, "the process holding shard 0 did not sync the commands once"
+        await standin.wait_shards(range(SHARDS))
+        driver = driver_for(standin, timeout=20.0)
+        players = []
+        for shard, shard_places in sorted(places.items()):
+            for k, (channel, user) in enumerate(shard_places):
+                game = plan(shard * per_shard + k, channel, user)
+                await start(driver, game, run.tally, length=actions)
+                players.append(Player(game, owner(shard), min(actions, len(game.script))))
+        assert {p.process for p in players} == {"A", "B"}
+        total = sum(p.limit for p in players)
+        room = max(2, total * 2 // 3)
+        points = sorted(rng.sample(range(1, room), len(kills)))
+        gates = {name: asyncio.Event() for name in procs}
+        for gate in gates.values():
+            gate.set()
+        progressed = asyncio.Event()
+        down: set[str] = set()
+        playing = [asyncio.ensure_future(play(driver, p, gates, run, random.Random(rng.random()), progressed, down))
+                   for p in players]
+        for point, victim in zip(points, kills, strict=True):
+            while sum(p.game.pos for p in players) < point:  # a count of acknowledged actions, not a time
+                failed = [t for t in playing if t.done() and t.exception() is not None]
+                if failed:
+                    raise failed[0].exception()
+                progressed.clear()
+                await progressed.wait()
+            gates[victim].clear()
+            procs[victim].kill()  # SIGKILL, whatever is in flight
+            down.add(victim)
+            cut = []
+            for p in players:
+                if p.process == victim and p.task is not None and not p.task.done():
+                    p.pending = p.game.script[p.game.pos]
+                    p.task.cancel()
+                    cut.append(p.task)
+            await asyncio.gather(*cut, return_exceptions=True)
+            await procs[victim].wait()
+            run.kills.append(victim)
+            # The other process goes on meanwhile: wait (counting acknowledged actions) for one of its own.
+            others = [p for p in players if p.process != victim and p.game.pos < p.limit]
+            mark = sum(p.game.pos for p in others)
+            while others and sum(p.game.pos for p in others) == mark:
+                if all(p.game.pos >= p.limit for p in others):
+                    break
+                progressed.clear()
+                await progressed.wait()
+            await procs[victim].start()  # ready: its shards connected, the database answering
+            down.discard(victim)
+            for p in players:
+                if p.process == victim:
+                    pending = p.pending is not None
+                    kept = await settle(driver, p)
+                    run.in_flight += pending
+                    run.kept += kept
+            gates[victim].set()
+        await asyncio.gather(*playing)
+        for p in players:  # every game holds exactly what was acknowledged, and is its replay
+            check_record(p.game, await export(driver, p.game))
+        assert len(puts()) == 1, "a restart synced the commands again"
+        for name, proc in procs.items():
+            page = await proc.metrics()
+            run.commands[name] = metric_sum(page, "solo_bot_commands_total")
+            run.stale[name] = metric_sum(page, "solo_bot_stale_version_refusals_total")
     return run
 
 

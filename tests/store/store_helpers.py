@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import threading
+from collections.abc import AsyncIterator
+
 from bot.store import GameRow, SqliteStore
 
 # Short enough that a locked file fails fast in tests, long enough for a racing peer to commit.
@@ -45,3 +50,28 @@ async def on_writer(store: SqliteStore, sql: str) -> object:
     the first column of its first row."""
     row = await store._writer.call(lambda conn: conn.execute(sql).fetchone())
     return None if row is None else row[0]
+
+
+@contextlib.asynccontextmanager
+async def writer_held(store: SqliteStore) -> AsyncIterator[None]:
+    """Hold the SQLite store's writer thread on a job of the test's own (an event, not a time) until exit: the
+    writes given meanwhile queue behind it."""
+    release, held, loop = threading.Event(), asyncio.Event(), asyncio.get_running_loop()
+
+    def hold(_conn) -> None:
+        loop.call_soon_threadsafe(held.set)
+        release.wait()
+
+    blocker = asyncio.create_task(store._writer.call(hold))
+    await held.wait()
+    try:
+        yield
+    finally:
+        release.set()
+        await blocker
+
+
+async def queued(store: SqliteStore, n: int) -> None:
+    """Until ``n`` writes wait behind the held job."""
+    while store._writer.pending < n + 1:  # n writes behind the held job
+        await asyncio.sleep(0)

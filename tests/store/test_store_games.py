@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import threading
 
 import pytest
-from store_helpers import new_game_args, play
+from store_helpers import new_game_args, play, queued, writer_held
 
 from bot import games
 from bot.store import (
@@ -301,24 +300,14 @@ async def test_a_write_cancelled_while_queued_never_runs_and_leaves_no_transacti
 ) -> None:
     # Hold the writer's thread, queue an append behind it and cancel the append there: it must never run
     # (nothing written), and no transaction may be left open, or every later write would fail.
-    release, loop, held = threading.Event(), asyncio.get_running_loop(), asyncio.Event()
-
-    def hold(_conn) -> None:
-        loop.call_soon_threadsafe(held.set)
-        release.wait()
-
-    blocker = asyncio.create_task(store._writer.call(hold))
-    await held.wait()
-    task = asyncio.create_task(
-        store.append_action(game.id, expected_ply=0, action={"type": "x"}, user_id=7, summary=None)
-    )
-    while store._writer.pending < 2:  # the append is queued behind the held job (an event, not a time)
-        await asyncio.sleep(0)
-    task.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await task
-    release.set()
-    await blocker
+    async with writer_held(store):
+        task = asyncio.create_task(
+            store.append_action(game.id, expected_ply=0, action={"type": "x"}, user_id=7, summary=None)
+        )
+        await queued(store, 1)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
     assert not await store._writer.call(lambda conn: conn.in_transaction)
     assert (await store.game(game.id)).ply == 0
     assert (await play(store, game, 2)).ply == 2

@@ -9,35 +9,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import Awaitable
 
 import pytest
-from store_helpers import new_game_args, on_writer
+from store_helpers import new_game_args, on_writer, queued, writer_held
 
 from bot.store import GameRow, SqliteStore, StaleVersion, StoreUnavailable
-
-
-@contextlib.asynccontextmanager
-async def writer_held(store: SqliteStore) -> AsyncIterator[Awaitable[None]]:
-    """Hold the writer's thread; yields a wait for "this many writes are queued"; released on exit."""
-    release, held, loop = threading.Event(), asyncio.Event(), asyncio.get_running_loop()
-
-    def hold(_conn) -> None:
-        loop.call_soon_threadsafe(held.set)
-        release.wait()
-
-    blocker = asyncio.create_task(store._writer.call(hold))
-    await held.wait()
-    try:
-        yield
-    finally:
-        release.set()
-        await blocker
-
-
-async def queued(store: SqliteStore, n: int) -> None:
-    while store._writer.pending < n + 1:  # n writes behind the held job
-        await asyncio.sleep(0)
 
 
 async def games(store: SqliteStore, n: int) -> list[GameRow]:

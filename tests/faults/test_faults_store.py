@@ -22,6 +22,7 @@ from bot.config import Config
 from bot.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "load"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "store"))
 from load_helpers import (  # noqa: E402
     Tally,
     acknowledged,
@@ -36,14 +37,10 @@ from load_helpers import (  # noqa: E402
     start,
     step,
 )
+from store_helpers import on_writer  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 
-
-async def on_writer(store, sql: str) -> object:
-    """One statement on the SQLite store's writer connection (a PRAGMA the test sets): its first value."""
-    row = await store._writer.call(lambda conn: conn.execute(sql).fetchone())
-    return None if row is None else row[0]
 
 # A second process that takes the database's write lock and holds it until told to let go.
 LOCKER = r"""

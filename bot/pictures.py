@@ -139,11 +139,12 @@ class PictureQueue:
                     del self._waiting[item.slot]  # from now on a newer picture of this game or message queues anew
                 png = await drawn(item.render)
                 self.rendered += 1
-                if self._already_shown(item.key, png):
+                digest = hashlib.blake2b(png, digest_size=16).digest()
+                if item.key is not None and self._shown.get(item.key) == digest:
                     self.unchanged += 1
                     continue
                 await item.deliver(png)
-                self._remember_shown(item.key, png)
+                self._remember_shown(item.key, digest)
                 self.delivered += 1
             except asyncio.CancelledError:
                 raise
@@ -173,13 +174,10 @@ class PictureQueue:
             log.warning("a static picture layer could not be prepared", exc_info=True)
         return True
 
-    def _already_shown(self, key: Hashable | None, png: bytes) -> bool:
-        return key is not None and self._shown.get(key) == hashlib.blake2b(png, digest_size=16).digest()
-
-    def _remember_shown(self, key: Hashable | None, png: bytes) -> None:
+    def _remember_shown(self, key: Hashable | None, digest: bytes) -> None:
         if key is None:
             return
-        self._shown[key] = hashlib.blake2b(png, digest_size=16).digest()
+        self._shown[key] = digest
         self._shown.move_to_end(key)
         while len(self._shown) > SHOWN:
             self._shown.popitem(last=False)

@@ -478,8 +478,5 @@ def _prepare_tile(lang: str, card_id: str) -> None:
 def _catalog_ids() -> list[str]:
     catalog = p.engine_catalog("engine.seasons")
     if catalog is not None:
-        try:
-            return [str(p.field(card, "id")) for card in catalog]
-        except TypeError:
-            return []
+        return catalog.ids()
     return [str(c["id"]) for c in p.engine_data("seasons_cards") or [] if "id" in c]

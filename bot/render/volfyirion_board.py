@@ -376,9 +376,8 @@ def _wonders(
     draw.rounded_rectangle(box, radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
     draw.text(((x0 + x1) / 2, y1 - 18), _label("wonders"), font=p.font(16), fill=MUTED, anchor="mm")
     cols, rows, gap = WONDER_GRID
-    left, top, right, bottom = x0 + 10, y0 + 10, x1 - 10, y1 - 34
-    tile_w = (right - left - gap * (cols - 1)) // cols
-    tile_h = (bottom - top - gap * (rows - 1)) // rows
+    left, top, bottom = x0 + 10, y0 + 10, y1 - 34
+    tile_w, tile_h = _wonder_tile_size(box)
     capacity = cols * rows
     overflow = len(wonders) - capacity
     visible = wonders if overflow <= 0 else wonders[: capacity - 1]
@@ -515,19 +514,26 @@ def _later_steps() -> list[p.Step]:
     return steps
 
 
-def _wonder_tile_size() -> tuple[int, int]:
-    x0, y0, x1, y1 = WONDERS
+def _wonder_tile_size(box: tuple[int, int, int, int] = WONDERS) -> tuple[int, int]:
+    """A Wonder tile's size in the panel ``box`` (the grid inside its margins and the label below)."""
+    x0, y0, x1, y1 = box
     (cols, rows, gap), left, top, right, bottom = WONDER_GRID, x0 + 10, y0 + 10, x1 - 10, y1 - 34
     return (right - left - gap * (cols - 1)) // cols, (bottom - top - gap * (rows - 1)) // rows
 
 
-def _wonder_cards() -> list[tuple[str, int | None]]:
+def _engine_cards() -> Any:
+    """``engine.volfyirion.cards`` when importable, else None: an engine mid-edit must never break a picture
+    (not remembered: it is read again once the engine imports)."""
     try:
         from engine.volfyirion import cards
+    except Exception:  # noqa: BLE001
+        return None
+    return cards
 
-        return [(c.name, c.cost) for c in cards.CARDS if c.type == "wonder"]
-    except Exception:  # an engine mid-edit must never break a picture
-        return []
+
+def _wonder_cards() -> list[tuple[str, int | None]]:
+    cards = _engine_cards()
+    return [(c.name, c.cost) for c in cards.CARDS if c.type == "wonder"] if cards else []
 
 
 def _prepare(lang: str, layer: Any, *key: Any) -> None:
@@ -542,12 +548,9 @@ def _city_size() -> tuple[int, int]:
 
 def _slot_cards() -> dict[str, list[str | None]]:
     """The Troop and Building names a city's rows can show (None: the empty row)."""
-    try:
-        from engine.volfyirion import cards
-
-        return {kind: [None] + [c.name for c in cards.CARDS if c.type == kind] for kind in ("troop", "building")}
-    except Exception:  # an engine mid-edit must never break a picture
-        return {"troop": [None], "building": [None]}
+    cards = _engine_cards()
+    return {kind: [None] + ([c.name for c in cards.CARDS if c.type == kind] if cards else [])
+            for kind in ("troop", "building")}
 
 
 def _prepare_city(lang: str, name: str) -> None:
@@ -558,22 +561,12 @@ def _prepare_city(lang: str, name: str) -> None:
         _city_layer_for(city, _city_box(0), None)
 
 
-@functools.cache
 def _cities() -> dict[str, int]:
     """City names and printed defence, from the engine (empty when it is not importable)."""
-    try:
-        from engine.volfyirion import cards
-
-        return dict(cards.CITIES)
-    except Exception:  # an engine mid-edit must never break a picture
-        return {}
+    cards = _engine_cards()
+    return dict(cards.CITIES) if cards else {}
 
 
-@functools.cache
 def _default_cities() -> tuple[str, ...]:
-    try:
-        from engine.volfyirion import cards
-
-        return tuple(cards.DEFAULT_CITIES)
-    except Exception:
-        return ()
+    cards = _engine_cards()
+    return tuple(cards.DEFAULT_CITIES) if cards else ()

@@ -286,7 +286,7 @@ async def test_a_newer_picture_of_a_game_replaces_its_older_one_for_another_mess
         await queue.drain()
 
 
-async def test_prepared_draws_every_static_layer_left_on_the_picture_thread():
+async def test_prepared_draws_every_static_layer_left_on_the_picture_thread(monkeypatch):
     """What the benches wait for: a bot that has finished starting has every static layer drawn."""
     picture.clear_caches()  # a process that has drawn nothing yet
     assert not picture.is_prepared() and list(picture.prepare_steps())
@@ -294,6 +294,7 @@ async def test_prepared_draws_every_static_layer_left_on_the_picture_thread():
     try:
         await queue.all_prepared()
         assert picture.is_prepared() and not list(picture.prepare_steps())
-        await queue.all_prepared()  # nothing left: returns at once
+        monkeypatch.setattr(picture, "prepare", lambda *a: pytest.fail("prepared again"))
+        await queue.all_prepared()  # nothing left: returns at once, drawing nothing
     finally:
         await queue.drain()

@@ -15,23 +15,26 @@ from bot.pictures import PictureQueue
 from engine.seasons.autoplay import play_game as seasons_game
 
 BURST = 6
+ONE_MESSAGE_BURST = 5  # pictures asked for one message while the worker is busy
 
 
 @contextlib.contextmanager
 def held_pictures(ui):  # noqa: ANN001 - a GameUI
-    """Every board picture waits for ``release`` (on the picture thread); ``started`` counts the waits."""
+    """Every board picture waits for ``release`` (on the picture thread); ``started`` counts the waits, and
+    ``drawing`` is set once one waits."""
     release, lock, started = threading.Event(), threading.Lock(), [0]
-    draw = ui.board
+    drawing, loop, draw = asyncio.Event(), asyncio.get_running_loop(), ui.board
 
     def held(summary, *args):  # noqa: ANN001, ANN002, ANN202
         with lock:
             started[0] += 1
+        loop.call_soon_threadsafe(drawing.set)
         release.wait(60)
         return draw(summary, *args)
 
     ui.board = held
     try:
-        yield release, started
+        yield release, started, drawing
     finally:
         release.set()
         ui.board = draw
@@ -46,7 +49,7 @@ async def test_a_burst_of_pictures_does_not_hold_up_a_command_and_each_picture_f
                  if not any(e.key.endswith(("season_changed", "new_year")) for e in step.events))
     for action in actions[:first]:  # up to an action whose reply is compact (no picture)
         await pictured(await driver.slash(*seasons_command(action)))
-    with held_pictures(driver.bot.controller.uis["seasons"]) as (release, started):
+    with held_pictures(driver.bot.controller.uis["seasons"]) as (release, started, _drawing):
         burst = [await driver.slash("game status", {}) for _ in range(BURST)]
         assert all(r.answered and not has_board(r) for r in burst)  # answered, their pictures not drawn yet
         assert pictures.pending == BURST
@@ -126,3 +129,43 @@ async def test_the_console_prints_a_reply_with_the_picture_that_followed_it(tmp_
         embeds = [e for item in items for e in item.get("embeds") or []]
         assert any((e.get("image") or {}).get("url") == "attachment://board.png" for e in embeds)
         assert [f["filename"] for item in items for f in item.get("files") or []] == ["board.png"]
+
+
+async def test_of_a_burst_of_pictures_for_one_message_only_the_newest_is_drawn_and_uploaded(driver, monkeypatch):
+    controller = driver.bot.controller
+    pictures = controller.pictures
+    await driver.slash("volfyrion start", {"difficulty": "normal"})
+    await pictures.idle()
+    with held_pictures(controller.uis["volfyirion"]) as (release, _started, drawing):
+        first = await driver.slash("game status", {})
+        await drawing.wait()  # the worker is drawing this reply's picture: it holds the picture thread
+        submit, drawn, asked = pictures.submit, [], []
+
+        def burst(render, deliver, key=None, group=None):  # noqa: ANN001, ANN202 - one message's picture, ONE_MESSAGE_BURST times
+            asked.append((render, deliver, key))
+            for n in range(ONE_MESSAGE_BURST):
+                def numbered(n: int = n) -> bytes:
+                    drawn.append(n)
+                    return render()
+                assert submit(numbered, deliver, key=key, group=group)
+            return True
+
+        monkeypatch.setattr(pictures, "submit", burst)
+        second = await driver.slash("game status", {})
+        monkeypatch.setattr(pictures, "submit", submit)
+        assert second.answered and not has_board(second) and len(asked) == 1
+        assert pictures.superseded == ONE_MESSAGE_BURST - 1 and pictures.pending == 2  # one drawing, one waiting
+        release.set()
+        await pictures.idle()
+    await first.until(has_board)
+    await second.until(has_board)
+    assert drawn == [ONE_MESSAGE_BURST - 1]  # the newest of the burst, and only it, was drawn
+    assert pictures.rendered == 3 and pictures.delivered == 3 and pictures.pending == 0  # start, first, second
+    assert len([e for e in second.edits if e]) == 1  # one upload for the whole burst
+
+    # The same picture asked for again for that message: drawn (remembered), not uploaded again.
+    render, deliver, key = asked[0]
+    assert submit(render, deliver, key=key)
+    await pictures.idle()
+    assert pictures.unchanged == 1 and pictures.rendered == 4 and pictures.delivered == 3
+    assert len([e for e in second.edits if e]) == 1

@@ -6,92 +6,16 @@ Counted, not timed: the worker is held on an event while the pictures are asked 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import threading
-from pathlib import Path
 
 import pytest
 
-from bot.app import create_bot
-from bot.config import Config
 from bot.pictures import PictureQueue
 from bot.render import picture
 from bot.render import seasons_board as sb
 from bot.render import volfyirion_board as vb
-from bot.standin import StandIn
 
 BURST = 5
-
-
-@pytest.fixture
-async def driver(tmp_path: Path):
-    async with StandIn() as server:
-        bot = create_bot(Config(db_path=tmp_path / "bot.sqlite3"), seed=lambda: 7)
-        async with server.connect(bot) as d:
-            yield d
-        assert server.violations == [] and server.unknown_routes == []
-
-
-def has_board(reply) -> bool:  # noqa: ANN001 - a stand-in Reply
-    return any(f.filename == "board.png" for f in reply.files)
-
-
-@contextlib.contextmanager
-def held_board(ui, loop: asyncio.AbstractEventLoop):  # noqa: ANN001 - a GameUI
-    """Every board picture waits for ``release`` on the picture thread; ``drawing`` is set once one waits."""
-    release, drawing, draw = threading.Event(), asyncio.Event(), ui.board
-
-    def held(summary, *args):  # noqa: ANN001, ANN002, ANN202
-        loop.call_soon_threadsafe(drawing.set)
-        release.wait(60)
-        return draw(summary, *args)
-
-    ui.board = held
-    try:
-        yield release, drawing
-    finally:
-        release.set()
-        ui.board = draw
-
-
-async def test_of_a_burst_of_pictures_for_one_message_only_the_newest_is_drawn_and_uploaded(driver, monkeypatch):
-    controller = driver.bot.controller
-    pictures = controller.pictures
-    await driver.slash("volfyrion start", {"difficulty": "normal"})
-    await pictures.idle()
-    with held_board(controller.uis["volfyirion"], asyncio.get_running_loop()) as (release, drawing):
-        first = await driver.slash("game status", {})
-        await drawing.wait()  # the worker is drawing this reply's picture: it holds the picture thread
-        submit, drawn, asked = pictures.submit, [], []
-
-        def burst(render, deliver, key=None, group=None):  # noqa: ANN001, ANN202 - one message's picture, BURST times
-            asked.append((render, deliver, key))
-            for n in range(BURST):
-                def numbered(n: int = n) -> bytes:
-                    drawn.append(n)
-                    return render()
-                assert submit(numbered, deliver, key=key, group=group)
-            return True
-
-        monkeypatch.setattr(pictures, "submit", burst)
-        second = await driver.slash("game status", {})
-        monkeypatch.setattr(pictures, "submit", submit)
-        assert second.answered and not has_board(second) and len(asked) == 1
-        assert pictures.superseded == BURST - 1 and pictures.pending == 2  # one drawing, one waiting
-        release.set()
-        await pictures.idle()
-    await first.until(has_board)
-    await second.until(has_board)
-    assert drawn == [BURST - 1]  # the newest of the burst, and only it, was drawn
-    assert pictures.rendered == 3 and pictures.delivered == 3 and pictures.pending == 0  # start, first, second
-    assert len([e for e in second.edits if e]) == 1  # one upload for the whole burst
-
-    # The same picture asked for again for that message: drawn (remembered), not uploaded again.
-    render, deliver, key = asked[0]
-    assert submit(render, deliver, key=key)
-    await pictures.idle()
-    assert pictures.unchanged == 1 and pictures.rendered == 4 and pictures.delivered == 3
-    assert len([e for e in second.edits if e]) == 1
 
 
 async def test_a_picture_the_message_already_shows_is_not_uploaded_again():

@@ -15,7 +15,6 @@ from bot.render import picture
 from bot.render import seasons_board as sb
 from bot.render import volfyirion_board as vb
 
-BURST = 5
 
 
 async def test_a_picture_the_message_already_shows_is_not_uploaded_again():

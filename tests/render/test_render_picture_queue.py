@@ -16,7 +16,6 @@ from bot.render import seasons_board as sb
 from bot.render import volfyirion_board as vb
 
 
-
 async def test_a_picture_the_message_already_shows_is_not_uploaded_again():
     queue = PictureQueue()
     uploads: list[bytes] = []

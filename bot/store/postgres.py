@@ -47,9 +47,19 @@ from .base import (
     StoreUnavailable,
     ranking_sql,
 )
+from .rows import (
+    action_row,
+    action_texts,
+    dumps,
+    game_row,
+    new_game_options,
+    refusal_for,
+    result_row,
+    run_meanwhile,
+    signed,
+)
 
 # The rows read the same from both databases (mapping access by column name).
-from .rows import action_row, action_texts, dumps, game_row, new_game_options, refusal_for, result_row, signed
 
 log = logging.getLogger(__name__)
 
@@ -200,7 +210,11 @@ def _lost(exc: BaseException) -> bool:
 
 
 class CommitLost(StoreUnavailable):
-    """The connection was lost while COMMIT was under way: the transaction may or may not have committed."""
+    """The connection was lost while COMMIT was under way: the transaction may or may not have committed. The
+    writes that can ask afterwards settle it (``_settle_lost_commit``); any other tells the player so, never
+    "nothing was changed"."""
+
+    key = "refuse.internal_unknown"
 
 
 class OutcomeUnknown(Exception):
@@ -462,7 +476,7 @@ class PostgresStore:
         action_text, snapshot_text, summary_text, status = action_texts(action, snapshot, summary, finish)
         now = self._clock()
         if meanwhile is not None:
-            meanwhile()
+            run_meanwhile(meanwhile)
         try:
             async with self._write() as conn:
                 # No read before the write (a round trip each command): an interaction applied already either

@@ -44,9 +44,19 @@ from .base import (
     StoreUnavailable,
     ranking_sql,
 )
-from .rows import action_row, action_texts, dumps, game_row, new_game_options, refusal_for, result_row, signed
+from .rows import (
+    action_row,
+    action_texts,
+    dumps,
+    game_row,
+    new_game_options,
+    print_problems,
+    refusal_for,
+    result_row,
+    signed,
+)
 from .schema import MIGRATIONS, SCHEMA_VERSION
-from .sqlite_thread import ConnectionThread
+from .sqlite_thread import ConnectionThread, rollback
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -197,16 +207,10 @@ class SqliteStore:
         a ``StoreUnavailable``; one that is not SQLite, a ``StoreCorrupt``."""
         _check_header(self.path)
 
-        def connect() -> sqlite3.Connection:
-            conn = self._sqlite_connect()
-            conn.execute("PRAGMA query_only = ON")
-            return conn
-
-        checker = self._checker = await self._start(connect, "check", interruptible=True)  # close stops it
+        checker = self._checker = await self._start(self._connect_reader, "check", interruptible=True)  # close stops it
         try:
-            return await checker.call(lambda conn: _problems(conn, "integrity_check" if full else "quick_check"))
-        except sqlite3.Error as exc:
-            raise translate(exc) from exc
+            return await _translated(checker, lambda conn: _problems(conn, "integrity_check" if full else "quick_check"),
+                                     grouped=False)
         finally:
             self._checker = None
             await checker.close()
@@ -671,19 +675,8 @@ def _transaction(db: sqlite3.Connection) -> Iterator[None]:
         yield
         db.execute("COMMIT")
     except BaseException:
-        _rollback(db)
+        rollback(db)
         raise
-
-
-def _rollback(db: sqlite3.Connection) -> None:
-    """Roll back whatever is open. SQLite may already have rolled back by itself (SQLITE_FULL, some I/O
-    errors): then there is nothing to do."""
-    if not db.in_transaction:
-        return
-    try:
-        db.execute("ROLLBACK")
-    except sqlite3.Error:
-        log.exception("ROLLBACK failed")
 
 
 def _user_data(db: sqlite3.Connection, user_id: int) -> JSON:
@@ -783,7 +776,7 @@ def _game(db: sqlite3.Connection, game_id: int, *, summary: JSON | None | object
     row = _one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
     if row is None:
         raise GameNotFound(game_id=game_id)
-    return game_row(row) if summary is ... else game_row(row, summary=summary)
+    return game_row(row, summary=summary)
 
 
 def _refusal(
@@ -848,10 +841,7 @@ async def check_main(db_path: str | os.PathLike[str], *, quick: bool = False) ->
     if problems:
         print(f"The game database is damaged: PRAGMA {pragma} of {path} found {len(problems)} problem(s):",
               file=sys.stderr)
-        for line in problems[:20]:
-            print(f"  {line}", file=sys.stderr)
-        if len(problems) > 20:
-            print(f"  … and {len(problems) - 20} more", file=sys.stderr)
+        print_problems(problems)
         print("Stop the bot, keep a copy of the file, and restore a backup (python -m bot backup makes one).",
               file=sys.stderr)
         return 1

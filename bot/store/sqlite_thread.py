@@ -29,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from .rows import run_meanwhile
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 Work = Callable[[sqlite3.Connection], Any]
@@ -141,10 +143,7 @@ class ConnectionThread:
         if meanwhile is not None:
             if job.worked is not None:
                 job.worked.wait(MEANWHILE_WAIT)  # blocks the loop, briefly: the statements, not the fsync
-            try:
-                meanwhile()
-            except Exception:  # its caller would hear of a failure while the write commits: it goes on
-                log.exception("a write's meanwhile raised (ignored: the write goes on)")
+            run_meanwhile(meanwhile)
         try:
             return await job.future
         except asyncio.CancelledError:
@@ -224,9 +223,7 @@ class ConnectionThread:
                 job.outcome = (False, exc)
                 if alone or not _rolled_back_to_savepoint(conn):
                     # Alone, or SQLite ended the whole transaction itself (a full disk may): nothing here holds.
-                    with contextlib.suppress(sqlite3.Error):
-                        if conn.in_transaction:
-                            conn.execute("ROLLBACK")
+                    rollback(conn)
                     for other in group[:i] + group[i + 1:]:
                         other.outcome = (False, exc)
                     return
@@ -234,9 +231,7 @@ class ConnectionThread:
         try:
             conn.execute("COMMIT")
         except BaseException as exc:  # noqa: BLE001 - not durable: nobody's work holds
-            with contextlib.suppress(sqlite3.Error):
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
+            rollback(conn)
             for job in group:
                 if job.outcome[0]:
                     job.outcome = (False, exc)
@@ -258,10 +253,20 @@ def _rolled_back_to_savepoint(conn: sqlite3.Connection) -> bool:
         conn.execute("ROLLBACK TO job")
         conn.execute("RELEASE job")
     except sqlite3.Error:
-        with contextlib.suppress(sqlite3.Error):
-            conn.execute("ROLLBACK")
+        rollback(conn)
         return False
     return True
+
+
+def rollback(conn: sqlite3.Connection) -> None:
+    """Roll back whatever is open. SQLite may already have rolled back by itself (SQLITE_FULL, some I/O
+    errors): then there is nothing to do."""
+    if not conn.in_transaction:
+        return
+    try:
+        conn.execute("ROLLBACK")
+    except sqlite3.Error:
+        log.exception("ROLLBACK failed")
 
 
 def _settle_soon(group: list[_Job]) -> None:

@@ -20,7 +20,15 @@ from typing import Any
 import asyncpg
 
 from .base import StoreError
-from .postgres import PG_SCHEMA_VERSION, TABLES, PostgresStore, _without_password, result_from_sqlite
+from .postgres import (
+    PG_SCHEMA_VERSION,
+    TABLES,
+    PostgresStore,
+    _without_password,
+    result_from_sqlite,
+    schema_version,
+)
+from .rows import print_problems
 from .sqlite import SqliteStore
 
 # The columns copied as they are, per table (results go through the results mapping in postgres.py).
@@ -199,8 +207,7 @@ async def migrate_main(source: str | Path, target: str) -> int:
         await _empty_again(target)
         print(f"migrate failed: the copy does not match the source ({len(problems)} problem(s)); the target was "
               "emptied again.", file=sys.stderr)
-        for line in problems[:20]:
-            print(f"  {line}", file=sys.stderr)
+        print_problems(problems)
         return 1
     print(f"checked: {checked} games replayed on PostgreSQL to the same state as on SQLite")
     return 0
@@ -217,7 +224,7 @@ async def check_postgres(target: str, *, quick: bool = False) -> tuple[dict[str,
 
     from ..games import rules_for
     from ..resume import resume
-    from .postgres import schema_version
+    from ..sessions import SNAPSHOT_EVERY
 
     problems: list[str] = []
     counts: dict[str, int] = {}
@@ -263,10 +270,10 @@ async def check_postgres(target: str, *, quick: bool = False) -> tuple[dict[str,
                     continue
                 try:
                     resumed = resume(rules, options, seed, snapshot,
-                                     actions[snapshot[0]:] if snapshot else actions, snapshot_every=50)
+                                     actions[snapshot[0]:] if snapshot else actions, snapshot_every=SNAPSHOT_EVERY)
                 except Exception as exc:  # noqa: BLE001
-                    problems.append(f"game {game_id}: it does not resume from its snapshot at ply {snapshot[0]}"
-                                    f" ({type(exc).__name__}: {exc})")
+                    problems.append(f"game {game_id}: it does not resume from its snapshot at ply "
+                                    f"{snapshot[0] if snapshot else 0} ({type(exc).__name__}: {exc})")
                     continue
                 if resumed.ply != ply or resumed.state.to_json() != full.state.to_json():
                     problems.append(f"game {game_id}: its snapshot at ply {snapshot[0] if snapshot else 0} and "
@@ -287,10 +294,7 @@ async def check_main_postgres(target: str, *, quick: bool = False) -> int:
         return 2
     if problems:
         print(f"The game database {shown} has {len(problems)} problem(s):", file=sys.stderr)
-        for line in problems[:20]:
-            print(f"  {line}", file=sys.stderr)
-        if len(problems) > 20:
-            print(f"  … and {len(problems) - 20} more", file=sys.stderr)
+        print_problems(problems)
         return 1
     read = ", ".join(f"{n} {what}" for what, n in counts.items())
     print(f"ok: {shown} at schema version {PG_SCHEMA_VERSION}{' (quick: first rows only)' if quick else ''};"

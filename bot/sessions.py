@@ -25,7 +25,16 @@ from engine.core import Action, GameRecord, RuleError, Step
 
 from .games import finish_info, rules_for
 from .resume import loaded_from, resume
-from .store import GameNotActive, GameNotFound, GameRow, Meanwhile, StaleVersion, Store, StoreError
+from .store import (
+    AlreadyApplied,
+    GameNotActive,
+    GameNotFound,
+    GameRow,
+    Meanwhile,
+    StaleVersion,
+    Store,
+    StoreError,
+)
 
 SNAPSHOT_EVERY = 50
 # Awaited under the channel's lock right before a change is committed (bot.delivery.Gate): raising stops it.
@@ -45,10 +54,9 @@ class Refusal(Exception):
 # (SoloBot.on_app_command_error, for commands, buttons, menus and forms alike).
 REFUSALS = (Refusal, RuleError, StoreError)
 
-# What a write on a cached row that another process has changed since fails with; and the refusals that a
-# check against such a row may give wrongly. Either way the change is tried once more on the store's row.
+# What a write on a cached row that another process has changed since fails with: the change is then tried
+# once more on the store's row (as it is after any refusal a check against a cached row gives).
 _STALE_WRITE = (StaleVersion, GameNotActive, GameNotFound)
-_STALE_CHECK = ("refuse.stale_game", "refuse.stale_button", "refuse.other_game")
 
 
 class _CachedRowStale(Exception):
@@ -198,9 +206,12 @@ class GameService:
         return len(self._locks)
 
     def _keep(self, row: GameRow, record: GameRecord) -> None:
+        """Keep ``record`` (the most recently used now) and its channel's ``row``: a row is kept only with its
+        record, and leaves with it."""
         game_id = row.id
         self._cache.pop(game_id, None)
         self._cache[game_id] = _Cached(record, time.monotonic(), row.revision)
+        self._remember_row(row)
         while len(self._cache) > self.max_cached:
             self.forget(next(iter(self._cache)))
 
@@ -275,7 +286,6 @@ class GameService:
                 kind=kind, options=record.options, seed=seed,
             )
             self._keep(row, record)
-            self._remember_row(row)
         return Played(row, record.last, record)
 
     async def play(
@@ -304,8 +314,7 @@ class GameService:
                     kind: str | None, game_id: int | None, ply: int | None, before_commit: BeforeCommit | None,
                     interaction_id: int | None, cached: bool,
                     meanwhile: Callable[[Played], None] | None = None) -> Played:
-        row = await self._row_for(channel_id, kind=kind, game_id=game_id, ply=ply, cached=cached)
-        self.check_owner(row, user_id)
+        row = await self._row_for(channel_id, kind=kind, game_id=game_id, ply=ply, user_id=user_id, cached=cached)
         record = await self.record(row)
         if callable(action):
             action = action(record)
@@ -322,7 +331,6 @@ class GameService:
             self.forget(row.id)
             raise
         self._keep(row, record)  # the record is at the new revision now
-        self._remember_row(row)
         return Played(row, step, record, finished_now=record.state.finished, summary=summary)
 
     async def undo(self, channel_id: int, user_id: int, *, game_id: int | None = None, ply: int | None = None,
@@ -334,16 +342,17 @@ class GameService:
 
     async def _undo(self, channel_id: int, user_id: int, *, game_id: int | None, ply: int | None,
                     before_commit: BeforeCommit | None, interaction_id: int | None, cached: bool) -> Played:
-        row = await self._row_for(channel_id, game_id=game_id, ply=ply, finished_ok=True, cached=cached)
-        self.check_owner(row, user_id)
+        row = await self._row_for(channel_id, game_id=game_id, ply=ply, user_id=user_id, finished_ok=True,
+                                  cached=cached)
         record = await self.record(row)
         withdrawn = record.state.result() if row.status == "finished" else None
         undone = record.pop()  # a resumed record always holds its last action (see record())
+        summary = record.state.summary()
         try:
             if before_commit is not None:
                 await before_commit()
             row = await self._stale_if_cached(cached, self.store.undo_action(
-                row.id, expected_ply=row.ply, user_id=user_id, summary=record.state.summary(),
+                row.id, expected_ply=row.ply, user_id=user_id, summary=summary,
                 expected_revision=row.revision, interaction_id=interaction_id,
             ))
         except BaseException:
@@ -352,8 +361,7 @@ class GameService:
         if loaded_from(record) >= record.ply > 0:  # undone down to the snapshot: read the tail before it
             record = await self._load(row)
         self._keep(row, record)
-        self._remember_row(row)
-        return Played(row, record.last, record, undone=undone, withdrawn=withdrawn)
+        return Played(row, record.last, record, undone=undone, withdrawn=withdrawn, summary=summary)
 
     async def abandon(self, channel_id: int, user_id: int, *, may_manage: bool, game_id: int | None = None,
                       before_commit: BeforeCommit | None = None) -> GameRow:
@@ -380,34 +388,30 @@ class GameService:
     # -- inside -------------------------------------------------------------------------------------
     async def _row_for(
         self, channel_id: int, *, kind: str | None = None, game_id: int | None = None, ply: int | None = None,
-        finished_ok: bool = False, cached: bool = False,
+        user_id: int | None = None, finished_ok: bool = False, cached: bool = False,
     ) -> GameRow:
-        """The channel's game row, checked against what the command expects. ``cached``: the row this process
-        last wrote, when it has one (no read; a refusal that a stale row could explain asks for the store's)."""
+        """The channel's game row, checked against what the command expects (and, with ``user_id``, its owner).
+        ``cached``: the row this process last wrote, when it has one (no read); any refusal on it is asked again
+        of the store's row, which another process may have moved on."""
         row = self._rows.get(channel_id) if cached else None
         if row is not None:
             try:
-                return self._checked(row, channel_id, kind=kind, game_id=game_id, ply=ply)
+                return self._checked(row, channel_id, kind=kind, game_id=game_id, ply=ply, user_id=user_id)
             except Refusal as refusal:
-                if refusal.key in _STALE_CHECK:
-                    self.forget(row.id)
-                    raise _CachedRowStale from refusal
-                raise
+                self.forget(row.id)
+                raise _CachedRowStale from refusal
         elif cached:
             raise _CachedRowStale  # nothing cached: the store's row, on the second try
         row = await self.store.active_game(channel_id)
-        if row is not None:
-            self._remember_row(row)
         if row is None and finished_ok and game_id is not None:
             # Undo right after the final score: the game is finished but may be taken back.
             candidate = await self.store.game(game_id)
             if candidate.channel_id == channel_id and candidate.status == "finished":
                 row = candidate
-        return self._checked(row, channel_id, kind=kind, game_id=game_id, ply=ply)
+        return self._checked(row, channel_id, kind=kind, game_id=game_id, ply=ply, user_id=user_id)
 
-    @staticmethod
-    def _checked(row: GameRow | None, channel_id: int, *, kind: str | None, game_id: int | None,
-                 ply: int | None) -> GameRow:
+    def _checked(self, row: GameRow | None, channel_id: int, *, kind: str | None, game_id: int | None,
+                 ply: int | None, user_id: int | None) -> GameRow:
         if game_id is not None and (row is None or row.id != game_id):
             raise Refusal("refuse.stale_game")
         if row is None:
@@ -416,6 +420,8 @@ class GameService:
             raise Refusal("refuse.other_game", game=row.kind)
         if ply is not None and row.ply != ply:
             raise Refusal("refuse.stale_button")
+        if user_id is not None:
+            self.check_owner(row, user_id)
         return row
 
     @staticmethod
@@ -424,6 +430,8 @@ class GameService:
         second try on the store's row; on the store's row, the store's refusal stands."""
         try:
             return await write
+        except AlreadyApplied:
+            raise  # a repeated interaction: the store's row would say the same
         except _STALE_WRITE as err:
             if cached:
                 raise _CachedRowStale from err

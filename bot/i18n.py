@@ -89,15 +89,21 @@ class TextHooks:
 
 # Each game's hooks, by kind (in registration order).
 TEXT_HOOKS: dict[str, TextHooks] = {}
-# How many times ``register_text`` was called.
+# How many times the games' words or strings changed (``register_text``, ``texts_changed``): ``t``'s memo.
 _REGISTERED = [0]
 # (event key, next event's key) → the key that says the event in that company (from the games' hooks).
 EVENT_KEYS: dict[tuple[str, str], str] = {}
 
 
+def texts_changed() -> None:
+    """The templates were changed in place (a game's strings added, replaced or removed): the sentences said
+    so far may be said otherwise now."""
+    _REGISTERED[0] += 1
+
+
 def register_text(kind: str, hooks: TextHooks) -> None:
     """Make ``kind``'s words known: its card names, parameters, command, variants and renames."""
-    _REGISTERED[0] += 1  # the sentences said so far may change (``t``'s memo)
+    texts_changed()
     TEXT_HOOKS[kind] = hooks
     VARIANTS.update(hooks.variants)
     PARAM_NAMES.update({key: dict(names) for key, names in hooks.param_names.items()})

@@ -85,3 +85,24 @@ def test_a_game_registered_with_its_strings_is_said_with_them():
     finally:
         games.unregister(KIND)
     assert t("en", key) == key
+
+
+def test_a_game_registered_again_with_other_strings_is_said_with_the_new_ones():
+    """The same number of templates, another text: the memo must not answer with the old one."""
+    import dataclasses
+
+    from bot import games
+    from tests.thirdgame import KIND, register
+    from tests.thirdgame.texts import TEXTS
+
+    key = next(k for k in TEXTS["en"] if "{" not in TEXTS["en"][k])
+    register()
+    original = games.get(KIND)
+    try:
+        assert t("en", key) == TEXTS["en"][key]
+        games.register(dataclasses.replace(original, texts=lambda: {"en": {key: "REPLACED"}}))
+        assert t("en", key) == "REPLACED"
+    finally:
+        games.register(original)  # so that unregistering takes every one of its strings away
+        games.unregister(KIND)
+    assert t("en", key) == key

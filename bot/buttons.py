@@ -37,10 +37,8 @@ class ButtonSpec:
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID):
     def __init__(self, game_id: int, ply: int, op: str, arg: str | None, *, label: str = "…",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(label=label[:80], style=style, custom_id=custom_id(game_id, ply, op, arg), row=row)
-        )
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=custom_id(game_id, ply, op, arg)))
         self.game_id, self.ply, self.op, self.arg = game_id, ply, op, arg
 
     @classmethod
@@ -77,11 +75,10 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=CUSTOM_ID):
     itself: ``GameButton.from_custom_id`` builds it when the pressed component is a select)."""
 
     def __init__(self, game_id: int, ply: int, op: str, arg: str | None, *, placeholder: str,
-                 options: list[discord.SelectOption], min_values: int = 1, max_values: int = 1,
-                 row: int | None = None) -> None:
+                 options: list[discord.SelectOption], min_values: int = 1, max_values: int = 1) -> None:
         super().__init__(discord.ui.Select(custom_id=custom_id(game_id, ply, op, arg), placeholder=placeholder[:150],
                                            options=options[:25], min_values=min_values,
-                                           max_values=max(min_values, min(max_values, len(options[:25]))), row=row))
+                                           max_values=max(min_values, min(max_values, len(options[:25])))))
         self.game_id, self.ply, self.op, self.arg = game_id, ply, op, arg
 
     async def callback(self, interaction: discord.Interaction[SoloBot]) -> None:  # type: ignore[override]

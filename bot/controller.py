@@ -311,9 +311,7 @@ class Controller:
         later = composed.full and picture_can_follow(interaction)  # the reply first, its picture by an edit
         if composed.full and not later:
             drawing = drawn(ui.board, summary, lg)  # on the picture thread (issue 12)
-            png = await within_deadline(interaction, started, drawing, ephemeral=ephemeral)
-            files.append(discord.File(io.BytesIO(png), filename="board.png"))
-            embed.set_image(url="attachment://board.png")
+            files.append(board_file(embed, await within_deadline(interaction, started, drawing, ephemeral=ephemeral)))
         sent = await send(interaction, embed=embed, view=composed.view, files=files, ephemeral=ephemeral)
         if later:
             # The pictures a game's moves bring (the UI's choice, not asked for): only the newest one matters.
@@ -635,11 +633,16 @@ def picture_can_follow(interaction: discord.Interaction) -> bool:
     return interaction.guild_id is None or (perms.attach_files and perms.embed_links)
 
 
+def board_file(embed: discord.Embed, png: bytes) -> discord.File:
+    """The board picture as the file the reply carries, ``embed`` showing it."""
+    embed.set_image(url="attachment://board.png")
+    return discord.File(io.BytesIO(png), filename="board.png")
+
+
 def picture_edit(interaction: discord.Interaction, sent: Any, embed: discord.Embed) -> Callable[[bytes], Awaitable[Any]]:
     """Add the picture to the reply already sent (the original response, or the followup ``sent``)."""
     async def deliver(png: bytes) -> Any:
-        embed.set_image(url="attachment://board.png")
-        picture = discord.File(io.BytesIO(png), filename="board.png")
+        picture = board_file(embed, png)
         if sent is None:
             return await interaction.edit_original_response(embed=embed, attachments=[picture])
         return await sent.edit(embed=embed, attachments=[picture])

@@ -36,8 +36,9 @@ def waiting_text(lang: str, waiting: Waiting) -> str:
 
 def game_embed(
     lang: str, *, kind: str, game_id: int, ply: int, summary: dict[str, Any], events: tuple[Event, ...] | list[Event],
-    waiting: Waiting | None, title_key: str = "reply.title", image: bool = False, state: bool = True,
+    waiting: Waiting | None, title_key: str = "reply.title", state: bool = True,
 ) -> discord.Embed:
+    """A game's reply, without its picture (``Controller.show`` or the picture's edit adds it)."""
     embed = discord.Embed(title=t(lang, title_key, game=kind), colour=colour_of(kind, summary))
     text = events_text(lang, events)
     if text:
@@ -47,8 +48,6 @@ def game_embed(
     for name, value, inline in state_fields(lang, kind, summary) if state else ():
         embed.add_field(name=name, value=clip(value, MAX_FIELD) or "—", inline=inline)
     embed.set_footer(text=t(lang, "reply.footer", game_id=game_id, ply=ply))
-    if image:
-        embed.set_image(url="attachment://board.png")
     return embed
 
 

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from ..i18n import TextHooks, _num
 
 KIND = "volfyirion"
 
 
-@lru_cache(maxsize=2048)  # the catalog never changes: each name is read once (issue 12)
 def card_name(lang: str, card_id: str) -> str | None:
-    from engine.volfyirion.cards import CATALOG
+    from engine.volfyirion.cards import find  # remembered there: each name is read once (issue 12)
 
-    found = CATALOG.resolve(card_id)
-    return None if found is None else found[0].name
+    found = find(card_id)
+    return None if found is None else found.name
 
 
 VARIANTS = {

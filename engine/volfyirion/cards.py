@@ -49,7 +49,7 @@ HOUSE_DECK: dict[str, int] = {"Prospector": 8, "Captain": 1, "Diviner": 1}
 
 
 @lru_cache(maxsize=4096)
-def _find(query: str) -> Card | None:
+def find(query: str) -> Card | None:
     """Exact ids first (what buttons and the autoplayer send), then the catalog's forgiving fold, then the one
     card a part of a name or a single typo fits ("Elite Troper")."""
     if query in CATALOG:
@@ -60,7 +60,7 @@ def _find(query: str) -> Card | None:
 
 def card(query: object) -> Card:
     """A card by any spelling; a miss is a ``volfyirion.unknown_card`` with suggestions."""
-    found = _find(str(query)) if query is not None else None
+    found = find(str(query)) if query is not None else None
     if found is None:
         raise RuleError(
             "volfyirion.unknown_card", query=str(query), suggestion_cards=CATALOG.suggest(str(query or ""))

@@ -203,16 +203,22 @@ class Load:
     elapsed: float = 0.0
     failures: int = 0
     groups: tuple[int, int] = (0, 0)  # the SQLite store's group commits in the run, and the writes they held
-    replies: list[Any] = field(default_factory=list)  # each command's Reply (None: no answer), as latencies
+    replies: list[Any] = field(default_factory=list)  # each command's Reply (None: no answer), until pictured
+    pictured: list[bool] = field(default_factory=list)  # whether each command's reply got a picture
 
     @property
     def rate(self) -> float:
         return len(self.latencies) / self.elapsed if self.elapsed else float("nan")
 
+    def pictures_known(self) -> None:
+        """Once the run's pictures are out: which replies got one; the replies themselves are let go (the
+        driver's record of each, which the collector would walk for the rest of the bench)."""
+        self.pictured = [reply is not None and any(a.files for a in reply.activities) for reply in self.replies]
+        self.replies = []
+
     def without_picture(self) -> list[float]:
-        """The latencies of the commands whose reply got no picture (asked once the run's pictures are out)."""
-        return [latency for latency, reply in zip(self.latencies, self.replies, strict=True)
-                if reply is None or not any(a.files for a in reply.activities)]
+        """The latencies of the commands whose reply got no picture."""
+        return [latency for latency, pictured in zip(self.latencies, self.pictured, strict=True) if not pictured]
 
 
 async def closed_loop(driver: Driver, tables: list[Table], per_channel: int,
@@ -296,8 +302,10 @@ async def _load_runs(standin: StandIn, scale: Scale, tables: list[Table], db_pat
                 pick = (lambda _t: noop) if who == "noop" else Table.next_command
                 for level, per_channel in levels.items():
                     # Warm up (caches, first renders): one command per channel, all at once.
-                    warmups[who, level].append(await closed_loop(driver, tables[:level], 1, pick))
+                    warmup = await closed_loop(driver, tables[:level], 1, pick)
+                    warmups[who, level].append(warmup)
                     await pictures_out(client, prepared=True)  # a bot that has finished starting
+                    warmup.pictures_known()
                     # As ``python -m bot`` once ready (bot/collector.py). This also freezes what the stand-in
                     # and the driver keep of every earlier interaction: Discord's side, never in a bot's
                     # process, which the collector would otherwise walk at every full collection.
@@ -307,6 +315,7 @@ async def _load_runs(standin: StandIn, scale: Scale, tables: list[Table], db_pat
                     load.groups = tuple(b - a for a, b in zip(before, group_commits(client), strict=True))
                     results[who, level].append(load)
                     await pictures_out(client)  # before the next level, and before replies are asked about them
+                    load.pictures_known()
                     if load.failures:
                         await asyncio.sleep(DRAIN)  # a late command may still be at work: let it finish
         # The bare commit, on the same database, at the same levels: the store's own floor.
@@ -427,12 +436,11 @@ def print_targets(label: str, scale: Scale, results: dict[tuple[str, int], list[
         [f"{one} channel: bot p50, every command", "(for reference)", f"{p50['bot', one]:.2f} ms",
          f"no-op p50 {p50['noop', one]:.2f} ms", ""],
     ]
-    groups = [r.groups for n in scale.levels for r in results["bot", n] if r.groups[0]]
+    groups = {n: gs for n in scale.levels if (gs := [r.groups for r in results["bot", n] if r.groups[0]])}
     notes = ["the reply is what is timed: a picture follows its reply by an edit, off the command's path"]
     if groups:
-        per_level = ", ".join(
-            f"{n} channels {sum(g[1] for g in gs) / sum(g[0] for g in gs):.1f}"
-            for n in scale.levels if (gs := [r.groups for r in results["bot", n] if r.groups[0]]))
+        per_level = ", ".join(f"{n} channels {sum(g[1] for g in gs) / sum(g[0] for g in gs):.1f}"
+                              for n, gs in groups.items())
         notes.append(f"group commit: writes per COMMIT (one fsync each) — {per_level}")
     print_table(f"Issue 12's command targets [{label}]", ["target", "wanted", "measured", "floor", "met"], rows,
                 notes)

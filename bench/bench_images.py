@@ -160,6 +160,7 @@ def baseline_module() -> Iterator[ModuleType | None]:
         source = subprocess.run(["git", "show", f"{BASELINE_COMMIT}:{BASELINE_PATH}"], cwd=ROOT,
                                 capture_output=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
+        print(f"baseline unavailable (no git history): {BASELINE_COMMIT}:{BASELINE_PATH} cannot be read")
         yield None
         return
     name = f"bot.render._images_{BASELINE_COMMIT}"
@@ -203,19 +204,11 @@ def before_issue_12(previous: ModuleType) -> Iterator[None]:
 # --- what a case forgets before each render ---------------------------------------------------------
 
 
-def forget_game(previous: ModuleType | None) -> Callable[[], None]:
-    """Everything one game leaves behind (its pictures, layers and bands); the static layers stay. The
-    baseline had no static layers: all of its caches."""
+def forgetting(previous: ModuleType | None, *, static: bool) -> Callable[[], None]:
+    """Everything one game leaves behind (its pictures, layers and bands), and with ``static`` the static
+    layers too. The baseline had no static layers: all of its caches either way."""
     def forget() -> None:
-        picture.clear_caches(static=False)
-        if previous is not None:
-            previous.clear_layer_caches()
-    return forget
-
-
-def forget_all(previous: ModuleType | None) -> Callable[[], None]:
-    def forget() -> None:
-        picture.clear_caches()
+        picture.clear_caches(static=static)
         if previous is not None:
             previous.clear_layer_caches()
     return forget
@@ -269,9 +262,7 @@ def start_summaries() -> tuple[dict[str, Any], dict[str, Any]]:
 
 def main() -> None:
     print_machine()
-    with baseline_module() as previous:
-        if previous is None:
-            print(f"baseline unavailable (no git history): {BASELINE_COMMIT}:{BASELINE_PATH} cannot be read")
+    with baseline_module() as previous:  # None (said why) without it
         run(previous)
 
 
@@ -279,7 +270,8 @@ def run(previous: ModuleType | None) -> None:
     floor = floor_ms()
     first_ms, prepare_all_ms, steps = prepare_ms()
     seasons_start, volfyirion_start = start_summaries()
-    game, everything, wheel = forget_game(previous), forget_all(previous), new_wheel(previous)
+    game, everything = forgetting(previous, static=False), forgetting(previous, static=True)
+    wheel = new_wheel(previous)
     cases = [
         ("seasons unchanged", "warm", "seasons", same(SEASONS_TYPICAL), None),
         ("seasons typical", "warm", "seasons", counting(SEASONS_TYPICAL, crystals), None),

@@ -111,8 +111,10 @@ def main(quick: bool = False) -> None:
         rows += _rows("SQLite", asyncio.run(_measure(Path(tmp) / "bench.sqlite3", levels, writes, runs)))
     with postgres_server() as dsn:
         if dsn is None:
-            notes.append("PostgreSQL: no server binaries (initdb, pg_ctl) on this machine; not measured")
-            print("PostgreSQL: no server binaries (initdb, pg_ctl) on this machine; measuring SQLite only")
+            from bench.pgserver import MISSING
+
+            notes.append(f"PostgreSQL not measured: {MISSING}")
+            print(f"PostgreSQL: {MISSING}; measuring SQLite only")
         else:
             rows += _rows("PostgreSQL", asyncio.run(_measure(dsn, levels, writes, runs)))
     print_table("Store writes per second, SQLite against PostgreSQL, by channels writing at once",

@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-REQUIRE = "SOLO_BOT_REQUIRE_POSTGRES"
+REQUIRE = "SOLO_BOT_REQUIRE_POSTGRES"  # =1: the tests fail, not skip, without the server binaries
 SUPERUSER = "postgres"
 
 
@@ -61,7 +61,7 @@ class PostgresServer:
     ``remove()``. ``durable=True`` keeps the distribution's durability (fsync on, synchronous_commit on: the
     bench); the default turns fsync off (the tests)."""
 
-    def __init__(self, bin_dir: Path, *, durable: bool = False) -> None:
+    def __init__(self, bin_dir: Path, *, durable: bool) -> None:
         self.bin = bin_dir
         self.durable = durable
         self.user = _run_as()
@@ -134,8 +134,8 @@ class PostgresServer:
 
 
 @contextlib.contextmanager
-def temporary_server(*, durable: bool = True) -> Iterator[PostgresServer | None]:
-    """A started throw-away server (the distribution's durability unless ``durable=False``), removed at the
+def temporary_server(*, durable: bool) -> Iterator[PostgresServer | None]:
+    """A started throw-away server (``durable``: the distribution's durability; else no fsync), removed at the
     end; None when the server binaries are not installed."""
     bin_dir = find_bin_dir()
     if bin_dir is None:

@@ -15,11 +15,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from bench.pgserver import MISSING, SUPERUSER, PostgresServer, temporary_server
+from bench.pgserver import MISSING, REQUIRE, PostgresServer, temporary_server
 
-__all__ = ["REQUIRE", "SUPERUSER", "PostgresServer", "pg_dsn", "pg_server"]
-
-REQUIRE = "SOLO_BOT_REQUIRE_POSTGRES"
+__all__ = ["REQUIRE", "PostgresServer", "pg_dsn", "pg_server"]
 
 
 def _unavailable(why: str) -> None:

@@ -598,7 +598,7 @@ class PostgresStore:
 
     async def _ask_after_lost_commit(self, what: str, lock_game_id: int | None,
                                      probe: Callable[[asyncpg.Connection], Awaitable[Any]]) -> Any:
-        """A write without an interaction id lost its COMMIT's answer: ``probe`` reads, on a new connection,
+        """A write lost its COMMIT's answer: ``probe`` reads, on a new connection,
         the row that write would have left (the game's row locked first when there is one, so a transaction
         still finishing on the server's side ends before). Found: it (the write took effect, once). Not found:
         StoreUnavailable (nothing was changed, now known). The database cannot be asked: ``OutcomeUnknown``."""
@@ -623,23 +623,16 @@ class PostgresStore:
         once). Did not: StoreUnavailable (nothing was changed, now known). Cannot tell (the server is away,
         or the game has moved on since): ``OutcomeUnknown``. The write itself is never repeated."""
         column = "undone_interaction_id" if undo else "interaction_id"
-        try:
-            async with self._write() as conn:
-                await conn.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
-                found = await conn.fetchrow(
-                    f"SELECT ply, undone FROM actions WHERE {column} = $1", interaction_id)
-                game = await _game(conn, game_id)
-        except StoreUnavailable as exc:
-            raise OutcomeUnknown(f"game {game_id}, interaction {interaction_id}") from exc
-        if found is None:
-            log.warning("game %d: interaction %d was not stored (its commit lost the connection)", game_id,
-                        interaction_id)
-            raise StoreUnavailable("unreachable")
+        what = f"game {game_id}, interaction {interaction_id}"
+
+        async def probe(conn: asyncpg.Connection) -> tuple[Any, GameRow] | None:
+            found = await conn.fetchrow(f"SELECT ply, undone FROM actions WHERE {column} = $1", interaction_id)
+            return None if found is None else (found, await _game(conn, game_id))
+
+        found, game = await self._ask_after_lost_commit(what, game_id, probe)
         where = ply - 1 if undo else ply  # where the write left the game
         if game.ply != where or (not undo and found["undone"]):
-            raise OutcomeUnknown(f"game {game_id}, interaction {interaction_id}")
-        log.warning("game %d: interaction %d was stored although its commit lost the connection", game_id,
-                    interaction_id)
+            raise OutcomeUnknown(what)
         return game
 
     # -- result posts ------------------------------------------------------------------------------------

@@ -85,7 +85,7 @@ class ConnectionThread:
         try:
             await self.call(lambda _: self._connected())
         except BaseException:
-            await self._stop()  # a connection made all the same (the caller cancelled meanwhile) is closed too
+            await self.close()  # a connection made all the same (the caller cancelled meanwhile) is closed too
             raise
 
     def _connected(self) -> None:
@@ -96,9 +96,6 @@ class ConnectionThread:
 
     async def close(self) -> None:
         """Run what is queued, close the connection, end the thread."""
-        await self._stop()
-
-    async def _stop(self) -> None:
         thread, self._thread = self._thread, None
         if thread is None:
             return

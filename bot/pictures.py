@@ -78,7 +78,6 @@ class PictureQueue:
         self._waiting: dict[Hashable, _Picture] = {}  # by key: submitted, not yet taken by the worker
         self._shown: OrderedDict[Hashable, bytes] = OrderedDict()  # by key: the digest of the picture delivered
         self._steps: Iterator[picture.Step] | None = None  # static layers still to draw while idle
-        self._listed_at = 0
         self.submitted = self.delivered = self.dropped = self.failed = 0
         self.superseded = 0  # replaced by a newer picture of the same message before being drawn
         self.unchanged = 0  # drawn, and the same bytes as the message already shows: not uploaded
@@ -160,11 +159,9 @@ class PictureQueue:
         if self._steps is None:
             if picture.is_prepared():
                 return False
-            self._listed_at = picture.generation()
-            self._steps = picture.prepare_steps()  # the first ones again (remembered: nothing to draw), the rest
+            self._steps = picture.steps_to_draw()  # the first ones again (remembered: nothing to draw), the rest
         try:
             if not await drawn(_next_step, self._steps):
-                picture.prepared(self._listed_at)
                 self._steps = None  # listed anew if a language is added (a first Japanese picture)
                 return False
             self.prepared += 1

@@ -206,10 +206,6 @@ def _seen(lang: str) -> None:
     _prepared = False  # the new language's static layers are still to draw
 
 
-def generation() -> int:
-    return _generation
-
-
 def languages() -> list[str]:
     """The languages to prepare the static layers in: those pictures have been drawn in, English first."""
     return sorted(_LANGS, key=lambda lang: (lang != "en", lang))
@@ -236,28 +232,28 @@ def prepare_steps(first: bool | None = None) -> Iterator[Step]:
             yield from listed()
 
 
+def steps_to_draw(first: bool | None = None) -> Iterator[Step]:
+    """``prepare_steps``, for a caller that draws each step before it takes the next: once the last one has
+    been taken (so drawn), every layer is known to be drawn — unless a language was added meanwhile."""
+    global _prepared
+    listed_at = _generation
+    yield from prepare_steps(first)
+    if first is None and listed_at == _generation:
+        _prepared = True
+
+
 def prepare(first: bool | None = None) -> int:
     """Draw the static layers now (on the calling thread); returns the number of steps."""
-    done, listed_at = 0, _generation
-    for step in prepare_steps(first):
+    done = 0
+    for step in steps_to_draw(first):
         step()
         done += 1
-    if first is None:
-        prepared(listed_at)
     return done
 
 
 def is_prepared() -> bool:
     """Whether every static layer has been drawn (and not forgotten since)."""
     return _prepared
-
-
-def prepared(listed_at: int) -> None:
-    """Every static step listed at ``generation() == listed_at`` has run (the picture worker ran them one at
-    a time): none is listed again, unless a language was added since."""
-    global _prepared
-    if listed_at == _generation:
-        _prepared = True
 
 
 # --- the picture thread ---------------------------------------------------------------------------------

@@ -207,7 +207,7 @@ def _city_slot(lang: str, width: int, destroyed: bool, kind: str, name: str | No
     """One Troop or Building row of a city's panel, at the origin on the panel's colour."""
     fill = CITY_RUIN if destroyed else CITY_STONE
     layer = Image.new("RGB", (width + 1, SLOT_HEIGHT + 1), fill)
-    _slot(ImageDraw.Draw(layer), (0, 0, width, SLOT_HEIGHT), destroyed, kind, name, width + 20)
+    _slot(ImageDraw.Draw(layer), (0, 0, width, SLOT_HEIGHT), destroyed, kind, name)
     return layer
 
 
@@ -225,15 +225,15 @@ def _city_frame(draw: ImageDraw.ImageDraw, name: str, box: tuple[int, int, int, 
 
 
 def _slot(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], destroyed: bool, kind: str,
-          name: Any, panel_width: int) -> None:
-    """A Troop or Building row in ``box`` (the panel ``panel_width`` wide: the label is fitted to it)."""
+          name: Any) -> None:
+    """A Troop or Building row in ``box`` (its label fitted to the row, after the glyph)."""
     x0, sy, x1, _ = box
     fill, ink, muted = (CITY_RUIN, CITY_RUIN_INK, CITY_RUIN_INK) if destroyed else (CITY_STONE, TEXT, MUTED)
     draw.rounded_rectangle((x0, sy, x1, sy + SLOT_HEIGHT), radius=5, fill=p.mix(fill, BACKGROUND, 0.35),
                            outline=None)
     glyph = _sword if kind == "troop" else _house
     glyph(draw, x0 + 14, sy + 13, 8, muted if not name else ink)
-    label = p.fit(str(name), p.font(16), panel_width - 56) if name else "-"
+    label = p.fit(str(name), p.font(16), x1 - x0 - 36) if name else "-"
     draw.text((x0 + 28, sy + 13), label, font=p.font(16), fill=ink if name else FAINT, anchor="lm")
 
 
@@ -271,11 +271,9 @@ def _city_panel(
     for k, (kind, slot_name) in enumerate(slots):
         sy = y0 + 128 + k * 32
         if pasted:
-            shown = p.str_or_none(slot_name) if isinstance(slot_name, str) else slot_name
-            image.paste(_city_slot(p.lang(), x1 - x0 - 20, destroyed, kind, shown if shown else None),
-                        (x0 + 10, sy))
+            image.paste(_city_slot(p.lang(), x1 - x0 - 20, destroyed, kind, slot_name or None), (x0 + 10, sy))
         else:
-            _slot(draw, (x0 + 10, sy, x1 - 10, sy + SLOT_HEIGHT), destroyed, kind, slot_name, x1 - x0)
+            _slot(draw, (x0 + 10, sy, x1 - 10, sy + SLOT_HEIGHT), destroyed, kind, slot_name)
 
     if destroyed:
         cross = (30, 30, 30)

@@ -179,7 +179,8 @@ class GameService:
         self._forget_row(game_id)
 
     def _remember_row(self, row: GameRow) -> None:
-        """The channel's row after a write or a read: kept while its game is active."""
+        """The channel's row after a write (with its record kept): kept while its game is active. A row read from
+        the store is not kept: a command that is then refused would leave it with no record behind it."""
         self._forget_row(row.id)
         if row.status != "active":
             return
@@ -206,12 +207,9 @@ class GameService:
         return len(self._locks)
 
     def _keep(self, row: GameRow, record: GameRecord) -> None:
-        """Keep ``record`` (the most recently used now) and its channel's ``row``: a row is kept only with its
-        record, and leaves with it."""
         game_id = row.id
         self._cache.pop(game_id, None)
         self._cache[game_id] = _Cached(record, time.monotonic(), row.revision)
-        self._remember_row(row)
         while len(self._cache) > self.max_cached:
             self.forget(next(iter(self._cache)))
 
@@ -286,6 +284,7 @@ class GameService:
                 kind=kind, options=record.options, seed=seed,
             )
             self._keep(row, record)
+            self._remember_row(row)
         return Played(row, record.last, record)
 
     async def play(
@@ -331,6 +330,7 @@ class GameService:
             self.forget(row.id)
             raise
         self._keep(row, record)  # the record is at the new revision now
+        self._remember_row(row)
         return Played(row, step, record, finished_now=record.state.finished, summary=summary)
 
     async def undo(self, channel_id: int, user_id: int, *, game_id: int | None = None, ply: int | None = None,
@@ -361,6 +361,7 @@ class GameService:
         if loaded_from(record) >= record.ply > 0:  # undone down to the snapshot: read the tail before it
             record = await self._load(row)
         self._keep(row, record)
+        self._remember_row(row)
         return Played(row, record.last, record, undone=undone, withdrawn=withdrawn, summary=summary)
 
     async def abandon(self, channel_id: int, user_id: int, *, may_manage: bool, game_id: int | None = None,

@@ -120,20 +120,46 @@ def view_of(game_id: int, ply: int, specs: list[ButtonSpec | SelectSpec]) -> Com
         else:
             component, width = {"type": 2, "style": int(spec.style), "disabled": False, "label": spec.label[:80],
                                 "custom_id": custom_id(game_id, ply, spec.op, arg)}, 1
-        row = spec.row if spec.row is not None else next(
-            (i for i in range(ROWS) if used[i] + width <= ROW_WIDTH), None)
-        if row is None or used[row] + width > ROW_WIDTH:
+        row = spec.row
+        if row is None:
+            row = 0
+            while row < ROWS and used[row] + width > ROW_WIDTH:
+                row += 1
+        if row >= ROWS or used[row] + width > ROW_WIDTH:
             raise ValueError(f"no room for {spec.op} in the reply's rows")
         used[row] += width
         rows[row].append(component)
     return Components(rows)
 
 
+def _layout(component: dict[str, Any], *drop: str) -> dict[str, Any]:
+    """discord.py's own dict of a component, as the layout ours fill in (the keys it sends, in its order)."""
+    return {key: value for key, value in component.items() if key not in drop}
+
+
+# A select menu and an option as this discord.py sends them (its keys vary between versions), filled in by
+# ``_select`` without an Item or a SelectOption object for each: a picker has up to 25 options.
+_MENU = _layout(discord.ui.Select(custom_id="_", placeholder="_", options=[discord.SelectOption(label="_")])
+                .to_component_dict(), "placeholder", "options")
+_OPTION = _layout(discord.SelectOption(label="_", value="_").to_dict())
+
+
 def _select(game_id: int, ply: int, spec: SelectSpec, arg: str | None) -> dict[str, Any]:
-    options = [discord.SelectOption(label=label[:100], value=value[:100], description=(description or None)
-                                    and description[:100]) for label, value, description in spec.options[:25]]
-    return GameSelect(game_id, ply, spec.op, arg, placeholder=spec.placeholder, options=options,
-                      min_values=spec.min_values, max_values=spec.max_values).item.to_component_dict()
+    options = spec.options[:25]
+    menu = {**_MENU, "custom_id": custom_id(game_id, ply, spec.op, arg), "min_values": spec.min_values,
+            "max_values": max(spec.min_values, min(spec.max_values, len(options)))}
+    if spec.placeholder[:150]:
+        menu["placeholder"] = spec.placeholder[:150]
+    menu["options"] = [_option(label[:100], value[:100], description and description[:100])
+                       for label, value, description in options]
+    return menu
+
+
+def _option(label: str, value: str, description: str | None) -> dict[str, Any]:
+    option = {**_OPTION, "label": label, "value": value}
+    if description:
+        option["description"] = description
+    return option
 
 
 @dataclass(frozen=True)

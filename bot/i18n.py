@@ -167,14 +167,14 @@ _MEMO_STAMP: list[Any] = [None, None]
 
 
 def _memo_for(texts: dict[str, dict[str, str]]) -> dict[tuple, str]:
-    """The memo, emptied first when what ``t`` reads changed since it was filled: other templates, templates
-    added or removed (a game registered in ``bot.games`` adds its strings to these), or a game's words
-    (re)registered or removed."""
-    stamp = (_REGISTERED[0], len(TEXT_HOOKS), len(VARIANTS), len(PARAM_NAMES), len(EVENT_KEYS),
-             *map(len, texts.values()))
-    if texts is not _MEMO_STAMP[0] or stamp != _MEMO_STAMP[1]:
+    """The memo, emptied first when what ``t`` reads changed since it was filled: other templates, or a change
+    announced by ``texts_changed`` (a game's words (re)registered or removed, its strings added to the
+    templates or taken out: ``register_text`` and ``bot.games`` announce theirs; so must anything else that
+    changes the registries or the templates in place). A counter, not a look at the registries: ``t`` asks
+    this ~20 times a reply."""
+    if texts is not _MEMO_STAMP[0] or _REGISTERED[0] != _MEMO_STAMP[1]:
         _MEMO.clear()
-        _MEMO_STAMP[:] = [texts, stamp]
+        _MEMO_STAMP[:] = [texts, _REGISTERED[0]]
     return _MEMO
 
 

@@ -12,6 +12,7 @@ first use, so importing the registry loads no engine, no picture code and no com
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -30,7 +31,7 @@ Command = tuple[str, dict[str, Any]]
 def load(path: str) -> Any:
     """``"package.module:name.attr"`` → the object (the module imported on first use)."""
     module, _, name = path.partition(":")
-    obj: Any = importlib.import_module(module)
+    obj: Any = sys.modules.get(module) or importlib.import_module(module)  # a reply asks a few times: no import machinery
     for part in filter(None, name.split(".")):
         obj = getattr(obj, part)
     return obj

@@ -174,18 +174,20 @@ def _reveal_ids(text: str) -> list[str]:
     return CARDS.pick_many(text, "pk_reveal")
 
 
-def reveal_candidates(summary: dict[str, Any], waiting_key: str) -> list[tuple[str, bool]]:
-    """The cards a reveal can name, as (card id, known to be in Dummbot's hand): for a draw from its hand
-    the cards known to be there first (each copy once), then every card with a copy not known elsewhere
-    (S-4, S-5); for a summon from the draw pile only the latter."""
+def reveal_candidates(summary: dict[str, Any], waiting_key: str, limit: int = 25) -> list[tuple[str, bool]]:
+    """The first ``limit`` cards a reveal can name (a picker's room), as (card id, known to be in Dummbot's
+    hand): for a draw from its hand the cards known to be there first (each copy once), then every card with a
+    copy not known elsewhere (S-4, S-5); for a summon from the draw pile only the latter."""
     seasons = _engine()
     bot = summary.get("dummbot", {})
     from_hand = not waiting_key.endswith("reveal_summon")
     hand_known = [str(c) for c in bot.get("hand_known", [])] if from_hand else []
     known = Counter(str(c) for c in bot.get("summoned", []) + summary.get("discards", [])
                     + summary.get("player_area", []) + bot.get("hand_known", []))
-    found = [(c, True) for c in hand_known]
+    found = [(c, True) for c in hand_known[:limit]]
     for card_id in seasons.CATALOG.ids():
+        if len(found) >= limit:
+            break
         if seasons.cards.COPIES.get(card_id, 1) - known[card_id] > 0:
             found.append((card_id, False))
     return found
@@ -241,7 +243,7 @@ class SeasonsUI:
         count = int(step.waiting.params.get("count") or 1)
         seen: dict[str, int] = {}
         options = []
-        for card_id, known in reveal_candidates(summary, step.waiting.key)[:25]:
+        for card_id, known in reveal_candidates(summary, step.waiting.key):
             seen[card_id] = seen.get(card_id, 0) + 1
             value = card_id if seen[card_id] == 1 else f"{card_id}~{seen[card_id]}"  # a second known copy
             options.append((card_name(lg, KIND, card_id), value, t(lg, "pick.reveal.known") if known else None))

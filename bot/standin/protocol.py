@@ -74,6 +74,9 @@ class InteractionRecord:
     response_type: int | None = None
     original_id: int | None = None
     shard: int | None = None  # the shard it was dispatched to
+    # Whether the first answer asked for the message back (``?with_response=true``: the callback's answer then
+    # holds the whole message); None before any answer.
+    asked_for_message: bool | None = None
     observers: list[Callable[[InteractionRecord, Activity], None]] = field(default_factory=list)
 
     @property

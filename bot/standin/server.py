@@ -731,6 +731,7 @@ class StandIn:
         self._validate("callback", request, body)
 
         record.response_type = kind
+        record.asked_for_message = request.query.get("with_response") in ("1", "true", "True")
         message: StoredMessage | None = None
         if kind in (CHANNEL_MESSAGE, DEFERRED_MESSAGE):
             flags = data.get("flags", 0) & EPHEMERAL
@@ -745,7 +746,7 @@ class StandIn:
             if kind == UPDATE_MESSAGE:
                 self._edit(message, data, files)
         self._emit(record, Activity("response", body, files, message.id if message else None))
-        if request.query.get("with_response") not in ("1", "true", "True"):
+        if not record.asked_for_message:
             return None
         answer: dict[str, Any] = {"interaction": {
             "id": str(record.id), "type": record.type,

@@ -124,14 +124,6 @@ def _season_wheel(month: int, year: int, season: str) -> tuple[Image.Image, tupl
     return wheel.reduce(_S, box=box), (box[0] // _S, box[1] // _S)
 
 
-def _wheel(month: int, year: int, season: str) -> Image.Image:
-    """The reduced wheel as the board shows it: the ring with this month's part pasted on it."""
-    wheel = _reduced_ring().copy()
-    patch, corner = _season_wheel(month, year, season)
-    wheel.paste(patch, corner)
-    return wheel
-
-
 @p.layer_cache(maxsize=1, static=True)
 def _reduced_ring() -> Image.Image:
     return _wheel_ring().reduce(_S)

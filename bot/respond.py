@@ -14,14 +14,11 @@ without these parts, goes through ``send_message`` itself.
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 import discord
 
 from .buttons import Components
-
-log = logging.getLogger(__name__)
 
 try:  # discord.py's own parts of send_message (2.0 and later)
     from discord.http import Route
@@ -30,13 +27,13 @@ except ImportError:  # pragma: no cover - a discord.py without them: send_messag
     Route = async_context = interaction_message_response_params = None  # type: ignore[assignment,misc]
 
 CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
+# discord.py's parts are there, and so is the attribute where it marks an interaction answered.
+AVAILABLE = interaction_message_response_params is not None and hasattr(discord.InteractionResponse, "_response_type")
 
 
 def _can_answer(kwargs: dict[str, Any]) -> bool:
     view = kwargs.get("view")
-    return (interaction_message_response_params is not None
-            and hasattr(discord.InteractionResponse, "_response_type")  # where discord.py marks an answer given
-            and not kwargs.get("files") and (view is None or type(view) is Components))
+    return AVAILABLE and not kwargs.get("files") and (view is None or type(view) is Components)
 
 
 async def answer(interaction: discord.Interaction, *, ephemeral: bool = False, **kwargs: Any) -> None:

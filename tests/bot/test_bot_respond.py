@@ -12,7 +12,7 @@ import discord
 from bot import respond
 from bot.buttons import ButtonSpec, view_of
 
-PLAY = [("seasons start", {"difficulty": "wizard", "dice": "table"}), ("seasons die", {"face": "1 water"}),
+PLAY = [("seasons start", {"difficulty": "wizard", "dice": "table"}), ("seasons die", {"face": "draw, 3 dots"}),
         ("seasons die", {"face": "nothing"}),  # refused: a private answer
         ("game status", {})]
 
@@ -35,12 +35,13 @@ async def test_a_reply_is_discord_py_s_own_body_without_the_message_asked_back(d
     guild = driver.standin.world.guilds[0]
     lean, plain = guild.add_channel("lean"), guild.add_channel("plain")
     ours = await play(driver, lean)
-    monkeypatch.setattr(respond, "interaction_message_response_params", None)  # discord.py's send_message itself
+    monkeypatch.setattr(respond, "AVAILABLE", False)  # discord.py's send_message itself
     theirs = await play(driver, plain)
     assert bodies(ours) == bodies(theirs)
     assert [r.record.asked_for_message for r in ours] == [False] * len(PLAY)
     assert [r.record.asked_for_message for r in theirs] == [True] * len(PLAY)
-    assert any(r.ephemeral for r in ours) and not any(r.rejections for r in ours + theirs)
+    assert [r.ephemeral for r in ours] == [False, False, True, False]  # the refusal, privately
+    assert not any(r.rejections for r in ours + theirs)
 
 
 async def test_a_reply_with_files_or_another_view_goes_through_discord_py(driver):

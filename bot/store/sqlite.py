@@ -395,16 +395,13 @@ class SqliteStore:
                 seen = _one(db, "SELECT game_id FROM actions WHERE interaction_id = ?", (interaction_id,))
                 if seen is not None:
                     raise AlreadyApplied(game_id=seen[0], interaction_id=interaction_id)
-            # The row as updated comes back with the UPDATE (one statement fewer on the writer, which holds the
-            # GIL for each); fetchall ends the statement before the next one.
-            updated = db.execute(
+            cursor = db.execute(
                 "UPDATE games SET ply = ply + 1, revision = revision + 1, status = ?, summary = ?, updated_at = ?"
-                f" WHERE id = ? AND ply = ? AND status = 'active' AND (? IS NULL OR revision = ?) RETURNING {_GAME_COLUMNS}",
+                " WHERE id = ? AND ply = ? AND status = 'active' AND (? IS NULL OR revision = ?)",
                 (status, summary_text, now, game_id, expected_ply, expected_revision, expected_revision),
-            ).fetchall()
-            if not updated:
+            )
+            if cursor.rowcount != 1:
                 raise _refusal(db, game_id, expected_ply, allowed=("active",), expected_revision=expected_revision)
-            game = game_row(updated[0], summary=summary)
             ply = expected_ply + 1
             db.execute(
                 "INSERT INTO actions (game_id, ply, action, user_id, created_at, interaction_id)"
@@ -416,6 +413,8 @@ class SqliteStore:
                     "INSERT OR REPLACE INTO snapshots (game_id, ply, state, created_at) VALUES (?, ?, ?, ?)",
                     (game_id, ply, snapshot_text, now),
                 )
+            # Read back, not RETURNING: that needs SQLite 3.35, and Python 3.11 may come with an older one.
+            game = _game(db, game_id, summary=summary)
             if finish is not None:
                 _insert_result(db, game, finish, ended_by=user_id, now=now)
             return game

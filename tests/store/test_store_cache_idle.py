@@ -15,9 +15,7 @@ OPTIONS = {"difficulty": "wizard", "dice": "table"}
 
 
 async def test_idle_records_leave_the_cache_the_used_ones_stay(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "c.sqlite3", synchronous="OFF")
-    await store.open()
-    try:
+    async with SqliteStore(tmp_path / "c.sqlite3", synchronous="OFF") as store:
         service = GameService(store, seed=lambda: 7, cache_seconds=60.0)
         games = []
         for channel in (501, 502, 503):
@@ -37,16 +35,12 @@ async def test_idle_records_leave_the_cache_the_used_ones_stay(tmp_path: Path) -
         assert record.ply == row.ply == 0
         assert list(service._cache) == [games[2], games[1]]
         assert played.record.ply == 1
-    finally:
-        await store.close()
 
 
 async def test_a_refusal_on_a_row_another_process_replaced_is_asked_again_of_the_store(tmp_path: Path) -> None:
     """Process 1 keeps channel 700's game (owner 9); process 2 ends it and user 10 starts another there. User
     10's command reaching process 1 is played on the store's row, not refused as "not the owner"."""
-    store = SqliteStore(tmp_path / "c.sqlite3", synchronous="OFF")
-    await store.open()
-    try:
+    async with SqliteStore(tmp_path / "c.sqlite3", synchronous="OFF") as store:
         one, two = GameService(store, seed=lambda: 7), GameService(store, seed=lambda: 7)
         await one.start(kind="seasons", options=dict(OPTIONS), guild_id=1, channel_id=700, parent_channel_id=None,
                         owner_id=9)
@@ -56,15 +50,11 @@ async def test_a_refusal_on_a_row_another_process_replaced_is_asked_again_of_the
         first, _ = play_game(OPTIONS["difficulty"], OPTIONS["dice"], 7)
         played = await one.play(700, 10, first[0])
         assert (played.row.id, played.row.ply) == (newer.row.id, 1)
-    finally:
-        await store.close()
 
 
 async def test_rows_are_kept_only_with_their_records(tmp_path: Path) -> None:
     """Refused presses on games this process has not loaded keep no row behind: never more rows than games."""
-    store = SqliteStore(tmp_path / "c.sqlite3", synchronous="OFF")
-    await store.open()
-    try:
+    async with SqliteStore(tmp_path / "c.sqlite3", synchronous="OFF") as store:
         owner = GameService(store, seed=lambda: 7)
         for channel in range(600, 610):
             await owner.start(kind="seasons", options=dict(OPTIONS), guild_id=1, channel_id=channel,
@@ -75,5 +65,3 @@ async def test_rows_are_kept_only_with_their_records(tmp_path: Path) -> None:
             with pytest.raises(Refusal):
                 await restarted.play(channel, 10, first[0])  # not the owner
         assert restarted.cached_rows() <= restarted.cached_games() <= 2
-    finally:
-        await store.close()

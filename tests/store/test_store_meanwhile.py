@@ -26,9 +26,7 @@ async def test_the_foreseen_row_is_the_committed_row_for_a_whole_game(tmp_path: 
     autoplay, options = GAMES[kind]
     record = autoplay(options, SEED, max_actions=400)
     assert record.state.finished
-    store = SqliteStore(tmp_path / "g.sqlite3", synchronous="OFF")
-    await store.open()
-    try:
+    async with SqliteStore(tmp_path / "g.sqlite3", synchronous="OFF") as store:
         service = GameService(store, seed=lambda: SEED)
         await service.start(kind=kind, options=dict(options), guild_id=1, channel_id=500, parent_channel_id=None,
                             owner_id=9)
@@ -40,17 +38,13 @@ async def test_the_foreseen_row_is_the_committed_row_for_a_whole_game(tmp_path: 
             assert dataclasses.replace(seen.row, updated_at=played.row.updated_at) == played.row
             assert (seen.step, seen.record, seen.finished_now) == (played.step, played.record, played.finished_now)
         assert played.row.status == "finished"
-    finally:
-        await store.close()
 
 
 async def test_a_refused_play_is_not_foreseen(tmp_path: Path) -> None:
     """The engine refuses before anything is written: nothing is composed for it."""
     from engine.core import Action, RuleError
 
-    store = SqliteStore(tmp_path / "g.sqlite3", synchronous="OFF")
-    await store.open()
-    try:
+    async with SqliteStore(tmp_path / "g.sqlite3", synchronous="OFF") as store:
         service = GameService(store, seed=lambda: SEED)
         await service.start(kind="seasons", options={"difficulty": "wizard", "dice": "table"}, guild_id=1,
                             channel_id=500, parent_channel_id=None, owner_id=9)
@@ -58,5 +52,3 @@ async def test_a_refused_play_is_not_foreseen(tmp_path: Path) -> None:
         with pytest.raises(RuleError):
             await service.play(500, 9, Action("no_such_action"), meanwhile=foreseen.append)
         assert foreseen == []
-    finally:
-        await store.close()

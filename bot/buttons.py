@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 CUSTOM_ID = re.compile(r"solo:(?P<game>\d{1,18}):(?P<ply>\d{1,9}):(?P<op>[a-z_]{1,20})(?::(?P<arg>[\w.-]{0,40}))?")
 
 
+MENU_OPTIONS = 25  # a select menu's options, at most (Discord's limit)
+
+
 def custom_id(game_id: int, ply: int, op: str, arg: str | int | None = None) -> str:
     base = f"solo:{game_id}:{ply}:{op}"
     return base if arg is None else f"{base}:{arg}"
@@ -77,8 +80,8 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=CUSTOM_ID):
     def __init__(self, game_id: int, ply: int, op: str, arg: str | None, *, placeholder: str,
                  options: list[discord.SelectOption], min_values: int = 1, max_values: int = 1) -> None:
         super().__init__(discord.ui.Select(custom_id=custom_id(game_id, ply, op, arg), placeholder=placeholder[:150],
-                                           options=options[:25], min_values=min_values,
-                                           max_values=max(min_values, min(max_values, len(options[:25])))))
+                                           options=options[:MENU_OPTIONS], min_values=min_values,
+                                           max_values=max(min_values, min(max_values, len(options[:MENU_OPTIONS])))))
         self.game_id, self.ply, self.op, self.arg = game_id, ply, op, arg
 
     async def callback(self, interaction: discord.Interaction[SoloBot]) -> None:  # type: ignore[override]
@@ -138,14 +141,14 @@ def _layout(component: dict[str, Any], *drop: str) -> dict[str, Any]:
 
 
 # A select menu and an option as this discord.py sends them (its keys vary between versions), filled in by
-# ``_select`` without an Item or a SelectOption object for each: a picker has up to 25 options.
+# ``_select`` without an Item or a SelectOption object for each: a picker has up to MENU_OPTIONS options.
 _MENU = _layout(discord.ui.Select(custom_id="_", placeholder="_", options=[discord.SelectOption(label="_")])
                 .to_component_dict(), "placeholder", "options")
 _OPTION = _layout(discord.SelectOption(label="_", value="_").to_dict())
 
 
 def _select(game_id: int, ply: int, spec: SelectSpec, arg: str | None) -> dict[str, Any]:
-    options = spec.options[:25]
+    options = spec.options[:MENU_OPTIONS]
     menu = {**_MENU, "custom_id": custom_id(game_id, ply, spec.op, arg), "min_values": spec.min_values,
             "max_values": max(spec.min_values, min(spec.max_values, len(options)))}
     if spec.placeholder[:150]:

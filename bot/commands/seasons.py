@@ -12,7 +12,7 @@ from discord import app_commands
 
 from engine.core import Action, GameRecord, Step
 
-from ..buttons import ButtonSpec, FieldSpec, SelectSpec
+from ..buttons import MENU_OPTIONS, ButtonSpec, FieldSpec, SelectSpec
 from ..controller import Builder, Controller, lang, send, think
 from ..i18n import L, card_name, english, t
 from ..render.embeds import notice_embed
@@ -174,8 +174,9 @@ def _reveal_ids(text: str) -> list[str]:
     return CARDS.pick_many(text, "pk_reveal")
 
 
-def reveal_candidates(summary: dict[str, Any], waiting_key: str, limit: int = 25) -> list[tuple[str, bool]]:
-    """The first ``limit`` cards a reveal can name (a picker's room), as (card id, known to be in Dummbot's
+def reveal_candidates(summary: dict[str, Any], waiting_key: str,
+                      limit: int = MENU_OPTIONS) -> list[tuple[str, bool]]:
+    """The first ``limit`` cards a reveal can name (by default a picker's room), as (card id, known to be in Dummbot's
     hand): for a draw from its hand the cards known to be there first (each copy once), then every card with a
     copy not known elsewhere (S-4, S-5); for a summon from the draw pile only the latter."""
     seasons = _engine()

@@ -559,10 +559,10 @@ def _prepare_city(lang: str, name: str) -> None:
         _city_layer_for(city, _city_box(0), None)
 
 
-def _cities() -> dict[str, int]:
-    """City names and printed defence, from the engine (empty when it is not importable)."""
+def _cities() -> Mapping[str, int]:
+    """City names and printed defence, the engine's own (empty when it is not importable)."""
     cards = _engine_cards()
-    return dict(cards.CITIES) if cards else {}
+    return cards.CITIES if cards else {}
 
 
 def _default_cities() -> tuple[str, ...]:

@@ -1,11 +1,12 @@
 """The store on SQLite.
 
 Two connections per ``SqliteStore``, each on a thread of its own (sqlite_thread.py): a writer and a
-read-only reader. A store call is one function run on a connection's thread: one trip from the event loop
-and back, however many statements it holds. Writes are explicit ``BEGIN IMMEDIATE … COMMIT`` so the write
-lock is taken up front (a busy file waits ``busy_timeout`` then fails cleanly instead of deadlocking
-half-way); the writes waiting at one moment share that transaction, each in a savepoint of its own (group
-commit), and any failure rolls a write back whole.
+read-only reader. A read is one function run on the reader's thread: one trip from the event loop and back,
+however many statements it holds. Writes are explicit ``BEGIN IMMEDIATE … COMMIT`` so the write lock is
+taken up front (a busy file waits ``busy_timeout`` then fails cleanly instead of deadlocking half-way); the
+writes waiting at one moment share that transaction, each in a savepoint of its own (group commit), and any
+failure rolls a write back whole. A group's statements run on the event loop and its COMMIT, the fsync, on
+the writer's thread.
 
 Durability: WAL with ``synchronous=FULL``. The bot writes at the pace of people pressing buttons,
 so one fsync per commit costs nothing noticeable, and an acknowledged action then survives not only

@@ -5,16 +5,25 @@ A driver like aiosqlite sends every statement to its thread and waits for the an
 thread, each a wake-up on both sides. Here a call is a whole function run on the connection's thread: one trip,
 whatever it does.
 
-Writes go one step further (issue 12). Every transaction waiting when the thread comes round runs inside ONE
+Writes go further (issue 12). Every transaction waiting when the connection comes free runs inside ONE
 ``BEGIN IMMEDIATE … COMMIT``, each in a savepoint of its own: one fsync for all of them. A transaction that
 fails rolls back to its savepoint and fails alone; a COMMIT that fails fails them all. Each caller hears back
 only after the COMMIT that holds its work returned, so under ``synchronous=FULL`` nothing is acknowledged
 before it is durable.
 
-A caller cancelled while its function waits in the queue takes it out (it never runs); one cancelled while its
-function runs cannot stop it, so it waits for that function to end (whole, or rolled back to its savepoint)
-before it lets the cancellation through. Either way nothing is half written, and once a cancelled call has
-returned its work is over: a read after it sees all of it or none of it.
+A group's statements run on the event loop, and only its COMMIT (the fsync) on the thread. Statements are a
+few hundred microseconds of CPU that hold the GIL between SQLite's calls; run on the thread, each of those
+calls waited for the GIL while the event loop was busy: at 200 channels a group of 64 writes took 120 ms, 14
+of them its own work. What may wait on the disk or on another process stays off the loop: the fsync, the
+functions given to ``call`` (PRAGMAs, migrations, a backup), and a group whose BEGIN found the file locked by
+another connection (the loop never waits for a lock: it hands that group, statements and all, to the thread,
+which waits ``busy_timeout`` as before).
+
+The event loop alone decides what the connection does next (``_pump``): a group or a call, one at a time, in
+the order given. A caller cancelled while its function waits takes it out (it never runs); one cancelled once
+its function ran waits for the COMMIT that holds it (whole, or rolled back to its savepoint) before it lets the
+cancellation through. Either way nothing is half written, and once a cancelled call has returned its work is
+over: a read after it sees all of it or none of it.
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ import asyncio
 import collections
 import contextlib
 import logging
+import queue
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -37,28 +47,36 @@ Work = Callable[[sqlite3.Connection], Any]
 
 # A group is bounded so that one long queue does not make its first caller wait for everybody behind it.
 MAX_GROUP = 64
-# The longest a lone write's meanwhile() waits for its statements before running anyway (a busy database).
-MEANWHILE_WAIT = 0.002
+# The longest the loop waits, once it handed a COMMIT to the thread, for the thread to have begun it. The thread
+# needs the GIL for that, and a loop that went straight on (composing a reply) would keep it from it until the
+# interpreter's switch interval (5 ms) forced a handover; waiting lets it in at once, then the loop works
+# beside the fsync.
+COMMIT_START_WAIT = 0.002
 
 
 @dataclass(eq=False)
 class _Job:
     work: Work
     future: asyncio.Future[Any]
-    grouped: bool  # a transaction to run in the next group commit; else run as is (PRAGMAs, reads, a backup)
-    # Both under the thread's lock: a job is either taken out (cancelled before it started) or run to its end.
-    cancelled: bool = False
-    started: bool = False
+    grouped: bool  # a transaction for the next group commit; else run as is on the thread (PRAGMAs, a backup)
+    cancelled: bool = False  # its caller gave up before it ran: it never will
+    started: bool = False  # it ran, or is running: its caller waits for its end even when cancelled
     settled: bool = False  # its caller's loop has heard the outcome
     ended: asyncio.Future[None] | None = None  # a cancelled caller waiting for the job under way to end
     outcome: tuple[bool, Any] = field(default=(False, None))  # (ok, result or exception)
-    # Set by the thread once the job's statements ran (its COMMIT, and the fsync, may still be to come).
-    worked: threading.Event | None = None
+
+
+@dataclass(eq=False)
+class _Handed:
+    """What the loop gives the thread: a call to run, a group's COMMIT, or a whole group (statements too)."""
+    kind: str  # "call" | "commit" | "group"
+    jobs: list[_Job]
+    begun: threading.Event = field(default_factory=threading.Event)  # the thread took it up
 
 
 class ConnectionThread:
-    """``connect()`` runs on a new thread, which then runs every function given to ``call`` and
-    ``transaction`` against the connection, in order."""
+    """``connect()`` runs on a new thread. ``call`` runs a function against the connection on that thread;
+    ``transaction`` runs one in the next group commit. Both in the order given."""
 
     def __init__(self, connect: Callable[[], sqlite3.Connection], *, name: str, interruptible: bool = False) -> None:
         self._connect = connect
@@ -67,12 +85,15 @@ class ConnectionThread:
         # asked to: SQLite's own interrupt only reaches a statement already running.
         self._interruptible = interruptible
         self._interrupted = False
-        self._jobs: collections.deque[_Job | None] = collections.deque()  # None: stop
-        self._ready = threading.Condition()
+        self._queue: collections.deque[_Job] = collections.deque()  # given, not yet run (the loop's only)
+        self._busy: _Handed | None = None  # what the thread has now (the loop's only)
+        self._inbox: queue.SimpleQueue[_Handed | None] = queue.SimpleQueue()  # None: stop
+        self._drained: asyncio.Future[None] | None = None  # close() waiting for the queue to run out
         self._thread: threading.Thread | None = None
         self._conn: sqlite3.Connection | None = None
+        self._busy_timeout_ms = 0  # the connection's own, restored after the loop's BEGIN that does not wait
         self.pending = 0  # functions given and not yet answered (a test waits on this, not on a clock)
-        self.calls = 0  # functions given in all: trips to this thread
+        self.calls = 0  # functions given in all
         self.commits = 0  # group commits, and the transactions they held: the bench shows the ratio
         self.grouped = 0
 
@@ -92,6 +113,7 @@ class ConnectionThread:
         conn = self._connect()
         if self._interruptible:
             conn.set_progress_handler(lambda: self._interrupted, 10_000)
+        self._busy_timeout_ms = int(conn.execute("PRAGMA busy_timeout").fetchone()[0])
         self._conn = conn  # on the thread: kept even if the caller who asked for it has gone
 
     async def close(self) -> None:
@@ -99,9 +121,10 @@ class ConnectionThread:
         thread, self._thread = self._thread, None
         if thread is None:
             return
-        with self._ready:
-            self._jobs.append(None)
-            self._ready.notify()
+        if self._busy is not None or self._queue:
+            self._drained = asyncio.get_running_loop().create_future()
+            await asyncio.shield(self._drained)
+        self._inbox.put(None)
         await asyncio.get_running_loop().run_in_executor(None, thread.join)
 
     def interrupt(self) -> None:
@@ -120,34 +143,25 @@ class ConnectionThread:
                           meanwhile: Callable[[], None] | None = None) -> T:
         """``work(connection)`` inside the next group commit: answered once that COMMIT returned; raising
         rolls back what ``work`` wrote, and only that. ``work`` must not BEGIN or COMMIT. ``meanwhile()`` runs on
-        the event loop once ``work`` is queued, beside the thread's run and fsync (should it raise, the error is
-        logged and the write goes on)."""
+        the event loop once ``work`` ran (alone at the store: beside the COMMIT's fsync) or, behind other writes,
+        at once (should it raise, the error is logged and the write goes on)."""
         return await self._submit(work, grouped=True, meanwhile=meanwhile)
 
     async def _submit(self, work: Work, *, grouped: bool, meanwhile: Callable[[], None] | None = None) -> Any:
         if self._thread is None:
             raise RuntimeError("the connection is closed")
-        # Alone at the store: meanwhile() waits for the job's statements (the thread needs the GIL for them),
-        # then runs beside the COMMIT's fsync. Behind other writes it runs at once: the thread is busy anyway.
-        alone = meanwhile is not None and not self.pending
-        job = _Job(work, asyncio.get_running_loop().create_future(), grouped,
-                   worked=threading.Event() if alone else None)
+        job = _Job(work, asyncio.get_running_loop().create_future(), grouped)
         self.pending += 1
         self.calls += 1
-        with self._ready:
-            self._jobs.append(job)
-            self._ready.notify()
+        self._queue.append(job)
+        self._pump()  # the connection free: a write's statements run now, its COMMIT goes to the thread
         if meanwhile is not None:
-            if job.worked is not None:
-                job.worked.wait(MEANWHILE_WAIT)  # blocks the loop, briefly: the statements, not the fsync
             run_meanwhile(meanwhile)
         try:
             return await job.future
         except asyncio.CancelledError:
-            with self._ready:
-                job.cancelled = True  # still queued: it will not run
-                running = job.started
-            if running and not job.settled:  # under way: it ends first (whole or rolled back), unheard
+            job.cancelled = True  # still queued: it will not run
+            if job.started and not job.settled:  # under way: it ends first (whole or rolled back), unheard
                 job.ended = asyncio.get_running_loop().create_future()
                 while not job.ended.done():
                     with contextlib.suppress(asyncio.CancelledError):
@@ -156,30 +170,74 @@ class ConnectionThread:
         finally:
             self.pending -= 1
 
+    # -- the loop's side: what runs next --------------------------------------------------------------
+    def _pump(self) -> None:
+        """While the thread has nothing: the next call goes to it, or the next group's statements run here."""
+        while self._busy is None and self._queue:
+            first = self._queue.popleft()
+            if first.cancelled:
+                continue
+            first.started = True
+            if not first.grouped:
+                self._hand(_Handed("call", [first]))
+                return
+            group = [first]
+            while len(group) < MAX_GROUP and self._queue and self._queue[0].grouped:
+                job = self._queue.popleft()
+                if not job.cancelled:
+                    job.started = True
+                    group.append(job)
+            self._run_group(group)
+        if self._busy is None and self._drained is not None and not self._drained.done():
+            self._drained.set_result(None)
+
+    def _run_group(self, group: list[_Job]) -> None:
+        conn = self._conn
+        assert conn is not None
+        try:
+            began = _begin_without_waiting(conn, self._busy_timeout_ms)
+        except BaseException as exc:  # noqa: BLE001 - read-only, I/O: every job hears it
+            for job in group:
+                job.outcome = (False, exc)
+            _settle(group)
+            return
+        if not began:  # another connection holds the file: the thread waits for it, not the loop
+            self._hand(_Handed("group", group))
+            return
+        if _work(conn, group):
+            self._hand(_Handed("commit", group))
+        else:
+            _settle(group)  # nothing of it holds, and nothing is left open: no COMMIT to wait for
+
+    def _hand(self, handed: _Handed) -> None:
+        self._busy = handed
+        self._inbox.put(handed)
+        if handed.kind == "commit":
+            handed.begun.wait(COMMIT_START_WAIT)  # blocks the loop, briefly: see COMMIT_START_WAIT
+
+    def _ended(self, handed: _Handed) -> None:
+        """On the loop: the thread is done with ``handed``; its callers hear, and the next work goes."""
+        self._busy = None
+        _settle(handed.jobs)
+        self._pump()
+
     # -- the thread ---------------------------------------------------------------------------------
     def _serve(self) -> None:
         while True:
-            with self._ready:
-                while not self._jobs:
-                    self._ready.wait()
-                first = self._jobs.popleft()
-                if first is None:
-                    self._close_connection()
-                    return
-                group = [first]
-                while first.grouped and len(group) < MAX_GROUP and self._jobs and self._jobs[0] is not None \
-                        and self._jobs[0].grouped:
-                    group.append(self._jobs.popleft())  # type: ignore[arg-type]
-                group = [job for job in group if not job.cancelled]
-                for job in group:
-                    job.started = True
-            if not group:
-                continue
-            if first.grouped:
-                self._commit(group)
+            handed = self._inbox.get()
+            if handed is None:
+                self._close_connection()
+                return
+            handed.begun.set()
+            if handed.kind == "call":
+                self._run(handed.jobs[0])
+            elif handed.kind == "commit":
+                self._commit(handed.jobs)
             else:
-                self._run(group[0])
-            _settle_soon(group)
+                self._begin_work_commit(handed.jobs)
+            loop = handed.jobs[0].future.get_loop()
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody is waiting any more
+                loop.call_soon_threadsafe(self._ended, handed)
 
     def _close_connection(self) -> None:
         conn, self._conn = self._conn, None
@@ -193,38 +251,21 @@ class ConnectionThread:
         except BaseException as exc:  # noqa: BLE001 - handed to the caller
             job.outcome = (False, exc)
 
-    def _commit(self, group: list[_Job]) -> None:
-        try:
-            self._commit_group(group)
-        finally:
-            _worked(group)  # a group that failed before its COMMIT: nobody waits for it longer
-
-    def _commit_group(self, group: list[_Job]) -> None:
+    def _begin_work_commit(self, group: list[_Job]) -> None:
         conn = self._conn
         assert conn is not None
         try:
-            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("BEGIN IMMEDIATE")  # waits busy_timeout for the other connection, then fails
         except BaseException as exc:  # noqa: BLE001 - busy, read-only, I/O: every job hears it
             for job in group:
                 job.outcome = (False, exc)
             return
-        alone = len(group) == 1  # no savepoint needed: its failure rolls back the whole transaction
-        for i, job in enumerate(group):
-            if not alone:
-                conn.execute("SAVEPOINT job")
-            try:
-                job.outcome = (True, job.work(conn))
-                if not alone:
-                    conn.execute("RELEASE job")
-            except BaseException as exc:  # noqa: BLE001 - this job's own failure, handed to its caller
-                job.outcome = (False, exc)
-                if alone or not _rolled_back_to_savepoint(conn):
-                    # Alone, or SQLite ended the whole transaction itself (a full disk may): nothing here holds.
-                    rollback(conn)
-                    for other in group[:i] + group[i + 1:]:
-                        other.outcome = (False, exc)
-                    return
-        _worked(group)
+        if _work(conn, group):
+            self._commit(group)
+
+    def _commit(self, group: list[_Job]) -> None:
+        conn = self._conn
+        assert conn is not None
         try:
             conn.execute("COMMIT")
         except BaseException as exc:  # noqa: BLE001 - not durable: nobody's work holds
@@ -237,10 +278,44 @@ class ConnectionThread:
         self.grouped += len(group)
 
 
-def _worked(group: list[_Job]) -> None:
-    for job in group:
-        if job.worked is not None:
-            job.worked.set()
+def _begin_without_waiting(conn: sqlite3.Connection, busy_timeout_ms: int) -> bool:
+    """BEGIN IMMEDIATE if the file's write lock is free now; False, with nothing begun, if another connection
+    holds it (SQLite's busy timeout set to nothing for this one statement)."""
+    conn.execute("PRAGMA busy_timeout = 0")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if exc.sqlite_errorcode & 0xFF not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):  # primary code
+            raise
+        return False
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
+    return True
+
+
+def _work(conn: sqlite3.Connection, group: list[_Job]) -> bool:
+    """Each job's function in a savepoint of its own, inside the transaction begun. True when the transaction
+    is still open with work to commit; False when it was rolled back whole (every job then failed)."""
+    alone = len(group) == 1  # no savepoint needed: its failure rolls back the whole transaction
+    for i, job in enumerate(group):
+        try:
+            if not alone:
+                conn.execute("SAVEPOINT job")
+            job.outcome = (True, job.work(conn))
+            if not alone:
+                conn.execute("RELEASE job")
+        except BaseException as exc:  # noqa: BLE001 - this job's own failure, handed to its caller
+            job.outcome = (False, exc)
+            if alone or not _rolled_back_to_savepoint(conn):
+                # Alone, or SQLite ended the whole transaction itself (a full disk may): nothing here holds.
+                rollback(conn)
+                for other in group[:i] + group[i + 1:]:
+                    other.outcome = (False, exc)
+                return False
+    if not any(job.outcome[0] for job in group):
+        rollback(conn)  # every job rolled back to its savepoint: nothing to make durable
+        return False
+    return True
 
 
 def _rolled_back_to_savepoint(conn: sqlite3.Connection) -> bool:
@@ -266,14 +341,8 @@ def rollback(conn: sqlite3.Connection) -> None:
         log.exception("ROLLBACK failed")
 
 
-def _settle_soon(group: list[_Job]) -> None:
-    """Answer the group's callers with one wake-up of their loop."""
-    loop = group[0].future.get_loop()
-    with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody is waiting any more
-        loop.call_soon_threadsafe(_settle, group)
-
-
 def _settle(group: list[_Job]) -> None:
+    """On the loop: each caller hears its job's outcome (a cancelled one that waited, that it ended)."""
     for job in group:
         job.settled = True
         if job.ended is not None:

@@ -6,6 +6,7 @@ import asyncio
 import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -121,6 +122,34 @@ async def test_a_write_lock_held_by_another_process(db_path: Path) -> None:
             game.id, expected_ply=2, action={"type": "x"}, user_id=7, summary=None
         )
         assert [a.ply for a in await store.live_actions(game.id)] == [1, 2, 3]
+
+
+async def test_a_write_that_finds_the_file_locked_waits_on_the_writers_thread_not_on_the_loop(db_path: Path) -> None:
+    """The event loop runs a group's statements itself but never waits for a lock: its BEGIN asks SQLite not to
+    wait, and one that finds the file locked hands the group to the writer's thread, which waits
+    ``busy_timeout`` while the loop goes on, and writes it once the other program lets go."""
+    async with SqliteStore(db_path, busy_timeout=5.0) as store:
+        game = await store.create_game(**new_game_args())
+        on_loop: list[str] = []  # every statement the event loop's thread ran on the writer's connection
+        loop_thread = threading.current_thread()
+
+        def trace(sql: str) -> None:
+            if threading.current_thread() is loop_thread:
+                on_loop.append(sql)
+
+        await store._writer.call(lambda conn: conn.set_trace_callback(trace))
+        async with Locker(db_path):
+            write = asyncio.create_task(store.append_action(
+                game.id, expected_ply=0, action={"type": "x"}, user_id=7, summary=None))
+            for _ in range(200):  # the loop turns while the write waits for the lock
+                await asyncio.sleep(0)
+            assert store._writer.pending == 1 and not write.done()
+            assert on_loop == ["PRAGMA busy_timeout = 0", "BEGIN IMMEDIATE", "PRAGMA busy_timeout = 5000"]
+        row = await write
+        assert row.ply == 1
+        assert [a.ply for a in await store.live_actions(game.id)] == [1]
+        await store.append_action(game.id, expected_ply=1, action={"type": "y"}, user_id=7, summary=None)
+        assert on_loop[3:5] == ["PRAGMA busy_timeout = 0", "BEGIN IMMEDIATE"]  # the next write: on the loop again
 
 
 async def test_a_file_held_exclusively_at_start_is_reported_locked(db_path: Path) -> None:

@@ -5,8 +5,8 @@ read-only reader. A read is one function run on the reader's thread: one trip fr
 however many statements it holds. Writes are explicit ``BEGIN IMMEDIATE … COMMIT`` so the write lock is
 taken up front (a busy file waits ``busy_timeout`` then fails cleanly instead of deadlocking half-way); the
 writes waiting at one moment share that transaction, each in a savepoint of its own (group commit), and any
-failure rolls a write back whole. A group's statements run on the event loop and its COMMIT, the fsync, on
-the writer's thread.
+failure rolls a write back whole. A write that finds the writer idle runs on its thread; the group of those
+that queued meanwhile runs its statements on the event loop and its COMMIT, the fsync, on the thread.
 
 Durability: WAL with ``synchronous=FULL``. The bot writes at the pace of people pressing buttons,
 so one fsync per commit costs nothing noticeable, and an acknowledged action then survives not only
@@ -206,7 +206,8 @@ class SqliteStore:
         """What ``PRAGMA integrity_check`` (``quick_check`` when not ``full``) finds wrong with the file, on
         a read-only connection of its own: [] when the file is sound. A file that cannot be read at all is
         a ``StoreUnavailable``; one that is not SQLite, a ``StoreCorrupt``."""
-        _check_header(self.path)
+        if self._writer is None:  # an open store checked the header when it opened (see _check_header)
+            _check_header(self.path)
 
         checker = self._checker = await self._start(self._connect_reader, "check", interruptible=True)  # close stops it
         try:
@@ -708,7 +709,12 @@ def _size(path: Path) -> int:
 
 
 def _check_header(path: Path) -> None:
-    """Refuse a file that is not SQLite before SQLite touches it (an empty file is a new database)."""
+    """Refuse a file that is not SQLite before SQLite touches it (an empty file is a new database).
+
+    Only while this process has no SQLite connection open on the file: closing any descriptor of a file drops
+    every POSIX lock the process holds on it, SQLite's included. Another program closing the database then
+    takes itself for the last user, checkpoints and deletes the WAL under the running bot, and the bot's next
+    reads fail (``SQLITE_IOERR_SHORT_READ``) with its last commits gone from the file."""
     try:
         with path.open("rb") as f:
             head = f.read(len(SQLITE_HEADER))

@@ -11,13 +11,15 @@ fails rolls back to its savepoint and fails alone; a COMMIT that fails fails the
 only after the COMMIT that holds its work returned, so under ``synchronous=FULL`` nothing is acknowledged
 before it is durable.
 
-A group's statements run on the event loop, and only its COMMIT (the fsync) on the thread. Statements are a
-few hundred microseconds of CPU that hold the GIL between SQLite's calls; run on the thread, each of those
-calls waited for the GIL while the event loop was busy: at 200 channels a group of 64 writes took 120 ms, 14
-of them its own work. What may wait on the disk or on another process stays off the loop: the fsync, the
-functions given to ``call`` (PRAGMAs, migrations, a backup), and a group whose BEGIN found the file locked by
-another connection (the loop never waits for a lock: it hands that group, statements and all, to the thread,
-which waits ``busy_timeout`` as before).
+Where a transaction's statements run depends on the load. A write that finds the connection idle runs whole on
+the thread, and its caller's loop waits for its statements (a few hundred microseconds: the thread needs the
+GIL for them) and then does its own work, the reply, beside the fsync. The writes that queued while the thread
+committed run as one group whose statements run on the event loop, and only its COMMIT on the thread: run on
+the thread, each of SQLite's calls waited for the GIL while the busy loop held it, and at 200 channels a group
+of 64 writes took 120 ms, 14 of them its own work. What may wait on the disk or on another process stays off
+the loop: every fsync, the functions given to ``call`` (PRAGMAs, migrations, a backup), and a group whose
+BEGIN found the file locked by another connection (the loop never waits for a lock: it hands that group,
+statements and all, to the thread, which waits ``busy_timeout`` there).
 
 The event loop alone decides what the connection does next (``_pump``): a group or a call, one at a time, in
 the order given. A caller cancelled while its function waits takes it out (it never runs); one cancelled once
@@ -47,10 +49,12 @@ Work = Callable[[sqlite3.Connection], Any]
 
 # A group is bounded so that one long queue does not make its first caller wait for everybody behind it.
 MAX_GROUP = 64
-# The longest the loop waits, once it handed a COMMIT to the thread, for the thread to have begun it. The thread
-# needs the GIL for that, and a loop that went straight on (composing a reply) would keep it from it until the
-# interpreter's switch interval (5 ms) forced a handover; waiting lets it in at once, then the loop works
-# beside the fsync.
+# The longest a lone write's meanwhile() waits for its statements on the thread before running anyway (a busy
+# database), and the longest the loop waits, once it handed a group's COMMIT to the thread, for the thread to
+# have begun it. The thread needs the GIL for either, and a loop that went straight on to work of its own would
+# keep it from it until the interpreter's switch interval (5 ms) forced a handover; waiting lets it in at once,
+# then the loop works beside the fsync.
+MEANWHILE_WAIT = 0.002
 COMMIT_START_WAIT = 0.002
 
 
@@ -72,6 +76,7 @@ class _Handed:
     kind: str  # "call" | "commit" | "group"
     jobs: list[_Job]
     begun: threading.Event = field(default_factory=threading.Event)  # the thread took it up
+    worked: threading.Event = field(default_factory=threading.Event)  # a group's statements ran (COMMIT to come)
 
 
 class ConnectionThread:
@@ -154,8 +159,10 @@ class ConnectionThread:
         self.pending += 1
         self.calls += 1
         self._queue.append(job)
-        self._pump()  # the connection free: a write's statements run now, its COMMIT goes to the thread
+        handed = self._pump(queued_meanwhile=False)  # the connection idle: the thread takes this job now
         if meanwhile is not None:
+            if handed is not None and handed.kind == "group" and job in handed.jobs:
+                handed.worked.wait(MEANWHILE_WAIT)  # blocks the loop, briefly: the statements, not the fsync
             run_meanwhile(meanwhile)
         try:
             return await job.future
@@ -171,8 +178,10 @@ class ConnectionThread:
             self.pending -= 1
 
     # -- the loop's side: what runs next --------------------------------------------------------------
-    def _pump(self) -> None:
-        """While the thread has nothing: the next call goes to it, or the next group's statements run here."""
+    def _pump(self, *, queued_meanwhile: bool) -> _Handed | None:
+        """While the thread has nothing: the next call goes to it, and so does the next transaction if the
+        connection was idle; the writes that ``queued_meanwhile`` (while the thread committed) run their
+        statements here as one group, and only its COMMIT goes to the thread. Returns what the thread has."""
         while self._busy is None and self._queue:
             first = self._queue.popleft()
             if first.cancelled:
@@ -187,9 +196,13 @@ class ConnectionThread:
                 if not job.cancelled:
                     job.started = True
                     group.append(job)
-            self._run_group(group)
+            if queued_meanwhile:
+                self._run_group(group)
+            else:
+                self._hand(_Handed("group", group))
         if self._busy is None and self._drained is not None and not self._drained.done():
             self._drained.set_result(None)
+        return self._busy
 
     def _run_group(self, group: list[_Job]) -> None:
         conn = self._conn
@@ -205,21 +218,21 @@ class ConnectionThread:
             self._hand(_Handed("group", group))
             return
         if _work(conn, group):
-            self._hand(_Handed("commit", group))
+            self._hand(_Handed("commit", group), wait_for_start=True)  # the callers answered go on meanwhile
         else:
             _settle(group)  # nothing of it holds, and nothing is left open: no COMMIT to wait for
 
-    def _hand(self, handed: _Handed) -> None:
+    def _hand(self, handed: _Handed, *, wait_for_start: bool = False) -> None:
         self._busy = handed
         self._inbox.put(handed)
-        if handed.kind == "commit":
+        if wait_for_start:
             handed.begun.wait(COMMIT_START_WAIT)  # blocks the loop, briefly: see COMMIT_START_WAIT
 
     def _ended(self, handed: _Handed) -> None:
         """On the loop: the thread is done with ``handed``; its callers hear, and the next work goes."""
         self._busy = None
         _settle(handed.jobs)
-        self._pump()
+        self._pump(queued_meanwhile=True)
 
     # -- the thread ---------------------------------------------------------------------------------
     def _serve(self) -> None:
@@ -234,7 +247,7 @@ class ConnectionThread:
             elif handed.kind == "commit":
                 self._commit(handed.jobs)
             else:
-                self._begin_work_commit(handed.jobs)
+                self._begin_work_commit(handed)
             loop = handed.jobs[0].future.get_loop()
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody is waiting any more
                 loop.call_soon_threadsafe(self._ended, handed)
@@ -251,16 +264,20 @@ class ConnectionThread:
         except BaseException as exc:  # noqa: BLE001 - handed to the caller
             job.outcome = (False, exc)
 
-    def _begin_work_commit(self, group: list[_Job]) -> None:
-        conn = self._conn
+    def _begin_work_commit(self, handed: _Handed) -> None:
+        conn, group = self._conn, handed.jobs
         assert conn is not None
         try:
-            conn.execute("BEGIN IMMEDIATE")  # waits busy_timeout for the other connection, then fails
-        except BaseException as exc:  # noqa: BLE001 - busy, read-only, I/O: every job hears it
-            for job in group:
-                job.outcome = (False, exc)
-            return
-        if _work(conn, group):
+            try:
+                conn.execute("BEGIN IMMEDIATE")  # waits busy_timeout for another connection, then fails
+            except BaseException as exc:  # noqa: BLE001 - busy, read-only, I/O: every job hears it
+                for job in group:
+                    job.outcome = (False, exc)
+                return
+            held = _work(conn, group)
+        finally:
+            handed.worked.set()  # a lone write's meanwhile() goes on, beside the COMMIT (or at once)
+        if held:
             self._commit(group)
 
     def _commit(self, group: list[_Job]) -> None:

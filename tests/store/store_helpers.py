@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import subprocess
+import sys
 import threading
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 from bot.store import GameRow, SqliteStore
 
@@ -75,3 +78,39 @@ async def queued(store: SqliteStore, n: int) -> None:
     """Until ``n`` writes wait behind the held job."""
     while store._writer.pending < n + 1:  # n writes behind the held job
         await asyncio.sleep(0)
+
+
+# A second process that takes the database's write lock and holds it until told to let go.
+LOCKER = r"""
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+if sys.argv[2] == "exclusive-mode":
+    conn.execute("PRAGMA locking_mode = EXCLUSIVE")
+conn.execute("BEGIN EXCLUSIVE")
+conn.execute("INSERT INTO actions (game_id, ply, action, user_id, created_at) VALUES (1, 999, '{}', 0, 'x')")
+print("locked", flush=True)
+sys.stdin.readline()
+conn.execute("ROLLBACK")
+"""
+
+
+class Locker:
+    """Another process holding the database's write lock from entry to exit."""
+
+    def __init__(self, path: Path, mode: str = "normal") -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", LOCKER, str(path), mode],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    async def __aenter__(self) -> Locker:
+        line = await asyncio.to_thread(self.proc.stdout.readline)
+        assert line.strip() == "locked"
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.proc.stdin.write("\n")
+        self.proc.stdin.flush()
+        assert await asyncio.to_thread(self.proc.wait, 10) == 0

@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from store_helpers import new_game_args, play
+from store_helpers import Locker, new_game_args, play, queued, writer_held
 
 import bot.store.sqlite as sqlite_store
 from bot.__main__ import main as bot_main
@@ -44,6 +44,33 @@ async def test_a_sound_file_passes_the_background_check(db_path):
     async with SqliteStore(db_path) as store:
         assert await store.wait_checked() == []
         assert store.integrity == []
+
+
+async def test_the_background_check_keeps_the_files_locks_and_another_program_cannot_take_the_wal(db_path):
+    """The check runs while the bot's own connections hold SQLite's POSIX locks on the file. Had it opened the
+    file itself (to read its header), closing it would have dropped them all: another program that wrote and
+    closed the database then took itself for its last user and deleted the WAL under the running bot, whose
+    next reads failed (SQLITE_IOERR_SHORT_READ)."""
+    async with SqliteStore(db_path, busy_timeout=5.0) as store:
+        game = await store.create_game(**new_game_args())
+        assert await store.wait_checked() == []
+
+        def append(row):
+            return store.append_action(row.id, expected_ply=row.ply, action={"type": "after"}, user_id=7,
+                                       summary=None)
+
+        async with Locker(db_path):  # another program writes meanwhile, then closes the file
+            async with writer_held(store):
+                write = asyncio.create_task(append(game))
+                await queued(store, 1)
+        game = await write
+        async with writer_held(store):
+            write = asyncio.create_task(append(game))
+            await queued(store, 1)
+        game = await write
+        assert [a.ply for a in await store.live_actions(game.id)] == [1, 2]
+    async with SqliteStore(db_path, background_check=False) as again:
+        assert [a.ply for a in await again.live_actions(game.id)] == [1, 2]
 
 
 async def test_damage_only_the_full_check_sees_opens_and_is_logged_clearly(db_path, caplog):

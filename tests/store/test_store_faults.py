@@ -7,10 +7,11 @@ import sqlite3
 import subprocess
 import sys
 import threading
+from collections.abc import Awaitable
 from pathlib import Path
 
 import pytest
-from store_helpers import new_game_args, on_writer, play
+from store_helpers import Locker, new_game_args, on_writer, play, queued, writer_held
 
 from bot.store import (
     ChannelBusy,
@@ -22,39 +23,6 @@ from bot.store import (
     backup_main,
 )
 from bot.store.sqlite import translate
-
-# A second process that takes the database's write lock and holds it until told to let go.
-LOCKER = r"""
-import sqlite3, sys
-conn = sqlite3.connect(sys.argv[1], isolation_level=None)
-if sys.argv[2] == "exclusive-mode":
-    conn.execute("PRAGMA locking_mode = EXCLUSIVE")
-conn.execute("BEGIN EXCLUSIVE")
-conn.execute("INSERT INTO actions (game_id, ply, action, user_id, created_at) VALUES (1, 999, '{}', 0, 'x')")
-print("locked", flush=True)
-sys.stdin.readline()
-conn.execute("ROLLBACK")
-"""
-
-
-class Locker:
-    def __init__(self, path: Path, mode: str = "normal") -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", LOCKER, str(path), mode],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-
-    async def __aenter__(self) -> Locker:
-        line = await asyncio.to_thread(self.proc.stdout.readline)
-        assert line.strip() == "locked"
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        self.proc.stdin.write("\n")
-        self.proc.stdin.flush()
-        assert await asyncio.to_thread(self.proc.wait, 10) == 0
 
 
 # -- two writers (on SQLite and on PostgreSQL) ----------------------------------------------------------------
@@ -125,9 +93,10 @@ async def test_a_write_lock_held_by_another_process(db_path: Path) -> None:
 
 
 async def test_a_write_that_finds_the_file_locked_waits_on_the_writers_thread_not_on_the_loop(db_path: Path) -> None:
-    """The event loop runs a group's statements itself but never waits for a lock: its BEGIN asks SQLite not to
-    wait, and one that finds the file locked hands the group to the writer's thread, which waits
-    ``busy_timeout`` while the loop goes on, and writes it once the other program lets go."""
+    """The writes that queue while the thread commits run their statements on the event loop, which never waits
+    for a lock: its BEGIN asks SQLite not to wait, and one that finds the file locked hands the group to the
+    writer's thread, which waits ``busy_timeout`` while the loop goes on, and writes it once the other program
+    lets go."""
     async with SqliteStore(db_path, busy_timeout=5.0) as store:
         game = await store.create_game(**new_game_args())
         on_loop: list[str] = []  # every statement the event loop's thread ran on the writer's connection
@@ -137,19 +106,25 @@ async def test_a_write_that_finds_the_file_locked_waits_on_the_writers_thread_no
             if threading.current_thread() is loop_thread:
                 on_loop.append(sql)
 
+        def append(ply: int) -> Awaitable[GameRow]:
+            return store.append_action(game.id, expected_ply=ply, action={"type": "x"}, user_id=7, summary=None)
+
         await store._writer.call(lambda conn: conn.set_trace_callback(trace))
         async with Locker(db_path):
-            write = asyncio.create_task(store.append_action(
-                game.id, expected_ply=0, action={"type": "x"}, user_id=7, summary=None))
+            async with writer_held(store):  # the write queues behind the thread's work: a group for the loop
+                write = asyncio.create_task(append(0))
+                await queued(store, 1)
             for _ in range(200):  # the loop turns while the write waits for the lock
                 await asyncio.sleep(0)
             assert store._writer.pending == 1 and not write.done()
             assert on_loop == ["PRAGMA busy_timeout = 0", "BEGIN IMMEDIATE", "PRAGMA busy_timeout = 5000"]
-        row = await write
-        assert row.ply == 1
-        assert [a.ply for a in await store.live_actions(game.id)] == [1]
-        await store.append_action(game.id, expected_ply=1, action={"type": "y"}, user_id=7, summary=None)
-        assert on_loop[3:5] == ["PRAGMA busy_timeout = 0", "BEGIN IMMEDIATE"]  # the next write: on the loop again
+        assert (await write).ply == 1
+        async with writer_held(store):  # the file free again: a queued write's statements run on the loop
+            write = asyncio.create_task(append(1))
+            await queued(store, 1)
+        assert (await write).ply == 2
+        assert on_loop[3:5] == ["PRAGMA busy_timeout = 0", "BEGIN IMMEDIATE"] and len(on_loop) > 6
+        assert [a.ply for a in await store.live_actions(game.id)] == [1, 2]
 
 
 async def test_a_file_held_exclusively_at_start_is_reported_locked(db_path: Path) -> None:

@@ -5,8 +5,8 @@ read-only reader. A read is one function run on the reader's thread: one trip fr
 however many statements it holds. Writes are explicit ``BEGIN IMMEDIATE … COMMIT`` so the write lock is
 taken up front (a busy file waits ``busy_timeout`` then fails cleanly instead of deadlocking half-way); the
 writes waiting at one moment share that transaction, each in a savepoint of its own (group commit), and any
-failure rolls a write back whole. A write that finds the writer idle runs on its thread; the group of those
-that queued meanwhile runs its statements on the event loop and its COMMIT, the fsync, on the thread.
+failure rolls a write back whole. A write given alone runs on the writer's thread; a group of writes given
+while others were in flight runs its statements on the event loop and its COMMIT, the fsync, on the thread.
 
 Durability: WAL with ``synchronous=FULL``. The bot writes at the pace of people pressing buttons,
 so one fsync per commit costs nothing noticeable, and an acknowledged action then survives not only

@@ -11,12 +11,13 @@ fails rolls back to its savepoint and fails alone; a COMMIT that fails fails the
 only after the COMMIT that holds its work returned, so under ``synchronous=FULL`` nothing is acknowledged
 before it is durable.
 
-Where a transaction's statements run depends on the load. A write that finds the connection idle runs whole on
-the thread, and its caller's loop waits for its statements (a few hundred microseconds: the thread needs the
-GIL for them) and then does its own work, the reply, beside the fsync. The writes that queued while the thread
-committed run as one group whose statements run on the event loop, and only its COMMIT on the thread: run on
-the thread, each of SQLite's calls waited for the GIL while the busy loop held it, and at 200 channels a group
-of 64 writes took 120 ms, 14 of them its own work. What may wait on the disk or on another process stays off
+Where a transaction's statements run depends on the load. A write given while no other is in flight runs whole
+on the thread, and its caller's loop waits for its statements (a few hundred microseconds: the thread needs the
+GIL for them) and then does its own work, the reply, beside the fsync. Writes given while others are in flight
+(queued behind a COMMIT, or from callers just answered, gathered for one turn of the loop) run as one group
+whose statements run on the event loop, and only its COMMIT on the thread: run on the thread, each of SQLite's
+calls waited for the GIL while the busy loop held it, and at 200 channels a group of 64 writes took 120 ms, 14
+of them its own work. What may wait on the disk or on another process stays off
 the loop: every fsync, the functions given to ``call`` (PRAGMAs, migrations, a backup), and a group whose
 BEGIN found the file locked by another connection (the loop never waits for a lock: it hands that group,
 statements and all, to the thread, which waits ``busy_timeout`` there).
@@ -94,6 +95,7 @@ class ConnectionThread:
         self._busy: _Handed | None = None  # what the thread has now (the loop's only)
         self._inbox: queue.SimpleQueue[_Handed | None] = queue.SimpleQueue()  # None: stop
         self._drained: asyncio.Future[None] | None = None  # close() waiting for the queue to run out
+        self._pump_soon = False  # a pump is due once this turn of the loop has given what it will
         self._thread: threading.Thread | None = None
         self._conn: sqlite3.Connection | None = None
         self._busy_timeout_ms = 0  # the connection's own, restored after the loop's BEGIN that does not wait
@@ -155,11 +157,18 @@ class ConnectionThread:
     async def _submit(self, work: Work, *, grouped: bool, meanwhile: Callable[[], None] | None = None) -> Any:
         if self._thread is None:
             raise RuntimeError("the connection is closed")
-        job = _Job(work, asyncio.get_running_loop().create_future(), grouped)
+        loop = asyncio.get_running_loop()
+        job = _Job(work, loop.create_future(), grouped)
+        alone = not self.pending  # else other callers, just answered, are about to give theirs: one group
         self.pending += 1
         self.calls += 1
         self._queue.append(job)
-        handed = self._pump(queued_meanwhile=False)  # the connection idle: the thread takes this job now
+        handed = None
+        if alone:
+            handed = self._pump(queued_meanwhile=False)  # the connection idle: the thread takes this job now
+        elif self._busy is None and not self._pump_soon:
+            self._pump_soon = True
+            loop.call_soon(self._pump_now)
         if meanwhile is not None:
             if handed is not None and handed.kind == "group" and job in handed.jobs:
                 handed.worked.wait(MEANWHILE_WAIT)  # blocks the loop, briefly: the statements, not the fsync
@@ -179,9 +188,9 @@ class ConnectionThread:
 
     # -- the loop's side: what runs next --------------------------------------------------------------
     def _pump(self, *, queued_meanwhile: bool) -> _Handed | None:
-        """While the thread has nothing: the next call goes to it, and so does the next transaction if the
-        connection was idle; the writes that ``queued_meanwhile`` (while the thread committed) run their
-        statements here as one group, and only its COMMIT goes to the thread. Returns what the thread has."""
+        """While the thread has nothing: the next call goes to it, and so does a lone transaction; transactions
+        that ``queued_meanwhile`` (while others were in flight) run their statements here as one group, and
+        only its COMMIT goes to the thread. Returns what the thread has now."""
         while self._busy is None and self._queue:
             first = self._queue.popleft()
             if first.cancelled:
@@ -203,6 +212,10 @@ class ConnectionThread:
         if self._busy is None and self._drained is not None and not self._drained.done():
             self._drained.set_result(None)
         return self._busy
+
+    def _pump_now(self) -> None:
+        self._pump_soon = False
+        self._pump(queued_meanwhile=True)
 
     def _run_group(self, group: list[_Job]) -> None:
         conn = self._conn

@@ -140,3 +140,35 @@ async def test_a_meanwhile_that_raises_is_logged_and_the_write_still_answers(sto
     assert (row.id, row.ply) == (game.id, 1)
     assert (await store.game(game.id)).ply == 1
     assert any("meanwhile raised" in r.getMessage() and r.exc_info for r in caplog.records)
+
+
+async def test_callers_answered_by_one_commit_give_their_next_writes_as_one_group(store: SqliteStore) -> None:
+    """A write given while others are in flight waits for the end of the loop's turn, so that the callers one
+    COMMIT answered, writing again at once, share the next COMMIT (their statements run on the event loop)."""
+    rows = await games(store, 5)
+    before = store.commits()
+
+    async def twice(game: GameRow) -> GameRow:
+        return await append(store, await append(store, game))
+
+    async with writer_held(store):
+        writes = [asyncio.create_task(twice(g)) for g in rows]
+        await queued(store, len(rows))
+    done = await asyncio.gather(*writes)
+    assert [g.ply for g in done] == [2] * 5
+    commits, grouped = (a - b for a, b in zip(store.commits(), before, strict=True))
+    assert (commits, grouped) == (2, 10)
+
+
+async def test_a_write_given_alone_runs_whole_on_the_writers_thread(store: SqliteStore) -> None:
+    """Nothing else in flight: one trip to the thread, and its statements are not the event loop's."""
+    (game,) = await games(store, 1)
+    ran_on: list[bool] = []
+
+    def work(conn) -> None:
+        ran_on.append(threading.current_thread() is threading.main_thread())
+        conn.execute("UPDATE games SET summary = '{\"alone\": 1}' WHERE id = ?", (game.id,))
+
+    await store._writer.transaction(work)
+    assert ran_on == [False]
+    assert (await store.game(game.id)).summary == {"alone": 1}

@@ -17,10 +17,10 @@ GIL for them) and then does its own work, the reply, beside the fsync. Writes gi
 (queued behind a COMMIT, or from callers just answered, gathered for one turn of the loop) run as one group
 whose statements run on the event loop, and only its COMMIT on the thread: run on the thread, each of SQLite's
 calls waited for the GIL while the busy loop held it, and at 200 channels a group of 64 writes took 120 ms, 14
-of them its own work. What may wait on the disk or on another process stays off
-the loop: every fsync, the functions given to ``call`` (PRAGMAs, migrations, a backup), and a group whose
-BEGIN found the file locked by another connection (the loop never waits for a lock: it hands that group,
-statements and all, to the thread, which waits ``busy_timeout`` there).
+of them its own work. What may wait on the disk or on another process stays off the loop: every fsync, the
+functions given to ``call`` (PRAGMAs, migrations, a backup), and a group whose BEGIN found the file locked by
+another connection (the loop never waits for a lock: it hands that group, statements and all, to the thread,
+which waits ``busy_timeout`` there).
 
 The event loop alone decides what the connection does next (``_pump``): a group or a call, one at a time, in
 the order given. A caller cancelled while its function waits takes it out (it never runs); one cancelled once
@@ -198,7 +198,7 @@ class ConnectionThread:
             first.started = True
             if not first.grouped:
                 self._hand(_Handed("call", [first]))
-                return
+                break
             group = [first]
             while len(group) < MAX_GROUP and self._queue and self._queue[0].grouped:
                 job = self._queue.popleft()

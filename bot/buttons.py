@@ -79,9 +79,10 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=CUSTOM_ID):
 
     def __init__(self, game_id: int, ply: int, op: str, arg: str | None, *, placeholder: str,
                  options: list[discord.SelectOption], min_values: int = 1, max_values: int = 1) -> None:
+        options = options[:MENU_OPTIONS]
         super().__init__(discord.ui.Select(custom_id=custom_id(game_id, ply, op, arg), placeholder=placeholder[:150],
-                                           options=options[:MENU_OPTIONS], min_values=min_values,
-                                           max_values=max(min_values, min(max_values, len(options[:MENU_OPTIONS])))))
+                                           options=options, min_values=min_values,
+                                           max_values=max(min_values, min(max_values, len(options)))))
         self.game_id, self.ply, self.op, self.arg = game_id, ply, op, arg
 
     async def callback(self, interaction: discord.Interaction[SoloBot]) -> None:  # type: ignore[override]

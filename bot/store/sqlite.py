@@ -714,7 +714,7 @@ def _check_header(path: Path) -> None:
     Only while this process has no SQLite connection open on the file: closing any descriptor of a file drops
     every POSIX lock the process holds on it, SQLite's included. Another program closing the database then
     takes itself for the last user, checkpoints and deletes the WAL under the running bot, and the bot's next
-    reads fail (``SQLITE_IOERR_SHORT_READ``) with its last commits gone from the file."""
+    reads fail (``SQLITE_IOERR_SHORT_READ``) until it restarts (tests/store/test_store_check.py)."""
     try:
         with path.open("rb") as f:
             head = f.read(len(SQLITE_HEADER))

@@ -40,7 +40,7 @@ import sqlite3
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from .rows import run_meanwhile
 
@@ -74,7 +74,7 @@ class _Job:
 @dataclass(eq=False)
 class _Handed:
     """What the loop gives the thread: a call to run, a group's COMMIT, or a whole group (statements too)."""
-    kind: str  # "call" | "commit" | "group"
+    kind: Literal["call", "commit", "group"]
     jobs: list[_Job]
     begun: threading.Event = field(default_factory=threading.Event)  # the thread took it up
     worked: threading.Event = field(default_factory=threading.Event)  # a group's statements ran (COMMIT to come)

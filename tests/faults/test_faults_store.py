@@ -37,39 +37,9 @@ from load_helpers import (  # noqa: E402
     start,
     step,
 )
-from store_helpers import on_writer  # noqa: E402
+from store_helpers import Locker, on_writer  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-# A second process that takes the database's write lock and holds it until told to let go.
-LOCKER = r"""
-import sqlite3, sys
-conn = sqlite3.connect(sys.argv[1], isolation_level=None)
-conn.execute("BEGIN EXCLUSIVE")
-print("locked", flush=True)
-sys.stdin.readline()
-conn.execute("ROLLBACK")
-"""
-
-
-class Locker:
-    """`async with Locker(path):` — another process holds BEGIN EXCLUSIVE on the file meanwhile."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    async def __aenter__(self) -> Locker:
-        self.proc = subprocess.Popen([sys.executable, "-c", LOCKER, str(self.path)], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True)
-        line = await asyncio.to_thread(self.proc.stdout.readline)
-        assert line.strip() == "locked"
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        self.proc.stdin.write("\n")
-        self.proc.stdin.flush()
-        assert await asyncio.to_thread(self.proc.wait, 10) == 0
 
 
 def says(text: str, *ways: str) -> bool:

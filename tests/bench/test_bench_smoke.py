@@ -22,6 +22,8 @@ HEADINGS = {
     "bot": ["machine:", "Commands per second through the stand-in", "Latency, dispatch to answered",
             "What durability costs", "The bare commit on the database", "Databases side by side", "Resume: the first command", "Bytes per action",
             "Memory per active game", "Startup: bot created to ready"],
+    "path": ["machine:", "One command at 1 channel, step by step", "the stand-in has the answer",
+             "The no-op with memory stirred between its commands"],
     "store": ["machine:", "Store writes per second, SQLite against PostgreSQL", "SQLite", "PostgreSQL"],
 }
 

@@ -165,6 +165,20 @@ _GAME_COLUMNS = (
     "id, guild_id, channel_id, parent_channel_id, owner_id, kind, options, seed, status, ply, "
     "created_at, updated_at, summary, revision"
 )
+# One action, in one statement (one round trip between BEGIN and COMMIT, where it took three): the game moves
+# on by one ply if it is where the caller saw it, and the action (and the snapshot, when there is one) goes in
+# at the new ply. A game that was not where the caller saw it returns no row, and nothing is written.
+_APPEND = (
+    "WITH game AS (UPDATE games SET ply = ply + 1, revision = revision + 1, status = $1, summary = $2,"
+    " updated_at = $3 WHERE id = $4 AND ply = $5 AND status = 'active' AND ($6::bigint IS NULL OR revision = $6)"
+    f" RETURNING {_GAME_COLUMNS}),"
+    " action AS (INSERT INTO actions (game_id, ply, action, user_id, created_at, interaction_id)"
+    " SELECT id, ply, $7, $8, $3, $9 FROM game),"
+    " snapshot AS (INSERT INTO snapshots (game_id, ply, state, created_at) SELECT id, ply, $10::text, $3 FROM game"
+    " WHERE $10::text IS NOT NULL"
+    " ON CONFLICT (game_id, ply) DO UPDATE SET state = excluded.state, created_at = excluded.created_at)"
+    f" SELECT {_GAME_COLUMNS} FROM game"
+)
 _ACTION_COLUMNS = "seq, game_id, ply, action, user_id, created_at, undone"
 
 # -- errors -------------------------------------------------------------------------------------------------
@@ -267,6 +281,7 @@ class PostgresStore:
                 command_timeout=max(30.0, self.lock_timeout * 4),
                 server_settings={"lock_timeout": str(int(self.lock_timeout * 1000)),
                                  "application_name": "solo-automaton-bot"},
+                reset=_nothing_to_reset,
             )
         except BaseException as exc:
             _reraise(exc)
@@ -482,12 +497,8 @@ class PostgresStore:
                 # No read before the write (a round trip each command): an interaction applied already either
                 # finds the game moved on (checked below, on that path only) or, after an undo brought the
                 # game back, trips the unique index on its id when its action is inserted.
-                row = await conn.fetchrow(
-                    "UPDATE games SET ply = ply + 1, revision = revision + 1, status = $1, summary = $2,"
-                    " updated_at = $3 WHERE id = $4 AND ply = $5 AND status = 'active'"
-                    f" AND ($6::bigint IS NULL OR revision = $6) RETURNING {_GAME_COLUMNS}",
-                    status, summary_text, now, game_id, expected_ply, expected_revision,
-                )
+                row = await conn.fetchrow(_APPEND, status, summary_text, now, game_id, expected_ply,
+                                          expected_revision, action_text, user_id, interaction_id, snapshot_text)
                 if row is None:
                     if interaction_id is not None:
                         seen = await conn.fetchval("SELECT game_id FROM actions WHERE interaction_id = $1",
@@ -497,18 +508,6 @@ class PostgresStore:
                     raise refusal_for(await _game(conn, game_id), expected_ply, allowed=("active",),
                                       expected_revision=expected_revision)
                 game = game_row(row)
-                await conn.execute(
-                    "INSERT INTO actions (game_id, ply, action, user_id, created_at, interaction_id)"
-                    " VALUES ($1, $2, $3, $4, $5, $6)",
-                    game_id, game.ply, action_text, user_id, now, interaction_id,
-                )
-                if snapshot_text is not None:
-                    await conn.execute(
-                        "INSERT INTO snapshots (game_id, ply, state, created_at) VALUES ($1, $2, $3, $4)"
-                        " ON CONFLICT (game_id, ply) DO UPDATE SET state = excluded.state,"
-                        " created_at = excluded.created_at",
-                        game_id, game.ply, snapshot_text, now,
-                    )
                 if finish is not None:
                     await _insert_result(conn, game, finish, ended_by=user_id, now=now)
                 return game
@@ -764,6 +763,14 @@ def _drop(conn: asyncpg.Connection) -> None:
         conn.terminate()
     except asyncpg.InterfaceError:
         pass
+
+
+async def _nothing_to_reset(conn: asyncpg.Connection) -> None:
+    """A connection given back to the pool. asyncpg has already rolled back a transaction left open (it always
+    does); its default reset would then send ``SELECT pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET
+    ALL`` — a round trip and four statements at every release, a write's or a read's. The store leaves nothing
+    for them to undo: its settings are the connection's own (``server_settings``, which RESET ALL keeps), its one
+    advisory lock (migrations) is transaction-scoped, and it neither listens nor keeps a cursor."""
 
 
 async def _give_back(pool: asyncpg.Pool, conn: asyncpg.Connection) -> None:

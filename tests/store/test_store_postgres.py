@@ -10,7 +10,15 @@ import asyncpg
 import pytest
 from store_helpers import new_game_args, play
 
-from bot.store import ChannelBusy, PostgresStore, SchemaTooNew, StoreCorrupt, StoreUnavailable, make_store
+from bot.store import (
+    ChannelBusy,
+    PostgresStore,
+    SchemaTooNew,
+    StaleVersion,
+    StoreCorrupt,
+    StoreUnavailable,
+    make_store,
+)
 from bot.store.postgres import PG_SCHEMA_VERSION, schema_version, translate
 
 
@@ -58,6 +66,33 @@ async def test_a_server_that_is_not_there_at_start_is_unavailable(pg_server) -> 
     with pytest.raises(StoreUnavailable) as info:
         await store.open()
     assert info.value.params == {"reason": "unreachable"}
+
+
+async def test_a_pooled_connection_comes_back_with_nothing_to_reset(pg_dsn) -> None:
+    # The pool skips asyncpg's reset query (bot/store/postgres.py, _nothing_to_reset): every path of the store,
+    # on its one connection, must leave no session state behind — no SET, no cursor, no LISTEN, no advisory lock
+    # (the migration's is transaction-scoped), no transaction open, even after a refusal rolled one back.
+    async with PostgresStore(pg_dsn, min_size=1, max_size=1, lock_timeout=0.3) as store:
+        game = await play(store, await store.create_game(**new_game_args()), 3)
+        with pytest.raises(StaleVersion):  # a write the game refuses: its transaction is rolled back
+            await store.append_action(game.id, expected_ply=1, action={"type": "x"}, user_id=7, summary=None)
+        await store.undo_action(game.id, expected_ply=3, user_id=7, summary=None)
+        await store.live_actions(game.id)
+        assert await store.check() == []
+
+        async def session(conn: asyncpg.Connection) -> dict:
+            return {
+                "in_transaction": conn.is_in_transaction(),
+                "cursors": await conn.fetchval("SELECT count(*) FROM pg_cursors WHERE name <> ''"),  # not this query
+                "listening": await conn.fetchval("SELECT count(*) FROM pg_listening_channels()"),
+                "advisory_locks": await conn.fetchval("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
+                                                      " AND pid = pg_backend_pid()"),
+                "set_in_session": await conn.fetch("SELECT name FROM pg_settings WHERE source = 'session'"),
+                "lock_timeout": await conn.fetchval("SELECT current_setting('lock_timeout')"),
+            }
+
+        assert await store._read(session) == {"in_transaction": False, "cursors": 0, "listening": 0,
+                                              "advisory_locks": 0, "set_in_session": [], "lock_timeout": "300ms"}
 
 
 async def test_a_row_locked_by_another_session_is_refused_as_locked(pg_dsn) -> None:

@@ -423,27 +423,39 @@ def print_targets(label: str, scale: Scale, results: dict[tuple[str, int], list[
     rate = {(who, n): _median(r.rate for r in results[who, n]) for who in ("noop", "bot") for n in (one, most)}
     p50 = {(who, n): _median(percentile(r.latencies, 50) * 1e3 for r in results[who, n])
            for who in ("noop", "bot") for n in (one, most)}
-    plain_one = _median(percentile(r.without_picture(), 50) * 1e3 for r in results["bot", one])
-    p99_most = _median(percentile(r.latencies, 99) * 1e3 for r in results["bot", most])
+    plain_ones = [percentile(r.without_picture(), 50) * 1e3 for r in results["bot", one]]
+    p99s_most = [percentile(r.latencies, 99) * 1e3 for r in results["bot", most]]
+    plain_one, p99_most = _median(plain_ones), _median(p99s_most)
+    ratios = [b.rate / n.rate for b, n in zip(results["bot", most], results["noop", most], strict=False)]
     failed_most = sum(r.failures for r in results["bot", most])
     rows = [
-        [f"{most} channels: bot/no-op throughput", "≥ 0.50", f"{rate['bot', most] / rate['noop', most]:.2f}",
+        [f"{most} channels: bot/no-op throughput", "≥ 0.50",
+         f"{rate['bot', most] / rate['noop', most]:.2f}{_spread(ratios, '{:.2f}')}",
          f"no-op {rate['noop', most]:,.0f} cmd/s", _met(rate["bot", most] >= 0.5 * rate["noop", most])],
-        [f"{most} channels: bot p99", "< 500 ms", f"{p99_most:,.0f} ms", "", _met(p99_most < 500)],
+        [f"{most} channels: bot p99", "< 500 ms", f"{p99_most:,.0f} ms{_spread(p99s_most, '{:,.0f}')}", "",
+         _met(p99_most < 500)],
         [f"{most} channels: commands failed or late", "0", str(failed_most), "", _met(failed_most == 0)],
-        [f"{one} channel: bot p50, commands without a picture", "≤ no-op p50 + 1 ms", f"{plain_one:.2f} ms",
+        [f"{one} channel: bot p50, commands without a picture", "≤ no-op p50 + 1 ms",
+         f"{plain_one:.2f} ms{_spread(plain_ones, '{:.2f}')}",
          f"no-op p50 {p50['noop', one]:.2f} ms", _met(plain_one <= p50["noop", one] + 1)],
         [f"{one} channel: bot p50, every command", "(for reference)", f"{p50['bot', one]:.2f} ms",
          f"no-op p50 {p50['noop', one]:.2f} ms", ""],
     ]
     groups = {n: gs for n in scale.levels if (gs := [r.groups for r in results["bot", n] if r.groups[0]])}
-    notes = ["the reply is what is timed: a picture follows its reply by an edit, off the command's path"]
+    notes = ["medians of the runs (each run's own figure, the bot beside the no-op played just before it), "
+             "in parentheses the lowest and highest run: the target is judged on the median",
+             "the reply is what is timed: a picture follows its reply by an edit, off the command's path"]
     if groups:
         per_level = ", ".join(f"{n} channels {sum(g[1] for g in gs) / sum(g[0] for g in gs):.1f}"
                               for n, gs in groups.items())
         notes.append(f"group commit: writes per COMMIT (one fsync each) — {per_level}")
     print_table(f"Issue 12's command targets [{label}]", ["target", "wanted", "measured", "floor", "met"], rows,
                 notes)
+
+
+def _spread(values: list[float], form: str) -> str:
+    """" (lowest–highest)" of several runs' figures; nothing for one run."""
+    return f" ({form.format(min(values))}–{form.format(max(values))})" if len(values) > 1 else ""
 
 
 def _met(ok: bool) -> str:

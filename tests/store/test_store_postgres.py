@@ -69,9 +69,10 @@ async def test_a_server_that_is_not_there_at_start_is_unavailable(pg_server) -> 
 
 
 async def test_a_pooled_connection_comes_back_with_nothing_to_reset(pg_dsn) -> None:
-    # The pool skips asyncpg's reset query (bot/store/postgres.py, _nothing_to_reset): every path of the store,
-    # on its one connection, must leave no session state behind — no SET, no cursor, no LISTEN, no advisory lock
-    # (the migration's is transaction-scoped), no transaction open, even after a refusal rolled one back.
+    # The pool skips asyncpg's reset query (bot/store/postgres.py, _nothing_to_reset): the store, on its one
+    # connection (opening and migrating, a game played, a refused write, an undo, reads, the check), leaves no
+    # session state behind — no SET, no cursor, no LISTEN, no advisory lock (the migration's is
+    # transaction-scoped), no transaction open, even after a refusal rolled one back.
     async with PostgresStore(pg_dsn, min_size=1, max_size=1, lock_timeout=0.3) as store:
         game = await play(store, await store.create_game(**new_game_args()), 3)
         with pytest.raises(StaleVersion):  # a write the game refuses: its transaction is rolled back

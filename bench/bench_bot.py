@@ -426,7 +426,7 @@ def print_targets(label: str, scale: Scale, results: dict[tuple[str, int], list[
     plain_ones = [percentile(r.without_picture(), 50) * 1e3 for r in results["bot", one]]
     p99s_most = [percentile(r.latencies, 99) * 1e3 for r in results["bot", most]]
     plain_one, p99_most = _median(plain_ones), _median(p99s_most)
-    ratios = [b.rate / n.rate for b, n in zip(results["bot", most], results["noop", most], strict=False)]
+    ratios = [b.rate / n.rate for b, n in zip(results["bot", most], results["noop", most], strict=True)]
     failed_most = sum(r.failures for r in results["bot", most])
     rows = [
         [f"{most} channels: bot/no-op throughput", "≥ 0.50",

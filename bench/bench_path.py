@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import inspect
 import statistics
 import sys
 import tempfile
@@ -52,40 +53,53 @@ FULL = Scale(rounds=3, commands=600, warmup=40)
 QUICK = Scale(rounds=1, commands=20, warmup=8)
 STIRS = (0, 2_000, 20_000)  # strings (and a dict of them) made and dropped between two no-op commands
 
-# (owner, function, the step its call begins, the step its return begins or None, whether it is a coroutine
-# function), in the order a command meets them. The bot's write (three steps) has no counterpart in the no-op.
-PROBES: list[tuple[Any, str, str, str | None, bool]] = [
-    (StandIn, "dispatch", "the stand-in sends the interaction", None, True),
-    (discord.state.ConnectionState, "parse_interaction_create", "discord.py parses it", None, False),
-    (app_commands.CommandTree, "_call", "the command runs", None, True),
-    (bot.store.sqlite_thread.ConnectionThread, "transaction", "its write is given to the store",
-     "the command goes on, its write durable", True),
-    (bot.store.sqlite_thread, "run_meanwhile", "its reply is composed (the COMMIT under way)", None, False),
-    (discord.webhook.async_.AsyncWebhookAdapter, "request", "the reply goes out (discord.py, aiohttp)", None, True),
-    (aiohttp.web_protocol.RequestHandler, "data_received", "the stand-in reads it", None, False),
-    (Reply, "_answer", "the stand-in has the answer", None, False),
-]
-START, END = "the driver makes the command", "the driver hears back"
-WRITE_DURABLE = PROBES[3][3]
-STEPS = [START, *(step for _, _, step, _, _ in PROBES[:5]), WRITE_DURABLE, *(step for _, _, step, _, _ in PROBES[5:]), END]
-# The steps both take, through the same code (the bot's command has options, its reply an embed and buttons).
-SHARED = [START, PROBES[0][2], PROBES[1][2], PROBES[5][2], PROBES[6][2]]
+# The steps of a command, in the order it meets them; * those the bot and the no-op both take, through the same
+# code (the bot's command has options, its reply an embed and buttons). The bot's write has no counterpart.
+START = "the driver makes the command"
+DISPATCH = "the stand-in sends the interaction"
+PARSE = "discord.py parses it"
+COMMAND = "the command runs"
+WRITE = "its write is given to the store"
+COMPOSE = "its reply is composed (the COMMIT under way)"
+DURABLE = "the command goes on, its write durable"
+REPLY = "the reply goes out (discord.py, aiohttp)"
+READ = "the stand-in reads it"
+ANSWERED = "the stand-in has the answer"
+END = "the driver hears back"
+STEPS = [START, DISPATCH, PARSE, COMMAND, WRITE, COMPOSE, DURABLE, REPLY, READ, ANSWERED, END]
+SHARED = {START, DISPATCH, PARSE, REPLY, READ}
 PICTURE = "a picture follows"  # the reply has a picture to follow: not one of the target's commands
+
+# (owner, function, the step its call begins, the step its return begins or None).
+PROBES: list[tuple[Any, str, str, str | None]] = [
+    (StandIn, "dispatch", DISPATCH, None),
+    (discord.state.ConnectionState, "parse_interaction_create", PARSE, None),
+    (app_commands.CommandTree, "_call", COMMAND, None),
+    (bot.store.sqlite_thread.ConnectionThread, "transaction", WRITE, DURABLE),
+    (bot.store.sqlite_thread, "run_meanwhile", COMPOSE, None),
+    (discord.webhook.async_.AsyncWebhookAdapter, "request", REPLY, None),
+    (aiohttp.web_protocol.RequestHandler, "data_received", READ, None),
+    (Reply, "_answer", ANSWERED, None),
+    (bot.pictures.PictureQueue, "submit", PICTURE, None),
+]
 Marks = dict[str, tuple[float, float]]  # step -> when it began: (wall, the loop thread's CPU), seconds
 Steps = dict[str, tuple[float, float, float]]  # step -> medians in ms: (began at, lasted, its CPU)
 
 
 class Probes:
-    """Wrappers noting when each step of the command under way first begins, put back on ``close``."""
+    """``with Probes() as probes:`` — wrappers noting when each step of the command under way first begins,
+    put back at the end. Made before any client: discord.py binds its parsers when it starts."""
 
     def __init__(self) -> None:
         self.marks: Marks = {}
-        wrapped = [*PROBES, (bot.pictures.PictureQueue, "submit", PICTURE, None, False)]
-        self._saved = [(owner, name, owner.__dict__[name]) for owner, name, *_ in wrapped]
-        for owner, name, step, end, is_coroutine in wrapped:
-            setattr(owner, name, self._probe(owner.__dict__[name], step, end, is_coroutine))
+        self._saved = [(owner, name, owner.__dict__[name]) for owner, name, _, _ in PROBES]
+        for owner, name, step, end in PROBES:
+            setattr(owner, name, self._probe(owner.__dict__[name], step, end))
 
-    def close(self) -> None:
+    def __enter__(self) -> Probes:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
         for owner, name, original in self._saved:
             setattr(owner, name, original)
 
@@ -93,9 +107,8 @@ class Probes:
         if step not in self.marks:
             self.marks[step] = (time.perf_counter(), time.thread_time())
 
-    def _probe(self, original: Callable[..., Any], step: str, end: str | None,
-               is_coroutine: bool) -> Callable[..., Any]:
-        if is_coroutine:
+    def _probe(self, original: Callable[..., Any], step: str, end: str | None) -> Callable[..., Any]:
+        if inspect.iscoroutinefunction(original):
             async def probe_async(*args: Any, **kwargs: Any) -> Any:
                 self.mark(step)
                 try:
@@ -157,33 +170,25 @@ def step_medians(commands: list[Marks]) -> Steps:
 async def measure(scale: Scale, workdir: Path) -> dict[str, list[Steps]]:
     """Rounds of the bot, then the no-op with each amount of memory stirred, in turn; each side's step medians."""
     world = crowded_world(1)
+    channel = next(c for c in world.guilds[0].channels if c.name.startswith("bench-"))
+    user = next(u for u in world.users if u.name.startswith("bench-player-"))
     sides: dict[str, tuple[str, Callable[[Table], Any], int]] = {"bot": ("bot", Table.next_command, 0)}
     sides |= {f"no-op {n}": ("noop", lambda _t: ("echo noop", {}), n) for n in STIRS}
     results: dict[str, list[Steps]] = {side: [] for side in sides}
-    probes = Probes()  # before any client is made: discord.py binds its parsers when it starts
-    try:
-        await _rounds(scale, workdir, world, sides, probes, results)
-    finally:
-        probes.close()
+    with Probes() as probes:
+        async with StandIn(world) as standin:
+            for r in range(scale.rounds):
+                for side, (who, pick, strings) in sides.items():
+                    table = Table(channel, user, seasons_stream() + volfyirion_stream())
+                    client = client_for(who, workdir / f"path-{r}-{who}-{strings}.sqlite3")
+                    async with standin.connect(client, grace=0) as driver:
+                        await play(driver, table, pick, scale.warmup)
+                        await pictures_out(client, prepared=True)  # a bot that has finished starting
+                        collector.settle()
+                        commands = await play(driver, table, pick, scale.commands, probes, strings)
+                        await pictures_out(client)
+                    results[side].append(step_medians(commands))
     return results
-
-
-async def _rounds(scale: Scale, workdir: Path, world: Any, sides: dict[str, tuple[str, Callable[[Table], Any], int]],
-                  probes: Probes, results: dict[str, list[Steps]]) -> None:
-    channel = next(c for c in world.guilds[0].channels if c.name.startswith("bench-"))
-    user = next(u for u in world.users if u.name.startswith("bench-player-"))
-    async with StandIn(world) as standin:
-        for r in range(scale.rounds):
-            for side, (who, pick, strings) in sides.items():
-                table = Table(channel, user, seasons_stream() + volfyirion_stream())
-                client = client_for(who, workdir / f"path-{r}-{who}-{strings}.sqlite3")
-                async with standin.connect(client, grace=0) as driver:
-                    await play(driver, table, pick, scale.warmup)
-                    await pictures_out(client, prepared=True)  # a bot that has finished starting
-                    collector.settle()
-                    commands = await play(driver, table, pick, scale.commands, probes, strings)
-                    await pictures_out(client)
-                results[side].append(step_medians(commands))
 
 
 def pooled(rounds: list[Steps], step: str, i: int) -> float | None:
@@ -210,9 +215,9 @@ def report(results: dict[str, list[Steps]], scale: Scale) -> None:
                  "the event loop thread's: a step whose CPU is below its time waited (for the writer's thread, "
                  "the fsync)", "the stand-in plays Discord in the same process and loop: its steps count for both",
                  "* the steps the bot and the no-op share, through the same code"])
-    stirred = [[f"{stir(n) / 2**20:.2f} MiB" if n else "nothing", _ms(pooled(results[f"no-op {n}"], STEPS[-2], 0)),
+    stirred = [[f"{stir(n) / 2**20:.2f} MiB" if n else "nothing", _ms(pooled(results[f"no-op {n}"], ANSWERED, 0)),
                 _ms(shared_time(results[f"no-op {n}"]))] for n in STIRS]
-    stirred.append(["(the bot: its command)", _ms(pooled(bot_rounds, STEPS[-2], 0)), _ms(shared_time(bot_rounds))])
+    stirred.append(["(the bot: its command)", _ms(pooled(bot_rounds, ANSWERED, 0)), _ms(shared_time(bot_rounds))])
     print_table("The no-op with memory stirred between its commands: the same code, slower",
                 ["made and dropped between two commands", "answered at (ms)", "shared steps * (ms)"], stirred,
                 ["short strings and a dict of them, which the command never touches; in the bot's process the "

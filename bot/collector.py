@@ -13,9 +13,9 @@ moves. The bench measured pauses of 175 ms at 200 channels.
   the commands in flight alone are tens of thousands of them (their coroutines, futures, payloads): at 20,000
   a collection came every few dozen commands and cost about 0.35 ms of CPU per command, 35 ms each; at
   100,000 it costs about 0.12 ms per command, and the bot answered 18–28 % more commands per second (both
-  played in turn in one process, bench/bench_bot.py's load). What it lets wait is garbage in cycles, mostly discord.py's own (each interaction
-  and its ``InteractionResponse`` point at each other): the peak memory of that run did not change (190 MiB
-  against 189).
+  played in turn in one process, bench/bench_bot.py's load). What it lets wait is garbage in cycles, mostly
+  discord.py's own (each interaction and its ``InteractionResponse`` point at each other): the peak memory of
+  that run did not change (190 MiB against 189).
 - ``settle()``, once the bot is ready: what starting made (modules, caches, tables, fonts) is collected once
   and then frozen (``gc.freeze``): it is never walked again, and a full collection walks only what came since.
 

@@ -7,10 +7,13 @@ import contextlib
 import subprocess
 import sys
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
+from typing import TypeVar
 
 from bot.store import GameRow, SqliteStore
+
+T = TypeVar("T")
 
 # Short enough that a locked file fails fast in tests, long enough for a racing peer to commit.
 BUSY = 1.0
@@ -78,6 +81,15 @@ async def queued(store: SqliteStore, n: int) -> None:
     """Until ``n`` writes wait behind the held job."""
     while store._writer.pending < n + 1:  # n writes behind the held job
         await asyncio.sleep(0)
+
+
+async def given_behind(store: SqliteStore, write: Awaitable[T]) -> asyncio.Task[T]:
+    """``write`` given while the writer's thread is busy: it queues, so it runs as a group, its statements on
+    the event loop (sqlite_thread.py). Returns it under way, the writer free again."""
+    async with writer_held(store):
+        task = asyncio.ensure_future(write)
+        await queued(store, 1)
+    return task
 
 
 # A second process that takes the database's write lock and holds it until told to let go.

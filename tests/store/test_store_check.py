@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from store_helpers import Locker, new_game_args, play, queued, writer_held
+from store_helpers import Locker, given_behind, new_game_args, play
 
 import bot.store.sqlite as sqlite_store
 from bot.__main__ import main as bot_main
@@ -60,13 +60,9 @@ async def test_the_background_check_keeps_the_files_locks_and_another_program_ca
                                        summary=None)
 
         async with Locker(db_path):  # another program writes meanwhile, then closes the file
-            async with writer_held(store):
-                write = asyncio.create_task(append(game))
-                await queued(store, 1)
+            write = await given_behind(store, append(game))
         game = await write
-        async with writer_held(store):
-            write = asyncio.create_task(append(game))
-            await queued(store, 1)
+        write = await given_behind(store, append(game))  # the bot's next group, the file its own again
         game = await write
         assert [a.ply for a in await store.live_actions(game.id)] == [1, 2]
     async with SqliteStore(db_path, background_check=False) as again:

@@ -11,7 +11,7 @@ from collections.abc import Awaitable
 from pathlib import Path
 
 import pytest
-from store_helpers import Locker, new_game_args, on_writer, play, queued, writer_held
+from store_helpers import Locker, given_behind, new_game_args, on_writer, play
 
 from bot.store import (
     ChannelBusy,
@@ -111,17 +111,13 @@ async def test_a_write_that_finds_the_file_locked_waits_on_the_writers_thread_no
 
         await store._writer.call(lambda conn: conn.set_trace_callback(trace))
         async with Locker(db_path):
-            async with writer_held(store):  # the write queues behind the thread's work: a group for the loop
-                write = asyncio.create_task(append(0))
-                await queued(store, 1)
+            write = await given_behind(store, append(0))  # a group: its statements for the loop
             for _ in range(200):  # the loop turns while the write waits for the lock
                 await asyncio.sleep(0)
             assert store._writer.pending == 1 and not write.done()
             assert on_loop == ["PRAGMA busy_timeout = 0", "BEGIN IMMEDIATE", "PRAGMA busy_timeout = 5000"]
         assert (await write).ply == 1
-        async with writer_held(store):  # the file free again: a queued write's statements run on the loop
-            write = asyncio.create_task(append(1))
-            await queued(store, 1)
+        write = await given_behind(store, append(1))  # the file free again: its statements run on the loop
         assert (await write).ply == 2
         assert on_loop[3:5] == ["PRAGMA busy_timeout = 0", "BEGIN IMMEDIATE"] and len(on_loop) > 6
         assert [a.ply for a in await store.live_actions(game.id)] == [1, 2]

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import percentile, print_machine, print_table
+from bench.floor import DurableNoop
 from bot import collector
 from bot.app import create_bot
 from bot.config import Config
@@ -159,15 +160,30 @@ def store_for(target: str, db_path: Path, **options: Any) -> Any:
 
 
 def client_for(who: str, db_path: Path, target: str = "sqlite") -> Any:
-    """EchoBot (the floor), the bot as shipped, or the bot on a store that never fsyncs."""
+    """EchoBot (the floor), the durable no-op (the floor of a bot that answers once its command is on disk, in a
+    file beside ``db_path``), the bot as shipped, or the bot on a store that never fsyncs."""
     if who == "noop":
         return EchoBot()
+    if who == "durable":
+        return DurableNoop(durable_path(db_path))
     bot = create_bot(Config(db_path=db_path), seed=lambda: SEED)
     if who == "nofsync":
         bot.store = bot.service.store = SqliteStore(db_path, synchronous="OFF")
     elif is_postgres(target):
         bot.store = bot.service.store = store_for(target, db_path)
     return bot
+
+
+def durable_path(db_path: Path) -> Path:
+    return db_path.with_name(db_path.name + ".durable-noop")
+
+
+def plays(who: str, level: int, scale: Scale) -> bool:
+    """Whether ``who`` is measured at ``level`` channels: the no-op and the bot at every level, the bot without
+    fsync up to NOFSYNC_UP_TO, the durable no-op at one channel (the target it is the floor of)."""
+    if who == "nofsync":
+        return level <= NOFSYNC_UP_TO
+    return who != "durable" or level == min(scale.levels)
 
 
 @contextlib.contextmanager
@@ -293,13 +309,13 @@ async def _load_runs(standin: StandIn, scale: Scale, tables: list[Table], db_pat
                      warmups: dict[tuple[str, int], list[Load]], target: str = "sqlite") -> tuple[tuple[int, int], int]:
     noop: Command = ("echo noop", {})
     for _ in range(scale.runs):
-        # The floor and the bot take turns in every run, so a drift of the machine hits both alike;
+        # The floors and the bot take turns in every run, so a drift of the machine hits them alike;
         # "nofsync" is the bot on a store without fsync, at the lower levels: what durability costs.
-        for who in ("noop", "bot", "nofsync") if not is_postgres(target) else ("noop", "bot"):
-            levels = {n: c for n, c in scale.levels.items() if who != "nofsync" or n <= NOFSYNC_UP_TO}
+        for who in ("noop", "durable", "bot", "nofsync") if not is_postgres(target) else ("noop", "bot"):
+            levels = {n: c for n, c in scale.levels.items() if plays(who, n, scale)}
             client = client_for(who, db_path, target)
             async with standin.connect(client, grace=0) as driver:
-                pick = (lambda _t: noop) if who == "noop" else Table.next_command
+                pick = (lambda _t: noop) if who in ("noop", "durable") else Table.next_command
                 for level, per_channel in levels.items():
                     # Warm up (caches, first renders): one command per channel, all at once.
                     warmup = await closed_loop(driver, tables[:level], 1, pick)
@@ -326,6 +342,7 @@ async def _load_runs(standin: StandIn, scale: Scale, tables: list[Table], db_pat
                 results["commit", level].append(await commit_loop(store, level, per_channel))
         finally:
             await store.close()
+    durable_path(db_path).unlink(missing_ok=True)
     late = sum(1 for v in standin.violations if v.kind in ("late_response", "expired_token"))
     return (len(standin.violations), len(standin.unknown_routes)), late
 
@@ -441,10 +458,25 @@ def print_targets(label: str, scale: Scale, results: dict[tuple[str, int], list[
         [f"{one} channel: bot p50, every command", "(for reference)", f"{p50['bot', one]:.2f} ms",
          f"no-op p50 {p50['noop', one]:.2f} ms", ""],
     ]
+    if results["durable", one]:
+        # The floor under the 1-channel target: where it lies above the no-op's p50 + 1 ms, no bot that answers
+        # only once its command is on disk can meet the target on this machine.
+        durables = [percentile(r.latencies, 50) * 1e3 for r in results["durable", one]]
+        durable = _median(durables)
+        rows.append([f"{one} channel: durable no-op p50 (its floor)", "(for reference)",
+                     f"{durable:.2f} ms{_spread(durables, '{:.2f}')}", f"no-op p50 {p50['noop', one]:.2f} ms",
+                     "above the target" if durable > p50["noop", one] + 1 else "within the target"])
+        rows.append([f"{one} channel: the bot's own work, over that floor", "(for reference)",
+                     f"{plain_one - durable:+.2f} ms", f"durable no-op p50 {durable:.2f} ms", ""])
     groups = {n: gs for n in scale.levels if (gs := [r.groups for r in results["bot", n] if r.groups[0]])}
     notes = ["medians of the runs (each run's own figure, the bot beside the no-op played just before it), "
              "in parentheses the lowest and highest run: the target is judged on the median",
              "the reply is what is timed: a picture follows its reply by an edit, off the command's path"]
+    if results["durable", one]:
+        notes.append("the durable no-op (bench/floor.py): the no-op that first commits one row as the store "
+                     "does (WAL, synchronous=FULL: one fsync) on the event loop, then answers with a reply of "
+                     "the bot's shape (an embed, six buttons) as the bot sends it; no game, no store threads: the "
+                     "least a bot does that answers only once its command is on disk")
     if groups:
         per_level = ", ".join(f"{n} channels {sum(g[1] for g in gs) / sum(g[0] for g in gs):.1f}"
                               for n, gs in groups.items())

@@ -172,8 +172,10 @@ async def measure(scale: Scale, workdir: Path) -> dict[str, list[Steps]]:
     world = crowded_world(1)
     channel = next(c for c in world.guilds[0].channels if c.name.startswith("bench-"))
     user = next(u for u in world.users if u.name.startswith("bench-player-"))
-    sides: dict[str, tuple[str, Callable[[Table], Any], int]] = {"bot": ("bot", Table.next_command, 0)}
-    sides |= {f"no-op {n}": ("noop", lambda _t: ("echo noop", {}), n) for n in STIRS}
+    noop = ("echo noop", {})
+    sides: dict[str, tuple[str, Callable[[Table], Any], int]] = {"bot": ("bot", Table.next_command, 0),
+                                                                   "durable": ("durable", lambda _t: noop, 0)}
+    sides |= {f"no-op {n}": ("noop", lambda _t: noop, n) for n in STIRS}
     results: dict[str, list[Steps]] = {side: [] for side in sides}
     with Probes() as probes:
         async with StandIn(world) as standin:
@@ -203,18 +205,22 @@ def shared_time(rounds: list[Steps]) -> float | None:
 
 
 def report(results: dict[str, list[Steps]], scale: Scale) -> None:
-    bot_rounds, noop_rounds = results["bot"], results["no-op 0"]
+    bot_rounds, noop_rounds, durable_rounds = results["bot"], results["no-op 0"], results["durable"]
     rows = []
     for step in STEPS:
         values = [pooled(bot_rounds, step, i) for i in range(3)] + [pooled(noop_rounds, step, i) for i in range(2)]
+        values += [pooled(durable_rounds, step, i) for i in range(2)]
         rows.append([step + (" *" if step in SHARED else ""), *(_ms(v) for v in values)])
     print_table("One command at 1 channel, step by step (ms from the command's start; each step until the next)",
-                ["step begins", "bot at", "bot step", "bot step CPU", "no-op at", "no-op step"], rows,
+                ["step begins", "bot at", "bot step", "bot step CPU", "no-op at", "no-op step", "durable at",
+                 "durable step"], rows,
                 [f"medians of the commands answered without a picture ({scale.commands} a side in each of "
                  f"{scale.rounds} round(s), the bot and the no-op in turn), then the median of the rounds; CPU is "
                  "the event loop thread's: a step whose CPU is below its time waited (for the writer's thread, "
                  "the fsync)", "the stand-in plays Discord in the same process and loop: its steps count for both",
-                 "* the steps the bot and the no-op share, through the same code"])
+                 "* the steps the bot and the no-op share, through the same code",
+                 "durable: the durable no-op (bench/floor.py), whose command commits one row on the loop (its "
+                 "fsync in the command's step) and answers with a reply of the bot's shape"])
     stirred = [[f"{stir(n) / 2**20:.2f} MiB" if n else "nothing", _ms(pooled(results[f"no-op {n}"], ANSWERED, 0)),
                 _ms(shared_time(results[f"no-op {n}"]))] for n in STIRS]
     stirred.append(["(the bot: its command)", _ms(pooled(bot_rounds, ANSWERED, 0)), _ms(shared_time(bot_rounds))])

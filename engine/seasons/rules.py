@@ -40,6 +40,12 @@ WAIT_TURN = "seasons.waiting.player_turn"
 WAIT_SUMMON, WAIT_HAND = "seasons.waiting.reveal_summon", "seasons.waiting.reveal_hand"
 WAIT_DISCARD, WAIT_CRYSTALS = "seasons.waiting.reveal_discard", "seasons.waiting.player_crystals"
 WAIT_SCORE, WAIT_FINISHED = "seasons.waiting.score", "seasons.waiting.finished"
+# The S-8 cards whose effect on the other side lasts while they are in play: the event that, as one enters
+# play, tells the player what it will do and what they must report (each card's own words).
+DUMMBOT_ONGOING = {C.FIGRIM: "dummbot_figrim", C.LEECH: "dummbot_leech", C.TITUS: "dummbot_titus",
+                   C.FAIRIES: "dummbot_fairies"}
+PLAYER_ONGOING = {C.FIGRIM: "player_figrim", C.LEECH: "player_leech", C.TITUS: "player_titus",
+                  C.FAIRIES: "player_fairies", C.KAIRN: "player_kairn", C.ONYS: "player_onys"}
 
 Events = list[Event]
 
@@ -372,8 +378,8 @@ def _dummbot_summons(s: SeasonsState, events: Events, card: str, source: str) ->
         _ev(events, "player_air", card=card)
     elif card == C.SID:
         s.queue.insert(0, ["sid", "dummbot"])
-    elif card in (C.FIGRIM, C.LEECH, C.TITUS, C.FAIRIES):
-        _ev(events, "dummbot_ongoing", card=card)
+    elif card in DUMMBOT_ONGOING:
+        _ev(events, DUMMBOT_ONGOING[card], card=card)
 
 
 def _check_copies(s: SeasonsState, cards: list[str], *, include_hand: bool) -> None:
@@ -591,8 +597,8 @@ def _do_played(s: SeasonsState, action: Action, events: Events) -> None:
         s.queue.insert(0, ["hand_discard", card, 3, 2])
     elif card == C.SID:
         s.queue.insert(0, ["sid", "player"])
-    elif card in (C.FIGRIM, C.LEECH, C.TITUS, C.FAIRIES, C.KAIRN):
-        _ev(events, "player_ongoing", card=card)
+    elif card in PLAYER_ONGOING:
+        _ev(events, PLAYER_ONGOING[card], card=card)
     else:
         _ev(events, "no_effect_on_dummbot", card=card)
 

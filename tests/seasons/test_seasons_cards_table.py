@@ -326,3 +326,20 @@ def test_s8_copies_known_elsewhere_are_refused():
     with pytest.raises(RuleError) as err:
         act(state, "played", card="38")
     assert err.value.params == {"card": "38", "count": 1, "available": 0}
+
+
+# -- the lasting effects, as each card enters play ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("card, event", [("11", "dummbot_figrim"), ("33", "dummbot_leech"),
+                                         ("39", "dummbot_titus"), ("41", "dummbot_fairies")])
+def test_s8_1_a_lasting_effect_on_the_player_is_told_by_its_own_event_as_dummbot_summons_it(card, event):
+    """The player must know what the card will take from them and what to report: one event per card."""
+    said = keys(dummbot_summons(card))
+    assert said[said.index("summoned") + 1] == event
+
+
+@pytest.mark.parametrize("card, event", [("11", "player_figrim"), ("33", "player_leech"), ("39", "player_titus"),
+                                         ("41", "player_fairies"), ("16", "player_kairn"), ("50", "player_onys")])
+def test_s8_1_a_lasting_effect_on_dummbot_is_told_by_its_own_event_as_the_player_reports_it(card, event):
+    assert keys(player_plays(card)) == [event]

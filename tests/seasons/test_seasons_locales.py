@@ -11,6 +11,7 @@ import pytest
 
 from bot.i18n import engine_names, t
 from engine.seasons.autoplay import play_game
+from engine.seasons.rules import DUMMBOT_ONGOING, PLAYER_ONGOING
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted((ROOT / "engine" / "seasons").glob("*.py"))
@@ -31,6 +32,7 @@ def _static_keys() -> set[str]:
         keys |= set(re.findall(r'"(seasons\.(?:waiting\.)?[a-z_]+)"', text))
         keys |= {f"seasons.event.{k}" for k in re.findall(r'_ev\(events, "([a-z_]+)"', text)}
         keys |= {f"seasons.event.crystals_from_{k}" for k in re.findall(r'_gain\([^"]*"([a-z_]+)"', text)}
+    keys |= {f"seasons.event.{k}" for k in (*DUMMBOT_ONGOING.values(), *PLAYER_ONGOING.values())}
     return keys
 
 

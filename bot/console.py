@@ -101,6 +101,8 @@ MESSAGES = {
 
 OPTION = re.compile(r"([\w-]+)[:：]")
 FIELD = re.compile(r"([\w-]+)=")
+USER_MENTION = re.compile(r"<@!?(\d+)>")
+CHANNEL_MENTION = re.compile(r"<#(\d+)>")
 QUOTES = {'"': '"', "'": "'", "“": "”", "「": "」"}
 
 
@@ -212,7 +214,22 @@ class Printer:
             lines.append("  ".join(buttons))
         for f in message.files:
             lines.append(f"📎 {f.filename} ({len(f.data)} bytes)")
-        self._emit("\n".join(lines) + "\n")
+        self._emit(self._mentions("\n".join(lines)) + "\n")
+
+    def _mentions(self, text: str) -> str:
+        """Mentions as Discord shows them (``<@1153…>`` → ``@player``, ``<#…>`` → ``#table``); an id the
+        stand-in's world does not know stays as it is."""
+        def user(match: re.Match[str]) -> str:
+            try:
+                return f"@{self.world.user(int(match[1])).name}"
+            except KeyError:
+                return match[0]
+
+        def channel(match: re.Match[str]) -> str:
+            found = self.world.find_channel(int(match[1]))
+            return f"#{found.name}" if found else match[0]
+
+        return CHANNEL_MENTION.sub(channel, USER_MENTION.sub(user, text))
 
     def _button(self, number: int, comp: dict) -> str:
         if comp["type"] != 2:

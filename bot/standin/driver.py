@@ -11,10 +11,12 @@
 
 Entering logs the client in (Route.BASE and the gateway URL are set for the duration and restored on
 exit; the client's `guild_ready_timeout` is made tiny) and waits until it is ready. Option values are typed
-per the command schema: what the bot synced to the stand-in if it did, else its command tree
-(`driver.refresh_schema()` after a sync). Choices match by value or name. What Discord's client itself
-would refuse (unknown command or option, a missing required option, a value outside the choices or
-bounds, a disabled button, a form field that is missing or too long) raises `DriverError(key, **params)`.
+per the command schema: what the bot synced to the stand-in if it did, else its command tree, translated
+as a sync would send it (`driver.refresh_schema()` after a sync). A choice is picked by its value or by its
+name in any language, forgiving of case and width, or by a word one letter away from only one of them. What
+Discord's client itself would refuse (unknown command or option, a missing required option, a value outside
+the choices or bounds, a disabled button, a form field that is missing or too long) raises
+`DriverError(key, **params)`.
 
 When a reply is complete: an interaction is *answered* by an initial response of type 4 (message),
 7 (update), 8 (autocomplete) or 9 (modal), or — after a deferral (type 5 or 6) — by the first edit of the
@@ -39,6 +41,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -334,7 +337,7 @@ class Driver:
                 if self._task in done:
                     self._task.result()  # raises what stopped the client
                 raise TimeoutError("the client did not become ready on the stand-in")
-            self.refresh_schema()
+            await self._load_schema()
         except BaseException:
             await self._shutdown()
             raise
@@ -356,15 +359,28 @@ class Driver:
     def refresh_schema(self) -> None:
         """The command schema: what the bot synced to the stand-in, else what its command tree holds."""
         synced = [c for commands in self.standin.commands.values() for c in commands]
-        if synced:
-            self.schema = synced
-            return
         tree = getattr(self.bot, "tree", None)
-        schema = [c.to_dict(tree) for c in tree.get_commands()] if tree else []
+        self.schema = synced or [c.to_dict(tree) | extra for c, extra in self._tree_commands()]
+
+    async def _load_schema(self) -> None:
+        """``refresh_schema``; a schema from the command tree is translated as a sync would send it, so a choice
+        can be picked by the name Discord's client shows in any language."""
+        self.refresh_schema()
+        tree = getattr(self.bot, "tree", None)
+        if self.standin.commands or tree is None or tree.translator is None:
+            return
+        self.schema = [await c.get_translated_payload(tree, tree.translator) | extra
+                       for c, extra in self._tree_commands()]
+
+    def _tree_commands(self) -> list[tuple[Any, dict]]:
+        """The commands of the bot's tree, global then each guild's, with the fields that say where."""
+        tree = getattr(self.bot, "tree", None)
+        if tree is None:
+            return []
+        found: list[tuple[Any, dict]] = [(c, {}) for c in tree.get_commands()]
         for guild in self.standin.world.guilds:
-            schema += [c.to_dict(tree) | {"guild_id": str(guild.id)}
-                       for c in tree.get_commands(guild=discord.Object(guild.id))] if tree else []
-        self.schema = schema
+            found += [(c, {"guild_id": str(guild.id)}) for c in tree.get_commands(guild=discord.Object(guild.id))]
+        return found
 
     # -- interactions --
 
@@ -536,15 +552,16 @@ class Driver:
         return data
 
     def _typed(self, schema: dict, value: Any, resolved: dict[str, dict]) -> Any:
-        """The value as Discord's client sends it for this option type (choices matched by value or name)."""
+        """The value as Discord's client sends it for this option type (a choice picked by its value or by the
+        name the client shows, in any language: see ``_chosen``)."""
         kind, name = schema["type"], schema["name"]
         choices = schema.get("choices") or []
         if choices:
-            for choice in choices:
-                if str(value).casefold() in (str(choice["value"]).casefold(), choice["name"].casefold()):
-                    return choice["value"]
-            raise DriverError("console.error.bad_choice", option=name, value=value,
-                              choices=", ".join(str(c["value"]) for c in choices))
+            chosen = _chosen(choices, str(value))
+            if chosen is None:
+                raise DriverError("console.error.bad_choice", option=name, value=value,
+                                  choices=", ".join(str(c["value"]) for c in choices))
+            return chosen["value"]
         try:
             if kind == STRING:
                 text = str(value)
@@ -617,3 +634,40 @@ class Driver:
             else:
                 components.append({"type": 1, "components": [answer]})
         return components
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold().strip()
+
+
+def _chosen(choices: list[dict], typed: str) -> dict | None:
+    """The choice ``typed`` names: by its value or its name in any language (``ノーマル`` as well as
+    ``normal``), forgiving of case and width; else the one choice whose value or name it begins
+    (``ボットのダイス`` for 「ボットのダイス（ボットが振る）」); else the one it misses by a single letter
+    (``volfyrion``, the command's spelling, for ``volfyirion``) — as Discord's client narrows its list while
+    one types. None when it names none, or several."""
+    want = _fold(typed)
+
+    def names(choice: dict) -> set[str]:
+        return {_fold(str(n)) for n in (choice["value"], choice["name"],
+                                         *(choice.get("name_localizations") or {}).values())}
+
+    exact = [c for c in choices if want in names(c)]
+    if exact:
+        return exact[0]
+    for fits in (lambda n: n.startswith(want), lambda n: _one_edit_apart(want, n)):
+        found = [c for c in choices if len(want) >= 2 and any(fits(n) for n in names(c))]
+        if found:
+            return found[0] if len(found) == 1 else None
+    return None
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    """One letter added, dropped or changed."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
+    return a[i + (len(a) == len(b)):] == b[i + 1:]
+

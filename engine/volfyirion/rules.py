@@ -408,12 +408,11 @@ def _reveal_cards(state: VolfState, unknown: list[str], events: Events) -> None:
     buildings = sum(1 for n in revealed if CATALOG[n].type == "building")
     in_play_troops = sum(1 for c in state.standing() if c["troop"])
     in_play_buildings = sum(1 for c in state.standing() if c["building"])
-    for kind, shown, present in (("troop", troops, in_play_troops), ("building", buildings, in_play_buildings)):
-        if shown > present:  # V-4.1/V-4.2: extra revealed cards do nothing
-            key = "volfyirion.event.extra_troops" if kind == "troop" else "volfyirion.event.extra_buildings"
-            events.append(Event(key, count=shown - present))
+    # V-4.1/V-4.2: revealed Troops (Buildings) beyond those in play do nothing; said once the others are gone.
     state.pending = {"revealed": revealed, "troops": min(troops, in_play_troops),
-                     "buildings": min(buildings, in_play_buildings)}
+                     "buildings": min(buildings, in_play_buildings),
+                     "extra_troops": max(troops - in_play_troops, 0),
+                     "extra_buildings": max(buildings - in_play_buildings, 0)}
     _continue_attack(state, events)
 
 
@@ -437,6 +436,9 @@ def _lose_slot(state: VolfState, city: dict[str, Any], slot: str, events: Events
     events.append(Event(key, card=name, city=city["name"]))
 
 
+EXTRA_REVEALED = {"troop": "volfyirion.event.extra_troops", "building": "volfyirion.event.extra_buildings"}
+
+
 def _continue_attack(state: VolfState, events: Events) -> None:
     """Remove Troops, then Buildings, asking only when there is a real choice; then resolve."""
     assert state.pending is not None
@@ -450,6 +452,9 @@ def _continue_attack(state: VolfState, events: Events) -> None:
             for city in holders:
                 _lose_slot(state, city, slot, events)
             state.pending[key] = 0
+        extra = state.pending.pop("extra_" + key, 0)  # absent from a state saved before it was kept here
+        if extra:
+            events.append(Event(EXTRA_REVEALED[slot], count=extra))
     state.phase = TURN
     _resolve(state, events)
 

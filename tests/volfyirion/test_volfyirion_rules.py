@@ -218,6 +218,30 @@ def test_v4_1_not_asked_without_a_real_choice_and_extra_troops_do_nothing():
     assert step.waiting.key == "volfyirion.waiting.turn"
     assert events(step, "extra_troops") == [{"count": 1}]
     assert [e["card"] for e in events(step, "troop_lost")] == ["Novice", "Guard"]
+    # Said in the rules' order: the Troops in play go, then the one revealed Troop left over does nothing.
+    said = keys(step)
+    assert said.index("troop_lost") < said.index("extra_troops") < said.index("cards_put_aside")
+
+
+def test_v4_2_a_revealed_building_with_none_in_play_is_said_after_the_troops_it_follows():
+    record = new()
+    push(record, "play", card="Elite Trooper", city="Tylaris")
+    step = attack(record, ["Soldier", "Barracks"])  # pile 2 = 1 + 1 play; the Trooper goes, then Barracks
+    said = keys(step)
+    assert said.index("troop_lost") < said.index("extra_buildings")
+    assert events(step, "extra_buildings") == [{"count": 1}]
+
+
+def test_v4_1_extra_troops_are_said_once_even_when_a_building_is_chosen_after_them():
+    record = new()
+    push(record, "play", card="Bank", city="Tylaris")
+    push(record, "play", card="Mint", city="Alantar")
+    push(record, "play", card="Novice", city="Vahylea")  # pile 4
+    step = attack(record, ["Fighter", "Soldier", "Barracks", "Stab"])  # 2 Troops for 1 in play; a Building choice
+    assert step.waiting.key == "volfyirion.waiting.choose_building"
+    assert keys(step)[-2:] == ["troop_lost", "extra_troops"]
+    step = push(record, "choose", city="Tylaris")
+    assert "extra_troops" not in keys(step) and events(step, "building_lost") == [{"card": "Bank", "city": "Tylaris"}]
 
 
 def test_v4_2_each_revealed_building_removes_a_building():

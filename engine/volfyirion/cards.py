@@ -73,6 +73,6 @@ def city_card(query: object) -> Card:
     found = CATALOG.find(str(query)) if query is not None else None
     if found is None or found.type != "city":
         near = [name for name in CATALOG.suggest(str(query or ""), n=6) if CATALOG[name].type == "city"]
-        raise RuleError("volfyirion.unknown_city", query=str(query), cities=", ".join(near or CITIES))
+        raise RuleError("volfyirion.unknown_city", query=str(query), cities=list(near or CITIES))
     return found
 

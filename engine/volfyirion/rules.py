@@ -113,13 +113,12 @@ def _check_supply(before: VolfState, after: VolfState) -> None:
 def _city(state: VolfState, query: Any) -> dict[str, Any]:
     """One of this game's cities, by name (forgiving) or by printed defence ("8")."""
     if query is None or str(query).strip() == "":
-        raise RuleError("volfyirion.city_needed", cities=", ".join(c["name"] for c in state.standing()))
+        raise RuleError("volfyirion.city_needed", cities=[c["name"] for c in state.standing()])
     key = fold(str(query))
     for city in state.cities:
         if fold(city["name"]) == key or str(city["defence"]) == key:
             return city
-    names = ", ".join(c["name"] for c in state.cities)
-    raise RuleError("volfyirion.unknown_city", query=str(query), cities=names)
+    raise RuleError("volfyirion.unknown_city", query=str(query), cities=[c["name"] for c in state.cities])
 
 
 def _standing_city(state: VolfState, query: Any) -> dict[str, Any]:
@@ -197,7 +196,7 @@ def _remove(state: VolfState, args: JSON, events: Events) -> None:
         if not holders:
             raise RuleError("volfyirion.not_in_play", card=c.name)
         if len(holders) > 1:
-            raise RuleError("volfyirion.which_city", card=c.name, cities=", ".join(h["name"] for h in holders))
+            raise RuleError("volfyirion.which_city", card=c.name, cities=[h["name"] for h in holders])
         holders[0][slot] = None
         state.removed.append(c.name)
         events.append(Event("volfyirion.event.card_removed_from_city", card=c.name, city=holders[0]["name"]))
@@ -422,7 +421,7 @@ def _choose(state: VolfState, args: JSON, events: Events) -> None:
     city = _city(state, args.get("city"))
     eligible = [c["name"] for c in state.standing() if c[slot]]
     if city["name"] not in eligible:
-        raise RuleError("volfyirion.city_not_eligible", city=city["name"], cities=", ".join(eligible))
+        raise RuleError("volfyirion.city_not_eligible", city=city["name"], cities=eligible)
     _lose_slot(state, city, slot, events)
     state.pending[slot + "s"] -= 1
     _continue_attack(state, events)

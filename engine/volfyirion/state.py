@@ -139,7 +139,7 @@ class VolfState:
             slot = "troop" if self.phase == CHOOSE_TROOP else "building"
             cities = [c["name"] for c in self.standing() if c[slot]]
             key = "volfyirion.waiting.choose_troop" if slot == "troop" else "volfyirion.waiting.choose_building"
-            params = {"remaining": self.pending[slot + "s"], "cities": cities, "city_list": ", ".join(cities)}
+            params = {"remaining": self.pending[slot + "s"], "cities": cities}
             return Waiting(key, params, ("choose",))
         return Waiting("volfyirion.waiting.finished", {"turn": self.turn}, ())
 

@@ -31,7 +31,7 @@ WORDS = {
     "face": FACE, "first_face": FACE, "second_face": FACE | {"star": 0, "crystals": 6, "energy": {}, "dots": 3},
     "closest_faces": ["2 water, star, 2 dots", "draw, 3 dots"], "first_die": 1, "second_die": 5,
     "city": "Tylaris", "from_city": "Vahylea", "city8": "Tylaris", "city9": "Vahylea", "city10": "Alantar",
-    "cities": "Tylaris, Vahylea", "city_list": "Tylaris, Vahylea", "query": "Kairn the Dstroyr", "value": "abc",
+    "cities": ["Tylaris", "Vahylea"], "query": "Kairn the Dstroyr", "value": "abc",
     "word": "banana", "field": "steps", "option": "difficulty", "choices": "apprentice, wizard, archmage",
     "arg": "card", "user": "Ann", "owner": "<@1>", "game_id": 7, "ply": 41, "year": 2, "month": 4, "round": 2,
     "turn": 6, "mean": 80.2, "p10": 70, "p90": 91, "now": 40, "samples": 10000, "p_city": "32%", "p_lost": "5%",

@@ -21,8 +21,9 @@ HEADINGS = {
     "images": ["machine:", "picture", "seasons typical", "volfyirion crowded"],
     "bot": ["machine:", "Commands per second through the stand-in", "Latency, dispatch to answered",
             "What durability costs", "The bare commit on the database", "Databases side by side", "Resume: the first command", "Bytes per action",
+            "durable no-op p50 (its floor)",
             "Memory per active game", "Startup: bot created to ready"],
-    "path": ["machine:", "One command at 1 channel, step by step", "the stand-in has the answer",
+    "path": ["machine:", "One command at 1 channel, step by step", "the stand-in has the answer", "durable step",
              "The no-op with memory stirred between its commands"],
     "store": ["machine:", "Store writes per second, SQLite against PostgreSQL", "SQLite", "PostgreSQL"],
 }

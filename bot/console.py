@@ -48,6 +48,10 @@ MESSAGES = {
         "console.error.missing_option": "{command} needs: {option}",
         "console.error.bad_choice": "`{option}` cannot be {value!r}. Choose one of: {choices}",
         "console.error.bad_value": "`{value}` is not a valid value for `{option}`",
+        "console.error.bad_integer": "`{option}` takes a whole number from {low} to {high}, not `{value}`",
+        "console.error.bad_number": "`{option}` takes a number from {low} to {high}, not `{value}`",
+        "console.error.bad_length": "`{option}` takes {low} to {high} characters ({length} given)",
+        "console.error.bad_boolean": "`{option}` takes true or false, not `{value}`",
         "console.error.unsupported_option": "The console cannot fill the option `{option}`",
         "console.error.no_button": "There is no button {number} on the last message",
         "console.error.no_buttons": "The last message has no buttons",
@@ -76,6 +80,10 @@ MESSAGES = {
         "console.error.missing_option": "{command} には次のオプションが必要です: {option}",
         "console.error.bad_choice": "`{option}` に {value!r} は指定できません。選択肢: {choices}",
         "console.error.bad_value": "`{value}` は `{option}` の値として正しくありません",
+        "console.error.bad_integer": "`{option}` には{low}から{high}までの整数を指定してください（`{value}` は指定できません）",
+        "console.error.bad_number": "`{option}` には{low}から{high}までの数を指定してください（`{value}` は指定できません）",
+        "console.error.bad_length": "`{option}` は{low}〜{high}文字で指定してください（{length}文字でした）",
+        "console.error.bad_boolean": "`{option}` には true か false を指定してください（`{value}` は指定できません）",
         "console.error.unsupported_option": "コンソールではオプション `{option}` を指定できません",
         "console.error.no_button": "最後のメッセージにボタン {number} はありません",
         "console.error.no_buttons": "最後のメッセージにはボタンがありません",
@@ -173,6 +181,9 @@ class Printer:
         self.out, self.lang, self.as_json, self.world = out, lang, as_json, world
 
     def t(self, key: str, **params: Any) -> str:
+        if self.lang == "ja":  # a negative number with a real minus sign, as the bot's Japanese writes it
+            params = {k: f"−{-v}" if isinstance(v, int | float) and not isinstance(v, bool) and v < 0 else v
+                      for k, v in params.items()}
         return MESSAGES[self.lang][key].format(**params)
 
     def error(self, key: str, **params: Any) -> None:

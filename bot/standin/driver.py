@@ -562,24 +562,29 @@ class Driver:
                 raise DriverError("console.error.bad_choice", option=name, value=value,
                                   choices=", ".join(str(c["value"]) for c in choices))
             return chosen["value"]
-        try:
-            if kind == STRING:
-                text = str(value)
-                low, high = schema.get("min_length", 0), schema.get("max_length", 6000)
-                if not low <= len(text) <= high:
-                    raise ValueError(text)
-                return text
-            if kind in (INTEGER, NUMBER):
+        if kind == STRING:
+            text = str(value)
+            low, high = schema.get("min_length", 0), schema.get("max_length", 6000)
+            if not low <= len(text) <= high:
+                raise DriverError("console.error.bad_length", option=name, low=low, high=high, length=len(text))
+            return text
+        if kind in (INTEGER, NUMBER):
+            low, high = schema.get("min_value"), schema.get("max_value")
+            try:
                 number = int(value) if kind == INTEGER else float(value)
-                if schema.get("min_value") is not None and number < schema["min_value"] or \
-                        schema.get("max_value") is not None and number > schema["max_value"]:
-                    raise ValueError(number)
-                return number
-            if kind == BOOLEAN:
-                if isinstance(value, bool):
-                    return value
-                words = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
-                return words[str(value).casefold()]
+            except (ValueError, TypeError):
+                number = None
+            if number is None or low is not None and number < low or high is not None and number > high:
+                key = "console.error.bad_integer" if kind == INTEGER else "console.error.bad_number"
+                raise DriverError(key, option=name, value=value, low="−∞" if low is None else low,
+                                  high="∞" if high is None else high)
+            return number
+        if kind == BOOLEAN:
+            words = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+            if isinstance(value, bool) or str(value).casefold() in words:
+                return value if isinstance(value, bool) else words[str(value).casefold()]
+            raise DriverError("console.error.bad_boolean", option=name, value=value)
+        try:
             if kind in (USER, MENTIONABLE):
                 user = self.standin.world.user(value)
                 resolved.setdefault("users", {})[str(user.id)] = user.payload()

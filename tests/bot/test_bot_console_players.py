@@ -95,3 +95,17 @@ def test_choices_typed_as_the_client_shows_them_and_mentions_shown_as_names(tmp_
     assert "## 🏅 ランキング — ヴォルフィーリオン（ドラゴン）" in out
     assert "! `difficulty` に 'medium' は指定できません。選択肢: apprentice, wizard, archmage, easy, normal, hard" in out
     assert "難易度: 魔法使い · ボットのダイス" in out
+
+
+def test_a_value_out_of_bounds_says_the_bounds_in_the_players_language(tmp_path):
+    """As Discord's client shows an option's range: `steps` is −3 … 3, a face up to 200 characters; nothing is
+    sent to the bot (the game stays at action 0)."""
+    lines = ["/seasons start difficulty:wizard dice:table", "/seasons time steps:5", "/seasons time steps:many",
+             "/seasons die face:" + "x" * 201, "/game status"]
+    ja = run_console(lines, "--lang", "ja", "--db", str(tmp_path / "ja.sqlite3")).stdout
+    assert "! `steps` には−3から3までの整数を指定してください（`5` は指定できません）" in ja
+    assert "! `steps` には−3から3までの整数を指定してください（`many` は指定できません）" in ja
+    assert "! `face` は1〜200文字で指定してください（201文字でした）" in ja
+    assert "アクション0" in ja.rsplit("##", 1)[1]
+    en = run_console(lines[:2], "--lang", "en", "--db", str(tmp_path / "en.sqlite3")).stdout
+    assert "! `steps` takes a whole number from -3 to 3, not `5`" in en

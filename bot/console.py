@@ -83,7 +83,7 @@ MESSAGES = {
         "console.error.bad_integer": "`{option}` には{low}から{high}までの整数を指定してください（`{value}` は指定できません）",
         "console.error.bad_number": "`{option}` には{low}から{high}までの数を指定してください（`{value}` は指定できません）",
         "console.error.bad_length": "`{option}` は{low}〜{high}文字で指定してください（{length}文字でした）",
-        "console.error.bad_boolean": "`{option}` には true か false を指定してください（`{value}` は指定できません）",
+        "console.error.bad_boolean": "`{option}` には「はい」か「いいえ」を指定してください（`{value}` は指定できません）",
         "console.error.unsupported_option": "コンソールではオプション `{option}` を指定できません",
         "console.error.no_button": "最後のメッセージにボタン {number} はありません",
         "console.error.no_buttons": "最後のメッセージにはボタンがありません",

@@ -580,7 +580,8 @@ class Driver:
                                   high="∞" if high is None else high)
             return number
         if kind == BOOLEAN:
-            words = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+            words = {"true": True, "yes": True, "1": True, "はい": True,
+                     "false": False, "no": False, "0": False, "いいえ": False}
             if isinstance(value, bool) or str(value).casefold() in words:
                 return value if isinstance(value, bool) else words[str(value).casefold()]
             raise DriverError("console.error.bad_boolean", option=name, value=value)

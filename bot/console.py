@@ -182,8 +182,7 @@ class Printer:
 
     def t(self, key: str, **params: Any) -> str:
         if self.lang == "ja":  # a negative number with a real minus sign, as the bot's Japanese writes it
-            params = {k: f"−{-v}" if isinstance(v, int | float) and not isinstance(v, bool) and v < 0 else v
-                      for k, v in params.items()}
+            params = {k: f"−{-v}" if isinstance(v, int | float) and v < 0 else v for k, v in params.items()}
         return MESSAGES[self.lang][key].format(**params)
 
     def error(self, key: str, **params: Any) -> None:

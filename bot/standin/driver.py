@@ -13,10 +13,10 @@ Entering logs the client in (Route.BASE and the gateway URL are set for the dura
 exit; the client's `guild_ready_timeout` is made tiny) and waits until it is ready. Option values are typed
 per the command schema: what the bot synced to the stand-in if it did, else its command tree, translated
 as a sync would send it (`driver.refresh_schema()` after a sync). A choice is picked by its value or by its
-name in any language, forgiving of case and width, or by a word one letter away from only one of them. What
-Discord's client itself would refuse (unknown command or option, a missing required option, a value outside
-the choices or bounds, a disabled button, a form field that is missing or too long) raises
-`DriverError(key, **params)`.
+name in any language, forgiving as card names are, by the beginning of one of them, or by a word one typo
+away from only one of them. What Discord's client itself would refuse (unknown command or option, a missing
+required option, a value outside the choices or bounds, a disabled button, a form field that is missing or
+too long) raises `DriverError(key, **params)`.
 
 When a reply is complete: an interaction is *answered* by an initial response of type 4 (message),
 7 (update), 8 (autocomplete) or 9 (modal), or — after a deferral (type 5 or 6) — by the first edit of the
@@ -41,7 +41,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +49,8 @@ import discord
 import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
+
+from engine.core import fold, one_edit
 
 from .protocol import (
     APPLICATION_COMMAND,
@@ -73,6 +74,9 @@ ANSWERS = {CHANNEL_MESSAGE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL}
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
 PRESSABLE = {2, 3, 5, 6, 7, 8}  # buttons and select menus
+# A boolean option as typed in the console, in either language.
+BOOLEAN_WORDS = {"true": True, "yes": True, "1": True, "はい": True,
+                 "false": False, "no": False, "0": False, "いいえ": False}
 
 
 class DriverError(Exception):
@@ -363,11 +367,11 @@ class Driver:
         self.schema = synced or [c.to_dict(tree) | extra for c, extra in self._tree_commands()]
 
     async def _load_schema(self) -> None:
-        """``refresh_schema``; a schema from the command tree is translated as a sync would send it, so a choice
-        can be picked by the name Discord's client shows in any language."""
-        self.refresh_schema()
+        """``refresh_schema``, except that a schema from a command tree with a translator is translated as a sync
+        would send it, so a choice can be picked by the name Discord's client shows in any language."""
         tree = getattr(self.bot, "tree", None)
         if self.standin.commands or tree is None or tree.translator is None:
+            self.refresh_schema()
             return
         self.schema = [await c.get_translated_payload(tree, tree.translator) | extra
                        for c, extra in self._tree_commands()]
@@ -580,10 +584,10 @@ class Driver:
                                   high="∞" if high is None else high)
             return number
         if kind == BOOLEAN:
-            words = {"true": True, "yes": True, "1": True, "はい": True,
-                     "false": False, "no": False, "0": False, "いいえ": False}
-            if isinstance(value, bool) or str(value).casefold() in words:
-                return value if isinstance(value, bool) else words[str(value).casefold()]
+            if isinstance(value, bool):
+                return value
+            if str(value).casefold() in BOOLEAN_WORDS:
+                return BOOLEAN_WORDS[str(value).casefold()]
             raise DriverError("console.error.bad_boolean", option=name, value=value)
         try:
             if kind in (USER, MENTIONABLE):
@@ -642,38 +646,26 @@ class Driver:
         return components
 
 
-def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold().strip()
-
-
 def _chosen(choices: list[dict], typed: str) -> dict | None:
     """The choice ``typed`` names: by its value or its name in any language (``ノーマル`` as well as
-    ``normal``), forgiving of case and width; else the one choice whose value or name it begins
-    (``ボットのダイス`` for 「ボットのダイス（ボットが振る）」); else the one it misses by a single letter
-    (``volfyrion``, the command's spelling, for ``volfyirion``) — as Discord's client narrows its list while
-    one types. None when it names none, or several."""
-    want = _fold(typed)
+    ``normal``), forgiving as card names are (``engine.core.fold``: case, width, separators); else the one
+    choice whose value or name it begins (``ボットのダイス`` for 「ボットのダイス（ボットが振る）」); else the one
+    it misses by a single typo (``engine.core.one_edit``: ``volfyrion``, the command's spelling, for
+    ``volfyirion``) — as Discord's client narrows its list while one types. None when it names none, or
+    several."""
+    want = fold(typed)
 
     def names(choice: dict) -> set[str]:
-        return {_fold(str(n)) for n in (choice["value"], choice["name"],
-                                         *(choice.get("name_localizations") or {}).values())}
+        return {fold(str(n)) for n in (choice["value"], choice["name"],
+                                        *(choice.get("name_localizations") or {}).values())}
 
     exact = [c for c in choices if want in names(c)]
     if exact:
         return exact[0]
-    for fits in (lambda n: n.startswith(want), lambda n: _one_edit_apart(want, n)):
-        found = [c for c in choices if len(want) >= 2 and any(fits(n) for n in names(c))]
+    if len(want) < 2:
+        return None
+    for fits in (lambda n: n.startswith(want), lambda n: one_edit(want, n)):
+        found = [c for c in choices if any(fits(n) for n in names(c))]
         if found:
             return found[0] if len(found) == 1 else None
     return None
-
-
-def _one_edit_apart(a: str, b: str) -> bool:
-    """One letter added, dropped or changed."""
-    if abs(len(a) - len(b)) > 1 or a == b:
-        return False
-    if len(a) > len(b):
-        a, b = b, a
-    i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
-    return a[i + (len(a) == len(b)):] == b[i + 1:]
-

@@ -6,9 +6,9 @@ from .model import JSON, Action, Event, Step, Waiting
 from .record import GameRecord, Rules, State
 from .result import OUTCOMES, Result
 from .rng import Rng
-from .text import closest, fold
+from .text import closest, fold, one_edit
 
 __all__ = [
     "JSON", "OUTCOMES", "Action", "Catalog", "Entry", "Event", "GameRecord", "RuleError", "Result", "Rng", "Rules", "State", "Step",
-    "Waiting", "closest", "fold", "split_list",
+    "Waiting", "closest", "fold", "one_edit", "split_list",
 ]

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from .errors import RuleError
-from .text import closest, fold
+from .text import closest, fold, one_edit
 
 C = TypeVar("C")
 
@@ -89,7 +89,7 @@ class Catalog(Generic[C]):
             if parts:
                 return None
         if len(key) >= (3 if cjk else 5):
-            near = {card_id for name, card_id in self._index.items() if _one_edit(key, name)}
+            near = {card_id for name, card_id in self._index.items() if one_edit(key, name)}
             if len(near) == 1:
                 return self._entries[near.pop()].card, False
         return None
@@ -146,19 +146,3 @@ def split_list(text: str) -> list[str]:
 
 
 _NUMBER = re.compile(r"#?[0-9０-９]+")
-
-
-def _one_edit(a: str, b: str) -> bool:
-    """True when ``a`` and ``b`` differ by exactly one letter added, dropped, changed or two neighbours swapped."""
-    if a == b or abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        diff = [i for i in range(len(a)) if a[i] != b[i]]
-        if len(diff) == 1:
-            return True
-        return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
-    short, long = (a, b) if len(a) < len(b) else (b, a)
-    i = 0
-    while i < len(short) and short[i] == long[i]:
-        i += 1
-    return short[i:] == long[i + 1:]

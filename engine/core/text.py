@@ -64,3 +64,23 @@ def closest(query: str, candidates: dict[str, str], n: int = 3, cutoff: float = 
         if len(seen) == n:
             break
     return seen
+
+
+def one_edit(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` differ by exactly one letter added, dropped, changed or two neighbours swapped.
+
+    >>> one_edit("elitetroper", "elitetrooper"), one_edit("wizrad", "wizard"), one_edit("hard", "hard")
+    (True, True, False)
+    """
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) == 1:
+            return True
+        return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    i = 0
+    while i < len(short) and short[i] == long[i]:
+        i += 1
+    return short[i:] == long[i + 1:]

@@ -11,8 +11,6 @@ import discord
 from discord import app_commands
 
 from engine.core import Action, GameRecord, Step
-from engine.seasons import cards as C
-from engine.seasons.rules import WAIT_SCORE
 
 from ..buttons import MENU_OPTIONS, ButtonSpec, FieldSpec, SelectSpec
 from ..controller import Builder, Controller, lang, send, think
@@ -211,13 +209,6 @@ async def show_forecast(interaction: Interaction, *, game_id: int | None = None)
     await send(interaction, embed=embed)
 
 
-# The effects in play that the player reports as they happen, each a button while it can be reported: (the
-# effect, whose play area holds the card, the card). Dummbot's Thieving Fairies and Arcano Leech, the
-# player's Kairn the Destroyer and Damned Soul of Onys (S-8). The others the bot applies by itself.
-REPORTED_EFFECTS = (("activate", "dummbot_ongoing", C.FAIRIES), ("summon", "dummbot_ongoing", C.LEECH),
-                    ("kairn", "player_ongoing", C.KAIRN), ("onys", "player_ongoing", C.ONYS))
-
-
 class SeasonsUI:
     """Buttons and forms for the states a Seasons game waits in."""
 
@@ -243,9 +234,9 @@ class SeasonsUI:
             specs.append(ButtonSpec("score", t(lg, "button.score"), style=discord.ButtonStyle.primary))
         if "effect" in legal and summary.get("can_correct_payment"):
             specs.append(ButtonSpec("cannot_pay", t(lg, "button.cannot_pay")))
-        if "effect" in legal and step.waiting.key != WAIT_SCORE:
-            specs += [ButtonSpec("fx", t(lg, f"seasons.effect.{kind}"), arg=kind)
-                      for kind, side, card in REPORTED_EFFECTS if card in summary.get(side, ())]
+        # The effects the player reports as they happen, a button each while they can be (the engine says which).
+        specs += [ButtonSpec("fx", t(lg, f"seasons.effect.{kind}"), arg=kind)
+                  for kind in step.state.reportable_effects()]
         if not step.state.finished:
             specs.append(ButtonSpec("forecast", t(lg, "button.forecast")))
         if row.ply:
@@ -295,8 +286,8 @@ class SeasonsUI:
             return Action("end")
         if op == "cannot_pay":
             return Action("effect", kind="cannot_pay")
-        if op == "fx" and arg in {kind for kind, _, _ in REPORTED_EFFECTS}:
-            return Action("effect", kind=arg)
+        if op == "fx" and arg:
+            return Action("effect", kind=arg)  # the engine refuses a kind it does not take now
         return None
 
     def form(self, op: str, lg: str, record: GameRecord) -> tuple[str, list[FieldSpec]] | None:

@@ -13,7 +13,7 @@ from typing import Any
 from engine.core import JSON, RuleError, Waiting
 from engine.core.result import Result
 
-from .cards import PRESTIGE
+from .cards import FAIRIES, KAIRN, LEECH, ONYS, PRESTIGE
 from .faces import SEASONS
 from .summary import SeasonsSummary
 
@@ -21,6 +21,12 @@ STATE_VERSION = 1
 
 # Cards whose effect on the other side lasts while they are in play (S-8 table).
 _ONGOING = frozenset({"11", "16", "33", "39", "41", "50"})
+
+# The effects the player reports as they happen (S-8), each with the card that calls for it and whose play area
+# must hold it: Dummbot's Thieving Fairies and Arcano Leech, the player's Kairn the Destroyer and Damned Soul
+# of Onys. The other lasting effects the engine applies by itself.
+REPORTED_EFFECTS = {"activate": ("dummbot", FAIRIES), "summon": ("dummbot", LEECH), "kairn": ("player", KAIRN),
+                    "onys": ("player", ONYS)}
 
 # Which action types each waiting situation accepts; corrections stay open between rounds and, for
 # payments (S-8.3), until the final score is entered.
@@ -116,6 +122,14 @@ class SeasonsState:
     @property
     def finished(self) -> bool:
         return self.wait_key == "seasons.waiting.finished"
+
+    def reportable_effects(self) -> list[str]:
+        """The effects of ``REPORTED_EFFECTS`` the player may report now: their card is in play and the round
+        is still going (after the last one, only payment corrections, S-8.3)."""
+        if "effect" not in self.waiting.legal or self.wait_key == "seasons.waiting.score":
+            return []
+        areas = {"dummbot": self.summoned, "player": self.player_area}
+        return [kind for kind, (area, card) in REPORTED_EFFECTS.items() if card in areas[area]]
 
     def result(self) -> Result | None:
         if self.player_score is None:

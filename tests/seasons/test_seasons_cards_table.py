@@ -343,3 +343,11 @@ def test_s8_1_a_lasting_effect_on_the_player_is_told_by_its_own_event_as_dummbot
                                          ("41", "player_fairies"), ("16", "player_kairn"), ("50", "player_onys")])
 def test_s8_1_a_lasting_effect_on_dummbot_is_told_by_its_own_event_as_the_player_reports_it(card, event):
     assert keys(player_plays(card)) == [event]
+
+
+def test_s8_6_the_effects_the_player_reports_are_those_whose_card_is_in_play_until_the_last_round():
+    assert new().reportable_effects() == []
+    state = new(summoned=["41", "33"], player_area=["16", "50", "11"])
+    assert state.reportable_effects() == ["activate", "summon", "kairn", "onys"]  # Figrim is the engine's to apply
+    assert new(summoned=["16"], player_area=["41"]).reportable_effects() == []  # whose play area matters
+    assert new(summoned=["41"], wait_key="seasons.waiting.score").reportable_effects() == []  # S-8.3: corrections only

@@ -34,7 +34,7 @@ class DurableLog:
     """One connection to a file holding one table; ``commit`` writes a row and returns once it is durable."""
 
     def __init__(self, path: Path) -> None:
-        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.db = sqlite3.connect(path, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("CREATE TABLE IF NOT EXISTS log (n INTEGER PRIMARY KEY, body TEXT NOT NULL)")

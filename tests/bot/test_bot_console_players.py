@@ -83,8 +83,8 @@ def test_make_run_keeps_games_and_installs_only_what_running_needs(tmp_path):
 def test_choices_typed_as_the_client_shows_them_and_mentions_shown_as_names(tmp_path):
     """A Japanese player types the choices as Discord's client lists them in Japanese (「ノーマル」, the
     beginning of 「ボットのダイス（ボットが振る）」), or the game as the command spells it (`volfyrion`); a word
-    that names no choice, or several, is refused with the choices. The result card's player shows as
-    `@player`, as Discord shows a mention."""
+    that names no choice is refused with the choices (several: tests/standin/test_standin_choices.py). The
+    result card's player shows as `@player`, as Discord shows a mention."""
     lines = ["/volfyrion start difficulty:ノーマル", "/volfyrion end", "/volfyrion end", "/volfyrion end",
              "/volfyrion win how:討伐", "/game leaderboard game:volfyrion", "/game leaderboard difficulty:medium",
              "/seasons start difficulty:魔法使い dice:ボットのダイス", "/game status"]

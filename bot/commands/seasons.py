@@ -194,6 +194,19 @@ def reveal_candidates(summary: dict[str, Any], waiting_key: str,
     return found
 
 
+def _cannot_pay_buttons(step: Step, lg: str, summary: dict[str, Any]) -> list[ButtonSpec]:
+    """“I could not pay” for the payments this reply names (S-8.3): one button that corrects that payment, or one
+    per card when it names several; a reply that names none corrects the latest."""
+    open_cards = {p["card"] for p in summary.get("payments", [])}
+    named = list(dict.fromkeys(e.params["card"] for e in step.events
+                               if e.key == "seasons.event.crystals_from_player" and e.params.get("card") in open_cards
+                               and e.params.get("assumed", True)))
+    if len(named) <= 1:
+        return [ButtonSpec("cannot_pay", t(lg, "button.cannot_pay"), arg=named[0] if named else None)]
+    return [ButtonSpec("cannot_pay", t(lg, "button.cannot_pay_card", card=card_name(lg, KIND, card)), arg=card)
+            for card in named]
+
+
 async def show_forecast(interaction: Interaction, *, game_id: int | None = None) -> None:
     """Monte Carlo over the rest of the game: Dummbot's projected score (anyone may look)."""
     row, record = await record_to_look_at(interaction, KIND, game_id)
@@ -233,7 +246,7 @@ class SeasonsUI:
         if "score" in legal:
             specs.append(ButtonSpec("score", t(lg, "button.score"), style=discord.ButtonStyle.primary))
         if "effect" in legal and summary.get("can_correct_payment"):
-            specs.append(ButtonSpec("cannot_pay", t(lg, "button.cannot_pay")))
+            specs += _cannot_pay_buttons(step, lg, summary)
         # The effects the player reports as they happen, a button each while they can be (the engine says which).
         specs += [ButtonSpec("fx", t(lg, f"seasons.effect.{kind}"), arg=kind)
                   for kind in step.state.reportable_effects()]
@@ -285,7 +298,7 @@ class SeasonsUI:
         if op == "end":
             return Action("end")
         if op == "cannot_pay":
-            return Action("effect", kind="cannot_pay")
+            return Action("effect", kind="cannot_pay", **({"card": arg} if arg else {}))
         if op == "fx" and arg:
             return Action("effect", kind=arg)  # the engine refuses a kind it does not take now
         return None

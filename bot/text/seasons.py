@@ -100,6 +100,16 @@ VARIANTS = {
     "seasons.event.game_lost": lambda p: "tie" if p.get("player_score") == p.get("dummbot_score") else None,
     "result.seasons_scores": lambda p: "tie" if p.get("player") == p.get("dummbot") else None,
     "seasons.too_many_copies": lambda p: "none" if _num(p, "available") == 0 else None,
+    # Titus: the crystal paid the player's own Titus, which stays (Figrim: it paid crystals to the player).
+    "seasons.event.both_sides_order": lambda p: "titus" if p.get("card") == "39" else None,
+    # Sid's payment follows the crystals the player told: nothing assumed, no "I could not pay".
+    "seasons.event.crystals_from_player": lambda p: "told" if p.get("assumed") is False else None,
+    # Every drawn card is discarded: no "put the rest back".
+    "seasons.event.draw_to_discard": lambda p: "all" if p.get("count") == p.get("discard") else None,
+    "seasons.waiting.reveal_discard": lambda p: "all" if p.get("count") == p.get("drawn") else None,
+    # Summoned at the end: its lasting effect is said only as far as it still applies.
+    **{f"seasons.event.dummbot_{name}": (lambda p: "last" if p.get("last") else None)
+       for name in ("figrim", "leech", "titus", "fairies")},
 }
 
 # The token's last move, at the end of year 3, is said as the end of the game rather than as a month.

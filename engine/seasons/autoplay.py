@@ -18,7 +18,7 @@ from . import cards as C
 from .cards import BASE_IDS, COPIES, PRESTIGE
 from .faces import SEASONS, dice_numbers, die_faces
 from .rules import RULES
-from .state import SeasonsState
+from .state import CORRECTIONS_ONLY, SeasonsState
 
 # Player cards worth playing now and then: the S-8 table plus one that does not touch Dummbot.
 _PLAYED = (C.SYLLAS, C.FIGRIM, C.NARIA, C.KAIRN, C.AMSUG, C.LEWIS, C.LEECH, C.ARGOS, C.TITUS,
@@ -127,7 +127,7 @@ def side_action(state: SeasonsState, table: Table, rng: Rng) -> Action | None:
         table.pile.remove(card)  # the player drew it some time ago
         return Action("played", card=card)
     if "effect" in legal and roll < 7:
-        if state.wait_key == "seasons.waiting.score":  # S-8.3: only corrections after the last round
+        if state.wait_key in CORRECTIONS_ONLY:  # S-8.3: only corrections mid-step and after the last round
             return Action("effect", kind="cannot_pay") if state.payments else None
         kinds = ["kairn"] if state.kairn_used < state.player_area.count(C.KAIRN) else []
         if C.FAIRIES in state.summoned:

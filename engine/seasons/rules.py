@@ -15,7 +15,7 @@ from engine.core import JSON, Action, Event, Rng, RuleError, Step, split_list
 from . import cards as C
 from .cards import COPIES, IS_ITEM, PRESTIGE, card_id
 from .faces import RATES, SEASONS, canonical, dice_numbers, die_faces, resolve_face
-from .state import EDITION, END, RESULT_NAMES, STATE_VERSION, SeasonsState
+from .state import CORRECTIONS_ONLY, EDITION, EDITIONS, END, RESULT_NAMES, STATE_VERSION, SeasonsState
 
 DIFFICULTIES = ("apprentice", "wizard", "archmage")
 DICE_MODES = ("table", "bot")
@@ -71,8 +71,9 @@ class SeasonsRules:
             raise RuleError("seasons.bad_option", option="dice", value=str(options.get("dice")),
                             choices=", ".join(DICE_MODES))
         edition = options.get("edition", EDITION)
-        if edition not in (1, EDITION):
-            raise RuleError("seasons.bad_option", option="edition", value=str(edition), choices=f"1, {EDITION}")
+        if edition not in EDITIONS:
+            raise RuleError("seasons.bad_option", option="edition", value=str(edition),
+                            choices=", ".join(map(str, EDITIONS)))
         unknown = set(options) - {"difficulty", "dice", "edition"}
         if unknown:
             raise RuleError("seasons.bad_option", option=sorted(unknown)[0], value="", choices="difficulty, dice")
@@ -172,15 +173,15 @@ def _step_summon_reveal(s: SeasonsState, events: Events) -> bool:
 
 
 def _step_end_round(s: SeasonsState, events: Events) -> bool:
-    """S-3.5: Titus Deepgaze at the end of the round, before the token moves."""
-    for _ in range(s.summoned.count(C.TITUS)):
-        _take_from_player(s, events, 1, C.TITUS)
-    for _ in range(s.player_area.count(C.TITUS)):
+    """S-3.5: Titus Deepgaze at the end of the round, before the token moves (both sides: ``_both_sides``)."""
+    def pay_player() -> None:
         if s.crystals:
             _give_to_player(s, events, 1, C.TITUS)
         else:
             s.player_area.remove(C.TITUS)
             _ev(events, "player_titus_sacrificed", card=C.TITUS)
+
+    _both_sides(s, events, C.TITUS, pay_player)
     return False
 
 
@@ -260,12 +261,30 @@ def _step_season_change(s: SeasonsState, events: Events) -> bool:
 
 
 def _step_season_triggers(s: SeasonsState, events: Events) -> bool:
-    """S-5.5: Figrim the Avaricious on either side, after Dummbot's summon."""
-    for _ in range(s.summoned.count(C.FIGRIM)):
-        _take_from_player(s, events, 1, C.FIGRIM)
-    for _ in range(s.player_area.count(C.FIGRIM)):
-        _give_to_player(s, events, 1, C.FIGRIM)
+    """S-5.5: Figrim the Avaricious on either side, after Dummbot's summon (both sides: ``_both_sides``)."""
+    _both_sides(s, events, C.FIGRIM, lambda: _give_to_player(s, events, 1, C.FIGRIM))
     return False
+
+
+def _both_sides(s: SeasonsState, events: Events, card: str, pay_player: Callable[[], None]) -> None:
+    """Figrim (S-8 #11) or Titus (#39) on both sides at once: Dummbot's side first, then the player's.
+
+    **Ruling** (the rules are silent): Dummbot's card is paid first, so the player's payment to Dummbot can fund
+    Dummbot's payment to the player. The order matters only when Dummbot had fewer crystals than it owes the
+    player: then (edition 3) the reply says so, and the payments that funded the player's are marked, so that "I
+    could not pay" on one of them takes back what it funded (``_correct_payment``). The box holds 2 copies, so
+    both sides hold one each.
+    """
+    owed, before = s.player_area.count(card), s.crystals
+    for _ in range(s.summoned.count(card)):
+        _take_from_player(s, events, 1, card)
+    taken = s.crystals - before
+    for _ in range(owed):
+        pay_player()
+    funded = min(owed, before + taken) - min(owed, before)
+    if funded and s.edition >= 3:
+        s.payments[-taken:] = [{**p, "funded": True} for p in s.payments[-taken:]]
+        _ev(events, "both_sides_order", card=card, n=funded)
 
 
 def _step_new_year(s: SeasonsState, events: Events) -> bool:
@@ -361,7 +380,13 @@ def _extreme(s: SeasonsState, events: Events, cards: list[str], best: bool) -> s
 
 
 def _dummbot_summons(s: SeasonsState, events: Events, card: str, source: str) -> None:
-    """A card enters Dummbot's play area; the S-8 column "Dummbot summons it" applies."""
+    """A card enters Dummbot's play area; the S-8 column "Dummbot summons it" applies.
+
+    The player's Arcano Leech takes its crystal before every summon of Dummbot's: from its hand, and (edition 3)
+    straight into play from a card-draw face (S-8 #33, S-4.5); the editions before, from its hand only."""
+    if source == "hand" or s.edition >= 3:
+        for _ in range(s.player_area.count(C.LEECH)):
+            _give_to_player(s, events, 1, C.LEECH)
     if card == C.ONYS:
         s.player_area.append(card)
         _ev(events, "onys_to_player", card=card, source=source)
@@ -379,7 +404,8 @@ def _dummbot_summons(s: SeasonsState, events: Events, card: str, source: str) ->
     elif card == C.SID:
         s.queue.insert(0, ["sid", "dummbot"])
     elif card in DUMMBOT_ONGOING:
-        _ev(events, DUMMBOT_ONGOING[card], card=card)
+        # After the last change of season Figrim takes its crystal once more; after the last round, nothing more.
+        _ev(events, DUMMBOT_ONGOING[card], card=card, last=s.past_end if card == C.FIGRIM else s.over)
 
 
 def _check_copies(s: SeasonsState, cards: list[str], *, include_hand: bool) -> None:
@@ -421,8 +447,9 @@ def _int_arg(action: Action, name: str, default: int | None = None, lo: int | No
 # == Dummbot's die (S-4) ============================================================================
 def _resolve_die(s: SeasonsState, face: JSON, events: Events) -> None:
     """S-4: Dummbot's die, after the player's whole turn (S-3.1a). Energy at the rate of the season where
-    the token stands now (S-4.1), which a time move in the player's turn may have changed."""
-    season = s.season
+    the token stands now (S-4.1), which a time move in the player's turn may have changed: past the end of
+    year 3 that is the winter space (S-9.4)."""
+    season = s.token_season
     if s.edition >= 2:
         s.payments = []  # S-8.3: what was assumed paid before Dummbot's die can no longer be corrected
     s.round_season, s.kairn_used = None, 0
@@ -521,7 +548,8 @@ def _do_reveal(s: SeasonsState, action: Action, events: Events) -> None:
             _leave_hand(s, card)
             s.discards.append(card)
             _ev(events, "discarded_from_hand", card=card, reason_card=params["card"])
-        _ev(events, "returned_to_hand", count=params["drawn"] - len(cards), hand_size=s.hand_size)
+        if params["drawn"] > len(cards):
+            _ev(events, "returned_to_hand", count=params["drawn"] - len(cards), hand_size=s.hand_size)
 
 
 def _leave_hand(s: SeasonsState, card: str) -> None:
@@ -553,8 +581,6 @@ def _summon_from_hand(s: SeasonsState, events: Events, drawn: list[str]) -> None
     if summon is not None:
         rest.remove(summon)
         s.hand_size -= 1
-        for _ in range(s.player_area.count(C.LEECH)):  # player's Arcano Leech: before the summon
-            _give_to_player(s, events, 1, C.LEECH)
         _dummbot_summons(s, events, summon, "hand")
     if discard is not None:
         _ev(events, "discarded", card=discard, hand_size=s.hand_size)
@@ -605,13 +631,12 @@ def _do_played(s: SeasonsState, action: Action, events: Events) -> None:
 
 def _do_effect(s: SeasonsState, action: Action, events: Events) -> None:
     kind = str(action.get("kind", ""))
-    if s.wait_key == WAIT_SCORE and kind != "cannot_pay":  # S-8.3: after the last round, only corrections
-        raise RuleError("seasons.only_corrections_now", kind=kind)
+    if s.wait_key in CORRECTIONS_ONLY and kind != "cannot_pay":  # S-8.3: only corrections now
+        raise RuleError("seasons.only_corrections_now" if s.wait_key == WAIT_SCORE else "seasons.payments_mid_step",
+                        kind=kind)
     if kind == "activate":  # Dummbot's Thieving Fairies
         _require_dummbot_card(s, C.FAIRIES, kind)
-        for _ in range(s.summoned.count(C.FAIRIES)):
-            _take_from_player(s, events, 1, C.FAIRIES)
-            _gain(s, events, 1, "card", card=C.FAIRIES)
+        _fairies_take(s, events)
     elif kind == "summon":  # Dummbot's Arcano Leech
         _require_dummbot_card(s, C.LEECH, kind)
         for _ in range(s.summoned.count(C.LEECH)):
@@ -625,6 +650,7 @@ def _do_effect(s: SeasonsState, action: Action, events: Events) -> None:
         lost = min(4, s.crystals)
         s.crystals -= lost
         _ev(events, "crystals_lost", n=lost, card=C.KAIRN, total=s.crystals)
+        _activation_for_fairies(s, events, C.KAIRN)
     elif kind == "onys":  # S-8.2: the player passes Damned Soul of Onys to Dummbot; they must hold it (S-8.6)
         if s.edition >= 2:
             _require_player_card(s, C.ONYS, kind)
@@ -635,18 +661,9 @@ def _do_effect(s: SeasonsState, action: Action, events: Events) -> None:
             s.player_area.remove(C.ONYS)
         s.summoned.append(C.ONYS)
         _ev(events, "onys_to_dummbot", card=C.ONYS, score=s.score)
+        _activation_for_fairies(s, events, C.ONYS)
     elif kind == "cannot_pay":  # S-8.3
-        if not s.payments:
-            raise RuleError("seasons.nothing_to_correct")
-        payment = s.payments.pop()
-        paid = _int_arg(action, "paid", 0, lo=0, hi=payment["n"] - 1) if "paid" in action.args else 0
-        back = min(payment["n"] - paid, s.crystals)
-        s.crystals -= back
-        _ev(events, "payment_corrected", n=back, card=payment["card"], total=s.crystals)
-        if payment["card"] == C.TITUS and paid == 0 and C.TITUS in s.summoned:
-            s.summoned.remove(C.TITUS)
-            s.discards.append(C.TITUS)
-            _ev(events, "dummbot_titus_sacrificed", card=C.TITUS, score=s.score)
+        _correct_payment(s, action, events)
     elif kind == "left":  # one of the player's cards left their play area
         card = card_id(action.get("card", ""))
         if card not in s.player_area:
@@ -655,6 +672,55 @@ def _do_effect(s: SeasonsState, action: Action, events: Events) -> None:
         _ev(events, "player_card_left", card=card)
     else:
         raise RuleError("seasons.bad_effect", kind=kind, kinds=", ".join(EFFECT_KINDS))
+
+
+def _fairies_take(s: SeasonsState, events: Events) -> None:
+    """S-8 #41, Dummbot's side: the player activated a card: they give Dummbot 1 crystal and it gains 1 more."""
+    for _ in range(s.summoned.count(C.FAIRIES)):
+        _take_from_player(s, events, 1, C.FAIRIES)
+        _gain(s, events, 1, "card", card=C.FAIRIES)
+
+
+def _activation_for_fairies(s: SeasonsState, events: Events, card: str) -> None:
+    """S-8.7 (edition 3): Kairn's activation and passing Onys are activations, so Dummbot's Thieving Fairies take
+    their crystal too, after the card's own effect (the Fairies answer the activation), in the same report."""
+    if s.edition >= 3 and C.FAIRIES in s.summoned:
+        _ev(events, "activation_for_fairies", card=card, fairies=C.FAIRIES)
+        _fairies_take(s, events)
+
+
+def _correct_payment(s: SeasonsState, action: Action, events: Events) -> None:
+    """S-8.3: the player could not pay. The payment of the card named (its latest; edition 3), else the latest one.
+    Titus unpaid is sacrificed (S-8 #39). A payment whose crystal Dummbot passed straight on to the player's own
+    Figrim or Titus (``_both_sides``) takes that one back too: Dummbot had none to give."""
+    payment = _payment_named(s, action.get("card") if s.edition >= 3 else None)
+    paid = _int_arg(action, "paid", 0, lo=0, hi=payment["n"] - 1) if "paid" in action.args else 0
+    back = min(payment["n"] - paid, s.crystals)
+    s.crystals -= back
+    _ev(events, "payment_corrected", n=back, card=payment["card"], total=s.crystals)
+    if payment["card"] == C.TITUS and paid == 0 and C.TITUS in s.summoned:
+        s.summoned.remove(C.TITUS)
+        s.discards.append(C.TITUS)
+        _ev(events, "dummbot_titus_sacrificed", card=C.TITUS, score=s.score)
+    if payment.get("funded") and paid == 0:
+        _ev(events, "funded_payment_back", card=payment["card"])
+        if payment["card"] == C.TITUS and C.TITUS in s.player_area:
+            s.player_area.remove(C.TITUS)
+            _ev(events, "player_titus_sacrificed", card=C.TITUS)
+
+
+def _payment_named(s: SeasonsState, named: Any) -> dict[str, Any]:
+    """The payment ``cannot_pay`` corrects (taken off the list): the latest of the card named, or the latest."""
+    if not s.payments:
+        raise RuleError("seasons.nothing_to_correct")
+    if named is None:
+        return s.payments.pop()
+    card = card_id(named)
+    for i in range(len(s.payments) - 1, -1, -1):
+        if s.payments[i]["card"] == card:
+            return s.payments.pop(i)
+    raise RuleError("seasons.no_payment_of_card", card=card,
+                    cards=list(dict.fromkeys(p["card"] for p in reversed(s.payments))))
 
 
 def _require_dummbot_card(s: SeasonsState, card: str, kind: str) -> None:
@@ -711,7 +777,7 @@ def _do_answer(s: SeasonsState, action: Action, events: Events) -> None:
     if side == "dummbot" and s.crystals > theirs:
         gained = min(5, theirs)
         s.crystals += gained
-        _ev(events, "crystals_from_player", n=gained, card=C.SID, total=s.crystals)
+        _ev(events, "crystals_from_player", n=gained, card=C.SID, total=s.crystals, assumed=False)  # nothing to correct
     elif side == "player" and theirs > s.crystals:
         _give_to_player(s, events, 5, C.SID)
     else:

@@ -42,6 +42,12 @@ LEGAL: dict[str, tuple[str, ...]] = {
     "seasons.waiting.score": ("score", "effect", "crystals"),
     "seasons.waiting.finished": (),
 }
+# The answers asked for in the middle of a step: while a payment can be corrected (S-8.3), "I could not pay" is
+# taken there too (``SeasonsState.waiting``), since the payment's line asks for its button.
+MID_STEP = frozenset({"seasons.waiting.reveal_summon", "seasons.waiting.reveal_hand",
+                      "seasons.waiting.reveal_discard", "seasons.waiting.player_crystals"})
+# Where ``effect`` takes only "I could not pay": in the middle of a step, and after the last round.
+CORRECTIONS_ONLY = MID_STEP | {"seasons.waiting.score"}
 # Edition 1, the first release's reading, kept so that games recorded then replay exactly: taking a die
 # resolved Dummbot's die at once, so time moves were entered before the roll, and nothing was corrected
 # at the final score.
@@ -50,7 +56,12 @@ _LEGAL_EDITION_1 = {
     "seasons.waiting.roll": ("roll", "played", "effect", "time", "crystals"),
     "seasons.waiting.score": ("score", "crystals"),
 }
-EDITION = 2  # the rules of seasons-dummbot.md as they stand; see ``SeasonsRules.normalize_options``
+# The rules of seasons-dummbot.md as they stand; see ``SeasonsRules.normalize_options``. Each edition keeps the
+# games recorded under the one before replaying as they were played. Edition 3: "I could not pay" corrects the
+# card named (S-8 #39), energy past the end of year 3 at winter's rate (S-4.1, S-9.4), the player's Arcano Leech
+# before a card-draw summon too (S-8 #33), Kairn and Onys are activations for Dummbot's Fairies (S-8.7).
+EDITION = 3
+EDITIONS = (1, 2, EDITION)
 END = 36  # the token's position past month 12 of year 3 (S-7.1, S-9.4); see ``SeasonsState.position``
 
 # Fields added with edition 2: older saved states get these defaults.
@@ -100,6 +111,13 @@ class SeasonsState:
         return SEASONS[(self.month - 1) // 3]
 
     @property
+    def token_season(self) -> str:
+        """S-4.1: the season of the space where the token stands. Past month 12 of year 3 (S-9.4, a time move in
+        the player's turn) it stands on the winter space, though the game counts no year 4 (edition 3; the
+        editions before read the month, autumn)."""
+        return "winter" if self.past_end and self.edition >= 3 else self.season
+
+    @property
     def dice_season(self) -> str:
         """S-3.2: the season whose dice were rolled this round, even if the player moved time since."""
         return self.round_season if self.edition >= 2 and self.round_season else self.season
@@ -117,6 +135,8 @@ class SeasonsState:
     @property
     def waiting(self) -> Waiting:
         legal = (LEGAL if self.edition >= 2 else _LEGAL_EDITION_1)[self.wait_key]
+        if self.payments and self.wait_key in MID_STEP:
+            legal = (*legal, "effect")
         return Waiting(self.wait_key, dict(self.wait_params), legal)
 
     @property
@@ -126,10 +146,15 @@ class SeasonsState:
     def reportable_effects(self) -> list[str]:
         """The effects of ``REPORTED_EFFECTS`` the player may report now: their card is in play and the round
         is still going (after the last one, only payment corrections, S-8.3)."""
-        if "effect" not in self.waiting.legal or self.wait_key == "seasons.waiting.score":
+        if "effect" not in self.waiting.legal or self.wait_key in CORRECTIONS_ONLY:
             return []
         areas = {"dummbot": self.summoned, "player": self.player_area}
-        return [kind for kind, (area, card) in REPORTED_EFFECTS.items() if card in areas[area]]
+        return [kind for kind, (area, card) in REPORTED_EFFECTS.items()
+                if card in areas[area] and not (kind == "kairn" and self.kairn_spent())]
+
+    def kairn_spent(self) -> bool:
+        """S-8.6: every Kairn of the player's was activated this round already (no more until the next)."""
+        return self.edition >= 2 and self.kairn_used >= self.player_area.count(KAIRN)
 
     def result(self) -> Result | None:
         if self.player_score is None:

@@ -9,6 +9,7 @@ from engine.core import Action, GameRecord, RuleError
 from engine.seasons import RULES, season_faces
 from engine.seasons.cards import PRESTIGE
 from engine.seasons.faces import die_faces
+from engine.seasons.state import EDITION
 
 # -- S-1 setup ------------------------------------------------------------------------------------
 
@@ -48,7 +49,7 @@ def test_s1_4_bot_dice_chooses_two_of_five_per_season_seeded():
                                              ("魔法使い", "wizard"), ("大魔導師", "archmage"), ("ARCHMAGE", "archmage")])
 def test_s1_5_difficulties_in_english_and_japanese(typed, expected):
     assert RULES.normalize_options({"difficulty": typed, "dice": "bot"}) == {"difficulty": expected, "dice": "bot",
-                                                                              "edition": 2}
+                                                                              "edition": EDITION}
 
 
 def test_s1_5_unknown_difficulty_or_dice_is_refused():

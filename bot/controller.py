@@ -279,7 +279,7 @@ class Controller:
         full = ui.wants_picture(played) if picture is None else picture
         embed = game_embed(
             lg, kind=row.kind, game_id=row.id, ply=row.ply, summary=summary,
-            events=() if played.undone else step.events, waiting=step.waiting, state=full,
+            events=played.reversal if played.undone else step.events, waiting=step.waiting, state=full,
         )
         for name, value in ui_extra_fields(ui, step, lg):
             embed.add_field(name=name[:256], value=value[:1024] or "—", inline=False)

@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Action, GameRecord, RuleError, Step
+from engine.core import Action, Event, GameRecord, RuleError, Step
 
 from .games import finish_info, rules_for
 from .resume import loaded_from, resume
@@ -80,6 +80,8 @@ class Played:
     record: GameRecord
     finished_now: bool = False
     undone: Action | None = None
+    # What to put back on the table for the undone action (its instructions reversed, the game's own events).
+    reversal: tuple[Event, ...] = ()
     # The result an undo took back (the game had finished): its public posts are marked withdrawn.
     withdrawn: dict[str, Any] | None = None
     # ``step.state.summary()`` when the change made it already (once per change: the store keeps it, the reply
@@ -347,6 +349,7 @@ class GameService:
         record = await self.record(row)
         withdrawn = record.state.result() if row.status == "finished" else None
         undone = record.pop()  # a resumed record always holds its last action (see record())
+        reversal = record.reversal(undone)
         summary = record.state.summary()
         try:
             if before_commit is not None:
@@ -362,7 +365,8 @@ class GameService:
             record = await self._load(row)
         self._keep(row, record)
         self._remember_row(row)
-        return Played(row, record.last, record, undone=undone, withdrawn=withdrawn, summary=summary)
+        return Played(row, record.last, record, undone=undone, reversal=reversal, withdrawn=withdrawn,
+                      summary=summary)
 
     async def abandon(self, channel_id: int, user_id: int, *, may_manage: bool, game_id: int | None = None,
                       before_commit: BeforeCommit | None = None) -> GameRow:

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from .errors import RuleError
-from .model import JSON, Action, Step, Waiting
+from .model import JSON, Action, Event, Step, Waiting
 from .result import Result
 
 RECORD_VERSION = 1
@@ -55,6 +55,9 @@ class Rules(Protocol):
     def new_game(self, options: Mapping[str, Any], seed: int) -> Step: ...
     def apply(self, state: Any, action: Action) -> Step: ...
     def state_from_json(self, data: JSON) -> Any: ...
+    # What to put back on the table to undo ``step`` (``action`` applied to ``before``): the action's own
+    # instructions reversed, as events of the game's own keys (none when nothing on the table changes).
+    def reversal(self, before: Any, action: Action, step: Step) -> tuple[Event, ...]: ...
 
 
 class GameRecord:
@@ -103,6 +106,12 @@ class GameRecord:
         self._snapshots = {n: s for n, s in self._snapshots.items() if n <= self.ply}
         self.last = self._replay_to(self.ply)
         return action
+
+    def reversal(self, action: Action) -> tuple[Event, ...]:
+        """What to put back on the table now that ``action`` (the last one, just popped) is undone. Its step is
+        applied again to the state before it (the engine is deterministic): a record resumed from a snapshot may
+        not hold that step's events."""
+        return tuple(self.rules.reversal(self.state, action, self.rules.apply(self.state, action)))
 
     def _replay_to(self, n: int) -> Step:
         base = max(k for k in self._snapshots if k <= n)

@@ -13,6 +13,7 @@ from typing import Any
 from engine.core import JSON, Action, Event, Rng, RuleError, Step, split_list
 
 from . import cards as C
+from . import undo
 from .cards import COPIES, IS_ITEM, PRESTIGE, card_id
 from .faces import RATES, SEASONS, canonical, dice_numbers, die_faces, resolve_face
 from .state import CORRECTIONS_ONLY, EDITION, EDITIONS, END, RESULT_NAMES, STATE_VERSION, SeasonsState
@@ -104,6 +105,10 @@ class SeasonsRules:
 
     def state_from_json(self, data: JSON) -> SeasonsState:
         return SeasonsState.from_json(data)
+
+    def reversal(self, before: SeasonsState, action: Action, step: Step) -> tuple[Event, ...]:
+        """What to put back on the table to undo ``step`` (see ``undo``)."""
+        return undo.reversal(before, action, step)
 
     # -- playing ---------------------------------------------------------------------------------
     def apply(self, state: SeasonsState, action: Action) -> Step:

@@ -14,6 +14,7 @@ from typing import Any
 from engine.core import JSON, Action, Event, RuleError, Step, fold, split_list
 
 from . import attack as arith
+from . import undo
 from .cards import CATALOG, HOUSE_DECK, SOLO_ASSET_DECK, SOLO_REMOVED, Card, card
 from .options import normalize_options
 from .state import CHOOSE_BUILDING, CHOOSE_TROOP, FINISHED, REVEAL, TURN, VolfState
@@ -72,6 +73,10 @@ class VolfyirionRules:
         handler(new, action.args, events)
         _check_supply(state, new)
         return Step(new, tuple(events), new.waiting)
+
+    def reversal(self, before: VolfState, action: Action, step: Step) -> tuple[Event, ...]:
+        """What to put back on the table to undo ``step`` (see ``undo``)."""
+        return undo.reversal(before, action, step)
 
     def state_from_json(self, data: JSON) -> VolfState:
         return VolfState.from_json(data)

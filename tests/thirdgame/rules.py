@@ -84,6 +84,9 @@ class TugRules:
             events.append(Event("tug.event.over", player=new.player, automaton=new.automaton))
         return Step(new, tuple(events), new.waiting)
 
+    def reversal(self, before: TugState, action: Action, step: Step) -> tuple[Event, ...]:
+        return ()  # a tug has nothing on a table to put back
+
     def state_from_json(self, data: JSON) -> TugState:
         if data.get("version") != 1:
             raise RuleError("tug.state_version")

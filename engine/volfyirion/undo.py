@@ -1,0 +1,59 @@
+"""What to put back on the table when an action is undone: the action's own instructions, reversed.
+
+``reversal`` reads the events of the step being undone, last first (as one takes things back), and gives the
+instructions as events of their own (``volfyirion.undo.*``): a play's Rage card goes back onto the Asset Deck,
+the token back where it stood, the cards an attack took back into their cities, the Rage Pile face down again.
+A card the bot merely noted (a play, an acquisition) is said as no longer noted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.core import Action, Event, Step
+
+from .state import VolfState
+
+Params = dict[str, Any]
+
+
+def _same(name: str, *keys: str) -> Callable[[Params], tuple[str, Params]]:
+    return lambda p: (name, {k: p[k] for k in keys})
+
+
+# Event → its reversal: the undo event's name and its parameters.
+_REVERSED: dict[str, Callable[[Params], tuple[str, Params]]] = {
+    "rage_card_added": _same("rage_card_added"),
+    "wonder_played": _same("wonder_played", "card"),
+    "troop_played": _same("played", "card", "city"),
+    "building_played": _same("played", "card", "city"),
+    "card_replaced": _same("card_replaced", "card", "new_card", "city"),
+    "card_removed": _same("card_removed", "card"),
+    "card_removed_from_city": _same("card_back_in_city", "card", "city"),
+    "troop_lost": _same("card_back_in_city", "card", "city"),
+    "building_lost": _same("card_back_in_city", "card", "city"),
+    "troop_redeployed": _same("troop_redeployed", "card", "from_city", "city"),
+    "card_acquired": _same("card_acquired", "card"),
+    "token_to_rage_pile": _same("token_to_lair"),
+    "token_returned": _same("token_to_rage_pile"),
+    "top_put_aside": _same("put_aside", "card"),
+    "unknown_put_aside": _same("unknown_put_aside"),
+    "asset_deck_refilled": _same("asset_deck_refilled", "count"),
+    "wonder_unsealed": _same("wonder_unsealed", "card"),
+    "wonder_sealed": _same("wonder_sealed", "card"),
+    "city_destroyed": _same("city_destroyed", "city"),
+    "revealed": _same("revealed", "cards"),
+    "attack_begins": _same("attack_begins"),
+}
+
+
+def reversal(before: VolfState, action: Action, step: Step) -> tuple[Event, ...]:
+    """The instructions that take ``step`` (``action`` applied to ``before``) back off the table."""
+    out = []
+    for event in reversed(step.events):
+        reverse = _REVERSED.get(event.key.removeprefix("volfyirion.event."))
+        if reverse is not None:
+            name, params = reverse(event.params)
+            out.append(Event(f"volfyirion.undo.{name}", params))
+    return tuple(out)

@@ -48,10 +48,14 @@ def result_lines(lang: str, result: Result, parts: dict[str, Any]) -> list[tuple
         extra = mine.get("extra") or 0
         extra_text = ("" if not extra else t(lang, "result.breakdown.player.extra", extra=extra) if extra > 0
                       else t(lang, "result.breakdown.player.extra_minus", extra=-extra))
+        # A penalty of zero is not said (no bonus used, no card left in hand).
+        bonus = mine.get("bonus_penalty") or 0
+        hand = mine.get("hand") or 0
+        bonus_text = t(lang, "result.breakdown.player.bonus", bonus_penalty=bonus) if bonus else ""
+        hand_text = t(lang, "result.breakdown.player.hand", hand_count=hand) if hand else ""
         lines.append((t(lang, "result.breakdown.player.name"), t(
             lang, "result.breakdown.player", crystals=mine.get("crystals"), prestige=mine.get("prestige"),
-            extra=extra_text, bonus_penalty=mine.get("bonus_penalty"), hand_count=mine.get("hand"),
-            total=player)))
+            extra=extra_text, bonus=bonus_text, hand=hand_text, total=player)))
     bot = parts.get("dummbot")
     if bot:
         lines.append((t(lang, "result.breakdown.dummbot.name"), t(

@@ -61,10 +61,13 @@ def result_lines(lang: str, result: Result, parts: dict[str, Any]) -> list[tuple
     if cities:
         standing = [c["name"] for c in cities if not c.get("destroyed")]
         fallen = [c["name"] for c in cities if c.get("destroyed")]
-        text = t(lang, "result.cities", standing=len(standing), total=len(cities),
-                 names=("、" if lang == "ja" else ", ").join(standing) or "—")
-        if fallen:
-            text += t(lang, "result.cities.fallen", names=("、" if lang == "ja" else ", ").join(fallen))
+        join = ("、" if lang == "ja" else ", ").join
+        if not standing:  # no "0 of 3 standing": every city fell
+            text = t(lang, "result.cities.none", total=len(cities), names=join(fallen))
+        else:
+            text = t(lang, "result.cities", standing=len(standing), total=len(cities), names=join(standing))
+        if fallen and standing:
+            text += t(lang, "result.cities.fallen", names=join(fallen))
         lines.append((t(lang, "result.cities.name"), text))
     return lines
 

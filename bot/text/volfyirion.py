@@ -17,6 +17,8 @@ def card_name(lang: str, card_id: str) -> str | None:
 VARIANTS = {
     "volfyirion.too_many_copies": lambda p: "none" if _num(p, "available") == 0 else None,
     "volfyirion.event.knowledge": lambda p: "none" if _num(p, "wonders") == 0 else None,
+    # No Troop in the city: its defence is the printed one alone (no "+ Troop 0").
+    "volfyirion.event.city_destroyed": lambda p: "no_troop" if _num(p, "troop_defence") == 0 else None,
     "action.volfyirion.play": lambda p: "no_city" if p.get("city") in (None, "") else None,
     "action.volfyirion.remove": lambda p: "no_city" if p.get("city") in (None, "") else None,
     "action.volfyirion.putaside": lambda p: "card" if p.get("card") not in (None, "") else None,

@@ -53,7 +53,7 @@ def reversal(before: SeasonsState, action: Action, step: Step) -> tuple[Event, .
     if action.type == "played":
         out.append(_event("played", card=after.player_area[-1] if after.player_area else action.get("card")))
     for event in reversed(step.events):
-        reverse = _REVERSED.get(event.key.removeprefix("seasons.event."))
+        reverse = _REVERSED.get(event.key.rpartition(".")[2])
         found = reverse(event.params) if reverse is not None else None
         if found is not None:
             out.append(_event(found[0], **found[1]))

@@ -52,7 +52,7 @@ def reversal(before: VolfState, action: Action, step: Step) -> tuple[Event, ...]
     """The instructions that take ``step`` (``action`` applied to ``before``) back off the table."""
     out = []
     for event in reversed(step.events):
-        reverse = _REVERSED.get(event.key.removeprefix("volfyirion.event."))
+        reverse = _REVERSED.get(event.key.rpartition(".")[2])
         if reverse is not None:
             name, params = reverse(event.params)
             out.append(Event(f"volfyirion.undo.{name}", params))

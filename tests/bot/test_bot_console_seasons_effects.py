@@ -67,7 +67,8 @@ async def test_s8_1_dummbot_s_thieving_fairies_is_explained_and_reported_by_its_
 
 async def test_s8_6_the_player_s_kairn_is_a_button_once_a_round_in_japanese(tmp_path):
     """Archmage, table dice. R1: 6 crystals -> 6. The player reports Kairn the Destroyer in their play area;
-    its activation is then a button: Dummbot loses 4 crystals (6 -> 2), once a round per Kairn (S-8.6)."""
+    its activation is then a button: Dummbot loses 4 crystals (6 -> 2), once a round per Kairn (S-8.6): once
+    used, the button is gone until the next round, and typing it again is refused."""
     kairn = "破壊者ケアン: ダムボットはクリスタルを4個失う"
     async with console_session(tmp_path / "g.sqlite3", lang="ja") as session:
         await session.type("/seasons start difficulty:archmage dice:table")
@@ -80,7 +81,8 @@ async def test_s8_6_the_player_s_kairn_is_a_button_once_a_round_in_japanese(tmp_
         assert refusals(lost) == []
         status = await session.type("/game status")
         assert "ダムボットのクリスタル: 2個" in text_of(status)
-        again = await session.type(press_line(lost, kairn))
+        assert kairn not in buttons(lost)
+        again = await session.type("/seasons effect kind:kairn")
         assert refusals(again) and "すでに起動しています" in refusals(again)[0]
         status = await session.type("/game status")
         assert "ダムボットのクリスタル: 2個" in text_of(status)  # the refusal changed nothing

@@ -690,7 +690,7 @@ def _activation_for_fairies(s: SeasonsState, events: Events, card: str) -> None:
     """S-8.7 (edition 3): Kairn's activation and passing Onys are activations, so Dummbot's Thieving Fairies take
     their crystal too, after the card's own effect (the Fairies answer the activation), in the same report."""
     if s.edition >= 3 and C.FAIRIES in s.summoned:
-        _ev(events, "activation_for_fairies", card=card, fairies=C.FAIRIES)
+        _ev(events, "activation_for_fairies", card=card, reason_card=C.FAIRIES)
         _fairies_take(s, events)
 
 

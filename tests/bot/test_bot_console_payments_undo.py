@@ -189,3 +189,26 @@ def test_s7_3_the_final_score_says_no_zero_penalty_in_both_languages():
         "3つの街はすべて破壊されました: Tylaris、Vahylea、Alantar"
     assert dict(volfyirion_embed.result_lines("en", lost, cities))["Cities"] == \
         "All 3 cities fell: Tylaris, Vahylea, Alantar"
+
+
+def test_every_undo_instruction_of_whole_games_has_both_templates():
+    """Seeded whole games of both games: each action's reversal is said in both languages, with every placeholder."""
+    from bot.i18n import event_lines, has
+    from engine.seasons.autoplay import autoplay as seasons_game
+    from engine.volfyirion.autoplay import autoplay as volfyirion_game
+
+    seen: set[str] = set()
+    for play, options in ((seasons_game, {"difficulty": "archmage", "dice": "table"}),
+                          (volfyirion_game, {"difficulty": "normal"})):
+        for seed in range(3):
+            record = play(options, seed, max_actions=400)
+            rules, state = record.rules, record.rules.new_game(record.options, record.seed).state
+            for action in record.actions:
+                step = rules.apply(state, action)
+                for event in rules.reversal(state, action, step):
+                    seen.add(event.key)
+                    assert has(event.key), event.key
+                    for lang in ("en", "ja"):
+                        assert "{" not in event_lines(lang, [event])[0], (lang, event)
+                state = step.state
+    assert len(seen) > 15

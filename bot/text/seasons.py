@@ -10,9 +10,12 @@ from ..i18n import TextHooks, _num, _sign, has, list_text, t
 KIND = "seasons"
 
 # Die faces (a face dict, a face text, or a list of them) become the face's symbols in the reader's language.
-FACE_PARAMS = frozenset({"face", "first_face", "second_face", "dummbot_face", "closest_faces"})
+FACE_PARAMS = frozenset({"face", "first_face", "second_face", "dummbot_face", "closest_faces", "first_closest",
+                         "second_closest"})
 # Dice (numbers in the data), described by what a player sees on them.
 DIE_PARAMS = frozenset({"first_die", "second_die"})
+# Lists of card ids beside the shared ``cards``: what is known of Dummbot's hand (S-2.4).
+CARD_LIST_PARAMS = frozenset({"known_cards", "missing_cards", "outside_cards"})
 
 
 @lru_cache(maxsize=2048)  # the catalog never changes: each name is made once (issue 12)
@@ -66,8 +69,14 @@ def render(lang: str, name: str, value: Any, params: dict[str, Any]) -> Any:
             return (" / " if lang == "en" else "、").join(quoted_face(lang, f) for f in value) or "—"
         if isinstance(value, (dict, str)):
             return face_text(lang, value)
-    if name in DIE_PARAMS and _num(params, name) is not None and isinstance(params.get("season"), str):
-        return die_text(lang, params["season"], value)
+    # A die belongs to the season its dice were rolled in, which a time move may have left (S-3.2).
+    season = params.get("dice_season", params.get("season"))
+    if name in DIE_PARAMS and _num(params, name) is not None and isinstance(season, str):
+        return die_text(lang, season, value)
+    if name == "dice_season" and isinstance(value, str) and has(f"word.{value}"):
+        return t(lang, f"word.{value}")
+    if name in CARD_LIST_PARAMS and isinstance(value, (list, tuple)):
+        return list_text(lang, (card_name(lang, str(c)) or str(c) for c in value)) or "—"
     if name == "effect" and isinstance(value, str) and has(f"seasons.effect.{value}"):
         return t(lang, f"seasons.effect.{value}")
     if name == "effects" and isinstance(value, str):
@@ -86,7 +95,35 @@ PARAM_NAMES = {
     "action.seasons.take": {"index": "die_index"},
 }
 
+def _round_variant(params: dict[str, Any]) -> str | None:
+    """Table dice: the round's two dice named (S-1.4; games of older editions have none), and, once the turn is
+    under way, no new roll."""
+    named = _num(params, "first_die") is not None
+    if params.get("in_turn"):
+        return "in_turn_named" if named else "in_turn"
+    return "named" if named else None
+
+
+def _fit_variant(params: dict[str, Any]) -> str | None:
+    """A reveal that does not fit Dummbot's hand (S-2.4): all of it known, all of it drawn, or neither."""
+    if _num(params, "unknown") == 0:
+        return "none"
+    return "all" if params.get("count") == params.get("hand_size") else None
+
+
+def _known_hand_variant(params: dict[str, Any]) -> str | None:
+    if not params.get("cards"):
+        return "none"
+    return "all" if _num(params, "unknown") == 0 else None
+
+
 VARIANTS = {
+    "seasons.waiting.die": _round_variant,
+    "seasons.reveal_not_in_hand": _fit_variant,
+    "field.seasons.hand_known_value": _known_hand_variant,
+    "seasons.event.prelude": lambda p: "tell" if p.get("can_tell") else None,
+    "seasons.event.prelude_told": lambda p: "more" if _num(p, "unknown") else None,
+    "seasons.event.dice_chosen": lambda p: "table" if p.get("dice") == "table" else None,
     "seasons.event.token_moved": lambda p: _sign(p, "steps"),
     "action.seasons.time": lambda p: _sign(p, "steps"),
     "seasons.time_before_start": lambda p: _sign(p, "steps"),

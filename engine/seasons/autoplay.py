@@ -84,7 +84,8 @@ def main_action(state: SeasonsState, table: Table, rng: Rng) -> Action:
         return Action("end")
     if key == "seasons.waiting.die":
         season = state.dice_season  # S-3.2: the dice rolled at the round's start
-        faces = [die_faces(season, d)[rng.randbelow(6)] for d in table.table_dice[season]]
+        dice = state.round_dice or table.table_dice[season]  # S-1.4: the engine's chosen dice since edition 3
+        faces = [die_faces(season, d)[rng.randbelow(6)] for d in dice]
         return Action("die", face=dict(faces[rng.randbelow(2)]))
     if key == "seasons.waiting.reveal_summon":
         return Action("reveal", cards=[_fresh(state, table)])
@@ -157,13 +158,18 @@ def side_action(state: SeasonsState, table: Table, rng: Rng) -> Action | None:
 
 
 def play_game(difficulty: str = "wizard", dice: str = "bot", seed: int = 0, *, extras: bool = True,
-              max_actions: int = 2000) -> tuple[list[Action], list[Step]]:
-    """A whole random game, scored: its actions and the steps they produced (new_game's step first)."""
+              max_actions: int = 2000, prelude: bool = False) -> tuple[list[Action], list[Step]]:
+    """A whole random game, scored: its actions and the steps they produced (new_game's step first). With
+    ``prelude``, the player first tells the bot Dummbot's six starting cards (S-2.4)."""
     step = RULES.new_game({"difficulty": difficulty, "dice": dice}, seed)
     table = Table.deal(seed)
     rng = Rng(seed * 7919 + 1)
     actions: list[Action] = []
     steps = [step]
+    if prelude:
+        actions.append(Action("prelude", cards=list(table.hand)))
+        step = RULES.apply(step.state, actions[-1])
+        steps.append(step)
     while not step.state.finished and len(actions) < max_actions:
         action = side_action(step.state, table, rng) if extras else None
         if action is None:

@@ -191,13 +191,14 @@ def dice_numbers(season: str) -> list[int]:
 
 
 def season_faces(state_or_season: Any, dice: list[int] | None = None) -> list[dict[str, Any]]:
-    """Distinct faces of the round's season (S-3.2): the 2 chosen dice in bot-dice mode, all 5 otherwise."""
+    """Distinct faces of the round's season (S-3.2): its 2 chosen dice (S-1.4), or all 5 for a season named
+    alone and for table-dice games of editions before the chosen dice."""
     if isinstance(state_or_season, str):
         season = state_or_season
     else:
         season = state_or_season.dice_season
-        if dice is None and state_or_season.dice == "bot":
-            dice = list(state_or_season.chosen[season])
+        if dice is None:
+            dice = state_or_season.round_dice
     return list(_distinct_faces(season, tuple(dice) if dice else None))
 
 
@@ -234,6 +235,13 @@ def resolve_face(state_or_season: Any, face: dict[str, Any] | str) -> dict[str, 
     if matches:
         raise RuleError("seasons.face_ambiguous", face=face, closest_faces=[face_text(f) for f in matches])
     ranked = sorted(faces, key=lambda f: _distance(f, face))
+    dice = [] if isinstance(state_or_season, str) else state_or_season.round_dice
+    if dice:  # S-1.4: name the round's two dice, each with its faces nearest to the one typed
+        first, second = ([face_text(f) for f in sorted(die_faces(season, d), key=lambda f: _distance(f, face))[:2]]
+                         for d in dice)
+        raise RuleError("seasons.face_not_on_dice", face=face, season=season, first_die=dice[0],
+                        second_die=dice[1], first_closest=first, second_closest=second,
+                        closest_faces=[face_text(f) for f in ranked[:3]])
     raise RuleError("seasons.face_not_in_season", face=face, season=season,
                     closest_faces=[face_text(f) for f in ranked[:3]])
 

@@ -244,7 +244,7 @@ def forecast(state: SeasonsState, samples: int = 10000, seed: int = 0) -> dict[s
     known_hand = [_CODE[c] for c in state.hand_known if c in _CODE]
     unknown = max(0, state.hand_size - len(known_hand))
     titus, figrim = state.summoned.count(C.TITUS), state.summoned.count(C.FIGRIM)
-    bot_dice = [list(state.chosen[s]) for s in SEASONS] if state.dice == "bot" else None
+    bot_dice = [list(state.chosen[s]) for s in SEASONS] if state.uses_chosen_dice else None
     scores = []
     for _ in range(samples):
         sim = _new_sim(rnd, state.difficulty, deck)

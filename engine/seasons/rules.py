@@ -35,6 +35,8 @@ BONUS_PENALTY = (0, 5, 12, 20)  # §9.4
 
 # What `effect` accepts: the player's side of ongoing or triggered effects, and the S-8.3 correction.
 EFFECT_KINDS = ("activate", "summon", "kairn", "onys", "cannot_pay", "left")
+# Those only the player's own turn brings (corrections and a card leaving play may come before the roll).
+_TURN_EFFECTS = frozenset({"activate", "summon", "kairn", "onys"})
 
 WAIT_DIE, WAIT_ROLL, WAIT_TAKE = "seasons.waiting.die", "seasons.waiting.roll", "seasons.waiting.take_die"
 WAIT_TURN = "seasons.waiting.player_turn"
@@ -83,23 +85,25 @@ class SeasonsRules:
     def new_game(self, options: Mapping[str, Any], seed: int) -> Step:
         opts = self.normalize_options(options)
         rng = Rng(int(seed))
-        # S-1.4: two dice of each season chosen at random; drawn in table mode too so both modes share
-        # the seed's stream, but only bot-dice games use (and show) them.
+        # S-1.4: two dice of each season chosen at random, in both modes (always drawn, so both modes and
+        # every edition share the seed's stream); table-dice games use them since edition 3.
         chosen = {season: sorted(rng.sample(dice_numbers(season), 2)) for season in SEASONS}
         state = SeasonsState(
             difficulty=opts["difficulty"], dice=opts["dice"], year=1, month=1, rng=rng.state, chosen=chosen,
             crystals=0, hand_size=PRELUDE_HAND, hand_known=[], summoned=[], discards=[], player_area=[],
             rolled=None, queue=[], wait_key=WAIT_DIE, wait_params={}, payments=[], over=False, round=1,
             player_score=None, outcome=None, edition=opts["edition"], taken=None, round_season="winter",
-            top_year=1, past_end=False, kairn_used=0,
+            top_year=1, past_end=False, kairn_used=0, prelude_open=opts["edition"] >= 3, turn_reported=False,
         )
         events: Events = []
         _ev(events, "game_started", difficulty=state.difficulty, dice=state.dice, hand_size=PRELUDE_HAND)
-        _ev(events, "prelude", hand_size=PRELUDE_HAND)
-        if state.dice == "bot":
+        _ev(events, "dummbot_setup")  # S-1.2
+        _ev(events, "two_player_costs")  # S-3.1
+        _ev(events, "prelude", hand_size=PRELUDE_HAND, can_tell=state.prelude_open)  # S-2.1, S-2.4
+        if state.uses_chosen_dice:
             for season in SEASONS:
                 a, b = chosen[season]
-                _ev(events, "dice_chosen", season=season, first_die=a, second_die=b)
+                _ev(events, "dice_chosen", season=season, first_die=a, second_die=b, dice=state.dice)
         _set_round_wait(state)
         return Step(state, tuple(events), state.waiting)
 
@@ -137,6 +141,8 @@ def _refuse_out_of_turn(s: SeasonsState, action: str) -> None:
             raise RuleError("seasons.end_take_first")
     if action == "end" and s.dice == "table" and s.wait_key == WAIT_DIE:
         raise RuleError("seasons.end_table_dice")
+    if action == "prelude":  # S-2.4: only before Dummbot's first die, in games begun under edition 3
+        raise RuleError("seasons.prelude_too_late" if s.edition >= 3 else "seasons.prelude_older_game")
     raise RuleError("seasons.not_now", action=action, waiting=s.wait_key)
 
 
@@ -151,9 +157,21 @@ def _set_round_wait(s: SeasonsState) -> None:
                                                 "dummbot_die": left["die"], "dummbot_face": dict(left["face"])}
     elif s.rolled:
         s.wait_key, s.wait_params = WAIT_TAKE, {"dice": [dict(d) for d in s.rolled]}
+    elif s.dice == "bot":
+        s.wait_key, s.wait_params = WAIT_ROLL, {"season": s.dice_season, "year": s.year, "month": s.month,
+                                                "round": s.round}
     else:
-        s.wait_key, s.wait_params = (WAIT_ROLL if s.dice == "bot" else WAIT_DIE), {
-            "season": s.dice_season, "year": s.year, "month": s.month, "round": s.round}
+        s.wait_key, s.wait_params = WAIT_DIE, _table_round_params(s)
+
+
+def _table_round_params(s: SeasonsState) -> dict[str, Any]:
+    """Table dice: the month with its own season, the season of the dice rolled (S-3.2: they stay the round's
+    after a time move), the two dice (S-1.4) and whether the turn is under way (then no new roll)."""
+    params: dict[str, Any] = {"season": s.season, "dice_season": s.dice_season, "year": s.year, "month": s.month,
+                              "round": s.round, "in_turn": s.turn_reported}
+    if s.uses_chosen_dice:
+        params["first_die"], params["second_die"] = s.round_dice
+    return params
 
 
 def _wait(s: SeasonsState, key: str, **params: Any) -> bool:
@@ -458,6 +476,7 @@ def _resolve_die(s: SeasonsState, face: JSON, events: Events) -> None:
     if s.edition >= 2:
         s.payments = []  # S-8.3: what was assumed paid before Dummbot's die can no longer be corrected
     s.round_season, s.kairn_used = None, 0
+    s.prelude_open = s.turn_reported = False
     _ev(events, "dummbot_die", face=face, season=season)
     energy = face["energy"]
     total = sum(energy.values())
@@ -544,10 +563,12 @@ def _do_reveal(s: SeasonsState, action: Action, events: Events) -> None:
         _dummbot_summons(s, events, cards[0], "pile")
     elif s.wait_key == WAIT_HAND:
         _check_copies(s, cards, include_hand=False)
+        _check_fits_hand(s, cards)
         s.wait_key = ""
         _summon_from_hand(s, events, cards)
     else:
         _check_copies(s, cards, include_hand=False)
+        _check_fits_hand(s, cards)
         s.wait_key = ""
         for card in cards:
             _leave_hand(s, card)
@@ -557,10 +578,49 @@ def _do_reveal(s: SeasonsState, action: Action, events: Events) -> None:
             _ev(events, "returned_to_hand", count=params["drawn"] - len(cards), hand_size=s.hand_size)
 
 
+def _check_fits_hand(s: SeasonsState, cards: list[str]) -> None:
+    """S-2.4: cards drawn from Dummbot's hand fit what is known of it: those not among the known cards (as a
+    multiset) are at most its unknown ones. Games of older editions took any reveal, and replay so."""
+    if s.edition < 3:
+        return
+    missing = list(s.hand_known)  # the known cards not named
+    outside = []  # the named cards not known to be there
+    for card in cards:
+        if card in missing:
+            missing.remove(card)
+        else:
+            outside.append(card)
+    if len(outside) > s.hand_unknown:
+        raise RuleError("seasons.reveal_not_in_hand", cards=cards, known_cards=list(s.hand_known),
+                        missing_cards=missing, outside_cards=outside, outside_count=len(outside),
+                        unknown=s.hand_unknown,
+                        hand_size=s.hand_size, count=len(cards), need=len(cards) - s.hand_unknown)
+
+
 def _leave_hand(s: SeasonsState, card: str) -> None:
     s.hand_size -= 1
+    s.prelude_open = False  # a card of the prelude's may be gone: its six no longer say what the hand holds
     if card in s.hand_known:
         s.hand_known.remove(card)
+
+
+def _do_prelude(s: SeasonsState, action: Action, events: Events) -> None:
+    """S-2.4: the six cards the prelude gave Dummbot (optional). Nothing has left its hand yet, so these are
+    known to be there, beside any card drawn face down since; told again, the new six replace the first."""
+    cards = _card_list(action.get("cards"))
+    if len(cards) != PRELUDE_HAND:
+        raise RuleError("seasons.prelude_count", expected=PRELUDE_HAND, got=len(cards))
+    s.hand_known = []
+    _check_copies(s, cards, include_hand=False)
+    s.hand_known = cards
+    _ev(events, "prelude_told", cards=cards, hand_size=s.hand_size, unknown=s.hand_unknown)
+
+
+def _turn_under_way(s: SeasonsState) -> None:
+    """Table dice: a report of the player's own turn (a summon, an activation, a time move) says they have rolled
+    the round's dice; until Dummbot's die the prompt says to go on, not to roll again."""
+    if s.wait_key == WAIT_DIE:
+        s.turn_reported = True
 
 
 def _summon_from_hand(s: SeasonsState, events: Events, drawn: list[str]) -> None:
@@ -576,6 +636,7 @@ def _summon_from_hand(s: SeasonsState, events: Events, drawn: list[str]) -> None
             rest.remove(summon)
             discard = _extreme(s, events, rest, best=False)
             rest.append(summon)
+    s.prelude_open = False
     for card in drawn:
         if card in s.hand_known:
             s.hand_known.remove(card)
@@ -598,6 +659,7 @@ def _do_played(s: SeasonsState, action: Action, events: Events) -> None:
     """S-8: the player summoned a card; the column "Player summons it"."""
     card = card_id(action.get("card", ""))
     _check_copies(s, [card], include_hand=True)
+    _turn_under_way(s)
     s.player_area.append(card)
     if card == C.SYLLAS:
         if s.summoned:
@@ -639,6 +701,8 @@ def _do_effect(s: SeasonsState, action: Action, events: Events) -> None:
     if s.wait_key in CORRECTIONS_ONLY and kind != "cannot_pay":  # S-8.3: only corrections now
         raise RuleError("seasons.only_corrections_now" if s.wait_key == WAIT_SCORE else "seasons.payments_mid_step",
                         kind=kind)
+    if kind in _TURN_EFFECTS:
+        _turn_under_way(s)
     if kind == "activate":  # Dummbot's Thieving Fairies
         _require_dummbot_card(s, C.FAIRIES, kind)
         _fairies_take(s, events)
@@ -744,6 +808,7 @@ def _do_time(s: SeasonsState, action: Action, events: Events) -> None:
     steps = _int_arg(action, "steps", lo=-3, hi=3)
     if steps == 0:
         raise RuleError("seasons.bad_number", field="steps", value="0")
+    _turn_under_way(s)
     if s.edition >= 2:
         if s.position + steps < 0:
             raise RuleError("seasons.time_before_start", steps=steps)
@@ -808,7 +873,7 @@ def _do_score(s: SeasonsState, action: Action, events: Events) -> None:
 _HANDLERS: dict[str, Callable[[SeasonsState, Action, Events], None]] = {
     "roll": _do_roll, "take": _do_take, "end": _do_end, "die": _do_die, "reveal": _do_reveal, "played": _do_played,
     "effect": _do_effect, "time": _do_time, "crystals": _do_crystals, "answer": _do_answer,
-    "score": _do_score,
+    "score": _do_score, "prelude": _do_prelude,
 }
 
 RULES = SeasonsRules()

@@ -48,6 +48,10 @@ MID_STEP = frozenset({"seasons.waiting.reveal_summon", "seasons.waiting.reveal_h
                       "seasons.waiting.reveal_discard", "seasons.waiting.player_crystals"})
 # Where ``effect`` takes only "I could not pay": in the middle of a step, and after the last round.
 CORRECTIONS_ONLY = MID_STEP | {"seasons.waiting.score"}
+# Where the player's turn of a round is going on (or about to): the prelude may be told then (S-2.4).
+_ROUND_WAITS = frozenset({"seasons.waiting.die", "seasons.waiting.roll", "seasons.waiting.take_die",
+                          "seasons.waiting.player_turn"})
+>>>>>>> wt-seasdice
 # Edition 1, the first release's reading, kept so that games recorded then replay exactly: taking a die
 # resolved Dummbot's die at once, so time moves were entered before the roll, and nothing was corrected
 # at the final score.
@@ -59,7 +63,9 @@ _LEGAL_EDITION_1 = {
 # The rules of seasons-dummbot.md as they stand; see ``SeasonsRules.normalize_options``. Each edition keeps the
 # games recorded under the one before replaying as they were played. Edition 3: "I could not pay" corrects the
 # card named (S-8 #39), energy past the end of year 3 at winter's rate (S-4.1, S-9.4), the player's Arcano Leech
-# before a card-draw summon too (S-8 #33), Kairn and Onys are activations for Dummbot's Fairies (S-8.7).
+# before a card-draw summon too (S-8 #33), Kairn and Onys are activations for Dummbot's Fairies (S-8.7); table
+# dice are the two chosen dice of each season (S-1.4), the prelude may name Dummbot's hand and a reveal from the
+# hand must fit what is known of it (S-2.4).
 EDITION = 3
 EDITIONS = (1, 2, EDITION)
 END = 36  # the token's position past month 12 of year 3 (S-7.1, S-9.4); see ``SeasonsState.position``
@@ -67,6 +73,10 @@ END = 36  # the token's position past month 12 of year 3 (S-7.1, S-9.4); see ``S
 # Fields added with edition 2: older saved states get these defaults.
 _DEFAULTS: dict[str, Any] = {"edition": 1, "taken": None, "round_season": None, "top_year": None,
                              "past_end": False, "kairn_used": 0}
+# Fields added with edition 3, written only when they differ from these defaults, so that a state stored before
+# them writes back the same JSON.
+_LATER: dict[str, Any] = {"prelude_open": False, "turn_reported": False}
+_DEFAULTS.update(_LATER)
 
 
 # A Seasons result names its opponent Dummbot, as the export and the stored summaries always did.
@@ -104,6 +114,9 @@ class SeasonsState:
     top_year: int | None
     past_end: bool
     kairn_used: int
+    # Added with edition 3.
+    prelude_open: bool  # S-2.4: the prelude's six cards may still be told (no die yet, no card left the hand)
+    turn_reported: bool  # table dice: something of the player's turn was reported this round (they rolled)
 
     # -- derived -----------------------------------------------------------------------------------
     @property
@@ -123,6 +136,22 @@ class SeasonsState:
         return self.round_season if self.edition >= 2 and self.round_season else self.season
 
     @property
+    def uses_chosen_dice(self) -> bool:
+        """S-1.4: the round's dice are the two chosen ones of its season (bot dice always; table dice since
+        edition 3, before which any of the season's five was taken)."""
+        return self.dice == "bot" or self.edition >= 3
+
+    @property
+    def round_dice(self) -> list[int]:
+        """The two dice of this round's season (S-1.4, S-3.2); empty when any of the five counts."""
+        return list(self.chosen[self.dice_season]) if self.uses_chosen_dice else []
+
+    @property
+    def hand_unknown(self) -> int:
+        """S-2.4: how many cards of Dummbot's hand are not known (the rest are ``hand_known``)."""
+        return max(0, self.hand_size - len(self.hand_known))
+
+    @property
     def position(self) -> int:
         """The token as one number: 0 is year 1 month 1, 35 year 3 month 12, 36 past the end (S-9.4)."""
         return END if self.past_end else (self.year - 1) * 12 + self.month - 1
@@ -137,6 +166,8 @@ class SeasonsState:
         legal = (LEGAL if self.edition >= 2 else _LEGAL_EDITION_1)[self.wait_key]
         if self.payments and self.wait_key in MID_STEP:
             legal = (*legal, "effect")
+        if self.prelude_open and self.wait_key in _ROUND_WAITS:
+            legal = (*legal, "prelude")
         return Waiting(self.wait_key, dict(self.wait_params), legal)
 
     @property
@@ -177,8 +208,11 @@ class SeasonsState:
                 "summoned": list(self.summoned),
                 "score": self.score,
                 "hand_known": list(self.hand_known),
+                "hand_unknown": self.hand_unknown,
             },
-            "chosen_dice": {s: list(d) for s, d in self.chosen.items()} if self.dice == "bot" else {},
+            "chosen_dice": {s: list(d) for s, d in self.chosen.items()} if self.uses_chosen_dice else {},
+            "round_dice": self.round_dice,
+            "prelude_open": self.prelude_open,
             "discards": list(self.discards),
             "player_area": list(self.player_area),
             "rolled": copy.deepcopy(self.rolled),
@@ -207,7 +241,9 @@ class SeasonsState:
     def to_json(self) -> JSON:
         out: JSON = {"version": STATE_VERSION, "game": "seasons"}
         for name in _FIELDS:
-            out[name] = copy.deepcopy(getattr(self, name))
+            value = getattr(self, name)
+            if name not in _LATER or value != _LATER[name]:
+                out[name] = copy.deepcopy(value)
         return out
 
     @classmethod

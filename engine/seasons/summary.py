@@ -10,7 +10,8 @@ class DummbotSummary(TypedDict):
     hand_size: int
     summoned: list[str]  # card ids
     score: int
-    hand_known: list[str]
+    hand_known: list[str]  # the cards known to be in Dummbot's hand (S-2.4), each copy once
+    hand_unknown: int  # how many of its cards are not known
 
 
 class SeasonsSummary(TypedDict):
@@ -22,7 +23,9 @@ class SeasonsSummary(TypedDict):
     difficulty: str
     dice: str  # table | bot
     dummbot: DummbotSummary
-    chosen_dice: dict[str, list[int]]
+    chosen_dice: dict[str, list[int]]  # S-1.4: the two dice of each season (empty: any of the five, old games)
+    round_dice: list[int]  # the two dice of this round's season
+    prelude_open: bool  # S-2.4: the prelude's cards may still be told
     discards: list[str]
     player_area: list[str]
     rolled: Any

@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.core import Action, Step
 from engine.seasons import RULES, parse_face
+from engine.seasons.faces import dice_numbers, die_faces
 from engine.seasons.state import SeasonsState
 
 
@@ -30,7 +31,24 @@ def act(state: SeasonsState, type_: str, **args: Any) -> Step:
 
 
 def die(state: SeasonsState, text: str) -> Step:
-    return act(state, "die", face=face(text))
+    """Dummbot's die shows ``text``: the round's two dice (S-1.4) are made to include one with that face, as if
+    the seed had chosen it, so that a test of another rule does not hang on the seed's dice."""
+    return act(with_die_for(state, face(text)), "die", face=face(text))
+
+
+def with_die_for(state: SeasonsState, wanted: dict[str, Any]) -> SeasonsState:
+    """``state`` with a die of the round's season that has ``wanted`` among its chosen dice (unchanged if it has
+    one already, or if no die has that face)."""
+    season = state.dice_season
+    if not state.uses_chosen_dice or any(wanted in die_faces(season, d) for d in state.chosen[season]):
+        return state
+    having = [d for d in dice_numbers(season) if wanted in die_faces(season, d)]
+    if not having:
+        return state
+    other = next(d for d in state.chosen[season] if d != having[0])
+    changed = state.clone()
+    changed.chosen = {**state.chosen, season: sorted([having[0], other])}
+    return changed
 
 
 def keys(step: Step) -> list[str]:

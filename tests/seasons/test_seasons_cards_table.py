@@ -290,7 +290,7 @@ def test_s8_3_partial_payment_and_unknown_kind():
 
 
 def test_s8_4_every_transfer_is_recorded_and_undone():
-    record = GameRecord(RULES, {"difficulty": "wizard", "dice": "table"}, 5)
+    record = GameRecord(RULES, {"difficulty": "wizard", "dice": "table"}, 1)  # winter dice 2 and 3
     record.push(Action("die", face="draw, 1 dot"))
     record.push(Action("reveal", cards=["1"]))
     before = record.state

@@ -65,7 +65,7 @@ def test_s1_5_unknown_difficulty_or_dice_is_refused():
 
 def test_s2_1_prelude_puts_two_of_each_five_onto_dummbots_hand():
     step = RULES.new_game({"difficulty": "apprentice", "dice": "table"}, 1)
-    assert params(step, "prelude") == [{"hand_size": 6}]
+    assert params(step, "prelude") == [{"hand_size": 6, "can_tell": True}]
 
 
 def test_s2_2_dummbot_starts_with_six_cards():
@@ -364,15 +364,16 @@ def test_s9_4_forward_time_past_year_three_ends_the_game_after_dummbots_die():
 def test_table_die_accepts_face_without_dots_when_unique_and_refuses_foreign_faces():
     unique = [f for f in season_faces("winter") if f["draw"] == 0 and f["energy"] == {"fire": 2}]
     assert len(unique) == 1
-    assert act(new(), "die", face="2 fire, star").state.month == 1 + unique[0]["dots"]
-    with pytest.raises(RuleError) as err:
-        act(new(), "die", face="5 earth, 1 dot")
+    assert act(new(), "die", face="2 fire, star").state.month == 1 + unique[0]["dots"]  # on winter die 2
+    edition_2 = RULES.new_game({"difficulty": "wizard", "dice": "table", "edition": 2}, 1).state
+    with pytest.raises(RuleError) as err:  # a game of edition 2 took a face of any of the five dice
+        act(edition_2, "die", face="5 earth, 1 dot")
     assert err.value.key == "seasons.face_not_in_season" and len(err.value.params["closest_faces"]) == 3
 
 
 def test_dots_omitted_and_ambiguous_is_refused_with_the_candidates():
-    with pytest.raises(RuleError) as err:
-        act(new(), "die", face={"energy": {}, "crystals": 6})
+    with pytest.raises(RuleError) as err:  # winter dice 4 and 5 have 6 crystals, with 2 and 3 dots
+        act(new(chosen={**new().chosen, "winter": [4, 5]}), "die", face={"energy": {}, "crystals": 6})
     assert err.value.key == "seasons.face_ambiguous"
     assert err.value.params["closest_faces"] == ["6 crystals, 2 dots", "6 crystals, 3 dots"]
 

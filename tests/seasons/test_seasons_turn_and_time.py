@@ -83,11 +83,12 @@ def test_s3_2_table_face_is_checked_against_the_rounds_dice_after_time_moved_bac
     # Round in spring (month 4); Temporal Boots take the token back to winter; the spring face is right.
     turn = act(new(month=4, hand_size=0), "time", steps=-1).state
     assert turn.season == "winter" and turn.dice_season == "spring"
-    assert turn.waiting.params["season"] == "spring"
+    # The month with its own season, and the season of the dice rolled (ja-style turn 3, 14).
+    assert (turn.waiting.params["season"], turn.waiting.params["dice_season"]) == ("winter", "spring")
     step = die(turn, "2 earth, 3 crystals, 1 dot")  # a spring face no winter die has
     assert step.state.crystals == 2 * 3 + 3  # S-4.1: earth at winter's rate, where the token stands
     err = refused(turn, "die", face="2 water, 3 crystals, 1 dot")  # winter's face: not rolled this round
-    assert err.key == "seasons.face_not_in_season" and err.params["season"] == "spring"
+    assert err.key == "seasons.face_not_on_dice" and err.params["season"] == "spring"
 
 
 def test_s3_2_bot_dice_resolve_the_rolled_die_after_time_moved():

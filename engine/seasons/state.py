@@ -51,7 +51,6 @@ CORRECTIONS_ONLY = MID_STEP | {"seasons.waiting.score"}
 # Where the player's turn of a round is going on (or about to): the prelude may be told then (S-2.4).
 _ROUND_WAITS = frozenset({"seasons.waiting.die", "seasons.waiting.roll", "seasons.waiting.take_die",
                           "seasons.waiting.player_turn"})
->>>>>>> wt-seasdice
 # Edition 1, the first release's reading, kept so that games recorded then replay exactly: taking a die
 # resolved Dummbot's die at once, so time moves were entered before the roll, and nothing was corrected
 # at the final score.

@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.buttons import Components
+from bot.buttons import ButtonSpec, view_of
 
 TITLE = "Volfyirion — the dragon"
 LINES = ("• Mint built in Tylaris.\n"
@@ -51,13 +51,13 @@ class DurableLog:
 
 
 def reply_like_the_bot(n: int) -> dict[str, Any]:
-    """A reply of the bot's usual shape, its buttons written as the bot writes them (``buttons.Components``)."""
+    """A reply of the bot's usual shape, its buttons made as the bot makes them (``buttons.view_of``)."""
     embed = discord.Embed(title=TITLE, description=LINES, color=0xB91C1C)
     embed.add_field(name=FIELD[0], value=FIELD[1], inline=False)
     embed.set_footer(text=FOOTER.format(n=n))
-    buttons = [{"type": 2, "style": 4 if label == "Undo" else 2, "disabled": False, "label": label,
-                "custom_id": f"floor:{n}:{label}"} for label in BUTTONS]
-    return {"embed": embed, "view": Components([buttons[:5], buttons[5:]])}
+    buttons = [ButtonSpec("floor", label, arg=i, style=discord.ButtonStyle.danger if label == "Undo"
+                          else discord.ButtonStyle.secondary) for i, label in enumerate(BUTTONS)]
+    return {"embed": embed, "view": view_of(2, n, buttons)}
 
 
 class DurableNoop(commands.Bot):

@@ -149,7 +149,8 @@ class SoloBot(commands.AutoShardedBot):
         if self._identify_concurrency is None:
             try:
                 self._identify_concurrency = max(1, int((await self.http.get_bot_gateway())[2]["max_concurrency"]))
-            except (discord.HTTPException, KeyError, TypeError, ValueError):
+            except (discord.HTTPException, IndexError, KeyError, TypeError, ValueError):
+                # discord.py before 2.5 gives (shards, url) without the session start limits: one at a time
                 self._identify_concurrency = 1
         bucket = (shard_id or 0) % self._identify_concurrency
         last = self._identified.get(bucket)

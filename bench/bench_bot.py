@@ -4,7 +4,7 @@ Run: ``.venv/bin/python -m bench.bench_bot`` (``--quick`` for small counts). Pri
 table per figure, each a median of several runs with a baseline measured in the same run:
 
 - commands/s and p50/p99 latency (dispatch to answered: the moment the stand-in took the answer, Driver
-  ``grace=0``) at 1, 10 and 200 channels playing at once, each channel a player who sends the next command
+  ``settle=False``) at 1, 10 and 200 channels playing at once, each channel a player who sends the next command
   as soon as the last one is answered (a closed loop), for real games' commands (``/seasons die``/``reveal``…
   and ``/volfyrion play``/``end``…, a new game started when one ends) beside EchoBot's ``/echo noop`` in the
   same channels: the floor that the stand-in, the gateway and discord.py cost without any engine or store;
@@ -247,7 +247,7 @@ async def closed_loop(driver: Driver, tables: list[Table], per_channel: int,
             name, options = pick(table)
             start = time.perf_counter()
             try:
-                reply = await driver.slash(name, options, channel=table.channel, user=table.user, grace=0)
+                reply = await driver.slash(name, options, channel=table.channel, user=table.user, settle=False)
                 # Refused by the stand-in (a rule broken), or turned down by the bot: the stream is off.
                 failed = bool(reply.rejections or reply.ephemeral)
                 # Answered when the stand-in took the answer (what the player sees), not when this coroutine
@@ -314,7 +314,7 @@ async def _load_runs(standin: StandIn, scale: Scale, tables: list[Table], db_pat
         for who in ("noop", "durable", "bot", "nofsync") if not is_postgres(target) else ("noop", "bot"):
             levels = {n: c for n, c in scale.levels.items() if plays(who, n, scale)}
             client = client_for(who, db_path, target)
-            async with standin.connect(client, grace=0) as driver:
+            async with standin.connect(client, settle=False) as driver:
                 pick = (lambda _t: noop) if who in ("noop", "durable") else Table.next_command
                 for level, per_channel in levels.items():
                     # Warm up (caches, first renders): one command per channel, all at once.
@@ -789,7 +789,7 @@ async def time_to_ready(standin: StandIn, path: Path) -> tuple[float, float, flo
     the full integrity check, which runs in the background after the open)."""
     start = time.perf_counter()
     bot = create_bot(Config(db_path=path))
-    async with standin.connect(bot, grace=0):
+    async with standin.connect(bot, settle=False):
         ready = time.perf_counter() - start
     store = SqliteStore(path, background_check=False)
     start = time.perf_counter()

@@ -141,7 +141,7 @@ async def play(driver: Any, table: Table, pick: Callable[[Table], Any], count: i
         if probes is not None:
             probes.marks = {}
             probes.mark(START)
-        await driver.slash(name, options, channel=table.channel, user=table.user, grace=0)
+        await driver.slash(name, options, channel=table.channel, user=table.user, settle=False)
         if probes is not None:
             probes.mark(END)
             if PICTURE not in probes.marks:
@@ -183,7 +183,7 @@ async def measure(scale: Scale, workdir: Path) -> dict[str, list[Steps]]:
                 for side, (who, pick, strings) in sides.items():
                     table = Table(channel, user, seasons_stream() + volfyirion_stream())
                     client = client_for(who, workdir / f"path-{r}-{who}-{strings}.sqlite3")
-                    async with standin.connect(client, grace=0) as driver:
+                    async with standin.connect(client, settle=False) as driver:
                         await play(driver, table, pick, scale.warmup)
                         await pictures_out(client, prepared=True)  # a bot that has finished starting
                         collector.settle()

@@ -15,7 +15,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from importlib import metadata
 
-PACKAGES = ("discord.py", "aiohttp", "Pillow", "isal", "asyncpg")
+PACKAGES = ("discord.py", "aiohttp", "Pillow", "asyncpg")
 
 
 def cpu_model() -> str:

@@ -3,7 +3,7 @@
 It is EchoBot's ``/echo noop`` with two things added: before it answers, it commits one row to an SQLite file
 in WAL mode with ``synchronous=FULL`` (the store's durability: one fsync of the WAL per commit), and its answer
 has the shape of the bot's usual reply (an embed with a title, two lines, a field and a footer; six buttons in
-two rows), sent as the bot sends it (``bot.respond.answer``: without asking Discord for the message back). It
+two rows), sent as the bot sends it (``interaction.response.send_message``). It
 has no game, no engine, no lock, no store threads: the commit runs on the event loop, the cheapest a durable
 commit gets at one channel, where nothing else waits. bench_bot plays it at one channel beside the no-op and
 the bot: the bot's own work is what it takes beyond this floor.
@@ -19,8 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.buttons import Components
-from bot.respond import answer
+from bot.buttons import ButtonSpec, view_of
 
 TITLE = "Volfyirion — the dragon"
 LINES = ("• Mint built in Tylaris.\n"
@@ -52,13 +51,13 @@ class DurableLog:
 
 
 def reply_like_the_bot(n: int) -> dict[str, Any]:
-    """A reply of the bot's usual shape, its buttons written as the bot writes them (``buttons.Components``)."""
+    """A reply of the bot's usual shape, its buttons made as the bot makes them (``buttons.view_of``)."""
     embed = discord.Embed(title=TITLE, description=LINES, color=0xB91C1C)
     embed.add_field(name=FIELD[0], value=FIELD[1], inline=False)
     embed.set_footer(text=FOOTER.format(n=n))
-    buttons = [{"type": 2, "style": 4 if label == "Undo" else 2, "disabled": False, "label": label,
-                "custom_id": f"floor:{n}:{label}"} for label in BUTTONS]
-    return {"embed": embed, "view": Components([buttons[:5], buttons[5:]])}
+    buttons = [ButtonSpec("floor", label, arg=i, style=discord.ButtonStyle.danger if label == "Undo"
+                          else discord.ButtonStyle.secondary) for i, label in enumerate(BUTTONS)]
+    return {"embed": embed, "view": view_of(2, n, buttons)}
 
 
 class DurableNoop(commands.Bot):
@@ -72,7 +71,7 @@ class DurableNoop(commands.Bot):
 
         @echo.command(description="Commit one row, then answer like the bot")
         async def noop(interaction: discord.Interaction) -> None:
-            await answer(interaction, **reply_like_the_bot(self.log.commit()))
+            await interaction.response.send_message(**reply_like_the_bot(self.log.commit()))
 
         self.tree.add_command(echo)
 

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -16,6 +17,7 @@ from .channels import gate
 from .config import Config
 from .controller import Controller, send
 from .delivery import commit_state
+from .handled import Handled, Parser, wrap_interaction_parser
 from .i18n import CommandTranslator, lang_of, t
 from .metrics import Metrics, command_name
 from .render.embeds import notice_embed
@@ -30,25 +32,21 @@ IDENTIFY_INTERVAL = 5.0  # seconds between two identifies in one bucket (Discord
 
 class SoloTree(app_commands.CommandTree):
     """The command tree, refusing options whose type is not the one the command declares (only a stale
-    command sync can send those): without this a user option would reach a text parameter as an object."""
+    command sync can send those): without this a user option would reach a text parameter as an object.
 
-    async def _call(self, interaction: discord.Interaction) -> None:
-        """Every slash command, timed under its full name (bot.metrics); autocomplete is not a command."""
-        if interaction.type is not discord.InteractionType.application_command:
-            return await super()._call(interaction)
-        async with interaction.client.metrics.command(command_name(interaction.data)):
-            await super()._call(interaction)
+    Every slash command is timed under its full name (bot.metrics): from this check to discord.py's
+    ``on_app_command_completion`` event, or to the error handler (``SoloBot.on_app_command_error``)."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.type not in (discord.InteractionType.application_command,
-                                    discord.InteractionType.autocomplete):
+        if interaction.type is discord.InteractionType.application_command:
+            interaction.extras["began"] = time.perf_counter()
+        elif interaction.type is not discord.InteractionType.autocomplete:
             return True
-        try:
-            command, options = self._get_app_command_options(interaction.data or {})
-        except Exception:  # noqa: BLE001 - an unknown command is answered by the tree's own error path
-            return True
+        command = interaction.command
+        if command is None:
+            return True  # an unknown command is answered by the tree's own error path
         declared = {p.name: p.type.value for p in getattr(command, "parameters", [])}
-        wrong = [o for o in options if isinstance(o, dict) and o.get("name") in declared
+        wrong = [o for o in leaf_options(interaction.data) if isinstance(o, dict) and o.get("name") in declared
                  and not _well_typed(o, declared[o["name"]])]
         if not wrong:
             return True
@@ -57,7 +55,28 @@ class SoloTree(app_commands.CommandTree):
         else:
             embed = notice_embed(lang_of(interaction.locale), "refuse.bad_option", value=str(wrong[0].get("name")))
             await send(interaction, embed=embed, ephemeral=True)
+            timed(interaction)
         return False
+
+
+# What a player or a stale command sync causes, answered as such: not the bot's failures.
+EXPECTED_ERRORS = (app_commands.CheckFailure, app_commands.TransformerError, app_commands.CommandNotFound,
+                   app_commands.CommandSignatureMismatch)
+
+
+def timed(interaction: discord.Interaction, *, failed: bool = False) -> None:
+    """A slash command is over: count it and its time, once (bot.metrics)."""
+    began = interaction.extras.pop("began", None)
+    if began is not None:
+        interaction.client.metrics.observe(command_name(interaction.data), began, failed=failed)
+
+
+def leaf_options(data: dict | None) -> list:
+    """A slash command's own options, below its group and subcommand."""
+    options = (data or {}).get("options") or []
+    while options and isinstance(options[0], dict) and options[0].get("type") in (1, 2):
+        options = options[0].get("options") or []
+    return options
 
 
 _VALUE_TYPES = {3: (str,), 4: (int,), 5: (bool,), 10: (int, float)}
@@ -90,7 +109,8 @@ class SoloBot(commands.AutoShardedBot):
                          allowed_contexts=app_commands.AppCommandContext(guild=True),
                          allowed_installs=app_commands.AppInstallationType(guild=True))
         self._gate_tasks: set[asyncio.Task] = set()
-        self._max_concurrency: int | None = None
+        self.handled = Handled()  # ``await bot.handled(interaction_id)``: the bot is done with it (bot.handled)
+        self._identify_concurrency: int | None = None
         self._identified: dict[int, float] = {}  # identify bucket -> when its last shard identified
         self.config = config
         self.store = make_store(config.db_target)
@@ -105,33 +125,34 @@ class SoloBot(commands.AutoShardedBot):
 
     def _guard_interaction_parser(self) -> None:
         """discord.py's gateway parser raises on a malformed INTERACTION_CREATE (Discord never sends one), and
-        an exception there ends the connection: log it and stay online instead."""
-        parsers = self._connection.parsers
-        parse = parsers["INTERACTION_CREATE"]
+        an exception there ends the connection: log it and stay online instead. A DM or an archived thread is
+        refused before discord.py parses it (``channels.gate``)."""
+        def guard(parse: Parser) -> Parser:
+            def guarded(data: dict) -> None:
+                try:
+                    refusal = gate(data)
+                    if refusal is not None:  # a DM, an archived or locked thread: answered, nothing applied
+                        self._refuse_raw(data, refusal)
+                        return
+                    parse(data)
+                except Exception:  # noqa: BLE001 - one bad event must not take the bot offline
+                    log.warning("ignored a malformed interaction %s",
+                                data.get("id") if isinstance(data, dict) else "?", exc_info=True)
+            return self.handled.around(guarded)
 
-        def guarded(data: dict) -> None:
-            try:
-                refusal = gate(data)
-                if refusal is not None:  # a DM, an archived or locked thread: answered, nothing applied
-                    self._refuse_raw(data, refusal)
-                    return
-                parse(data)
-            except Exception:  # noqa: BLE001 - one bad event must not take the bot offline
-                log.warning("ignored a malformed interaction %s", data.get("id") if isinstance(data, dict) else "?",
-                            exc_info=True)
-
-        parsers["INTERACTION_CREATE"] = guarded
+        wrap_interaction_parser(self, guard)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Discord lets `max_concurrency` shards identify together: shard ids in one bucket
         (`shard_id % max_concurrency`) wait 5 s between identifies, the others need not wait (discord.py's
         default waits 5 s before every shard but the first)."""
-        if self._max_concurrency is None:
+        if self._identify_concurrency is None:
             try:
-                self._max_concurrency = max(1, int((await self.http.get_bot_gateway())[2]["max_concurrency"]))
-            except (discord.HTTPException, KeyError, TypeError, ValueError):
-                self._max_concurrency = 1
-        bucket = (shard_id or 0) % self._max_concurrency
+                self._identify_concurrency = max(1, int((await self.http.get_bot_gateway())[2]["max_concurrency"]))
+            except (discord.HTTPException, IndexError, KeyError, TypeError, ValueError):
+                # discord.py before 2.5 gives (shards, url) without the session start limits: one at a time
+                self._identify_concurrency = 1
+        bucket = (shard_id or 0) % self._identify_concurrency
         last = self._identified.get(bucket)
         if last is not None:
             await asyncio.sleep(max(0.0, last + IDENTIFY_INTERVAL - time.monotonic()))
@@ -180,6 +201,9 @@ class SoloBot(commands.AutoShardedBot):
                 await self.http_server.close()
             await self.store.close()
 
+    async def on_app_command_completion(self, interaction: discord.Interaction, command: Any) -> None:
+        timed(interaction)
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Form submissions are handled here, so that a form opened before a restart still works."""
         data = interaction.data or {}
@@ -212,6 +236,8 @@ class SoloBot(commands.AutoShardedBot):
         """The one error handler, for commands (the tree's) and for buttons, menus and forms
         (``Controller.answering``): a refusal (``Refusal``, ``RuleError``, ``StoreError``) is answered privately
         as the controller refuses, what else the user can fix gets a localized answer, the rest a log line."""
+        expected = isinstance(getattr(error, "original", error), REFUSALS) or isinstance(error, EXPECTED_ERRORS)
+        timed(interaction, failed=not expected)
         lg = lang_of(interaction.locale)
         if isinstance(error, app_commands.CheckFailure) and interaction.response.is_done():
             return  # the check has answered already

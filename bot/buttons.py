@@ -91,79 +91,29 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=CUSTOM_ID):
                                                           list(self.item.values))
 
 
-ROWS, ROW_WIDTH = 5, 5  # a message's action rows, and the room in each (a button takes 1, a menu a whole row)
-
-
-class Components(discord.ui.View):
-    """One reply's buttons and menus, as Discord takes them, without an ``Item`` object for each (making those
-    was most of the cost of a reply's view): a press is answered from its custom_id by ``GameButton``, the
-    ``DynamicItem`` registered at start, never through this view. Laid out as discord.py lays out a ``View``."""
-
-    def __init__(self, rows: list[list[dict[str, Any]]]) -> None:
-        super().__init__(timeout=None)
-        self.rows = rows
-
-    def to_components(self) -> list[dict[str, Any]]:
-        return [{"type": 1, "components": row} for row in self.rows if row]
-
-
-def view_of(game_id: int, ply: int, specs: list[ButtonSpec | SelectSpec]) -> Components | None:
-    """The buttons and menus ``specs`` ask for, in rows as discord.py's ``View.add_item`` places them: the
-    first row with room (ValueError when there is none), or the spec's own ``row``. (discord.py itself loses
-    that row for a ``DynamicItem``; no reply asks for one.)"""
+def view_of(game_id: int, ply: int, specs: list[ButtonSpec | SelectSpec]) -> discord.ui.View | None:
+    """The buttons and menus ``specs`` ask for, as a ``View`` of ``DynamicItem``s (discord.py's persistent-view
+    pattern): discord.py keeps nothing of a view made only of them, a press is answered from its custom_id.
+    Laid out by ``View.add_item``: the first row with room, or the spec's own ``row`` (ValueError when full)."""
     if not specs:
         return None
-    rows: list[list[dict[str, Any]]] = [[] for _ in range(ROWS)]
-    used = [0] * ROWS
+    view = discord.ui.View(timeout=None)
     for spec in specs[:25]:
         arg = None if spec.arg is None else str(spec.arg)
         if isinstance(spec, SelectSpec):
             if not spec.options:
                 continue
-            component, width = _select(game_id, ply, spec, arg), ROW_WIDTH
+            options = [discord.SelectOption(label=label[:100], value=value[:100],
+                                            description=(description or None) and description[:100])
+                       for label, value, description in spec.options[:MENU_OPTIONS]]
+            item: GameButton | GameSelect = GameSelect(game_id, ply, spec.op, arg, placeholder=spec.placeholder,
+                                                       options=options, min_values=spec.min_values,
+                                                       max_values=spec.max_values)
         else:
-            component, width = {"type": 2, "style": int(spec.style), "disabled": False, "label": spec.label[:80],
-                                "custom_id": custom_id(game_id, ply, spec.op, arg)}, 1
-        row = spec.row
-        if row is None:
-            row = 0
-            while row < ROWS and used[row] + width > ROW_WIDTH:
-                row += 1
-        if row >= ROWS or used[row] + width > ROW_WIDTH:
-            raise ValueError(f"no room for {spec.op} in the reply's rows")
-        used[row] += width
-        rows[row].append(component)
-    return Components(rows)
-
-
-def _layout(component: dict[str, Any], *drop: str) -> dict[str, Any]:
-    """discord.py's own dict of a component, as the layout ours fill in (the keys it sends, in its order)."""
-    return {key: value for key, value in component.items() if key not in drop}
-
-
-# A select menu and an option as this discord.py sends them (its keys vary between versions), filled in by
-# ``_select`` without an Item or a SelectOption object for each: a picker has up to MENU_OPTIONS options.
-_MENU = _layout(discord.ui.Select(custom_id="_", placeholder="_", options=[discord.SelectOption(label="_")])
-                .to_component_dict(), "placeholder", "options")
-_OPTION = _layout(discord.SelectOption(label="_", value="_").to_dict())
-
-
-def _select(game_id: int, ply: int, spec: SelectSpec, arg: str | None) -> dict[str, Any]:
-    options = spec.options[:MENU_OPTIONS]
-    menu = {**_MENU, "custom_id": custom_id(game_id, ply, spec.op, arg), "min_values": spec.min_values,
-            "max_values": max(spec.min_values, min(spec.max_values, len(options)))}
-    if spec.placeholder[:150]:
-        menu["placeholder"] = spec.placeholder[:150]
-    menu["options"] = [_option(label[:100], value[:100], description and description[:100])
-                       for label, value, description in options]
-    return menu
-
-
-def _option(label: str, value: str, description: str | None) -> dict[str, Any]:
-    option = {**_OPTION, "label": label, "value": value}
-    if description:
-        option["description"] = description
-    return option
+            item = GameButton(game_id, ply, spec.op, arg, label=spec.label, style=spec.style)
+        item.row = spec.row
+        view.add_item(item)
+    return view
 
 
 @dataclass(frozen=True)

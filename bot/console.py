@@ -455,8 +455,9 @@ async def run(args: argparse.Namespace, bot_factory: Callable[[Config], Any], st
                                          api_base=standin.api_base, log_level="WARNING")
             bot = bot_factory(config)
             try:
-                # A generous grace: a result card posted just after the reply still prints with it.
-                driver = standin.connect(bot, timeout=standin.deadline + 30.0, grace=0.15)
+                # Each reply is complete when the bot says it has finished with its interaction
+                # (``bot.handled``): a result card posted after the reply prints with it.
+                driver = standin.connect(bot, timeout=standin.deadline + 30.0)
                 await driver.__aenter__()
             except Exception as error:  # noqa: BLE001 - reported, then the console stops
                 printer.error("console.start_failed", error=_in_words(error, args.lang))
@@ -471,7 +472,6 @@ async def run(args: argparse.Namespace, bot_factory: Callable[[Config], Any], st
                     # Read in a thread: the client's heartbeats go on while a person thinks.
                     line = await loop.run_in_executor(None, stdin.readline)
                     if not line or line.strip().lower() in QUIT_WORDS:
-                        await asyncio.sleep(driver.grace)  # a last card posted right after the last reply
                         console.flush()
                         return 0
                     await console.line(line)

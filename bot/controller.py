@@ -33,7 +33,6 @@ from .permissions import fit_interaction
 from .pictures import PictureQueue, picture_key
 from .render.embeds import game_embed, notice_embed
 from .render.picture import drawn
-from .respond import answer
 from .sessions import REFUSALS, Played, Refusal
 from .store import GameRow, StoreError
 
@@ -652,7 +651,7 @@ def picture_edit(interaction: discord.Interaction, sent: Any, embed: discord.Emb
 
 async def _send_one(interaction: discord.Interaction, kwargs: dict[str, Any], ephemeral: bool) -> Any:
     if not interaction.response.is_done():
-        await answer(interaction, ephemeral=ephemeral, **kwargs)
+        await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
     elif interaction.extras.get("thinking") == "public" and ephemeral:
         # A public "thinking…" cannot turn private: remove it and answer privately instead.
         interaction.extras.pop("thinking")

@@ -89,21 +89,12 @@ class TextHooks:
 
 # Each game's hooks, by kind (in registration order).
 TEXT_HOOKS: dict[str, TextHooks] = {}
-# How many times the games' words or strings changed (``register_text``, ``texts_changed``): ``t``'s memo.
-_REGISTERED = [0]
 # (event key, next event's key) → the key that says the event in that company (from the games' hooks).
 EVENT_KEYS: dict[tuple[str, str], str] = {}
 
 
-def texts_changed() -> None:
-    """The templates were changed in place (a game's strings added, replaced or removed): the sentences said
-    so far may be said otherwise now."""
-    _REGISTERED[0] += 1
-
-
 def register_text(kind: str, hooks: TextHooks) -> None:
     """Make ``kind``'s words known: its card names, parameters, command, variants and renames."""
-    texts_changed()
     TEXT_HOOKS[kind] = hooks
     VARIANTS.update(hooks.variants)
     PARAM_NAMES.update({key: dict(names) for key, names in hooks.param_names.items()})
@@ -143,68 +134,7 @@ def variant_key(key: str, params: dict[str, Any]) -> str:
 
 def t(lang: str, key: str, /, **params: Any) -> str:
     """The sentence for ``key`` in ``lang`` (English if the key has no translation, the key itself if unknown)."""
-    texts = catalog_texts()
-    memo = _memo_for(texts)
-    token = _memo_token(lang, key, params)
-    if token is not None:
-        said = memo.get(token)
-        if said is None:
-            said = _say(texts, lang, key, params)
-            if len(memo) >= MEMO_SIZE:
-                memo.clear()
-            memo[token] = said
-        return said
-    return _say(texts, lang, key, params)
-
-
-# Sentences already said, by (lang, key, params): ``t`` is a pure function of them, the templates and the games'
-# registered words, so the same sentence is made once (issue 12: a reply says ~20 of them, most of them the same
-# from one command to the next). Emptied when the templates or a registry change (see ``_memo_for``), and when
-# it is full (a footer's game id and ply are always new).
-MEMO_SIZE = 4096
-_MEMO: dict[tuple, str] = {}
-_MEMO_STAMP: list[Any] = [None, None]
-
-
-def _memo_for(texts: dict[str, dict[str, str]]) -> dict[tuple, str]:
-    """The memo, emptied first when what ``t`` reads changed since it was filled: other templates, or a change
-    announced by ``texts_changed`` (a game's words (re)registered or removed, its strings added to the
-    templates or taken out: ``register_text`` and ``bot.games`` announce theirs; so must anything else that
-    changes the registries or the templates in place). A counter, not a look at the registries: ``t`` asks
-    this ~20 times a reply."""
-    if texts is not _MEMO_STAMP[0] or _REGISTERED[0] != _MEMO_STAMP[1]:
-        _MEMO.clear()
-        _MEMO_STAMP[:] = [texts, _REGISTERED[0]]
-    return _MEMO
-
-
-def _memo_token(lang: str, key: str, params: dict[str, Any]) -> tuple | None:
-    """The memo's key for a call, or None when a parameter is no plain value (a dict, a list of dicts): such
-    calls are said afresh. Strings, ints and None stand for themselves; otherwise a value's type is part of the
-    key (``True`` is not ``1``, a list is not a tuple)."""
-    items = tuple(params.items())
-    for _, value in items:
-        if type(value) not in _PLAIN:
-            return _typed_token(lang, key, items)
-    return (lang, key, items)
-
-
-_PLAIN = frozenset({str, int, type(None)})  # not float: -0.0 == 0.0 but they are said differently
-_TYPED = object()  # marks a key that carries its values' types (never equal to a plain key)
-
-
-def _typed_token(lang: str, key: str, items: tuple[tuple[str, Any], ...]) -> tuple | None:
-    parts: list[Any] = [lang, key, _TYPED]
-    for name, value in items:
-        kind = type(value)
-        if kind in (list, tuple):
-            if not all(type(v) in _PLAIN for v in value):
-                return None
-            value = tuple(value)
-        elif kind is not bool and kind not in _PLAIN:
-            return None
-        parts += (name, kind, value)
-    return tuple(parts)
+    return _say(catalog_texts(), lang, key, params)
 
 
 def _say(texts: dict[str, dict[str, str]], lang: str, key: str, params: dict[str, Any]) -> str:
@@ -219,14 +149,14 @@ def _say(texts: dict[str, dict[str, str]], lang: str, key: str, params: dict[str
     renames = PARAM_NAMES.get(base, {})
     rendered: dict[str, Any] = {}
     for name, value in params.items():
-        rendered[renames.get(name, name)] = render_param(lang, renames.get(name, name), value, game=game,
-                                                         params=params)
+        rendered[renames.get(name, name)] = _Said(render_param(lang, renames.get(name, name), value, game=game,
+                                                               params=params))
     for name in ("steps", "change"):  # the size of a move back, for the ``.back`` variants
         n = _num(params, name)
         if n is not None:
-            rendered.setdefault("back", -n)
+            rendered.setdefault("back", _Said(-n))
     try:
-        return _Formatter().vformat(template, (), _Lenient(rendered))
+        return template.format_map(_Lenient(rendered))
     except (IndexError, ValueError):
         return template
 
@@ -234,14 +164,21 @@ def _say(texts: dict[str, dict[str, str]], lang: str, key: str, params: dict[str
 class _Lenient(dict):
     """A missing placeholder shows as itself rather than failing the whole reply."""
 
-    def __missing__(self, name: str) -> str:
-        return "{" + name + "}"
+    def __missing__(self, name: str) -> _Said:
+        return _Said("{" + name + "}")
 
 
-class _Formatter(string.Formatter):
-    """``{n:# card|# cards}``: the singular for exactly 1, the plural otherwise (``#`` is the number)."""
+class _Said:
+    """A parameter as the templates format it (``str.format_map`` calls ``__format__``): ``{n:# card|# cards}``
+    says the singular for exactly 1, the plural otherwise (``#`` is the number); ``{n:+}`` a signed count."""
 
-    def format_field(self, value: Any, format_spec: str) -> Any:
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __format__(self, format_spec: str) -> str:
+        value = self.value
         if "|" in format_spec:
             one, many = format_spec.split("|", 1)
             try:
@@ -254,7 +191,7 @@ class _Formatter(string.Formatter):
             return str(value) if n is None else f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
         if isinstance(value, str) and value.startswith("{"):
             return value
-        return super().format_field(value, format_spec)
+        return format(value, format_spec)
 
 
 def _as_int(value: Any) -> int | None:

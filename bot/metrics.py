@@ -110,14 +110,20 @@ class Metrics:
     @contextlib.asynccontextmanager
     async def command(self, name: str) -> AsyncIterator[None]:
         began = time.perf_counter()
+        failed = True
         try:
             yield
-        except BaseException:
-            self.command_errors.labels(name).inc()
-            raise
+            failed = False
         finally:
-            self.commands.labels(name).inc()
-            self.command_seconds.labels(name).observe(time.perf_counter() - began)
+            self.observe(name, began, failed=failed)
+
+    def observe(self, name: str, began: float, *, failed: bool = False) -> None:
+        """One command, button press or form handled, since ``began`` (time.perf_counter); ``failed``: it ended
+        in an unexpected error."""
+        if failed:
+            self.command_errors.labels(name).inc()
+        self.commands.labels(name).inc()
+        self.command_seconds.labels(name).observe(time.perf_counter() - began)
 
     def watch_store(self, store: Any) -> Any:
         """Time ``store``'s writes and count its stale-version refusals (the instance's methods are wrapped;

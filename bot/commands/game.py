@@ -273,7 +273,7 @@ def install(bot: SoloBot) -> None:
     group = GameCommands()
     for name, option, choices in (("leaderboard", "game", game_choices()), ("help", "game", game_choices()),
                                   ("leaderboard", "difficulty", difficulty_choices())):
-        command = group.get_command(name)
-        command._params[option].choices = choices  # the registry's games now (GAMES: at import)
+        # The registry's games now (GAMES: at import); discord.py's own decorator, applied to the command.
+        app_commands.choices(**{option: choices})(group.get_command(name))
     bot.tree.add_command(group)
     bot.controller.ops["forget"] = on_forget

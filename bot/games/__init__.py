@@ -98,21 +98,19 @@ def register(game: Game) -> Game:
 def unregister(kind: str) -> None:
     game = _GAMES.pop(kind, None)
     if game is not None and game.texts is not None:
-        from ..i18n import catalog_texts, texts_changed
+        from ..i18n import catalog_texts
 
         for lang, strings in game.texts().items():
             for key in strings:
                 catalog_texts().get(lang, {}).pop(key, None)
-        texts_changed()
 
 
 def _add_texts(texts: Mapping[str, Mapping[str, str]]) -> None:
-    from ..i18n import catalog_texts, texts_changed
+    from ..i18n import catalog_texts
 
     catalogs = catalog_texts()
     for lang, strings in texts.items():
         catalogs.setdefault(lang, {}).update(strings)
-    texts_changed()
 
 
 def get(kind: str) -> Game:

@@ -1,5 +1,5 @@
 """What every reply picture shares: size, colours, the language and fonts, text fitting, small glyphs, the
-layer and picture caches, the PNG writer, and the picture thread. Each game draws its own board in its own
+layer and picture caches, the PNG, and the picture thread. Each game draws its own board in its own
 module (``bot/render/<game>_board.py``, one entry ``board(summary, lang, …) -> bytes``).
 
 The embed text stays the authoritative record; the pictures are a glance. In English (the default) they are
@@ -11,7 +11,7 @@ machine happens to have).
 
 Cheap pictures (issue 12): what does not change is not drawn again. A board is pasted together from layers
 (panels, tiles, the season wheel) each drawn once per language and the summary parts it shows; a whole picture
-is remembered by the summary parts it depends on; and the PNG is deflated by ISA-L (see ``png``). The static
+is remembered by the summary parts it depends on. The static
 layers, those that show nothing of one game (the wheel of each month, every Seasons card's tile, the Lair, each
 city's panel and Troop and Building rows, every Wonder's tile), are drawn on the picture thread at start and
 while no picture waits (``prepare``; bot/pictures.py), in the languages pictures have been drawn in, so that
@@ -25,12 +25,11 @@ import contextlib
 import contextvars
 import functools
 import importlib
+import io
 import json
 import logging
 import math
-import struct
 import threading
-import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -171,7 +170,7 @@ def cut(region: tuple[int, int, int, int], draw: Callable[[ImageDraw.ImageDraw],
 
 
 def clear_caches(static: bool = True) -> None:
-    """Forget every layer, picture and compressed band: the next picture is drawn and deflated anew. With
+    """Forget every layer and picture: the next picture is drawn anew. With
     ``static=False`` the static layers (prepared at start) stay: what the first picture of a game costs."""
     global _prepared
     for clear in _CACHES:
@@ -354,81 +353,18 @@ def coin(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, text: str) -> 
     draw.text((x, y), text, font=font(13), fill=(40, 30, 10), anchor="mm")
 
 
-# --- the PNG writer -------------------------------------------------------------------------------------
+# --- the PNG ------------------------------------------------------------------------------------------
 
-PNG_LEVEL = 1  # deflate level: see png
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-BAND = 16  # rows per separately deflated band (zlib only)
-_BANDS = Remembered(448)  # raw band pixels -> (deflated bytes, adler32, length): about 17 MB at most
-_FINAL = b"\x03\x00"  # an empty final deflate block (fixed Huffman): ends the stream
-
-try:  # ISA-L's deflate (the isal package): the same format, about ten times zlib's speed at level 1
-    from isal import isal_zlib as fast_deflate
-except ImportError:  # a platform without its wheel: zlib, in remembered bands
-    fast_deflate = None
+# zlib's fastest level: Pillow's encoder spends its time choosing each row's filter, and a higher level buys
+# a few KB on these flat pictures for several ms more (level 1 against 3 and 6 measured in bench/bench_images).
+PNG_LEVEL = 1
 
 
 def png(image: Image.Image) -> bytes:
-    """The picture as a PNG, written here rather than by Pillow's encoder (issue 12): Pillow tries every
-    PNG row filter on every row (adaptive filtering), which took about two thirds of a picture's time. The
-    pictures are flat colours with anti-aliased edges, which deflate well unfiltered: filter "none" on every
-    row and level 1 give files about the size of Pillow's at level 3, with the same pixels (lossless;
-    tests/render checks). Deterministic: no timestamp, no text chunk.
-
-    Deflating the 1 MB of pixels with zlib was still most of a picture's time (about 2 ms on the bench
-    machine), so the pixels go through ISA-L's deflate (0.1 ms, files no bigger). Without it, zlib deflates
-    the rows in bands of ``BAND`` rows, each on its own (a full flush: no reference into another band), each
-    band's output remembered by its pixels: the next picture of a game differs in a few bands (a count, the
-    turn), and only those are deflated again. Another "Up" or "Sub" filter, Z_RLE or a palette were measured
-    and not taken: no faster, or bigger, and the pictures have more than 256 colours (anti-aliasing)."""
-    rgb = image if image.mode == "RGB" else image.convert("RGB")
-    width, height = rgb.size
-    raw = rgb.tobytes()
-    stride = width * 3
-    if fast_deflate is not None:
-        rows = b"".join(b"\x00" + raw[i:i + stride] for i in range(0, len(raw), stride))
-        idat = fast_deflate.compress(rows, PNG_LEVEL)
-    else:
-        idat = _deflate_in_bands(raw, stride)
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
-    return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"IDAT", idat), _chunk(b"IEND", b"")))
-
-
-def _deflate_in_bands(raw: bytes, stride: int) -> bytes:
-    """One zlib stream of the rows (each after its filter byte "none"), deflated band by band."""
-    step = stride * BAND
-    parts = [b"\x78\x01"]  # zlib header: deflate, 32K window, level "fastest"
-    adler = 1
-    for start in range(0, len(raw), step):
-        band = raw[start:start + step]
-        found = _BANDS.get(band)
-        if found is None:
-            rows = b"".join(b"\x00" + band[i:i + stride] for i in range(0, len(band), stride))
-            deflate = zlib.compressobj(PNG_LEVEL, zlib.DEFLATED, -15)
-            found = (deflate.compress(rows) + deflate.flush(zlib.Z_FULL_FLUSH), zlib.adler32(rows), len(rows))
-            _BANDS.put(band, found)
-        data, band_adler, length = found
-        parts.append(data)
-        adler = adler32_combine(adler, band_adler, length)
-    parts.append(_FINAL + struct.pack(">I", adler))
-    return b"".join(parts)
-
-
-def adler32_combine(adler1: int, adler2: int, length2: int) -> int:
-    """The Adler-32 of ``a + b`` from those of ``a`` and ``b`` (zlib's adler32_combine)."""
-    base = 65521
-    rem = length2 % base
-    sum1 = adler1 & 0xFFFF
-    sum2 = (rem * sum1) % base
-    sum1 += (adler2 & 0xFFFF) + base - 1
-    sum2 += ((adler1 >> 16) & 0xFFFF) + ((adler2 >> 16) & 0xFFFF) + base - rem
-    sum1 %= base
-    sum2 %= base
-    return sum1 | (sum2 << 16)
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+    """The picture as a PNG, by Pillow's own encoder. Deterministic: Pillow writes no timestamp."""
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=PNG_LEVEL)
+    return out.getvalue()
 
 
 # --- small helpers --------------------------------------------------------------------------------------

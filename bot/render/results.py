@@ -97,7 +97,7 @@ def result_picture(lang: str, *, kind: str, options: dict[str, Any], result: Res
     draw_part = games.get(kind).part("result_picture")
     if draw_part is not None:
         draw_part(draw, lang, result, parts, won)
-    return png(image)  # the boards' PNG writer: the same pixels as Pillow's, in a fraction of its time (issue 12)
+    return png(image)
 
 
 def fitting_font(text: str, size: int, width: float, lang: str) -> picture_text.AnyFont:

@@ -1,7 +1,7 @@
 """Play a real discord.py client through the stand-in: slash commands, button presses, forms, autocomplete.
 
     async with StandIn() as standin:
-        async with standin.connect(bot) as driver:      # Driver(standin, bot, grace=0.05, timeout=None, token=None)
+        async with standin.connect(bot) as driver:      # Driver(standin, bot, timeout=None, token=None)
             reply = await driver.slash("<game> start", {"difficulty": "wizard", "dice": "table"},
                                        user="haruka", channel="session", locale="ja")
             reply = await driver.press(reply.buttons[0]["custom_id"], message=reply.original)
@@ -21,9 +21,13 @@ too long) raises `DriverError(key, **params)`.
 When a reply is complete: an interaction is *answered* by an initial response of type 4 (message),
 7 (update), 8 (autocomplete) or 9 (modal), or — after a deferral (type 5 or 6) — by the first edit of the
 original or the first followup; a refused response (a 4xx the stand-in answered) also counts, so a broken
-reply fails fast instead of timing out. After the answer, the reply keeps collecting until `grace` seconds
-pass with nothing new for it (trailing followups, channel posts). `grace=0` returns as soon as the
-interaction is answered (benchmarks). If nothing answers within `timeout`, `NoReply` is raised.
+reply fails fast instead of timing out. A bot that says when it has finished with an interaction (the
+project's bot: ``bot.handled(interaction_id)``, asked before the interaction is sent) is then waited for, so
+the reply holds everything the bot sent for it — trailing followups, the result posted in the parent channel,
+the followup sent after a 429. Another client (or ``settle=False``, the benchmarks) returns at the answer: a
+test then waits for the later messages it expects with ``reply.until(predicate)``. Nothing here waits for a
+quiet moment. If nothing answers within `timeout`, `NoReply` is raised; a bot that finished without
+answering raises it at once.
 
 Late and repeated delivery: `late=3.5` on `slash`/`press`/`submit` delivers an interaction created 3.5 s
 ago (its snowflake carries that time, and the stand-in's deadline counts from it, as Discord's does): the
@@ -139,7 +143,6 @@ class Reply:
         self.activities: list[Activity] = []
         self._answered = asyncio.Event()
         self._wake = asyncio.Event()  # set on any activity
-        self._last = time.monotonic()
         self._order: list[tuple[int, str]] = []  # (message id, kind) in order of first appearance
         self.late = False  # delivered past the deadline: complete at the bot's first (refused) attempt
         # time.perf_counter() when the stand-in took the first answer: what the player would see, whatever the
@@ -148,9 +151,8 @@ class Reply:
 
     # -- collecting --
 
-    def _observe(self, record: InteractionRecord, activity: Activity) -> None:
+    def observe(self, record: InteractionRecord, activity: Activity) -> None:
         self.activities.append(activity)
-        self._last = time.monotonic()
         self._wake.set()
         if activity.kind == "response":
             if activity.payload.get("type") in ANSWERS:
@@ -169,7 +171,7 @@ class Reply:
             self.answered_at = time.perf_counter()
             self._answered.set()
 
-    def _observe_channel(self, message: StoredMessage) -> None:
+    def observe_channel(self, message: StoredMessage) -> None:
         channel = self.record.channel
         posted = self.standin.world.find_channel(message.channel_id)
         same = message.channel_id == channel.id
@@ -177,28 +179,34 @@ class Reply:
         child = posted is not None and posted.parent_id == channel.id
         if same or parent or child:
             self.activities.append(Activity("channel", message.sent, message.files, message.id))
-            self._last = time.monotonic()
             self._order.append((message.id, "channel"))
+            self._wake.set()
 
-    async def _wait(self, grace: float, timeout: float) -> None:
-        """Until answered (NoReply after `timeout`, or as soon as the response deadline passed with no
-        initial response at all — Discord's "This interaction failed"), then until `grace` of quiet."""
+    async def wait(self, timeout: float, handled: asyncio.Future[None] | None) -> None:
+        """Until answered (NoReply after `timeout`, as soon as the response deadline passed with no initial
+        response at all — Discord's "This interaction failed" — or when the bot finished without answering),
+        then until the bot has finished with the interaction (``handled``, when it says so)."""
         give_up = time.monotonic() + timeout
         while not self._answered.is_set():
             limit = give_up
             if not self.record.responded and not self.late:
                 limit = min(limit, self.record.created + self.standin.deadline + 0.25)
-            if time.monotonic() >= limit:
+            if time.monotonic() >= limit or (handled is not None and handled.done()):
                 raise NoReply(self)
             self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), limit - time.monotonic())
-        while (remaining := self._last + grace - time.monotonic()) > 0:
-            await asyncio.sleep(remaining)
+            waits = {asyncio.ensure_future(self._wake.wait())} | ({handled} if handled is not None else set())
+            _, pending = await asyncio.wait(waits, timeout=limit - time.monotonic(), return_when=asyncio.FIRST_COMPLETED)
+            for waiting in pending - {handled}:
+                waiting.cancel()
+        if handled is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(handled), give_up - time.monotonic())
+            except TimeoutError:
+                raise NoReply(self) from None
 
     async def until(self, done: Callable[[Reply], bool], timeout: float = 30.0) -> Reply:
-        """Wait for more of this interaction's messages until ``done(self)`` holds (a later followup such as a
-        result card, which the reply's short quiet period need not include). Counts what arrived, not time:
+        """Wait for more of this interaction's messages until ``done(self)`` holds (a followup or a post that a
+        bot which does not say when it is done sends after its answer). Counts what arrived, not time:
         ``timeout`` only bounds a wait for something that never comes (then AssertionError)."""
         give_up = time.monotonic() + timeout
         while not done(self):
@@ -311,12 +319,11 @@ class Reply:
 class Driver:
     """`async with standin.connect(bot) as driver:` — logs the client in and plays interactions."""
 
-    def __init__(self, standin: Server, bot: discord.Client, *, grace: float = 0.05, timeout: float | None = None,
+    def __init__(self, standin: Server, bot: discord.Client, *, timeout: float | None = None,
                  ready_timeout: float = 15.0, token: str | None = None) -> None:
         self.standin = standin
         self.token = token if token is not None else standin.bot_token
         self.bot = bot
-        self.grace = grace
         self.timeout = timeout if timeout is not None else standin.deadline + 5.0
         self.ready_timeout = ready_timeout
         self.schema: list[dict] = []
@@ -389,7 +396,7 @@ class Driver:
     # -- interactions --
 
     async def slash(self, name: str, options: dict[str, Any] | None = None, *, user: User | str | None = None,
-                    channel: Channel | str | None = None, locale: str | None = None, grace: float | None = None,
+                    channel: Channel | str | None = None, locale: str | None = None, settle: bool = True,
                     timeout: float | None = None, anywhere: bool = False, late: float = 0.0) -> Reply:
         """Run `/name` (e.g. "game status") with options typed per the command's schema. Like Discord's
         client, only where the command is offered (its `contexts`: 0 server, 1 DM with the bot, 2 group DM);
@@ -398,7 +405,7 @@ class Driver:
         data = self._command_data(name, options or {}, focused=None)
         if not anywhere:
             self._check_context(name, channel)
-        return await self._run(APPLICATION_COMMAND, data, user, channel, locale, None, grace, timeout, late)
+        return await self._run(APPLICATION_COMMAND, data, user, channel, locale, None, settle, timeout, late)
 
     def _check_context(self, name: str, channel: Channel | str | None) -> None:
         top, path, _ = self.find_command(name)
@@ -417,12 +424,12 @@ class Driver:
         data = self._command_data(name, options, focused=focused)
         if not anywhere:
             self._check_context(name, channel)
-        reply = await self._run(AUTOCOMPLETE, data, user, channel, locale, None, 0.0, timeout)
+        reply = await self._run(AUTOCOMPLETE, data, user, channel, locale, None, False, timeout)
         return reply.choices or []
 
     async def press(self, custom_id: str, *, message: Message | StoredMessage | int | None = None,
                     values: list[str] | None = None, user: User | str | None = None, locale: str | None = None,
-                    grace: float | None = None, timeout: float | None = None, late: float = 0.0) -> Reply:
+                    settle: bool = True, timeout: float | None = None, late: float = 0.0) -> Reply:
         """Press the button (or choose `values` in the select menu) `custom_id` on a message the bot sent
         (by default the latest message that has it)."""
         stored = self._message_with(custom_id, message)
@@ -433,10 +440,10 @@ class Driver:
         if component["type"] != 2:
             data["values"] = list(values or [])
         channel = self.standin.world.find_channel(stored.channel_id)
-        return await self._run(MESSAGE_COMPONENT, data, user, channel, locale, stored, grace, timeout, late)
+        return await self._run(MESSAGE_COMPONENT, data, user, channel, locale, stored, settle, timeout, late)
 
     async def submit(self, custom_id: str, fields: dict[str, str], *, user: User | str | None = None,
-                     locale: str | None = None, grace: float | None = None, timeout: float | None = None,
+                     locale: str | None = None, settle: bool = True, timeout: float | None = None,
                      late: float = 0.0) -> Reply:
         """Fill and submit the form `custom_id` the bot opened; fields by text input custom_id or label."""
         if custom_id not in self._modals:
@@ -445,7 +452,7 @@ class Driver:
         components = self._modal_answers(modal, fields)
         message = self.standin.messages.get(opener.message_id or 0)
         data = {"custom_id": custom_id, "components": components}
-        return await self._run(MODAL_SUBMIT, data, user or opener.user, opener.channel, locale, message, grace,
+        return await self._run(MODAL_SUBMIT, data, user or opener.user, opener.channel, locale, message, settle,
                                timeout, late)
 
     @property
@@ -454,7 +461,7 @@ class Driver:
         return next(reversed(self._modals.values()))[0] if self._modals else None
 
     async def _run(self, type_: int, data: dict, user: Any, channel: Any, locale: str | None,
-                   message: StoredMessage | None, grace: float | None, timeout: float | None,
+                   message: StoredMessage | None, settle: bool, timeout: float | None,
                    late: float = 0.0) -> Reply:
         world = self.standin.world
         record = self.standin.new_interaction(type_, data, user=world.user(user), channel=world.channel(channel),
@@ -463,17 +470,25 @@ class Driver:
             self._backdate(record, late)
         reply = Reply(self.standin, record)
         reply.late = late >= self.standin.deadline
-        record.observers.append(reply._observe)
-        stop_watching = self.standin.watch_channels(reply._observe_channel)
+        record.observers.append(reply.observe)
+        stop_watching = self.standin.watch_channels(reply.observe_channel)
+        handled = self._handled(record.id) if settle else None
         try:
             await self.standin.dispatch(record, late=late)
-            await reply._wait(self.grace if grace is None else grace, self.timeout if timeout is None else timeout)
+            await reply.wait(self.timeout if timeout is None else timeout, handled)
         finally:
             stop_watching()
+            if handled is not None:
+                handled.cancel()
         if reply.response_type == MODAL and reply.modal:
             self._modals.pop(reply.modal["custom_id"], None)
             self._modals[reply.modal["custom_id"]] = (reply.modal, record)
         return reply
+
+    def _handled(self, interaction_id: int) -> asyncio.Future[None] | None:
+        """The bot's own word that it has finished with the interaction, when it gives one (``handled``)."""
+        handled = getattr(self.bot, "handled", None)
+        return handled(interaction_id) if callable(handled) else None
 
     def _backdate(self, record: InteractionRecord, late: float) -> None:
         """Give the interaction an id created `late` seconds ago, as Discord's would be when it arrives late."""

@@ -10,6 +10,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from ..handled import Handled, wrap_interaction_parser
+
 FACES = ["1 water", "2 water", "3 crystals", "1 fire, 1 dot", "star", "draw", "transmute", "2 earth"]
 
 
@@ -162,6 +164,8 @@ def EchoBot() -> commands.Bot:  # noqa: N802 - a factory named like the class it
     bot = commands.Bot(command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True),
                        help_command=None)
     bot.tree.add_command(Echo())
+    bot.handled = Handled()  # type: ignore[attr-defined] - says when it is done with an interaction (bot.handled)
+    wrap_interaction_parser(bot, bot.handled.around)  # type: ignore[attr-defined]
 
     async def setup_hook() -> None:
         bot.add_dynamic_items(CountButton, FormButton)

@@ -30,7 +30,7 @@ async def test_each_command_is_on_disk_before_its_answer_and_answered_like_the_b
         standin.add_validator(rows_seen)
         assert bot.log.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert bot.log.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
-        replies = [await driver.slash("echo noop", grace=0) for _ in range(3)]
+        replies = [await driver.slash("echo noop", settle=False) for _ in range(3)]
     assert committed_when_answered == [1, 2, 3]
     for n, reply in enumerate(replies, start=1):
         assert not reply.rejections and not reply.ephemeral

@@ -62,5 +62,5 @@ async def console_session(db_path: Path, *, lang: str = "en", seed: int = 7) -> 
     async with StandIn(world) as standin:
         config = dataclasses.replace(Config(), token=None, db_path=db_path, api_base=standin.api_base)
         bot = create_bot(config, seed=lambda: seed)
-        async with standin.connect(bot, timeout=standin.deadline + 30.0, grace=0.05) as driver:
+        async with standin.connect(bot, timeout=standin.deadline + 30.0) as driver:
             yield Session(Console(driver, printer, user="player", channel="table", locale=LOCALES[lang]), out)

@@ -43,10 +43,12 @@ async def test_command_sync_payload(checked):
 async def test_every_kind_of_reply(checked):
     driver, counts = checked
     await driver.slash("echo say", {"text": "hi", "hidden": True})           # callback 4, ephemeral
-    await driver.slash("echo later", {"text": "x"}, grace=0.2)                # callback 5 + followups
+    later = await driver.slash("echo later", {"text": "x"})                   # callback 5 + followups
+    await later.until(lambda r: len(r.followups) == 2)
     await driver.slash("echo edit", {"text": "e"})                             # callback 5 + edit @original
     await driver.slash("echo files", {"text": "{}"})                           # multipart callback
-    await driver.slash("echo post", {"text": "r"}, channel="session", grace=0.2)  # channel message
+    post = await driver.slash("echo post", {"text": "r"}, channel="session")  # channel message
+    await post.until(lambda r: r.channel_posts)
     card = await driver.slash("echo buttons")                                  # components and embeds
     await driver.press("echo:count:0", message=card.original)                  # callback 7
     await driver.press("echo:form")                                            # callback 9 (modal)

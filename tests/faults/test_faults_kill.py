@@ -79,7 +79,7 @@ async def settle(driver, player: Player, tally: Tally) -> None:  # noqa: ANN001
         player.pending = None
     check_record(game, record)
     # The buttons of the newest message, as the player would see them after the restart.
-    game.reply = await driver.slash("game status", {}, grace=0, **game.who)
+    game.reply = await driver.slash("game status", {}, settle=False, **game.who)
 
 
 async def play_until_end(driver, player: Player, gate: asyncio.Event, run: KillRun, rng: random.Random,  # noqa: ANN001

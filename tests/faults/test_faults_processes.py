@@ -144,7 +144,7 @@ async def settle(driver, player: Player) -> bool:  # noqa: ANN001
             game.log.append(player.pending)
         player.pending = None
     check_record(game, record)
-    game.reply = await driver.slash("game status", {}, grace=0, **game.who)
+    game.reply = await driver.slash("game status", {}, settle=False, **game.who)
     return kept
 
 

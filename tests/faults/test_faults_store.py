@@ -70,7 +70,7 @@ async def test_a_locked_file_refuses_clearly_writes_nothing_and_the_command_work
             async with Locker(db):
                 no = await send(driver, seasons, action, by_button=False)
                 # Reading goes on while another process holds the write lock (WAL).
-                other = await driver.slash("game status", {}, grace=0, **volf.who)
+                other = await driver.slash("game status", {}, settle=False, **volf.who)
                 during = await export(driver, seasons)
             assert refused(no), no.text
             assert "unavailable" in no.text and "locked" in no.text, no.text
@@ -111,7 +111,7 @@ async def test_other_channels_are_served_while_a_write_waits_for_the_lock(tmp_pa
                 stuck = asyncio.ensure_future(send(driver, seasons, seasons.script[seasons.pos], by_button=False))
                 while not bot.store._writer.pending:  # an event, not a time: the write is now waiting
                     await asyncio.sleep(0.01)
-                other = await driver.slash("game status", {}, grace=0, **volf.who)
+                other = await driver.slash("game status", {}, settle=False, **volf.who)
                 # Served while the write is still stuck behind the lock (the order of events, not a time).
                 still_stuck = not stuck.done()
             reply = await stuck
@@ -143,7 +143,7 @@ async def test_a_full_disk_refuses_clearly_writes_nothing_and_other_channels_rea
             assert no is not None, "the store never ran out of pages"
             assert "unavailable" in no.text and says(no.text, "disk_full", "disk is full"), no.text
             check_record(seasons, await export(driver, seasons))  # nothing half written
-            other = await driver.slash("game status", {}, grace=0, **volf.who)
+            other = await driver.slash("game status", {}, settle=False, **volf.who)
             assert acknowledged(other) and other.text
             check_record(volf, await export(driver, volf))
             await on_writer(bot.store, "PRAGMA max_page_count = 1073741823")
@@ -164,7 +164,7 @@ async def test_a_full_disk_is_explained_in_japanese_without_codes(tmp_path):
             await on_writer(bot.store, f"PRAGMA max_page_count = {pages}")
             for _ in range(40):
                 action = seasons.script[seasons.pos]
-                reply = await driver.slash(*command_for(seasons, action), grace=0, locale="ja", **seasons.who)
+                reply = await driver.slash(*command_for(seasons, action), settle=False, locale="ja", **seasons.who)
                 if refused(reply):
                     break
                 seasons.log.append(action)
@@ -209,7 +209,7 @@ async def test_a_really_full_disk_refuses_clearly_and_recovers(small_disk):
             assert no is not None, "the disk never filled up"
             assert "unavailable" in no.text, no.text
             assert says(no.text, "disk_full", "disk is full", "(io)", "read or write failed"), no.text
-            other = await driver.slash("game status", {}, grace=0, **volf.who)
+            other = await driver.slash("game status", {}, settle=False, **volf.who)
             assert acknowledged(other) and other.text
             check_record(seasons, await export(driver, seasons))  # nothing half written
             filler.unlink()

@@ -277,7 +277,7 @@ async def arena(db_path: Path, *, seed: int = 7):
     """An `Arena` ready to fuzz: stand-in, bot, games set up."""
     async with StandIn(fuzz_world()) as standin:
         bot = create_bot(Config(db_path=db_path), seed=lambda: seed)
-        async with standin.connect(bot, grace=0.01) as driver:
+        async with standin.connect(bot) as driver:
             place = Arena(standin, driver)
             await place.setup()
             yield place

@@ -164,7 +164,7 @@ async def test_two_commands_racing_in_one_channel_are_serialised(tmp_path, partn
                     check_race(game, ops, replies, record["actions"], tally)
                     game.log = [Action.from_json(a) for a in record["actions"]]
                     check_record(game, record)
-                    game.reply = await driver.slash("game status", {}, grace=0, **game.who)
+                    game.reply = await driver.slash("game status", {}, settle=False, **game.who)
                     if game.pos >= len(game.script) or game.script[:game.pos] != game.log:
                         break  # off script (a correction landed): the race is checked, stop here
         assert standin.violations == []

@@ -42,14 +42,14 @@ def _button(reply, op: str) -> str:  # noqa: ANN001
 async def _cycle(driver, channel, user, peaks: dict[str, int]) -> int:  # noqa: ANN001
     """One channel's round: 5 interactions; the form the reveal button opens is never submitted."""
     who = {"channel": channel, "user": user}
-    await driver.slash("volfyrion reshuffle", {}, grace=0, **who)
-    attack = await driver.slash("volfyrion end", {}, grace=0, **who)
+    await driver.slash("volfyrion reshuffle", {}, settle=False, **who)
+    attack = await driver.slash("volfyrion end", {}, settle=False, **who)
     assert not attack.ephemeral, attack.text
-    opened = await driver.press(_button(attack, "reveal"), message=attack.original, user=user, grace=0)
+    opened = await driver.press(_button(attack, "reveal"), message=attack.original, user=user, settle=False)
     assert opened.modal is not None, f"{opened.text[:300]} ({opened.response_type}, {opened.rejections})"
     peaks["forms"] = max(peaks["forms"], _modals(driver.bot))
     for _ in range(2):
-        undone = await driver.slash("game undo", {}, grace=0, **who)
+        undone = await driver.slash("game undo", {}, settle=False, **who)
         assert not undone.ephemeral, undone.text
     return 5
 
@@ -100,7 +100,7 @@ async def _run(tmp_path: Path, *, channels: int, rounds: int, figures) -> None: 
     try:
         async with StandIn(world) as standin, standin.connect(bot, timeout=60.0) as driver:
             for channel, user in places:
-                started = await driver.slash("volfyrion start", {"difficulty": "normal"}, grace=0, channel=channel,
+                started = await driver.slash("volfyrion start", {"difficulty": "normal"}, settle=False, channel=channel,
                                              user=user)
                 assert not started.ephemeral, started.text
                 commands += 1

@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import io
 import math
-import zlib
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont
@@ -375,40 +374,7 @@ def test_a_picture_is_remembered_by_the_parts_it_shows(monkeypatch):
     assert len(draws) == 4
 
 
-def test_deflated_bands_are_reused_only_where_the_pixels_did_not_change(monkeypatch):
-    monkeypatch.setattr(picture, "fast_deflate", None)  # zlib, where ISA-L's deflate is not installed
-    picture.clear_caches()
-    image = Image.new("RGB", (picture.WIDTH, picture.HEIGHT), picture.BACKGROUND)
-    ImageDraw.Draw(image).text((20, 20), "Dummbot 42", font=picture.font(40), fill=picture.TEXT)
-    raw, step = image.tobytes(), picture.WIDTH * 3 * picture.BAND
-    distinct = {raw[i:i + step] for i in range(0, len(raw), step)}
-    first = picture.png(image)
-    assert picture._BANDS.misses == len(distinct) == len(picture._BANDS) < 10  # the empty bands are one
-    changed = image.copy()
-    ImageDraw.Draw(changed).text((20, 300), "7", font=picture.font(20), fill=picture.TEXT)
-    before = picture._BANDS.misses
-    second = picture.png(changed)
-    touched = {y // picture.BAND for y in range(300, 330)
-               if ImageChops.difference(image, changed).crop((0, y, picture.WIDTH, y + 1)).getbbox()}
-    assert 1 <= picture._BANDS.misses - before <= len(touched) <= 3
-    for png, source in ((first, image), (second, changed)):
-        Image.open(io.BytesIO(png)).verify()
-        assert decode(png).tobytes() == source.tobytes()
-        assert zlib.decompress(png[png.index(b"IDAT") + 4:-16])  # one valid zlib stream (Adler-32 checked)
-
-
-def test_adler32_combine_is_zlibs():
-    a, b = b"the pictures " * 77, b"bands" * 1001
-    assert picture.adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
-    assert picture.adler32_combine(1, zlib.adler32(b), len(b)) == zlib.adler32(b)
-
-
-@pytest.mark.parametrize("deflate", ["isal", "zlib"])
-def test_the_png_writer_is_lossless_and_valid_png(monkeypatch, deflate):
-    if deflate == "zlib":
-        monkeypatch.setattr(picture, "fast_deflate", None)
-    else:
-        assert picture.fast_deflate is not None  # a dependency: installed with the bot
+def test_the_png_is_lossless_and_valid():
     image = Image.new("RGB", (picture.WIDTH, picture.HEIGHT), picture.BACKGROUND)
     draw = ImageDraw.Draw(image)
     for i in range(0, 800, 7):
@@ -418,12 +384,7 @@ def test_the_png_writer_is_lossless_and_valid_png(monkeypatch, deflate):
     checked = Image.open(io.BytesIO(png))
     checked.verify()  # chunk CRCs and structure
     assert decode(png).tobytes() == image.tobytes()
-    assert len(zlib.decompress(png[png.index(b"IDAT") + 4:-16])) == (3 * picture.WIDTH + 1) * picture.HEIGHT
-    # Pillow's own encoder gives the same pixels: only the encoding differs.
-    out = io.BytesIO()
-    image.save(out, format="PNG")
-    assert decode(out.getvalue()).tobytes() == decode(png).tobytes()
-    assert picture.png(image) == png  # deterministic
+    assert picture.png(image) == png  # the same picture, the same bytes
 
 
 async def test_a_burst_of_pictures_is_drawn_one_at_a_time_on_the_picture_thread():

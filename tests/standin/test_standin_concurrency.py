@@ -26,12 +26,12 @@ async def test_200_concurrent_interactions_in_50_channels():
             kind = i % 4
             channel, user = f"table-{i % 50}", f"player-{i % 50}"
             if kind == 0:
-                return i, await driver.slash("echo say", {"text": f"n{i}"}, channel=channel, user=user, grace=0)
+                return i, await driver.slash("echo say", {"text": f"n{i}"}, channel=channel, user=user, settle=False)
             if kind == 1:
                 return i, await driver.slash("echo later", {"text": f"n{i}"}, channel=channel, user=user)
             if kind == 2:
                 return i, await driver.slash("echo edit", {"text": f"n{i}"}, channel=channel, user=user)
-            return i, await driver.slash("echo noop", channel=channel, user=user, grace=0)
+            return i, await driver.slash("echo noop", channel=channel, user=user, settle=False)
 
         started = time.monotonic()
         replies = await asyncio.gather(*(one(i) for i in range(200)))

@@ -200,7 +200,7 @@ def test_a_late_channel_post_is_still_printed():
 
     async def late_post(self, interaction, text: str):
         await interaction.response.send_message("posting later", ephemeral=True)
-        await asyncio.sleep(0.4)  # after the reply's grace: printed after that reply
+        await asyncio.sleep(0.4)  # a post well after the answer: the console waits for the bot to finish
         await interaction.channel.send(f"late {text}")
 
     def factory(config):

@@ -16,7 +16,8 @@ async def test_message_with_locale_and_ephemeral(driver):
 
 
 async def test_deferred_reply_completes_with_the_followup_that_replaces_thinking(driver):
-    reply = await driver.slash("echo later", {"text": "x", "pause": 0.05}, grace=0.3)
+    reply = await driver.slash("echo later", {"text": "x", "pause": 0.05})
+    await reply.until(lambda r: len(r.followups) == 2)  # EchoBot does not say when it is done: wait for both
     assert reply.response_type == 5 and reply.deferred
     contents = [m.payload["content"] for m in reply.messages]
     # Discord: the first followup after a deferral edits the "thinking" message; the second is new.
@@ -86,13 +87,15 @@ async def test_files(driver):
 
 async def test_post_from_a_thread_lands_in_the_parent_and_in_the_reply(driver):
     world = driver.standin.world
-    reply = await driver.slash("echo post", {"text": "result"}, channel="session", grace=0.2)
+    reply = await driver.slash("echo post", {"text": "result"}, channel="session")
+    await reply.until(lambda r: r.channel_posts)
     assert reply.ephemeral
     posts = reply.channel_posts
     assert len(posts) == 1 and posts[0].payload["embeds"][0]["description"] == "result"
     assert driver.standin.messages[posts[0].message_id].channel_id == world.channel("table").id
     # A post in an unrelated channel is not attributed to the reply.
-    other = await driver.slash("echo post", {"text": "elsewhere"}, channel="lobby", grace=0.2)
+    other = await driver.slash("echo post", {"text": "elsewhere"}, channel="lobby")
+    await other.until(lambda r: len(r.messages) == 2)
     assert [m.kind for m in other.messages] == ["original", "channel"]
     assert other.messages[1].channel_id == world.channel("lobby").id
 

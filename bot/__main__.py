@@ -47,9 +47,13 @@ def _logging(config: Config) -> None:
 
 def run_bot(config: Config) -> int:
     from .app import create_bot
-    from .i18n import t
-    from .store import StoreError
+    from .store import StoreError, described, unwritable
 
+    if config.db_url is None and (why := unwritable(config.db_path)) is not None:
+        # Said once at start: otherwise the bot comes up and every player is told "try again in a moment".
+        print(f"cannot write the game database {config.db_path}: {why}. Give the bot's user the folder "
+              "(a host folder mounted at /data: chown -R 10001 it), or point SOLO_BOT_DB elsewhere.", file=sys.stderr)
+        return 2
     _logging(config)
     _discord_at(config)
     collector.tune()
@@ -62,8 +66,7 @@ def run_bot(config: Config) -> int:
         asyncio.run(serve(bot, config.token or "", heartbeat=Heartbeat(config.heartbeat_path), when_ready=settle))
     except StoreError as err:
         # A locked, full or damaged database: say so plainly instead of a traceback.
-        print(f"{t('en', err.key, **err.params)} ({config.db_path if config.db_url is None else 'SOLO_BOT_DB'})",
-              file=sys.stderr)
+        print(f"{described(err)} ({config.db_path if config.db_url is None else 'SOLO_BOT_DB'})", file=sys.stderr)
         return 2
     except discord.LoginFailure:
         print("Discord refused the token (DISCORD_TOKEN): check it in the developer portal.", file=sys.stderr)
@@ -241,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv[1:])
         from .store import backup_main
 
-        return asyncio.run(backup_main(config.db_path, args.path))
+        return asyncio.run(backup_main(config.db_target, args.path))
     if argv and argv[0] == "migrate":
         parser = argparse.ArgumentParser(prog="python -m bot migrate",
                                          description="copy the SQLite database into an empty PostgreSQL database, "

@@ -40,7 +40,7 @@ case $kind in
         install -m 0755 "$here/postgres-entrypoint.sh" "$root/usr/local/bin/docker-entrypoint.sh"
         tar -C "$root" -c . | docker import \
             -c 'ENV LANG=C.UTF-8 PGDATA=/var/lib/postgresql/data PATH=/usr/lib/postgresql/15/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
-            -c 'ENTRYPOINT ["docker-entrypoint.sh"]' -c 'CMD ["postgres"]' -c 'STOPSIGNAL SIGINT' \
+            -c 'ENTRYPOINT ["docker-entrypoint.sh"]' -c 'CMD ["postgres"]' \
             -c 'EXPOSE 5432' - "$tag" >/dev/null ;;
 esac
 echo "built $tag" >&2

@@ -77,11 +77,11 @@ def names():  # noqa: ANN201
         return made.setdefault(kind, f"solo-check-{kind}-{tag}")
 
     yield name
-    for kind, value in made.items():
-        if kind.startswith("volume"):
-            docker("volume", "rm", "-f", value, check=False)
-        else:
-            docker("rm", "-f", "-v", value, check=False)
+    containers = [value for kind, value in made.items() if not kind.startswith("volume")]
+    for value in containers:
+        docker("rm", "-f", "-v", value, check=False)
+    for value in set(made.values()) - set(containers):  # once no container holds them
+        docker("volume", "rm", "-f", value, check=False)
 
 
 def test_without_a_token_the_container_exits_2_with_the_message() -> None:

@@ -28,6 +28,7 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable
 
+import aiohttp
 import discord
 
 from . import collector
@@ -40,13 +41,19 @@ log = logging.getLogger("bot")
 def _logging(config: Config) -> None:
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(config.log_level)))
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_OneLine())
 
 
 def run_bot(config: Config) -> int:
     from .app import create_bot
-    from .i18n import t
-    from .store import StoreError
+    from .store import StoreError, described, unwritable
 
+    if config.db_url is None and (why := unwritable(config.db_path)) is not None:
+        # Said once at start: otherwise the bot comes up and every player is told "try again in a moment".
+        print(f"cannot write the game database {config.db_path}: {why}. Give the bot's user the folder "
+              "(a host folder mounted at /data: chown -R 10001 it), or point SOLO_BOT_DB elsewhere.", file=sys.stderr)
+        return 2
     _logging(config)
     _discord_at(config)
     collector.tune()
@@ -59,8 +66,7 @@ def run_bot(config: Config) -> int:
         asyncio.run(serve(bot, config.token or "", heartbeat=Heartbeat(config.heartbeat_path), when_ready=settle))
     except StoreError as err:
         # A locked, full or damaged database: say so plainly instead of a traceback.
-        print(f"{t('en', err.key, **err.params)} ({config.db_path if config.db_url is None else 'SOLO_BOT_DB'})",
-              file=sys.stderr)
+        print(f"{described(err)} ({config.db_path if config.db_url is None else 'SOLO_BOT_DB'})", file=sys.stderr)
         return 2
     except discord.LoginFailure:
         print("Discord refused the token (DISCORD_TOKEN): check it in the developer portal.", file=sys.stderr)
@@ -88,10 +94,17 @@ def _discord_at(config: Config) -> None:
         DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway_url)
 
 
+# Discord cannot be reached (no network, DNS, a refused or timed-out connection, Discord's 5xx): retried.
+UNREACHABLE = (OSError, aiohttp.ClientError, discord.DiscordServerError)
+RETRY_FIRST, RETRY_MAX = 1.0, 60.0
+
+
 async def serve(bot: discord.Client, token: str, *, heartbeat: Heartbeat | None = None, reconnect: bool = True,
                 when_ready: Callable[[], Awaitable[None]] | None = None) -> None:
     """Run ``bot`` until Discord closes the connection or a SIGTERM/SIGINT arrives; then drain and close.
 
+    The login and the connection run in one task of ours, so a signal ends them in any state — logging in,
+    connecting, connected, or asleep in discord.py's reconnect backoff — by cancelling that task; then
     ``bot.close()`` lets the changes under way commit and answer (the controller's and the sessions' drain),
     closes the gateway, then the store. ``when_ready`` runs once the client is ready (the tests' bot process
     syncs its commands there); ``heartbeat`` is written while the bot runs, for ``python -m bot health``."""
@@ -108,36 +121,29 @@ async def serve(bot: discord.Client, token: str, *, heartbeat: Heartbeat | None 
         with contextlib.suppress(NotImplementedError, RuntimeError):  # not on this platform or thread
             loop.add_signal_handler(sig, on_signal, sig)
             handled.append(sig)
-    beating: asyncio.Task | None = None
+    beating = asyncio.create_task(heartbeat.run(bot)) if heartbeat is not None else None
+    runner = asyncio.create_task(_run(bot, token, reconnect=reconnect, when_ready=when_ready))
+    stopper = asyncio.create_task(stop.wait())
     try:
-        await bot.login(token)  # opens the store (setup_hook): a StoreError ends here, nothing to drain
-        runner = asyncio.create_task(bot.connect(reconnect=reconnect))
-        ready = asyncio.create_task(bot.wait_until_ready())
-        stopper = asyncio.create_task(stop.wait())
-        done, _ = await asyncio.wait({ready, runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
-        if ready in done and stopper not in done and runner not in done:
-            if when_ready is not None:
-                await when_ready()
-            if heartbeat is not None:
-                beating = asyncio.create_task(heartbeat.run(bot))
-            done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
-        ready.cancel()
-        if stopper in done:
+        await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if stopper.done():
             log.info("%s: finishing the commands under way, then closing the store", caught[0])
+            runner.cancel()
         else:
             stopper.cancel()
-        if beating is not None:
-            beating.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await beating
-        await bot.close()
-        if runner in done:
-            with contextlib.suppress(discord.ConnectionClosed):
-                runner.result()
-        else:
-            with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
-                await runner
+        try:
+            await runner  # a store that cannot open, a refused token, too few shards: raised from here
+        except asyncio.CancelledError:
+            pass
+        except discord.ConnectionClosed as err:  # Discord ended the session (reconnect=False): a clean end
+            if err.code == 4011:
+                raise
     finally:
+        for task in (beating, stopper, runner):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for sig in handled:
             loop.remove_signal_handler(sig)
         if heartbeat is not None:
@@ -148,13 +154,59 @@ async def serve(bot: discord.Client, token: str, *, heartbeat: Heartbeat | None 
         log.info("stopped cleanly after %s", caught[0])
 
 
+async def _run(bot: discord.Client, token: str, *, reconnect: bool,
+               when_ready: Callable[[], Awaitable[None]] | None) -> None:
+    """Log in and connect, each retried with a growing delay while Discord cannot be reached (one log line a
+    try, no traceback: the same as a connection lost later, which discord.py retries itself)."""
+    await _retrying("log in", lambda: bot.login(token))  # opens the store (setup_hook): a StoreError ends here
+    if when_ready is not None:
+        async def ready() -> None:
+            await bot.wait_until_ready()
+            await when_ready()
+
+        waiting = asyncio.create_task(ready())
+    try:
+        await _retrying("connect", lambda: bot.connect(reconnect=reconnect))
+    finally:
+        if when_ready is not None and not waiting.done():
+            waiting.cancel()
+
+
+async def _retrying(what: str, attempt: Callable[[], Awaitable[None]]) -> None:
+    delay = RETRY_FIRST
+    while True:
+        try:
+            return await attempt()
+        except UNREACHABLE as exc:
+            log.warning("Discord cannot be reached to %s (%s): trying again in %.0f s", what, _said(exc), delay)
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, RETRY_MAX)
+
+
+def _said(exc: BaseException) -> str:
+    return str(exc) or type(exc).__name__
+
+
+class _OneLine(logging.Filter):
+    """discord.py logs each failed connection attempt with its traceback (every few seconds while Discord is
+    away); a deployer needs one line saying what failed, so a network error's traceback becomes its message."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and isinstance(record.exc_info[1], (*UNREACHABLE, discord.ConnectionClosed)):
+            record.msg = f"{record.getMessage()} ({_said(record.exc_info[1])})"
+            record.args = None
+            record.exc_info = None
+        return True
+
+
 async def _sync(config: Config, guild_id: int | None) -> int:
     """Sync by hand (whatever the stored hash says), recording the hash so the next start-up need not; the
     other set (global, or the last development guild's) is cleared so no command is registered twice."""
     from .app import create_bot
     from .sync import sync_commands
 
-    bot = create_bot(dataclasses.replace(config, auto_sync=False))
+    # The running bot may hold SOLO_BOT_HTTP_PORT (compose sets it): this short-lived client serves nothing.
+    bot = create_bot(dataclasses.replace(config, auto_sync=False, http_port=None))
     async with bot:
         await bot.login(config.token)  # runs setup_hook, which builds the command tree
         outcome = await sync_commands(bot, guild_id, force=True)
@@ -184,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
             print("DISCORD_TOKEN is not set: there is nothing to sync with.", file=sys.stderr)
             return 2
         _logging(config)
+        _discord_at(config)
         return asyncio.run(_sync(config, args.guild))
     if argv and argv[0] == "backup":
         parser = argparse.ArgumentParser(prog="python -m bot backup")
@@ -191,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv[1:])
         from .store import backup_main
 
-        return asyncio.run(backup_main(config.db_path, args.path))
+        return asyncio.run(backup_main(config.db_target, args.path))
     if argv and argv[0] == "migrate":
         parser = argparse.ArgumentParser(prog="python -m bot migrate",
                                          description="copy the SQLite database into an empty PostgreSQL database, "

@@ -174,7 +174,9 @@ class SoloBot(commands.AutoShardedBot):
             log.warning("could not refuse interaction %s (%s)", interaction.id, key)
 
     async def setup_hook(self) -> None:
-        await self.store.open()
+        # Shielded: a SIGTERM while the store opens cancels the login, and `close()` then waits for the open
+        # to finish and closes it (a cancelled open would leave its connection thread behind).
+        await asyncio.shield(self.store.open())
         await self.tree.set_translator(CommandTranslator())
         from . import games
         from .commands import game

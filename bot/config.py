@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 DEFAULT_DB = Path("data") / "bot.sqlite3"
 
@@ -90,6 +92,25 @@ def _port(text: str | None) -> int | None:
     return int(text)
 
 
+def _postgres_url(text: str) -> str:
+    """A PostgreSQL URL whose parts read back as written: a password (or user) holding ``@ : / # %`` must be
+    percent-encoded, else the URL names another host, port or database — say so at start, not as a
+    connection error later."""
+    parts = urlsplit(text)
+    bad = "#" in text or parts.netloc.count("@") > 1 or re.search(r"%(?![0-9A-Fa-f]{2})", text)
+    try:
+        parts.port  # noqa: B018 - raises on a port that is not a number (a ':' from the password)
+    except ValueError:
+        bad = True
+    if bad or not (parts.hostname or "host=" in parts.query):  # ?host=/run/postgresql: a Unix socket
+        raise ConfigError(
+            "SOLO_BOT_DB is not a PostgreSQL URL that reads back as written (postgresql://USER:PASSWORD@HOST:PORT/DB):"
+            " percent-encode @ / # % in the password (python3 -c 'import sys, urllib.parse; "
+            "print(urllib.parse.quote(sys.argv[1], safe=\"\"))' 'PASSWORD'), or leave the password out of the URL "
+            "and set PGPASSWORD")
+    return text
+
+
 @dataclass(frozen=True)
 class Config:
     token: str | None = field(default=None, repr=False)
@@ -135,7 +156,7 @@ class Config:
     def from_env(cls, environ: dict[str, str] | None = None) -> Config:
         env = os.environ if environ is None else environ
         db = (env.get("SOLO_BOT_DB") or "").strip()
-        db_url = db if db.startswith(("postgresql://", "postgres://")) else None
+        db_url = _postgres_url(db) if db.startswith(("postgresql://", "postgres://")) else None
         return cls(
             token=env.get("DISCORD_TOKEN") or None,
             db_path=Path(db) if db and db_url is None else DEFAULT_DB,

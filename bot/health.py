@@ -2,8 +2,8 @@
 
 The running bot rewrites a small heartbeat file (``Config.heartbeat_path``: next to the database, or
 ``SOLO_BOT_HEARTBEAT``) every ``INTERVAL`` seconds from its event loop: the process is up, its loop is not
-stuck, and it is connected to Discord. ``health`` reads it (healthy: written less than ``STALE_AFTER``
-seconds ago, connected) and opens the database read-only for its schema version (the file is there, is a
+stuck, and whether it is connected to Discord (every shard of the process, as ``/readyz`` judges it).
+``health`` reads it (healthy: written less than ``STALE_AFTER`` seconds ago, connected) and opens the database read-only for its schema version (the file is there, is a
 database, and this code can read it). It exits 0 and prints one line, or exits 1 saying what is wrong.
 A clean stop removes the heartbeat, so a stopped bot is never reported healthy.
 """
@@ -32,10 +32,14 @@ class Heartbeat:
         self.interval = interval
 
     def write(self, bot: Any) -> None:
+        from .http import connection_problems
+
+        problems = connection_problems(bot)  # as /readyz says it: a lost shard is "not connected" at once
         data = {
             "pid": os.getpid(),
             "time": time.time(),
-            "connected": bool(bot.is_ready() and not bot.is_closed()),
+            "connected": not problems,
+            "problems": problems,
             "guilds": len(getattr(bot, "guilds", ()) or ()),
         }
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -72,7 +76,8 @@ def check(config: Config, *, now: float | None = None) -> tuple[bool, str]:
     if age > STALE_AFTER:
         return False, f"stuck or stopped: the last heartbeat is {age:.0f} s old"
     if not beat.get("connected"):
-        return False, "running but not connected to Discord"
+        why = "; ".join(beat.get("problems") or ())
+        return False, "running but not connected to Discord" + (f": {why}" if why else "")
     if config.db_url is not None:  # PostgreSQL: the database answers with a schema this version knows
         from .store.postgres import PG_SCHEMA_VERSION, probe
 

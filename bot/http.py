@@ -22,8 +22,9 @@ log = logging.getLogger(__name__)
 READY_TIMEOUT = 2.0
 
 
-async def readiness(bot: Any) -> list[str]:
-    """What keeps this process from taking commands: [] when it is ready."""
+def connection_problems(bot: Any) -> list[str]:
+    """What keeps this process's Discord connection from taking commands: [] when every shard is connected.
+    (`is_ready()` alone is not that: discord.py sets it once and never clears it.)"""
     problems: list[str] = []
     if bot.is_closed():
         problems.append("the client is closed")
@@ -37,6 +38,12 @@ async def readiness(bot: Any) -> list[str]:
     if expected and not problems:
         missing = sorted(set(expected) - set(shards))
         problems += [f"shard {i} is not connected" for i in missing]
+    return problems
+
+
+async def readiness(bot: Any) -> list[str]:
+    """What keeps this process from taking commands: [] when it is ready."""
+    problems = connection_problems(bot)
     try:
         await asyncio.wait_for(bot.store.ping(), READY_TIMEOUT)
     except TimeoutError:

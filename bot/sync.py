@@ -18,6 +18,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 if TYPE_CHECKING:
@@ -111,4 +112,7 @@ async def sync_at_start(bot: SoloBot) -> SyncOutcome | None:
         hint = " (is the bot in that server, invited with the applications.commands scope?)" \
             if config.dev_guild and exc.code == 50001 else ""
         log.error("could not sync the commands: %s%s", exc, hint)
+        return None
+    except (OSError, aiohttp.ClientError) as exc:  # Discord went away just after the login
+        log.error("could not sync the commands (Discord cannot be reached: %s); the next start tries again", exc)
         return None

@@ -216,13 +216,15 @@ class StandIn:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    async def start(self) -> None:
+    async def start(self, port: int = 0) -> None:
+        """Listen on 127.0.0.1:``port`` (0: a free one). A test that takes Discord away closes the stand-in and
+        starts it again on the port it had: the bot reconnects (resumes) to the same sessions."""
         app = web.Application(client_max_size=self.attachment_size_limit * 12)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_route("*", "/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 

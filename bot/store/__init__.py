@@ -25,6 +25,7 @@ from .base import (
     StoreError,
     StoreUnavailable,
 )
+from .messages import described, unwritable
 from .postgres import PostgresStore
 from .sqlite import SqliteStore
 
@@ -49,9 +50,12 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "backup_main",
+    "described",
     "is_postgres",
     "make_store",
+    "unwritable",
 ]
+
 
 
 def is_postgres(target: str | os.PathLike[str]) -> bool:
@@ -74,8 +78,9 @@ def make_store(target: str | os.PathLike[str], *, busy_timeout: float | None = N
 async def backup_main(db_path: str | os.PathLike[str], dest: str | os.PathLike[str]) -> int:
     """``python -m bot backup PATH``: copy the live database to ``dest``; 0 on success, 1 on failure."""
     if is_postgres(str(db_path)):
-        print("backup: python -m bot backup copies an SQLite file; back up PostgreSQL with pg_dump",
-              file=sys.stderr)
+        print("backup: SOLO_BOT_DB is a PostgreSQL database, which python -m bot backup does not copy (it copies "
+              'the SQLite file): back it up with PostgreSQL\'s own tool, e.g. pg_dump --format=custom '
+              '--file=solo.dump "$SOLO_BOT_DB" (restore with pg_restore)', file=sys.stderr)
         return 1
     if not os.path.exists(db_path):
         print(f"backup failed: no database at {db_path}", file=sys.stderr)
@@ -86,7 +91,7 @@ async def backup_main(db_path: str | os.PathLike[str], dest: str | os.PathLike[s
         await store.backup(dest)
         games = await store.count_games()
     except StoreError as err:
-        print(f"backup failed: {err}", file=sys.stderr)
+        print(f"backup failed: {described(err)}", file=sys.stderr)
         return 1
     finally:
         await store.close()

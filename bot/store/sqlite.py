@@ -45,6 +45,7 @@ from .base import (
     StoreUnavailable,
     ranking_sql,
 )
+from .messages import described
 from .rows import (
     action_row,
     action_texts,
@@ -844,7 +845,7 @@ async def check_main(db_path: str | os.PathLike[str], *, quick: bool = False) ->
               "with an empty one.", file=sys.stderr)
         return 1
     except StoreError as err:
-        print(f"check failed: {path} cannot be read ({err}).", file=sys.stderr)
+        print(f"check failed: {path} cannot be read ({described(err)}).", file=sys.stderr)
         return 2
     if problems:
         print(f"The game database is damaged: PRAGMA {pragma} of {path} found {len(problems)} problem(s):",

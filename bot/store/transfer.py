@@ -20,6 +20,7 @@ from typing import Any
 import asyncpg
 
 from .base import StoreError
+from .messages import described
 from .postgres import (
     PG_SCHEMA_VERSION,
     TABLES,
@@ -196,13 +197,13 @@ async def migrate_main(source: str | Path, target: str) -> int:
               "database only. Nothing was changed.", file=sys.stderr)
         return 1
     except StoreError as err:
-        print(f"migrate failed: {err}. Nothing was copied.", file=sys.stderr)
+        print(f"migrate failed: {described(err)}. Nothing was copied.", file=sys.stderr)
         return 2
     print(f"copied {source} to {shown}: " + ", ".join(f"{n} {t}" for t, n in counts.items()))
     try:
         checked, problems = await check_copy(source, target)
     except StoreError as err:
-        problems, checked = [f"the check could not run: {err}"], 0
+        problems, checked = [f"the check could not run: {described(err)}"], 0
     if problems:
         await _empty_again(target)
         print(f"migrate failed: the copy does not match the source ({len(problems)} problem(s)); the target was "

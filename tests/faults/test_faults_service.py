@@ -91,8 +91,8 @@ async def test_sigkill_leaves_health_failing_once_the_heartbeat_is_stale(tmp_pat
         await process.start()
         config = Config(db_path=db)
 
-        async def beating() -> bool:
-            return config.heartbeat_path.is_file()
+        async def beating() -> bool:  # the heartbeat is written from the start, "connected" once it is
+            return check(config)[0]
 
         await _until(beating)
         process.kill()

@@ -203,7 +203,7 @@ def _cannot_pay_buttons(step: Step, lg: str, summary: dict[str, Any]) -> list[Bu
                                and e.params.get("assumed", True)))
     if len(named) <= 1:
         return [ButtonSpec("cannot_pay", t(lg, "button.cannot_pay"), arg=named[0] if named else None)]
-    return [ButtonSpec("cannot_pay", t(lg, "button.cannot_pay_card", card=card_name(lg, KIND, card)), arg=card)
+    return [ButtonSpec("cannot_pay", t(lg, "seasons.button.cannot_pay_card", card=card), arg=card)
             for card in named]
 
 

@@ -63,7 +63,7 @@ def result_lines(lang: str, result: Result, parts: dict[str, Any]) -> list[tuple
         fallen = [c["name"] for c in cities if c.get("destroyed")]
         join = ("、" if lang == "ja" else ", ").join
         if not standing:  # no "0 of 3 standing": every city fell
-            text = t(lang, "result.cities.none", total=len(cities), names=join(fallen))
+            text = t(lang, "result.cities.all_fallen", total=len(cities), names=join(fallen))
         else:
             text = t(lang, "result.cities", standing=len(standing), total=len(cities), names=join(standing))
         if fallen and standing:

@@ -208,6 +208,9 @@ class VolfState:
         if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
             raise RuleError("volfyirion.state_version", version=str(data.get("version") if isinstance(data, dict) else None))
         fields = {k: v for k, v in data.items() if k != "version"}
+        if isinstance(fields.get("options"), dict) and "edition" not in fields["options"]:
+            # Saved before V-3.5 counted the Asset Deck (no ``deck`` either): a game of the rules' edition 1.
+            fields["options"] = {**fields["options"], "edition": 1}
         try:
             return cls(**fields)
         except TypeError:  # a field missing or unknown: not a state this version wrote

@@ -182,3 +182,22 @@ async def test_v6_migration_leaves_a_game_the_rules_cannot_replay_as_stored(db_p
         assert [a.action for a in await store.live_actions(kept)] == [{"type": "win", "how": "Attack"}]
         other = (await store.game(kept + 1))
         assert [a.action for a in await store.live_actions(other.id)] == [a.to_json() for a in game.actions]
+
+
+async def test_v3_5_migration_keeps_older_games_at_edition_1(db_path: Path, monkeypatch) -> None:
+    """Schema V8: a game recorded before the Asset Deck was counted replays as it was played — here 60 turns
+    without a reshuffle, each with its Rage card, where edition 2 would have stopped adding them at 57."""
+    game = GameRecord(RULES, {"difficulty": "easy", "edition": 1}, 9)
+    for _ in range(59):
+        game.push(Action("end"))
+    assert game.state.rage_size == 60
+    [game_id] = await _old_release_db(db_path, monkeypatch, [game], undo_at=3)
+    async with SqliteStore(db_path) as store:
+        row = await store.game(game_id)
+        assert row.options["edition"] == 1
+        record = await GameService(store).record(row)
+        assert record.state == game.state and record.state.rage_size == 60 and record.state.deck is None
+        fresh = await store.create_game(**{**new_game_args(400, kind="volfyirion"),
+                                           "options": RULES.normalize_options({"difficulty": "easy"})})
+        assert fresh.options["edition"] == 2  # a game started now counts the deck
+    assert _dump(db_path)[0] == schema.SCHEMA_VERSION

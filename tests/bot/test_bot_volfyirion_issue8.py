@@ -33,8 +33,8 @@ async def test_v5_3_start_and_attack_state_the_games_formula_in_both_languages(d
 
 async def test_v4_3_the_default_is_the_originals_flat_bonus(driver):
     start = await driver.slash("volfyrion start", {"difficulty": "normal"})
-    assert ("Difficulty normal, bonus flat (the original's rule): Volfyirion attacks with the revealed Command "
-            "cards' costs + 1 per destroyed city + 1.") in start.text
+    assert ("Difficulty normal, bonus flat (the rules text this bot follows): Volfyirion attacks with the revealed "
+            "Command cards' costs + 1 per destroyed city + 1.") in start.text
     assert (await export(driver))["options"]["bonus"] == "flat"
     danger = await driver.slash("volfyrion danger", {}, locale="ja")
     assert "今なら: コマンドカードのコストの合計＋1。" in danger.text

@@ -243,10 +243,11 @@ class Controller:
         lg = lang(interaction)
         embed = notice_embed(lg, err.key, params=err.params)
         choices = list(getattr(err, "choices", None) or [])
+        offered = [spec for ui in self.uis.values() for spec in ui_refusal_buttons(ui, err.key, lg)]
         view = None
-        if choices or typed:
+        if choices or typed or offered:
             row = await self._row_quietly(interaction.channel_id)
-            specs: list[ButtonSpec] = []
+            specs: list[ButtonSpec] = list(offered)
             if row is not None and choices:
                 embed.description = (embed.description or "") + "\n" + t(lg, "pick.candidates")
                 specs += [ButtonSpec(op, card_name(lg, row.kind, card)[:80], arg=arg,
@@ -554,6 +555,12 @@ def with_state_button(specs: list[ButtonSpec], lg: str) -> list[ButtonSpec]:
     if specs and specs[-1].op == "undo":
         return [*specs[:-1], state, specs[-1]]
     return [*specs, state]
+
+
+def ui_refusal_buttons(ui: GameUI, key: str, lg: str) -> list[ButtonSpec]:
+    """Buttons a game offers on one of its refusals (a confirmation the rules ask for), if it has any."""
+    hook = getattr(ui, "refusal_buttons", None)
+    return hook(key, lg) if hook is not None else []
 
 
 def ui_extra_fields(ui: GameUI, step: Step, lg: str) -> list[tuple[str, str]]:

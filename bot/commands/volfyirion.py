@@ -34,9 +34,9 @@ KIND = "volfyirion"
 Interaction = discord.Interaction["SoloBot"]
 
 DIFFICULTIES = word_choices("easy", "normal", "hard")
-# V-5.3: the original's formula (the default) or the English rulebook's table.
+# V-5.3: the formula of the rules text this bot follows (the default) or the English rulebook's table.
 BONUS = [
-    app_commands.Choice(name=L("flat: costs + 1 per destroyed city + difficulty (the original's rule)",
+    app_commands.Choice(name=L("flat: costs + 1 per destroyed city + difficulty (the rules text this bot follows)",
                                "word.bonus_flat"), value="flat"),
     app_commands.Choice(name=L("per_city: costs + difficulty per destroyed city (the English rulebook's table)",
                                "word.bonus_per_city"), value="per_city"),
@@ -100,7 +100,8 @@ class VolfyirionCommands(app_commands.Group):
                                                       "cmd.volfyirion.start"))
     @app_commands.describe(
         difficulty=L("Volfyirion's difficulty", "opt.volfyirion.difficulty"),
-        bonus=L("How the difficulty bonus is read (flat, the original's rule, by default)", "opt.volfyirion.bonus"),
+        bonus=L("Difficulty bonus: flat (default, the rules this bot follows) or per_city (English rulebook's table)",
+                "opt.volfyirion.bonus"),
         cities=L("Your three city cards, e.g. Yrdesh, Akao Uket, Kyr", "opt.volfyirion.cities"),
         unseal=L("Allow unsealing Wonders Volfyirion sealed (off by default)", "opt.volfyirion.unseal"),
     )
@@ -142,8 +143,9 @@ class VolfyirionCommands(app_commands.Group):
     async def acquire(self, interaction: Interaction, card: AssetCard) -> None:
         await _act(interaction, lambda _r: Action("acquire", card=card.pick("pk_acquire")))
 
-    @app_commands.command(name="reshuffle", description=L("You reshuffled your discard into a new House Deck",
-                                                          "cmd.volfyirion.reshuffle"))
+    @app_commands.command(name="reshuffle", description=L(
+        "You reshuffled your discard into a new House Deck during the turn (not in the end-of-turn draw)",
+        "cmd.volfyirion.reshuffle"))
     async def reshuffle(self, interaction: Interaction) -> None:
         await _act(interaction, Action("reshuffle"))
 
@@ -165,10 +167,12 @@ class VolfyirionCommands(app_commands.Group):
     async def danger(self, interaction: Interaction) -> None:
         await show_danger(interaction)
 
-    @app_commands.command(name="end", description=L("End your turn (Volfyirion attacks if its token is away)",
-                                                    "cmd.volfyirion.end"))
-    async def end(self, interaction: Interaction) -> None:
-        await _act(interaction, Action("end"))
+    @app_commands.command(name="end", description=L(
+        "End your turn once you drew your new hand (Volfyirion attacks if its token is away)", "cmd.volfyirion.end"))
+    @app_commands.describe(reshuffled=L("Drawing your new hand made you reshuffle your House Deck (it attacks now)",
+                                        "opt.volfyirion.reshuffled"))
+    async def end(self, interaction: Interaction, reshuffled: bool = False) -> None:
+        await _act(interaction, end_action(reshuffled))
 
     @app_commands.command(name="reveal", description=L("Name the Rage Pile's revealed cards",
                                                        "cmd.volfyirion.reveal"))
@@ -182,10 +186,12 @@ class VolfyirionCommands(app_commands.Group):
     async def choose(self, interaction: Interaction, city: app_commands.Range[str, 1, 100]) -> None:
         await _act(interaction, Action("choose", city=city))
 
-    @app_commands.command(name="refill", description=L("The Asset Deck ran out: put-aside cards were shuffled in",
-                                                       "cmd.volfyirion.refill"))
-    async def refill(self, interaction: Interaction) -> None:
-        await _act(interaction, Action("refill"))
+    @app_commands.command(name="refill", description=L(
+        "The Asset Deck ran out (put-aside cards shuffled into a new one, or none to shuffle)", "cmd.volfyirion.refill"))
+    @app_commands.describe(confirm=L("Yes: the Asset Deck really ran out, even though the bot's count says it can hold "
+                                     "cards", "opt.volfyirion.confirm"))
+    async def refill(self, interaction: Interaction, confirm: bool = False) -> None:
+        await _act(interaction, refill_action(confirm))
 
     @app_commands.command(name="unseal", description=L("You unsealed a Wonder (only if the game allows it)",
                                                        "cmd.volfyirion.unseal"))
@@ -260,6 +266,9 @@ class VolfyirionUI:
             specs.append(ButtonSpec("reveal", t(lg, "button.reveal"), style=discord.ButtonStyle.primary))
         if "end" in legal:
             specs.append(ButtonSpec("end", t(lg, "button.end_turn"), style=discord.ButtonStyle.primary))
+            if summary.get("token") == "lair":  # V-3.4: the end-of-turn draw may reshuffle
+                specs.append(ButtonSpec("end", t(lg, "button.end_turn_reshuffled"), arg=RESHUFFLED,
+                                        style=discord.ButtonStyle.primary))
             specs.append(ButtonSpec("danger", t(lg, "button.danger")))
         if "reshuffle" in legal and summary.get("token") == "lair":
             specs.append(ButtonSpec("reshuffle", t(lg, "button.reshuffle")))
@@ -279,11 +288,21 @@ class VolfyirionUI:
             if int(arg) < len(cities):
                 return _meant(Action("choose", city=cities[int(arg)]))
             return None
-        if op in ("end", "reshuffle"):
+        if op == "end":
+            return end_action(arg == RESHUFFLED)
+        if op == "refill":
+            return refill_action(arg == CONFIRM)
+        if op == "reshuffle":
             return Action(op)
         if op == "putaside" and arg in ("battle", "knowledge"):
             return Action("putaside", paid=arg, card=None)
         return None
+
+    def refusal_buttons(self, key: str, lg: str) -> list[ButtonSpec]:
+        """A refill before the bot's count says the Asset Deck can be empty (V-3.5): the button that confirms it."""
+        if key == "volfyirion.refill_confirm":
+            return [ButtonSpec("refill", t(lg, "button.refill_confirm"), arg=CONFIRM, style=discord.ButtonStyle.primary)]
+        return []
 
     def form(self, op: str, lg: str, record: GameRecord) -> tuple[str, list[FieldSpec]] | None:
         if op == "reveal":
@@ -324,6 +343,22 @@ class VolfyirionUI:
             await show_danger(interaction, game_id=row.id)
             return True
         return False
+
+
+# The arguments of the End button that says the end-of-turn draw reshuffled (V-3.4), and of the button that
+# confirms a refill (V-3.5).
+RESHUFFLED, CONFIRM = "reshuffled", "confirm"
+
+
+def end_action(reshuffled: bool) -> Action:
+    """The end of the turn, ``reshuffled`` when drawing the new hand made the player reshuffle (V-3.4); stored
+    without the flag otherwise, as every End before it was."""
+    return Action("end", reshuffled=True) if reshuffled else Action("end")
+
+
+def refill_action(confirm: bool) -> Action:
+    """The Asset Deck ran out (V-2.4, V-3.5); ``confirm`` when the bot's count says it can still hold cards."""
+    return Action("refill", confirm=True) if confirm else Action("refill")
 
 
 # What was paid to put the top card aside, as a candidate button's argument carries it.

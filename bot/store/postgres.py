@@ -156,7 +156,14 @@ PG_V1 = (
     )
     """,
 )
-PG_MIGRATIONS: list[tuple[str, ...]] = [PG_V1]
+# SQLite's V8: Volfyirion games recorded before the rules counted the Asset Deck (V-3.5) keep edition 1.
+PG_V2 = (
+    """
+    UPDATE games SET options = (options::jsonb || '{"edition": 1}'::jsonb)::text
+    WHERE kind = 'volfyirion' AND NOT (options::jsonb ? 'edition')
+    """,
+)
+PG_MIGRATIONS: list[tuple[str, ...]] = [PG_V1, PG_V2]
 PG_SCHEMA_VERSION = len(PG_MIGRATIONS)
 # The tables in an order that respects their references (the copy from SQLite inserts in this order).
 TABLES = ("games", "actions", "snapshots", "results", "result_posts", "settings")

@@ -211,5 +211,14 @@ V7 = (
     " WHERE undone_interaction_id IS NOT NULL",
 )
 
-MIGRATIONS: list[tuple[str | Callable[[Any], None], ...]] = [V1, V2, V3, V4, V5, V6, V7]
+# Volfyirion games recorded before the rules counted the Asset Deck (V-3.5: an empty deck adds no Rage card, an
+# early refill asks for a confirmation) keep the rules they were played under, so they replay unchanged.
+V8 = (
+    """
+    UPDATE games SET options = json_set(options, '$.edition', 1)
+    WHERE kind = 'volfyirion' AND json_extract(options, '$.edition') IS NULL
+    """,
+)
+
+MIGRATIONS: list[tuple[str | Callable[[Any], None], ...]] = [V1, V2, V3, V4, V5, V6, V7, V8]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -55,7 +55,8 @@ def rewrite_log(game_id: int, options: JSON, seed: int, rows: list[LogRow]) -> d
     from engine.volfyirion import RULES, canonical_action
 
     try:
-        start = RULES.new_game(RULES.normalize_options(options), seed).state
+        # This step runs on databases older than schema V8, whose games are all of the rules' edition 1.
+        start = RULES.new_game(RULES.normalize_options({"edition": 1, **options}), seed).state
     except RuleError as err:
         raise Unreplayable(f"options: {err}") from err
     before: list[Any] = [start]  # the states after each live ply, replaying the log as stored

@@ -16,7 +16,12 @@ def card_name(lang: str, card_id: str) -> str | None:
 
 VARIANTS = {
     "volfyirion.too_many_copies": lambda p: "none" if _num(p, "available") == 0 else None,
-    "volfyirion.event.knowledge": lambda p: "none" if _num(p, "wonders") == 0 else None,
+    "volfyirion.event.knowledge": lambda p: ("none" if _num(p, "wonders") == 0 else "no_kp" if _num(p, "kp") == 0
+                                             else "no_seal" if _num(p, "sealing") == 0 else None),
+    "volfyirion.event.no_rage_card": lambda p: "empty" if _num(p, "size") == 0 else None,
+    "volfyirion.refill_confirm": lambda p: "none" if _num(p, "put_aside") == 0 else None,
+    "volfyirion.waiting.turn": lambda p: "away" if p.get("token") == "rage_pile" else None,
+    "action.volfyirion.end": lambda p: "reshuffled" if p.get("reshuffled") is True else None,
     # No Troop in the city: its defence is the printed one alone (no "+ Troop 0").
     "volfyirion.event.city_destroyed": lambda p: "no_troop" if _num(p, "troop_defence") == 0 else None,
     "action.volfyirion.play": lambda p: "no_city" if p.get("city") in (None, "") else None,

@@ -48,43 +48,74 @@ def attack_line_key(bonus: str, k: int, destroyed_before: int) -> str:
 
 
 def destroy_order(attack: int, defences: Sequence[tuple[int, int]]) -> tuple[list[int], int]:
-    """Which standing cities fall (V-4.4): indexes in order of destruction, and the attack left.
+    """Which standing cities fall (V-4.4): indexes in order of destruction, and the attack left."""
+    steps, left = destroy_steps(attack, defences)
+    return [target for target, _ in steps], left
+
+
+def destroy_steps(attack: int, defences: Sequence[tuple[int, int]]) -> tuple[list[tuple[int, list[int]]], int]:
+    """The cities that fall (V-4.4), each with the standing cities it was tied with, and the attack left.
 
     ``defences`` holds ``(defence with its Troop, printed defence)`` per standing city. Volfyirion
-    takes the highest defence the remaining attack can pay for, again and again. Engine ruling for a
-    tie (an 8 city with a Troop of 2 against the 10 city): the higher printed defence falls first, then
-    the earlier city.
+    takes the highest defence the remaining attack can pay for, again and again. Ruling for a tie (an
+    8 city with a Troop of 2 against the 10 city): the higher printed defence falls first, then the
+    earlier city; each step lists the other cities of that same defence the attack could have taken
+    (empty when there was no tie), so the reply can say a tie was broken.
     """
     standing = list(range(len(defences)))
-    fallen: list[int] = []
+    steps: list[tuple[int, list[int]]] = []
     while True:
         payable = [i for i in standing if defences[i][0] <= attack]
         if not payable:
-            return fallen, attack
+            return steps, attack
         target = max(payable, key=lambda i: (defences[i][0], defences[i][1], -i))
+        tied = [i for i in payable if i != target and defences[i][0] == defences[target][0]]
         attack -= defences[target][0]
         standing.remove(target)
-        fallen.append(target)
+        steps.append((target, tied))
 
 
 def seal_order(kp: int, costs: Sequence[int]) -> tuple[list[int], int]:
-    """Which unsealed Wonders are sealed (V-4.6): indexes (play order) sealed, and the KP left.
+    """Which unsealed Wonders are sealed (V-4.6): indexes (play order) sealed, and the KP left."""
+    steps, left = seal_steps(kp, costs)
+    return [i for i, sealed, _ in steps if sealed], left
 
-    Most expensive first; a Wonder costing more than what is left is skipped and cheaper ones are
+
+def seal_steps(kp: int, costs: Sequence[int]) -> tuple[list[tuple[int, bool, int]], int]:
+    """Every unsealed Wonder in the order Volfyirion looks at them (V-4.6): ``(index in play order, sealed,
+    Knowledge points left before it)``, and the KP left at the end.
+
+    Most expensive first; a Wonder costing more than what is left is passed over and cheaper ones are
     still sealed; among equal costs the one played first goes first (Ruling).
     """
-    sealed: list[int] = []
+    steps: list[tuple[int, bool, int]] = []
     for i in sorted(range(len(costs)), key=lambda i: (-costs[i], i)):
-        if costs[i] <= kp:
+        sealed = costs[i] <= kp
+        steps.append((i, sealed, kp))
+        if sealed:
             kp -= costs[i]
-            sealed.append(i)
-    return sealed, kp
+    return steps, kp
 
 
 def kept_command(commands: Sequence[str]) -> str:
     """The revealed Command card that starts the new Rage Pile (V-4.7): highest cost, then more KP
     (Ruling), then the name that sorts first."""
-    return min(commands, key=lambda name: (-(CATALOG[name].cost or 0), -(CATALOG[name].kp or 0), name))
+    return min(commands, key=_keep_order)
+
+
+def kept_command_tie(commands: Sequence[str]) -> tuple[list[str], str] | None:
+    """When other Command cards (other names) cost as much as the kept one (V-4.7's Ruling decided):
+    their names and what decided, ``"kp"`` (more Knowledge points) or ``"name"`` (the name sorts first)."""
+    kept = kept_command(commands)
+    cost, kp = CATALOG[kept].cost or 0, CATALOG[kept].kp or 0
+    tied = sorted({n for n in commands if n != kept and (CATALOG[n].cost or 0) == cost})
+    if not tied:
+        return None
+    return tied, "name" if any((CATALOG[n].kp or 0) == kp for n in tied) else "kp"
+
+
+def _keep_order(name: str) -> tuple[int, int, str]:
+    return -(CATALOG[name].cost or 0), -(CATALOG[name].kp or 0), name
 
 
 def city_defence(city: Mapping[str, Any]) -> int:

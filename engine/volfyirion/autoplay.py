@@ -49,7 +49,7 @@ _DECK_MARGIN = 8
 
 def _running_out(state: VolfState) -> Action:
     if state.put_aside or state.put_aside_unknown:
-        return Action("refill")
+        return Action("refill") if state.deck_empty() or state.deck is None else Action("refill", confirm=True)
     return Action("reshuffle") if state.token == "lair" else Action("end")
 
 

@@ -15,11 +15,15 @@ BONUS_READINGS = ("flat", "per_city")
 # Games recorded before the readings were renamed said ``official`` for the per-city table: they
 # replay unchanged as ``per_city``.
 BONUS_ALIASES = {"official": "per_city"}
-_KNOWN = ("difficulty", "bonus", "cities", "unseal")
+# The rules' edition a game is played under: 2 counts the Asset Deck (V-3.5: an empty deck adds no Rage card,
+# a refill before the count can have emptied it asks for a confirmation). Games recorded before it are
+# edition 1 (a store migration says so) and replay as they were played.
+EDITION = 2
+_KNOWN = ("difficulty", "bonus", "cities", "unseal", "edition")
 
 
 def normalize_options(options: Mapping[str, Any] | None) -> JSON:
-    """``{"difficulty", "bonus", "cities" (by defence 8, 9, 10), "unseal"}`` or a RuleError."""
+    """``{"difficulty", "bonus", "cities" (by defence 8, 9, 10), "unseal", "edition"}`` or a RuleError."""
     options = dict(options or {})
     for name in options:
         if name not in _KNOWN:
@@ -34,7 +38,11 @@ def normalize_options(options: Mapping[str, Any] | None) -> JSON:
     unseal = options.get("unseal", False)
     if not isinstance(unseal, bool):
         raise RuleError("volfyirion.bad_unseal", value=str(unseal))
-    return {"difficulty": difficulty, "bonus": bonus, "cities": _cities(options.get("cities")), "unseal": unseal}
+    edition = options.get("edition", EDITION)
+    if edition not in (1, EDITION) or isinstance(edition, bool):
+        raise RuleError("volfyirion.bad_edition", value=str(edition), choices=f"1, {EDITION}")
+    return {"difficulty": difficulty, "bonus": bonus, "cities": _cities(options.get("cities")), "unseal": unseal,
+            "edition": edition}
 
 
 def _cities(value: Any) -> list[str]:

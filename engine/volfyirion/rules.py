@@ -17,7 +17,7 @@ from . import attack as arith
 from . import undo
 from .cards import CATALOG, HOUSE_DECK, SOLO_ASSET_DECK, SOLO_REMOVED, Card, card
 from .options import normalize_options
-from .state import CHOOSE_BUILDING, CHOOSE_TROOP, FINISHED, REVEAL, TURN, VolfState
+from .state import ASSET_ROW, CHOOSE_BUILDING, CHOOSE_TROOP, FINISHED, REVEAL, TURN, VolfState
 
 Events = list[Event]
 PUT_ASIDE_COST = 6  # V-2.2: 6 Battle or 6 Knowledge points
@@ -43,6 +43,8 @@ class VolfyirionRules:
         cities = [{"name": n, "defence": CATALOG[n].defence, "destroyed": False, "troop": None, "building": None}
                   for n in opts["cities"]]
         state = VolfState(options=opts, cities=cities)
+        if opts["edition"] >= 2:  # V-3.5: the bot counts the Asset Deck's cards
+            state.deck = sum(SOLO_ASSET_DECK.values()) - ASSET_ROW
         events: Events = [
             Event("volfyirion.event.setup_cities", city8=cities[0]["name"], city9=cities[1]["name"],
                   city10=cities[2]["name"]),
@@ -91,12 +93,24 @@ def _start_turn(state: VolfState, events: Events) -> None:
 
 
 def _add_rage_card(state: VolfState, events: Events) -> None:
-    if state.deck_left() <= 0 and (state.put_aside or state.put_aside_unknown):
-        # The bot knows the Asset Deck is empty: the put-aside cards were shuffled into a new one (V-2.4).
-        _refill_deck(state, events)
+    """The top card of the Asset Deck goes to the bottom of the Rage Pile (V-3.1) — if there is one."""
+    if state.deck_empty():
+        if state.put_aside or state.put_aside_unknown:
+            # The Asset Deck is empty: the put-aside cards are shuffled into a new one (V-2.4).
+            _refill_deck(state, events)
+        elif state.deck is not None:  # V-3.5: no card to add; the turn goes on without one
+            events.append(Event("volfyirion.event.no_rage_card", size=state.rage_size))
+            return
     state.rage_size += 1
     state.added += 1
+    _draw_from_deck(state)
     events.append(Event("volfyirion.event.rage_card_added", size=state.rage_size))
+
+
+def _draw_from_deck(state: VolfState) -> None:
+    """V-3.5: one card fewer in the Asset Deck by the bot's count (never below none)."""
+    if state.deck is not None:
+        state.deck = max(state.deck - 1, 0)
 
 
 def _check_supply(before: VolfState, after: VolfState) -> None:
@@ -253,6 +267,8 @@ def _acquire(state: VolfState, args: JSON, events: Events) -> None:
         raise RuleError("volfyirion.cannot_acquire", card=c.name)
     _check_copies(state, c)
     state.owned.append(c.name)
+    if c.in_asset_deck:  # its place in the Asset Row is filled from the Asset Deck (V-3.5); a Wonder's is not
+        _draw_from_deck(state)
     events.append(Event("volfyirion.event.card_acquired", card=c.name))
 
 
@@ -293,16 +309,40 @@ def _putaside(state: VolfState, args: JSON, events: Events) -> None:
 
 
 def _refill(state: VolfState, args: JSON, events: Events) -> None:
-    """V-2.4: the Asset Deck ran out; the put-aside cards were shuffled into a new one."""
-    if not state.put_aside and not state.put_aside_unknown:
-        raise RuleError("volfyirion.nothing_to_refill")
-    _refill_deck(state, events)
+    """V-2.4, V-3.5: the Asset Deck ran out; the put-aside cards were shuffled into a new one.
+
+    In a game that counts the deck (V-3.5), a refill before the count can have emptied it needs a
+    confirmation (``confirm``: the player replaced Row cards, which are not reported); with nothing put
+    aside it records that the deck is empty, so no Rage card is added until cards are put aside.
+    """
+    confirm = args.get("confirm", False)
+    if not isinstance(confirm, bool):
+        raise RuleError("volfyirion.bad_confirm", value=str(confirm))
+    put_aside = len(state.put_aside) + state.put_aside_unknown
+    if state.deck is None:  # edition 1
+        if not put_aside:
+            raise RuleError("volfyirion.nothing_to_refill")
+        _refill_deck(state, events)
+        return
+    if not state.deck_empty():
+        if not confirm:
+            raise RuleError("volfyirion.refill_confirm", left=state.deck, put_aside=put_aside)
+        events.append(Event("volfyirion.event.deck_ran_out_sooner", left=state.deck))
+    elif not put_aside:
+        raise RuleError("volfyirion.deck_already_empty")
+    if put_aside:
+        _refill_deck(state, events)
+    else:
+        state.deck = 0
+        events.append(Event("volfyirion.event.deck_empty_noted"))
 
 
 def _refill_deck(state: VolfState, events: Events) -> None:
     count = len(state.put_aside) + state.put_aside_unknown
     state.put_aside.clear()
     state.put_aside_unknown = 0
+    if state.deck is not None:
+        state.deck = count
     events.append(Event("volfyirion.event.asset_deck_refilled", count=count))
 
 
@@ -354,6 +394,14 @@ def _finish(state: VolfState, outcome: str, how: str) -> None:
 
 # -- the end of turn and the attack (V-4) ---------------------------------------------------------
 def _end(state: VolfState, args: JSON, events: Events) -> None:
+    """The end of the turn (V-4). ``reshuffled``: drawing the new hand made the player reshuffle, which
+    happens during this turn (V-3.4): the token moves now and the dragon attacks at the end of this turn."""
+    reshuffled = args.get("reshuffled", False)
+    if not isinstance(reshuffled, bool):
+        raise RuleError("volfyirion.bad_reshuffled", value=str(reshuffled))
+    if reshuffled and state.token == "lair":
+        state.token = "rage_pile"
+        events.append(Event("volfyirion.event.reshuffled_while_drawing"))
     events.append(Event("volfyirion.event.turn_ended", turn=state.turn))
     if state.token == "lair":
         events.append(Event("volfyirion.event.no_attack_token_on_lair"))
@@ -480,6 +528,11 @@ def _resolve(state: VolfState, events: Events) -> None:
         return
     _seal(state, commands, events)
     kept = arith.kept_command(commands)
+    tie = arith.kept_command_tie(commands)
+    if tie is not None:  # V-4.7's Ruling decided (the original: 「不明」)
+        tied, by = tie
+        events.append(Event(f"volfyirion.event.command_tie_{by}", card=kept, cost=CATALOG[kept].cost,
+                            kp=CATALOG[kept].kp or 0, tied_cards=tied))
     state.rage_top, state.rage_size = kept, 1
     state.added += 1
     events.append(Event("volfyirion.event.command_kept", card=kept, cost=CATALOG[kept].cost))
@@ -502,11 +555,15 @@ def _city_attack(state: VolfState, commands: list[str], events: Events) -> bool:
                         bonus=bonus, destroyed_before=destroyed_before, d=state.k, difficulty=state.options["difficulty"]))
     standing = state.standing()
     defences = [(arith.city_defence(c), c["defence"]) for c in standing]
-    fallen, left = arith.destroy_order(total, defences)
+    steps, left = arith.destroy_steps(total, defences)
+    fallen = [i for i, _ in steps]
     remaining = total
-    for i in fallen:
+    for i, tied in steps:
         city = standing[i]
         defence = defences[i][0]
+        if tied:  # V-4.4's Ruling decided between cities of equal defence
+            events.append(Event("volfyirion.event.city_tie", city=city["name"], defence=defence,
+                                cities=[standing[j]["name"] for j in tied]))
         events.append(Event("volfyirion.event.city_destroyed", city=city["name"], defence=defence,
                             printed=city["defence"], troop_defence=defence - city["defence"],
                             attack_before=remaining, attack_after=remaining - defence))
@@ -530,20 +587,38 @@ def _city_attack(state: VolfState, commands: list[str], events: Events) -> bool:
 
 
 def _seal(state: VolfState, commands: list[str], events: Events) -> None:
-    """V-4.6: the Knowledge points of the revealed Command cards seal Wonders, most expensive first."""
+    """V-4.6: the Knowledge points of the revealed Command cards seal Wonders, most expensive first. The
+    Rulings the original leaves 「不明」 are said each time they decide: a Wonder passed over because it
+    costs more than the points left, and equal costs taken in the order of play."""
     kp = sum(CATALOG[n].kp or 0 for n in commands)
     unsealed = [w for w in state.wonders if not w["sealed"]]
-    events.append(Event("volfyirion.event.knowledge", kp=kp, wonders=len(unsealed)))
-    sealed, left = arith.seal_order(kp, [w["cost"] for w in unsealed])
-    points = kp
-    for i in sealed:
+    steps, left = arith.seal_steps(kp, [w["cost"] for w in unsealed])
+    events.append(Event("volfyirion.event.knowledge", kp=kp, wonders=len(unsealed),
+                        sealing=sum(1 for _, sealed, _ in steps if sealed)))
+    for i, sealed, points in steps:
         wonder = unsealed[i]
+        if not sealed:
+            if points:  # with no point left nothing is passed over: the sealing is simply done
+                events.append(Event("volfyirion.event.wonder_passed_over", card=wonder["name"], cost=wonder["cost"],
+                                    kp=points))
+            continue
         wonder["sealed"] = True
         events.append(Event("volfyirion.event.wonder_sealed", card=wonder["name"], cost=wonder["cost"],
                             kp_before=points, kp_after=points - wonder["cost"]))
-        points -= wonder["cost"]
+    for cost, sealed, passed in _split_equal_costs(unsealed, steps):
+        events.append(Event("volfyirion.event.wonder_tie", cost=cost, cards=sealed, tied_cards=passed))
     if left and unsealed:
         events.append(Event("volfyirion.event.knowledge_left_over", points=left))
+
+
+def _split_equal_costs(unsealed: list[dict[str, Any]], steps: list[tuple[int, bool, int]]
+                       ) -> list[tuple[int, list[str], list[str]]]:
+    """Wonders of one cost of which some were sealed and some not: the order of play decided (V-4.6's
+    Ruling). ``(cost, sealed names, names left unsealed)`` per such cost."""
+    by_cost: dict[int, tuple[list[str], list[str]]] = {}
+    for i, sealed, _ in steps:
+        by_cost.setdefault(unsealed[i]["cost"], ([], []))[0 if sealed else 1].append(unsealed[i]["name"])
+    return [(cost, sealed, passed) for cost, (sealed, passed) in by_cost.items() if sealed and passed]
 
 
 def _token_home(state: VolfState, events: Events) -> None:

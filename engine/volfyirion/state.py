@@ -27,6 +27,9 @@ TURN_ACTIONS = ("play", "remove", "redeploy", "acquire", "reshuffle", "putaside"
 # Volfyirion's extra attack per difficulty (V-5.3).
 DIFFICULTY_K = {"easy": 0, "normal": 1, "hard": 2}
 
+# V-3.5: the solo Asset Deck (62 cards, V-1.2) less the Asset Row's 5 at setup (V-1.4).
+ASSET_ROW = 5
+
 
 @dataclass(eq=True, slots=True)
 class VolfState:
@@ -48,6 +51,10 @@ class VolfState:
     outcome: JSON | None = None
     added: int = 0  # cards ever added to the Rage Pile
     taken: int = 0  # cards ever taken out of it
+    # V-3.5: the cards left in the Asset Deck by the bot's count (its cards less those drawn from it that the
+    # bot knows of: the Asset Row's 5, every Rage card, a replacement for every acquisition reported). An
+    # upper bound: Row replacements are not reported. None in games of edition 1, which did not count.
+    deck: int | None = None
 
     # -- copying -----------------------------------------------------------------------------------
     def clone(self) -> VolfState:
@@ -68,6 +75,7 @@ class VolfState:
             outcome=None if self.outcome is None else dict(self.outcome),
             added=self.added,
             taken=self.taken,
+            deck=self.deck,
         )
 
     # -- reading -----------------------------------------------------------------------------------
@@ -118,6 +126,10 @@ class VolfState:
     def deck_left(self) -> int:
         """At most this many cards are left in the Asset Deck; 0 (or less) means it is known to be empty."""
         return self.supply() - self.unknown_in_pile
+
+    def deck_empty(self) -> bool:
+        """The Asset Deck can hold no card: by what is known to be elsewhere (V-1.2) or by the count (V-3.5)."""
+        return self.deck_left() <= 0 or (self.deck is not None and self.deck <= 0)
 
     def unseen_deck(self) -> Counter[str]:
         """The solo Asset Deck minus every copy known elsewhere: what an unknown Rage card can be."""
@@ -188,6 +200,7 @@ class VolfState:
             "outcome": None if self.outcome is None else dict(self.outcome),
             "added": self.added,
             "taken": self.taken,
+            "deck": self.deck,
         }
 
     @classmethod
@@ -195,6 +208,9 @@ class VolfState:
         if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
             raise RuleError("volfyirion.state_version", version=str(data.get("version") if isinstance(data, dict) else None))
         fields = {k: v for k, v in data.items() if k != "version"}
+        if isinstance(fields.get("options"), dict) and "edition" not in fields["options"]:
+            # Saved before V-3.5 counted the Asset Deck (no ``deck`` either): a game of the rules' edition 1.
+            fields["options"] = {**fields["options"], "edition": 1}
         try:
             return cls(**fields)
         except TypeError:  # a field missing or unknown: not a state this version wrote

@@ -169,7 +169,8 @@ async def test_v3_4_the_danger_meter_says_no_attack_can_come_and_what_putting_as
     for card, city in (("Novice", "Tylaris"), ("Guard", "Vahylea")):
         await driver.slash("volfyrion play", {"card": card, "city": city})
     meter = await driver.slash("volfyrion danger", {})
-    assert "No attack can come this turn" in meter.text
+    # V-3.4: the draw at the end of the turn can still send the token: the meter says so.
+    assert "no attack this turn unless you reshuffle your House Deck — drawing your new hand" in meter.text
     assert "Put aside the top card first?" in meter.text and "→" in meter.text
     await driver.slash("volfyrion reshuffle", {})
     meter = await driver.slash("volfyrion danger", {}, locale="ja")

@@ -33,8 +33,8 @@ async def test_v5_3_start_and_attack_state_the_games_formula_in_both_languages(d
 
 async def test_v4_3_the_default_is_the_originals_flat_bonus(driver):
     start = await driver.slash("volfyrion start", {"difficulty": "normal"})
-    assert ("Difficulty normal, bonus flat (the original's rule): Volfyirion attacks with the revealed Command "
-            "cards' costs + 1 per destroyed city + 1.") in start.text
+    assert ("Difficulty normal, bonus flat (the rules text this bot follows): Volfyirion attacks with the revealed "
+            "Command cards' costs + 1 per destroyed city + 1.") in start.text
     assert (await export(driver))["options"]["bonus"] == "flat"
     danger = await driver.slash("volfyrion danger", {}, locale="ja")
     assert "今なら: コマンドカードのコストの合計＋1。" in danger.text
@@ -99,8 +99,9 @@ async def test_v5_1_a_turn_1_win_with_the_starting_deck_is_refused_with_the_reas
 
 
 def test_v1_2_the_asset_deck_refusals_read_in_both_languages():
-    """The refusal an overfull Rage Pile gets, rendered from the engine's own error."""
-    record = GameRecord(RULES, {}, 1)
+    """The refusal an overfull Rage Pile gets, rendered from the engine's own error (a game of edition 1: since
+    V-3.5 an empty deck adds no Rage card)."""
+    record = GameRecord(RULES, {"edition": 1}, 1)
     copies = [n for n, k in SOLO_ASSET_DECK.items() for _ in range(k)]
     while record.state.deck_left() > 0:
         record.push(Action("acquire", card=copies.pop()))

@@ -74,7 +74,7 @@ def engine_params(key: str, template: str) -> dict:
     if key == "seasons.event.draw_from_hand.all":
         params |= {"count": 4, "hand_size": 4}
     if key.endswith(".none"):
-        params |= {"n": 0, "available": 0, "destroyed_before": 0, "wonders": 0, "change": 0}
+        params |= {"n": 0, "available": 0, "destroyed_before": 0, "wonders": 0, "change": 0, "put_aside": 0}
     if key.endswith(".no_city"):
         params["city"] = None
     if key.startswith("volfyirion.event.setup_difficulty."):

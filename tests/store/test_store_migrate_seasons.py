@@ -37,7 +37,8 @@ async def test_s3_1a_a_first_release_bot_dice_game_keeps_its_rules(tmp_path: Pat
     async with SqliteStore(path) as store:
         row = await store.game(1)
         assert row.options == {**old_options, "edition": 1}
-        assert (await store.game(2)).options == {"difficulty": "easy"}  # other games untouched
+        # Other games keep their options (a Volfyirion game gets its own edition 1: V-3.5, schema V8).
+        assert (await store.game(2)).options == {"difficulty": "easy", "edition": 1}
         actions = [a.action for a in await store.live_actions(1)]
     record = GameRecord.replay(RULES, row.options, row.seed, actions)
     # Under the first release, taking the die resolved Dummbot's die at once; that is what the player saw.

@@ -70,7 +70,7 @@ async def _old_release_db(path: Path, monkeypatch, games: list[GameRecord], *, u
                     state = step.state
                     snapshot = None
                     if (row.ply + 1) % 50 == 0:
-                        snapshot = {**state.to_json(), "options": _old(state.to_json()["options"])}
+                        snapshot = _old_snapshot(state.to_json())
                     row = await store.append_action(row.id, expected_ply=row.ply, action=stored, user_id=7,
                                                     snapshot=snapshot, summary=_old(state.summary()))
                 ids.append(row.id)
@@ -78,6 +78,13 @@ async def _old_release_db(path: Path, monkeypatch, games: list[GameRecord], *, u
         for statement in _V7_UNDO:
             conn.execute(statement)
     return ids
+
+
+def _old_snapshot(data: dict) -> dict:
+    """A state as the first release saved it: the per-city bonus called ``official``, no edition and no count
+    of the Asset Deck (both came with V-3.5)."""
+    options = {k: v for k, v in _old(data["options"]).items() if k != "edition"}
+    return {**{k: v for k, v in data.items() if k != "deck"}, "options": options}
 
 
 _V7_COLUMNS = tuple(s for s in schema.V7 if not s.lstrip().startswith("UPDATE"))
@@ -95,7 +102,9 @@ def _dump(path: Path) -> tuple:
 
 
 def _games() -> list[GameRecord]:
-    games = [play_game(seed, max_actions=130, options={"difficulty": "easy", "bonus": "per_city"}, allow_win=False)
+    # Games of the first release: the rules' edition 1 (schema V8 says so).
+    games = [play_game(seed, max_actions=130, options={"difficulty": "easy", "bonus": "per_city", "edition": 1},
+                       allow_win=False)
              for seed in (4, 7)]
     assert all(g.ply >= 50 for g in games)  # a snapshot at ply 50 in each
     return games
@@ -114,7 +123,8 @@ async def test_v6_migration_rewrites_typed_actions_to_what_was_meant(db_path: Pa
         service = GameService(store)
         for game_id, game in zip(ids, games, strict=True):
             row = await store.game(game_id)
-            assert row.options == {**OLD_OPTIONS, "bonus": "per_city"} and row.summary["bonus"] == "per_city"
+            assert row.options == {**OLD_OPTIONS, "bonus": "per_city", "edition": 1}
+            assert row.summary["bonus"] == "per_city"
             live = await store.live_actions(game_id)
             # Every live action is now the engine's own (exact names, city names, words in lower case).
             assert [a.action for a in live] == [a.to_json() for a in game.actions]
@@ -172,3 +182,22 @@ async def test_v6_migration_leaves_a_game_the_rules_cannot_replay_as_stored(db_p
         assert [a.action for a in await store.live_actions(kept)] == [{"type": "win", "how": "Attack"}]
         other = (await store.game(kept + 1))
         assert [a.action for a in await store.live_actions(other.id)] == [a.to_json() for a in game.actions]
+
+
+async def test_v3_5_migration_keeps_older_games_at_edition_1(db_path: Path, monkeypatch) -> None:
+    """Schema V8: a game recorded before the Asset Deck was counted replays as it was played — here 60 turns
+    without a reshuffle, each with its Rage card, where edition 2 would have stopped adding them at 57."""
+    game = GameRecord(RULES, {"difficulty": "easy", "edition": 1}, 9)
+    for _ in range(59):
+        game.push(Action("end"))
+    assert game.state.rage_size == 60
+    [game_id] = await _old_release_db(db_path, monkeypatch, [game], undo_at=3)
+    async with SqliteStore(db_path) as store:
+        row = await store.game(game_id)
+        assert row.options["edition"] == 1
+        record = await GameService(store).record(row)
+        assert record.state == game.state and record.state.rage_size == 60 and record.state.deck is None
+        fresh = await store.create_game(**{**new_game_args(400, kind="volfyirion"),
+                                           "options": RULES.normalize_options({"difficulty": "easy"})})
+        assert fresh.options["edition"] == 2  # a game started now counts the deck
+    assert _dump(db_path)[0] == schema.SCHEMA_VERSION

@@ -127,9 +127,11 @@ async def test_v7_gives_existing_games_a_revision_and_their_actions_no_interacti
 
     from bot.store import SqliteStore, schema
 
-    with monkeypatch.context() as m:  # a file of the previous schema, written with today's columns then shed
-        m.setattr("bot.store.sqlite.MIGRATIONS", [*schema.MIGRATIONS[:-1], tuple(
+    before_v7 = schema.MIGRATIONS.index(schema.V7)  # later steps (V8, …) run on the file as well
+    with monkeypatch.context() as m:  # a file of the schema before V7, written with today's columns then shed
+        m.setattr("bot.store.sqlite.MIGRATIONS", [*schema.MIGRATIONS[:before_v7], tuple(
             s for s in schema.V7 if not s.lstrip().startswith("UPDATE"))])
+        m.setattr("bot.store.sqlite.SCHEMA_VERSION", before_v7 + 1)
         async with SqliteStore(db_path) as store:
             game = await play(store, await store.create_game(**new_game_args()), 3)
             game = await store.undo_action(game.id, expected_ply=3, user_id=7, summary=None)
@@ -141,7 +143,7 @@ async def test_v7_gives_existing_games_a_revision_and_their_actions_no_interacti
         conn.execute("DROP INDEX actions_undone_interaction")
         conn.execute("ALTER TABLE actions DROP COLUMN undone_interaction_id")
         conn.execute("ALTER TABLE games DROP COLUMN revision")
-        conn.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION - 1}")
+        conn.execute(f"PRAGMA user_version = {before_v7}")
     async with SqliteStore(db_path) as store:
         game, quit_ = await store.game(game.id), await store.game(quit_.id)
         assert (game.ply, game.revision) == (2, 4)  # three appends and an undo

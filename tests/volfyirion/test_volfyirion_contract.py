@@ -38,13 +38,18 @@ def test_catalog_ids_are_english_names_and_lookup_forgives():
 
 def test_options_are_normalised_and_recorded():
     opts = RULES.normalize_options({"difficulty": "HARD", "bonus": "flat", "cities": "kyr, yrdesh, Vahylea"})
-    assert opts == {"difficulty": "hard", "bonus": "flat", "cities": ["Yrdesh", "Vahylea", "Kyr"], "unseal": False}
+    assert opts == {"difficulty": "hard", "bonus": "flat", "cities": ["Yrdesh", "Vahylea", "Kyr"], "unseal": False,
+                    "edition": 2}
     # V-5.3: the original's formula is the default; games recorded with "official" replay as per_city.
     assert RULES.normalize_options({}) == {"difficulty": "normal", "bonus": "flat",
-                                           "cities": ["Tylaris", "Vahylea", "Alantar"], "unseal": False}
+                                           "cities": ["Tylaris", "Vahylea", "Alantar"], "unseal": False,
+                                           "edition": 2}
     assert RULES.normalize_options({"bonus": "official"})["bonus"] == "per_city"
     assert RULES.normalize_options({"bonus": "Per_City"})["bonus"] == "per_city"
-    for bad, key in (({"bonus": "double"}, "bad_bonus"), ({"unseal": "yes"}, "bad_unseal")):
+    # V-3.5: a game recorded before the Asset Deck was counted keeps its edition 1.
+    assert RULES.normalize_options({"edition": 1})["edition"] == 1
+    for bad, key in (({"bonus": "double"}, "bad_bonus"), ({"unseal": "yes"}, "bad_unseal"),
+                     ({"edition": 3}, "bad_edition"), ({"edition": True}, "bad_edition")):
         with pytest.raises(RuleError) as err:
             RULES.normalize_options(bad)
         assert err.value.key == f"volfyirion.{key}"

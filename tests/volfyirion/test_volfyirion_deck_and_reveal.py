@@ -72,8 +72,9 @@ def _acquire_all_but(record, keep: int, skip: tuple[str, ...] = ()) -> None:
         push(record, "acquire", card=copies.pop())
 
 
+# Games of edition 1 (recorded before V-3.5) did not count the Asset Deck: they replay as they were played.
 def test_v1_2_the_rage_pile_never_holds_more_cards_than_the_asset_deck_can_supply():
-    record = new()  # turn 1: one unseen Rage card
+    record = new(edition=1)  # turn 1: one unseen Rage card
     _acquire_all_but(record, 2, skip=("Guard",))
     assert record.state.supply() == 2 and record.state.deck_left() == 1
     push(record, "end")  # turn 2 takes the last card the deck can hold
@@ -97,7 +98,7 @@ def test_v1_2_the_rage_pile_never_holds_more_cards_than_the_asset_deck_can_suppl
 
 
 def test_v2_4_when_the_deck_is_known_to_be_empty_the_put_aside_cards_make_a_new_one():
-    record = new()
+    record = new(edition=1)
     push(record, "putaside", paid="battle", card="Stab")  # the pile is empty, Stab is put aside
     _acquire_all_but(record, 1, skip=("Stab",))
     assert record.state.deck_left() == 1
@@ -106,12 +107,12 @@ def test_v2_4_when_the_deck_is_known_to_be_empty_the_put_aside_cards_make_a_new_
     step = push(record, "end")  # turn 3: the deck is known to be empty: Stab comes back in a new one first
     assert keys(step)[-3:] == ["turn_started", "asset_deck_refilled", "rage_card_added"]
     assert record.state.summary()["put_aside"] == [] and record.state.rage_size == 2
-    err = refused(record, "end")  # nothing left and nothing put aside: refused, not a pile no reveal fits
+    err = refused(record, "end")  # edition 1: nothing left and nothing put aside was refused (V-3.5 adds none)
     assert err.key == "volfyirion.asset_deck_exhausted"
 
 
 def test_v2_4_a_report_that_passes_the_deck_suggests_the_refill_when_cards_are_put_aside():
-    record = new()
+    record = new(edition=1)
     grow_pile(record, 3)
     push(record, "putaside", paid="battle", card="Stab")  # 2 unseen Rage cards, Stab put aside
     _acquire_all_but(record, 3, skip=("Stab", "Barter"))  # left: one Stab and two Barters for 2 unseen cards
@@ -123,7 +124,7 @@ def test_v2_4_a_report_that_passes_the_deck_suggests_the_refill_when_cards_are_p
 
 
 def test_v2_4_refill_only_when_there_are_put_aside_cards():
-    record = new()
+    record = new(edition=1)
     err = refused(record, "refill")
     assert err.key == "volfyirion.nothing_to_refill" and err.params == {}
     push(record, "putaside", paid="knowledge")  # unseen

@@ -128,7 +128,7 @@ def test_v2_4_put_aside_cards_return_with_a_new_asset_deck_removed_never():
     push(record, "play", card="Elite Trooper", city="Tylaris")
     push(record, "remove", card="Elite Trooper")
     assert record.state.summary()["removed"] == ["Elite Trooper"]
-    step = push(record, "refill")
+    step = push(record, "refill", confirm=True)  # on turn 1 the bot's count asks for a confirmation (V-3.5)
     assert events(step, "asset_deck_refilled") == [{"count": 1}]
     assert record.state.summary()["put_aside"] == []
     grow_pile(record, 2)

@@ -176,7 +176,7 @@ def small_disk(tmp_path: Path):
     try:
         yield mount
     finally:
-        subprocess.run(["umount", str(mount)], check=False)
+        subprocess.run(["umount", "--lazy", str(mount)], check=False)  # lazy: a file still open must not keep it mounted
 
 
 async def test_a_really_full_disk_writes_nothing_and_recovers(small_disk: Path) -> None:

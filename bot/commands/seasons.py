@@ -263,7 +263,7 @@ class SeasonsUI:
         if "reveal" in legal:
             specs.append(ButtonSpec("reveal", t(lg, "button.reveal"), style=discord.ButtonStyle.primary))
             specs.append(self._reveal_picker(step, lg, summary))
-        if "prelude" in legal and not summary.get("dummbot", {}).get("hand_known"):  # S-2.4, until told
+        if "prelude" in legal and not row.ply:  # S-2.4, on the start reply (the command stays open longer)
             specs.append(ButtonSpec("prelude", t(lg, "button.prelude")))
         if "answer" in legal:
             specs.append(ButtonSpec("answer", t(lg, "button.answer"), style=discord.ButtonStyle.primary))

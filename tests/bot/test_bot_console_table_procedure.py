@@ -98,6 +98,8 @@ async def test_s2_4_the_prelude_by_command_in_english_and_a_wrong_count_refused(
         state = exported_state(await session.type("/game export"))
         assert state["dummbot"]["hand_known"] == ["28", "41", "5", "23", "9", "11"]
         assert state["dummbot"]["hand_unknown"] == 0
+        history = text_of(await session.type("/game history"))
+        assert "told Dummbot's prelude cards: Scepter of Greatness (#28), Thieving Fairies (#41)" in history
 
 
 # The issue's game: a 3-card hand whose two known cards the bot had put back, and the typo 45 for 41.
@@ -166,3 +168,18 @@ async def test_s2_4_a_reveals_autocomplete_lists_every_known_card_first(driver):
     assert typed[0]["value"] == "41, 45, 45" and typed[0]["name"].startswith("41, 45, Lantern of Xidit (#45)")
     played = await driver.autocomplete("seasons played", {"card": ""}, focused="card")
     assert played[0]["value"] == "1"  # other card options are not the hand's
+
+
+def test_s2_4_a_whole_game_told_its_prelude_typed_into_the_console(tmp_path):
+    """Wizard, table dice: the table model tells the prelude, then plays on; through the console every reveal fits
+    Dummbot's known hand and the export is the engine's own state (replay = live)."""
+    from bot.standin.seasons_typed import seasons_console_line
+    from engine.seasons.autoplay import play_game
+    from test_bot_console_games import console, exported
+
+    actions, steps = play_game("wizard", "table", 11, prelude=True)
+    lines = ["/seasons start difficulty:wizard dice:table"] + [seasons_console_line(a, "ja") for a in actions]
+    items = console(lines + ["/game export"], "--lang", "ja", "--db", str(tmp_path / "g.sqlite3"), seed=11)
+    assert refusals(items) == []
+    record = exported(items)
+    assert record["actions"][0]["type"] == "prelude" and record["state"] == steps[-1].state.summary()

@@ -173,9 +173,10 @@ async def test_s2_4_a_reveals_autocomplete_lists_every_known_card_first(driver):
 def test_s2_4_a_whole_game_told_its_prelude_typed_into_the_console(tmp_path):
     """Wizard, table dice: the table model tells the prelude, then plays on; through the console every reveal fits
     Dummbot's known hand and the export is the engine's own state (replay = live)."""
+    from test_bot_console_games import console, exported
+
     from bot.standin.seasons_typed import seasons_console_line
     from engine.seasons.autoplay import play_game
-    from test_bot_console_games import console, exported
 
     actions, steps = play_game("wizard", "table", 11, prelude=True)
     lines = ["/seasons start difficulty:wizard dice:table"] + [seasons_console_line(a, "ja") for a in actions]

@@ -58,19 +58,9 @@ Cards = CardTransformer.option(CARDS, max_length=500, multiple=True)  # a comma-
 async def _reveal_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """A reveal's autocomplete: while a draw from Dummbot's hand is asked for, the cards known to be there come
     first (every one of them, S-2.4), then the catalog's matches, as for any card list."""
-    lg = lang(interaction)
-    found = card_choices(lg, KIND, CARDS.catalog(), current, multiple=True)
     record = await current_record(interaction, KIND)
-    if record is None or record.waiting.key not in _FROM_HAND:
-        return found
-    head, _, last = current.replace("、", ",").rpartition(",")
-    head = ", ".join(p.strip() for p in head.split(",") if p.strip())
-    head = head + ", " if head else ""
-    typed = _engine().CATALOG.search(last.strip(), limit=200) if last.strip() else None
-    known = [c for c in dict.fromkeys(record.state.hand_known) if typed is None or c in typed]
-    first = [app_commands.Choice(name=(head + card_name(lg, KIND, c))[:100], value=head + c) for c in known]
-    rest = [c for c in found if c.value not in {k.value for k in first}]
-    return (first + rest)[:25]
+    known = record.state.hand_known if record is not None and record.waiting.key in _FROM_HAND else ()
+    return card_choices(lang(interaction), KIND, CARDS.catalog(), current, multiple=True, first=known)
 
 
 RevealCards = CardTransformer.option(CARDS, max_length=500, multiple=True, source=_reveal_choices)

@@ -184,3 +184,17 @@ def test_s2_4_a_whole_game_told_its_prelude_typed_into_the_console(tmp_path):
     assert refusals(items) == []
     record = exported(items)
     assert record["actions"][0]["type"] == "prelude" and record["state"] == steps[-1].state.summary()
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "go on with your turn (no new roll), then tell me the face of the "
+                                                   "winter die left for Dummbot"),
+                                            ("ja", "手番を続けてください（ダイスは振り直しません）。終わったら、ダムボットに残った冬のダイス")])
+def test_s3_1_a_game_begun_before_the_chosen_dice_goes_on_without_naming_dice(lang, said):
+    from bot.i18n import t
+    from engine.core import Action, GameRecord
+    from engine.seasons import RULES
+
+    old = GameRecord(RULES, {"difficulty": "wizard", "dice": "table", "edition": 2}, 1)
+    step = old.push(Action("time", steps=1))
+    text = t(lang, step.waiting.key, **step.waiting.params)
+    assert said in text and "{" not in text and "(#" not in text

@@ -58,18 +58,21 @@ async def start_game(interaction: discord.Interaction[SoloBot], kind: str, optio
 
 def card_choices(
     lg: str, game: str, catalog: Catalog, current: str, *, keep: Callable[[Any], bool] | None = None,
-    multiple: bool = False,
+    multiple: bool = False, first: Iterable[str] = (),
 ) -> list[app_commands.Choice[str]]:
     """Autocomplete for card names in both languages. With ``multiple``, completes the last item of a
-    comma-separated list and keeps what was typed before it."""
+    comma-separated list and keeps what was typed before it. The cards of ``first`` that fit what is typed
+    come before the others (once each)."""
     head, last = "", current
     if multiple:
         parts = current.replace("、", ",").split(",")
         head = ", ".join(p.strip() for p in parts[:-1] if p.strip())
         last = parts[-1].strip()
         head = head + ", " if head else ""
+    found = catalog.search(last, limit=200 if first else 50)
+    fitting = [c for c in dict.fromkeys(first) if not last or c in found]
     choices = []
-    for card_id in catalog.search(last, limit=50):
+    for card_id in fitting + [c for c in found if c not in fitting]:
         if keep is not None and not keep(catalog[card_id]):
             continue
         name = card_name(lg, game, card_id)

@@ -20,6 +20,7 @@ from ..sessions import Played, Refusal
 from ..store import GameRow
 from .cards import CardOption, CardTransformer
 from .common import (
+    card_choices,
     current_record,
     int_field,
     record_to_look_at,
@@ -52,6 +53,19 @@ def _engine():
 CARDS = CardOption(KIND, lambda: _engine().CATALOG)
 Card = CardTransformer.option(CARDS)
 Cards = CardTransformer.option(CARDS, max_length=500, multiple=True)  # a comma-separated list
+
+
+async def _reveal_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """A reveal's autocomplete: while a draw from Dummbot's hand is asked for, the cards known to be there come
+    first (every one of them, S-2.4), then the catalog's matches, as for any card list."""
+    record = await current_record(interaction, KIND)
+    known = record.state.hand_known if record is not None and record.waiting.key in _FROM_HAND else ()
+    return card_choices(lang(interaction), KIND, CARDS.catalog(), current, multiple=True, first=known)
+
+
+RevealCards = CardTransformer.option(CARDS, max_length=500, multiple=True, source=_reveal_choices)
+# The waits that draw from Dummbot's hand: a reveal there must fit what is known of it (S-2.4).
+_FROM_HAND = ("seasons.waiting.reveal_hand", "seasons.waiting.reveal_discard")
 
 
 def _effect_choices() -> list[app_commands.Choice[str]]:
@@ -104,9 +118,15 @@ class SeasonsCommands(app_commands.Group):
     @app_commands.command(name="reveal", description=L("Name the cards the bot asked you to reveal",
                                                        "cmd.seasons.reveal"))
     @app_commands.describe(cards=L("Card numbers or names, comma separated", "opt.seasons.cards"))
-    async def reveal(self, interaction: Interaction, cards: Cards) -> None:
+    async def reveal(self, interaction: Interaction, cards: RevealCards) -> None:
         await interaction.client.controller.act(interaction, lambda _r: Action("reveal", cards=_reveal_ids(cards)),
                                                 kind=KIND)
+
+    @app_commands.command(name="prelude", description=L("Dummbot's 6 prelude cards (optional, before its first die)",
+                                                        "cmd.seasons.prelude"))
+    @app_commands.describe(cards=L("The 6 cards: numbers or names, comma separated", "opt.seasons.prelude_cards"))
+    async def prelude(self, interaction: Interaction, cards: Cards) -> None:
+        await interaction.client.controller.act(interaction, lambda _r: _prelude_action(cards), kind=KIND)
 
     @app_commands.command(name="played", description=L("You summoned a card that touches Dummbot",
                                                        "cmd.seasons.played"))
@@ -174,6 +194,11 @@ def _reveal_ids(text: str) -> list[str]:
     return CARDS.pick_many(text, "pk_reveal")
 
 
+def _prelude_action(text: str) -> Action:
+    """S-2.4: Dummbot's six prelude cards, typed as a reveal's are (a miss offers its candidates)."""
+    return Action("prelude", cards=CARDS.pick_many(text, "pk_prelude"))
+
+
 def reveal_candidates(summary: dict[str, Any], waiting_key: str,
                       limit: int = MENU_OPTIONS) -> list[tuple[str, bool]]:
     """The first ``limit`` cards a reveal can name (by default a picker's room), as (card id, known to be in Dummbot's
@@ -185,7 +210,7 @@ def reveal_candidates(summary: dict[str, Any], waiting_key: str,
     hand_known = [str(c) for c in bot.get("hand_known", [])] if from_hand else []
     known = Counter(str(c) for c in bot.get("summoned", []) + summary.get("discards", [])
                     + summary.get("player_area", []) + bot.get("hand_known", []))
-    found = [(c, True) for c in hand_known[:limit]]
+    found = [(c, True) for c in hand_known[:limit]]  # every known card, whatever its number (S-2.4)
     for card_id in seasons.CATALOG.ids():
         if len(found) >= limit:
             break
@@ -241,6 +266,8 @@ class SeasonsUI:
         if "reveal" in legal:
             specs.append(ButtonSpec("reveal", t(lg, "button.reveal"), style=discord.ButtonStyle.primary))
             specs.append(self._reveal_picker(step, lg, summary))
+        if "prelude" in legal and not row.ply:  # S-2.4, on the start reply (the command stays open longer)
+            specs.append(ButtonSpec("prelude", t(lg, "button.prelude")))
         if "answer" in legal:
             specs.append(ButtonSpec("answer", t(lg, "button.answer"), style=discord.ButtonStyle.primary))
         if "score" in legal:
@@ -286,6 +313,8 @@ class SeasonsUI:
     def button_action(self, op: str, arg: str | None, record: GameRecord) -> Builder | None:
         if op == "pk_reveal" and arg:
             return Action("reveal", cards=arg.split("."))
+        if op == "pk_prelude" and arg:
+            return Action("prelude", cards=arg.split("."))
         if op == "pk_played" and arg:
             return Action("played", card=arg)
         if op == "pk_effect" and arg and "." in arg:
@@ -306,6 +335,9 @@ class SeasonsUI:
     def form(self, op: str, lg: str, record: GameRecord) -> tuple[str, list[FieldSpec]] | None:
         if op == "reveal":
             return reveal_form(lg, record.waiting.params.get("count"))
+        if op == "prelude":
+            _, fields = reveal_form(lg, _engine().rules.PRELUDE_HAND)
+            return t(lg, "form.prelude.title"), [dataclasses.replace(fields[0], label=t(lg, "form.prelude.label"))]
         if op == "answer":
             return t(lg, "form.answer.title"), [FieldSpec("crystals", t(lg, "form.score.crystals"), "0")]
         if op == "score":
@@ -321,6 +353,8 @@ class SeasonsUI:
     def form_action(self, op: str, values: dict[str, str], record: GameRecord) -> Builder:
         if op == "reveal":
             return Action("reveal", cards=_reveal_ids(require_text(values, "cards")))
+        if op == "prelude":
+            return _prelude_action(require_text(values, "cards"))
         if op == "answer":
             return Action("answer", crystals=int_field(values, "crystals"))
         if op == "score":

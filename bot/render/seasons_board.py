@@ -27,10 +27,11 @@ SEASONS_TILE: dict[str, Colour] = {"magic_item": (64, 66, 118), "familiar": (110
 ROMAN = {1: "I", 2: "II", 3: "III"}
 
 LABELS = {
-    "en": {"dummbot": "Dummbot", "dice": "dice {dice}"},
-    "ja": {"dummbot": "ダムボット", "dice": "ダイス: {dice}"},
+    "en": {"dummbot": "Dummbot", "dice": "dice {dice}", "round_dice": "{season} dice: {first} | {second}"},
+    "ja": {"dummbot": "ダムボット", "dice": "ダイス: {dice}", "round_dice": "{season}のダイス: {first}｜{second}"},
 }
-WORDS_JA = {"apprentice": "見習い", "wizard": "魔法使い", "archmage": "大魔導師", "table": "手元", "bot": "ボット"}
+WORDS_JA = {"apprentice": "見習い", "wizard": "魔法使い", "archmage": "大魔導師", "table": "手元", "bot": "ボット",
+            "winter": "冬", "spring": "春", "summer": "夏", "autumn": "秋"}
 
 # The Dummbot header's regions, each a layer by the values it shows: the name, level and score above, the
 # crystals and the hand below (the count that changes most often redraws only its own row).
@@ -57,7 +58,7 @@ def board(summary: Mapping[str, Any], lang: str = "en", cards: Mapping[str, Mapp
     """
     with p.drawing_in(lang):
         bot = summary.get("dummbot") or {}
-        parts = [summary.get(k) for k in ("month", "year", "season", "difficulty", "dice")]
+        parts = [summary.get(k) for k in ("month", "year", "season", "difficulty", "dice", "dice_season", "round_dice")]
         parts += [bot.get(k) for k in ("score", "crystals", "hand_size", "summoned")] if isinstance(bot, Mapping) \
             else [bot]
         return p.remembered("seasons", [parts, cards], lambda: _board(summary, cards))
@@ -90,7 +91,25 @@ def _board(summary: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]] | 
         _dummbot_header(draw, *header)
     summoned = [str(c) for c in bot.get("summoned") or []]
     _summoned_tiles(draw, summoned, cards, box=TILES, image=image)
+    _round_dice(draw, str(summary.get("dice_season") or season), summary.get("round_dice"))
     return p.png(image)
+
+
+def _round_dice(draw: ImageDraw.ImageDraw, season: str, dice: Any) -> None:
+    """S-1.4: the round's two dice, each by the face only it has, under Dummbot's cards (older table-dice games,
+    which took any die, have none)."""
+    if not isinstance(dice, (list, tuple)) or len(dice) != 2 or season not in SEASON_MONTHS:
+        return
+    from engine.seasons import face_text
+
+    from ..text.seasons import die_mark
+
+    marks = [die_mark(season, d) for d in dice]
+    if None in marks:
+        return
+    first, second = (face_text(m, p.lang()) for m in marks)
+    text = _label("round_dice", season=_word(season), first=first, second=second)
+    draw.text((452, DICE_Y), p.fit(text, p.font(15), TILES[2] - 452), font=p.font(15), fill=p.MUTED, anchor="lm")
 
 
 # --- the season wheel -----------------------------------------------------------------------------------
@@ -345,7 +364,8 @@ def _summoned_tiles(
         )
 
 
-TILES = (452, 162, 790, 440)  # where the summoned cards' tiles go
+TILES = (452, 162, 790, 410)  # where the summoned cards' tiles go
+DICE_Y = 428  # the line naming the round's two dice, below the tiles
 TILE_GRID = (4, 5, 6)  # columns, rows, gap
 
 

@@ -32,12 +32,31 @@ def state_fields(lang: str, s: SeasonsSummary) -> list[tuple[str, str, bool]]:
                                           month=s.get("month"), season=s.get("season")), True),
         (t(lang, "field.seasons.crystals"), t(lang, "field.seasons.crystals_value", n=bot.get("crystals", 0)), True),
         (t(lang, "field.seasons.hand"), t(lang, "field.seasons.hand_value", count=bot.get("hand_size", 0)), True),
+        *_known_hand_field(lang, bot),
         (t(lang, "field.seasons.summoned", n=len(summoned)), summoned_text, False),
         (t(lang, "field.seasons.final_score" if s.get("game_over") else "field.seasons.score"),
          t(lang, "field.seasons.score_value", score=bot.get("score", 0)), True),
         (t(lang, "field.seasons.difficulty"), t(lang, f"word.{s.get('difficulty')}") + " · "
          + t(lang, f"word.dice_{s.get('dice')}"), True),
+        *_dice_field(lang, s),
     ]
+
+
+def _known_hand_field(lang: str, bot: Any) -> list[tuple[str, str, bool]]:
+    """S-2.4: Dummbot's hand as far as it is known: the known cards and how many others (none while empty)."""
+    if not bot.get("hand_size"):
+        return []
+    value = t(lang, "field.seasons.hand_known_value", cards=list(bot.get("hand_known", [])),
+              unknown=bot.get("hand_unknown", bot.get("hand_size", 0) - len(bot.get("hand_known", []))))
+    return [(t(lang, "field.seasons.hand_known"), value, False)]
+
+
+def _dice_field(lang: str, s: SeasonsSummary) -> list[tuple[str, str, bool]]:
+    """S-1.4: the two dice of each season, named by a face only they have (none for older table-dice games)."""
+    chosen = s.get("chosen_dice") or {}
+    lines = [t(lang, "field.seasons.dice_value", season=season, first_die=dice[0], second_die=dice[1])
+             for season, dice in chosen.items() if len(dice) == 2]
+    return [(t(lang, "field.seasons.dice"), "\n".join(lines), False)] if lines else []
 
 
 def result_lines(lang: str, result: Result, parts: dict[str, Any]) -> list[tuple[str, str]]:

@@ -15,8 +15,8 @@ def seasons_command(action: Action) -> Command:
     match action.type:
         case "die":
             return "seasons die", {"face": face_text(a["face"])}
-        case "reveal":
-            return "seasons reveal", {"cards": ", ".join(a["cards"])}
+        case "reveal" | "prelude":
+            return f"seasons {action.type}", {"cards": ", ".join(a["cards"])}
         case "played":
             return "seasons played", {"card": a["card"]}
         case "effect":

@@ -49,17 +49,22 @@ def quoted_face(lang: str, face: Any) -> str:
 
 def die_text(lang: str, season: str, die: Any) -> str:
     """A die of ``season`` as a player finds it in the box: by the face no other die of the season has."""
+    mark = die_mark(season, die)
+    return str(die) if mark is None else t(lang, "word.die_with", face=mark)
+
+
+def die_mark(season: str, die: Any) -> dict | None:
+    """The shortest face that only this die of ``season`` has (None for no die of it)."""
     from engine.seasons.faces import dice_numbers, die_faces
 
     try:
         number = int(die)
         faces = die_faces(season, number)
     except (KeyError, TypeError, ValueError):
-        return str(die)
+        return None
     others = [f for d in dice_numbers(season) if d != number for f in die_faces(season, d)]
     unique = [f for f in faces if f not in others] or list(faces)
-    best = min(unique, key=lambda f: len(face_text("en", f)))
-    return t(lang, "word.die_with", face=best)
+    return min(unique, key=lambda f: len(face_text("en", f)))
 
 
 def render(lang: str, name: str, value: Any, params: dict[str, Any]) -> Any:
@@ -114,7 +119,7 @@ def _fit_variant(params: dict[str, Any]) -> str | None:
 def _known_hand_variant(params: dict[str, Any]) -> str | None:
     if not params.get("cards"):
         return "none"
-    return "all" if _num(params, "unknown") == 0 else None
+    return None if _num(params, "unknown") else "all"
 
 
 VARIANTS = {

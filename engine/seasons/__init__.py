@@ -3,13 +3,15 @@
     >>> from engine.core import Action, GameRecord
     >>> from engine.seasons import RULES
     >>> game = GameRecord(RULES, {"difficulty": "wizard", "dice": "table"}, seed=42)
-    >>> step = game.push(Action("die", face="2 water, 3 crystals, 1 dot"))  # the face left for Dummbot
+    >>> game.state.chosen["winter"]  # S-1.4: the two winter dice the seed chose; the face is one of theirs
+    [2, 3]
+    >>> step = game.push(Action("die", face="2 water, 1 crystal, 2 dots"))  # the face left for Dummbot
     >>> [e.key for e in step.events]  # in order: what the player does physically
     ['seasons.event.dummbot_die', 'seasons.event.crystals_from_energy', 'seasons.event.crystals_from_die', 'seasons.event.token_moved']
     >>> step.waiting.key, step.waiting.params["season"], step.waiting.legal[:2]
     ('seasons.waiting.die', 'winter', ('die', 'played'))
     >>> game.state.summary()["dummbot"]["crystals"]
-    5
+    3
     >>> game.push(Action("played", card="10")).events[0].key  # Syllas: Dummbot has nothing to sacrifice yet
     'seasons.event.nothing_in_play'
     >>> game.pop(), game.ply  # undo

@@ -593,8 +593,8 @@ def _check_fits_hand(s: SeasonsState, cards: list[str]) -> None:
     if len(outside) > s.hand_unknown:
         raise RuleError("seasons.reveal_not_in_hand", cards=cards, known_cards=list(s.hand_known),
                         missing_cards=missing, outside_cards=outside, outside_count=len(outside),
-                        unknown=s.hand_unknown,
-                        hand_size=s.hand_size, count=len(cards), need=len(cards) - s.hand_unknown)
+                        unknown=s.hand_unknown, hand_size=s.hand_size, count=len(cards),
+                        need=len(cards) - s.hand_unknown)
 
 
 def _leave_hand(s: SeasonsState, card: str) -> None:
@@ -610,7 +610,7 @@ def _do_prelude(s: SeasonsState, action: Action, events: Events) -> None:
     cards = _card_list(action.get("cards"))
     if len(cards) != PRELUDE_HAND:
         raise RuleError("seasons.prelude_count", expected=PRELUDE_HAND, got=len(cards))
-    s.hand_known = []
+    s.hand_known = []  # a prelude told before is replaced, not counted against this one's copies
     _check_copies(s, cards, include_hand=False)
     s.hand_known = cards
     _ev(events, "prelude_told", cards=cards, hand_size=s.hand_size, unknown=s.hand_unknown)

@@ -43,8 +43,11 @@ def _install_conformance(server: StandIn) -> None:
         server.add_event_validator(event_validator(load_spec()))
 
 
+BOT_SEED = 7  # the seed of every game the test bot starts (a table model of the same seed plays its game)
+
+
 @contextlib.asynccontextmanager
-async def running_bot(standin: StandIn, db_path: Path, *, seed: int = 7):
+async def running_bot(standin: StandIn, db_path: Path, *, seed: int = BOT_SEED):
     bot = create_bot(Config(db_path=db_path), seed=lambda: seed)
     async with standin.connect(bot) as driver:
         yield driver

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from play import export
+
 from engine.seasons import parse_face, season_faces
 
 
 async def test_die_faces_filtered_by_english_and_japanese_words(driver):
     start = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
     assert not start.ephemeral
-    winter = season_faces("winter")
-    for typed in ("crystal", "クリスタル", "3 crystals"):
+    dice = (await export(driver))["state"]["chosen_dice"]["winter"]
+    winter = season_faces("winter", dice)  # S-1.4: only the faces of the two winter dice chosen
+    for typed, has in (("crystal", "crystals"), ("クリスタル", "crystals"), ("2 water", "energy")):
         choices = await driver.autocomplete("seasons die", {"face": typed}, focused="face")
         assert choices, typed
         for c in choices:
             face = parse_face(c["value"])
-            assert face in winter and face["crystals"] > 0, (typed, c)
+            assert face in winter and face[has], (typed, c)
+
     everything = await driver.autocomplete("seasons die", {"face": ""}, focused="face")
     assert 0 < len(everything) <= 25
     ja = await driver.autocomplete("seasons die", {"face": "星"}, focused="face", locale="ja")

@@ -25,7 +25,7 @@ async def test_every_card_option_of_both_games_is_the_card_transformer(tmp_path)
                         found[f"{group.name} {command.name} {parameter.name}"] = parameter
     finally:
         await bot.store.close()
-    assert len(found) == 10, sorted(found)  # seasons: effect, played, reveal; volfyrion: seven
+    assert len(found) == 11, sorted(found)  # seasons: effect, played, prelude, reveal; volfyrion: seven
     for name, parameter in found.items():
         assert isinstance(parameter._annotation, CardTransformer), name  # noqa: SLF001
         assert parameter.autocomplete and parameter.min_value == 1 and parameter.max_value in (100, 500, 1000)

@@ -5,7 +5,7 @@ and Damned Soul of Onys). Results worked out by hand from S-4, S-5.1 and S-8."""
 
 from __future__ import annotations
 
-from console_session import console_session, refusals, text_of
+from console_session import SIX_CRYSTALS_SEED, console_session, refusals, text_of
 
 SIX_THREE = '/seasons die face:"6 crystals, 3 dots"'
 
@@ -33,7 +33,7 @@ async def test_s8_1_dummbot_s_thieving_fairies_is_explained_and_reported_by_its_
     then, S-8.3). The other seven cards of Dummbot's hand (6 at the start, 1 more each new year) are worth 0.
     Dummbot: 10 + 11 × 6 = 76 crystals, 6 prestige: 82."""
     fairies = "I activated a card (Dummbot's Thieving Fairies)"
-    async with console_session(tmp_path / "g.sqlite3", lang="en") as session:
+    async with console_session(tmp_path / "g.sqlite3", lang="en", seed=SIX_CRYSTALS_SEED) as session:
         await session.type("/seasons start difficulty:apprentice dice:table")
         await session.type(SIX_THREE)
         summoned = await session.type("/seasons reveal cards:41")
@@ -70,7 +70,7 @@ async def test_s8_6_the_player_s_kairn_is_a_button_once_a_round_in_japanese(tmp_
     its activation is then a button: Dummbot loses 4 crystals (6 -> 2), once a round per Kairn (S-8.6): once
     used, the button is gone until the next round, and typing it again is refused."""
     kairn = "破壊者ケアン: ダムボットはクリスタルを4個失う"
-    async with console_session(tmp_path / "g.sqlite3", lang="ja") as session:
+    async with console_session(tmp_path / "g.sqlite3", lang="ja", seed=SIX_CRYSTALS_SEED) as session:
         await session.type("/seasons start difficulty:archmage dice:table")
         await session.type('/seasons die face:クリスタル6、2点')
         noted = await session.type("/seasons played card:16")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from console_session import SIX_CRYSTALS_SEED
 from test_bot_console_games import console, exported
 
 from engine.seasons.rules import SeasonsRules
@@ -55,7 +56,7 @@ def test_s9_2_a_whole_table_dice_game_with_boots_in_japanese(tmp_path):
         "/seasons score crystals:104 prestige:40 bonuses:1 hand:0",
         "/game export",
     ]
-    items = console(lines, "--lang", "ja", "--db", str(tmp_path / "g.sqlite3"), seed=5)
+    items = console(lines, "--lang", "ja", "--db", str(tmp_path / "g.sqlite3"), seed=SIX_CRYSTALS_SEED)
     assert refusals(items) == []
     record = exported(items)
     dummbot = record["state"]["dummbot"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from play import button, export, seasons_command
 
-from conftest import running_bot
+from conftest import BOT_SEED, running_bot
 from engine.seasons.autoplay import play_game as seasons_game
 
 
@@ -16,7 +16,7 @@ def pick_select(reply) -> dict:
 async def until_reveal(driver, *, locale: str = "en", known: bool = False):
     """A Seasons game played up to its first reveal (with ``known``: the first one while some cards of
     Dummbot's hand are known); (reply, the reveal action)."""
-    actions, steps = seasons_game("wizard", "table", 21, extras=False)
+    actions, steps = seasons_game("wizard", "table", BOT_SEED, extras=False)
     reply = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"}, locale=locale)
     for action, before in zip(actions, steps, strict=False):
         hand_known = before.state.summary()["dummbot"]["hand_known"]

@@ -12,6 +12,7 @@ from console_session import console_session
 from play import has_board, pictured, seasons_command
 
 from bot.pictures import PictureQueue
+from conftest import BOT_SEED
 from engine.seasons.autoplay import play_game as seasons_game
 
 BURST = 6
@@ -42,7 +43,7 @@ def held_pictures(ui):  # noqa: ANN001 - a GameUI
 
 async def test_a_burst_of_pictures_does_not_hold_up_a_command_and_each_picture_follows_its_reply(driver):
     pictures = driver.bot.controller.pictures
-    actions, steps = seasons_game("wizard", "table", 21, extras=False)
+    actions, steps = seasons_game("wizard", "table", BOT_SEED, extras=False)
     start = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
     await pictured(start)
     first = next(i for i, step in enumerate(steps[1:])

@@ -19,7 +19,7 @@ async def test_no_game_in_the_channel(driver):
 
 async def test_another_user_cannot_change_the_game_but_may_look(driver):
     await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"}, user="player")
-    refused = await driver.slash("seasons die", {"face": "2 water, 3 crystals, 1 dot"}, user="haruka", locale="ja")
+    refused = await driver.slash("seasons die", {"face": "2 water, 1 crystal, 2 dots"}, user="haruka", locale="ja")
     assert refused.ephemeral and "開始したプレイヤー" in refused.text
     look = await driver.slash("game status", {}, user="haruka", locale="ja")
     assert look.ephemeral and "ダムボット" in look.text and not look.buttons
@@ -67,7 +67,7 @@ async def test_only_owner_or_manager_may_abandon(driver):
 async def test_impossible_face_names_the_closest(driver):
     await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
     reply = await driver.slash("seasons die", {"face": "7 fire, 1 dot"})
-    assert reply.ephemeral and "Closest" in reply.text
+    assert reply.ephemeral and "closest: 1 fire, star, 1 dot" in reply.text  # on the die with 6 crystals, 3 dots
     unreadable = await driver.slash("seasons die", {"face": "banana"}, locale="ja")
     assert unreadable.ephemeral and "banana" in unreadable.text
     assert await _actions(driver) == 0
@@ -117,7 +117,7 @@ async def test_japanese_replies_for_japanese_users(driver):
     start = await driver.slash("seasons start", {"difficulty": "archmage", "dice": "table"}, user="haruka",
                                locale="ja")
     assert "ダムボット" in start.text and "クリスタル" in start.text
-    face = await driver.slash("seasons die", {"face": "水2、クリスタル3、1点"}, user="haruka", locale="ja")
+    face = await driver.slash("seasons die", {"face": "水2、クリスタル1、2点"}, user="haruka", locale="ja")
     assert not face.ephemeral, face.text
     assert "クリスタル" in face.text
 
@@ -126,7 +126,7 @@ async def test_restart_does_not_forget_refusal_state(standin, db_path):
     async with running_bot(standin, db_path) as driver:
         await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"}, user="player")
     async with running_bot(standin, db_path) as driver:
-        refused = await driver.slash("seasons die", {"face": "2 water, 3 crystals, 1 dot"}, user="haruka")
+        refused = await driver.slash("seasons die", {"face": "2 water, 1 crystal, 2 dots"}, user="haruka")
         assert refused.ephemeral
 
 
@@ -138,7 +138,7 @@ async def test_a_slow_moment_defers_instead_of_missing_the_deadline(driver, stan
     lock = driver.bot.service.lock(standin.world.channel("table").id)
     await lock.acquire()
     asyncio.get_running_loop().call_later(3.5, lock.release)
-    played = await driver.slash("seasons die", {"face": "2 water, 3 crystals, 1 dot"})
+    played = await driver.slash("seasons die", {"face": "2 water, 1 crystal, 2 dots"})
     assert played.deferred and not played.ephemeral and "Dummbot" in played.text
     lock = driver.bot.service.lock(standin.world.channel("table").id)  # a lock leaves memory with its last change
     await lock.acquire()

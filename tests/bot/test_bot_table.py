@@ -10,6 +10,7 @@ from play import button, export, has_board, pictured, play_seasons, play_volfyir
 
 from bot.standin.driver import Reply
 from bot.standin.seasons_typed import seasons_command
+from conftest import BOT_SEED
 from engine.seasons.autoplay import play_game as seasons_game
 from engine.volfyirion.autoplay import play_game as volfyirion_game
 
@@ -31,7 +32,7 @@ async def result_message(reply: Reply):
 
 
 async def test_replies_are_compact_unless_what_a_player_looks_at_changed(driver):
-    actions, steps = seasons_game("wizard", "table", 21, extras=False)
+    actions, steps = seasons_game("wizard", "table", BOT_SEED, extras=False)
     pictures = driver.bot.controller.pictures
     started = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
     # The start: the full state and the picture (which follows the reply).
@@ -70,7 +71,7 @@ async def test_replies_are_compact_unless_what_a_player_looks_at_changed(driver)
 
 
 async def test_the_result_post_has_the_breakdown_the_margin_and_a_picture_and_undo_withdraws_it(driver):
-    actions, steps = seasons_game("wizard", "table", 21, extras=False)
+    actions, steps = seasons_game("wizard", "table", BOT_SEED, extras=False)
     await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
     last = await play_seasons(driver, actions, use_buttons=False)
     result = steps[-1].state.result()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from play import button, export
 
+from conftest import BOT_SEED
 from engine.seasons.autoplay import play_game
 
 
@@ -34,7 +35,7 @@ async def test_an_abandoned_game_looks_over_in_status_and_undo(driver):
 
 
 async def test_a_finished_game_says_it_is_over(driver):
-    actions, _ = play_game("apprentice", "table", 21, extras=False)
+    actions, _ = play_game("apprentice", "table", BOT_SEED, extras=False)
     from play import play_seasons
 
     await driver.slash("seasons start", {"difficulty": "apprentice", "dice": "table"})
@@ -81,7 +82,7 @@ async def test_numbers_separated_by_spaces_and_history_without_codes(driver):
     await driver.slash("seasons played", {"card": "16"}, locale="ja")  # S-8.6: Kairn in play first
     await driver.slash("seasons effect", {"kind": "kairn"}, locale="ja")
     # Play on to the first change of season, then reveal its 4 cards typed with spaces only.
-    actions, _ = play_game("wizard", "table", 5, extras=False)
+    actions, _ = play_game("wizard", "table", BOT_SEED, extras=False)
     for action in actions:
         name, options = seasons_command(action)
         reply = await driver.slash(name, options, locale="ja")

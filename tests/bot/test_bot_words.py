@@ -43,6 +43,9 @@ WORDS = {
     "building": "Barracks", "troop": "Guard", "new_card": "Guard", "side": "dummbot", "source": "die",
     "suggestions": ["16", "1"], "suggested_cards": ["16"], "suggestion_cards": ["Elite Trooper"],
     "reason_card": "10", "crystals": 64, "prestige": 109,
+    # S-1.4, S-2.4: the round's dice and what is known of Dummbot's hand.
+    "dice_season": "winter", "first_closest": ["2 water, 1 crystal, 2 dots"], "second_closest": ["draw, 1 dot"],
+    "known_cards": ["28", "41"], "missing_cards": ["41"], "outside_cards": ["45", "11"],
 }
 
 
@@ -75,6 +78,12 @@ def engine_params(key: str, template: str) -> dict:
         params |= {"count": 4, "hand_size": 4}
     if key.endswith(".none"):
         params |= {"n": 0, "available": 0, "destroyed_before": 0, "wonders": 0, "change": 0, "put_aside": 0}
+        if key.startswith("seasons.reveal_not_in_hand"):
+            params["unknown"] = 0
+    if key == "seasons.reveal_not_in_hand":  # some of the hand drawn (all of it: the ``.all`` sentence)
+        params |= {"count": 3, "hand_size": 5}
+    if key == "seasons.reveal_not_in_hand.all":
+        params["count"] = params["hand_size"]
     if key.endswith(".no_city"):
         params["city"] = None
     if key.startswith("volfyirion.event.setup_difficulty."):

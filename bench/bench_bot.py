@@ -314,7 +314,7 @@ async def _load_runs(standin: StandIn, scale: Scale, tables: list[Table], db_pat
         for who in ("noop", "durable", "bot", "nofsync") if not is_postgres(target) else ("noop", "bot"):
             levels = {n: c for n, c in scale.levels.items() if plays(who, n, scale)}
             client = client_for(who, db_path, target)
-            async with standin.connect(client, settle=False) as driver:
+            async with standin.connect(client) as driver:
                 pick = (lambda _t: noop) if who in ("noop", "durable") else Table.next_command
                 for level, per_channel in levels.items():
                     # Warm up (caches, first renders): one command per channel, all at once.
@@ -789,7 +789,7 @@ async def time_to_ready(standin: StandIn, path: Path) -> tuple[float, float, flo
     the full integrity check, which runs in the background after the open)."""
     start = time.perf_counter()
     bot = create_bot(Config(db_path=path))
-    async with standin.connect(bot, settle=False):
+    async with standin.connect(bot):
         ready = time.perf_counter() - start
     store = SqliteStore(path, background_check=False)
     start = time.perf_counter()

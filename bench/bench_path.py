@@ -183,7 +183,7 @@ async def measure(scale: Scale, workdir: Path) -> dict[str, list[Steps]]:
                 for side, (who, pick, strings) in sides.items():
                     table = Table(channel, user, seasons_stream() + volfyirion_stream())
                     client = client_for(who, workdir / f"path-{r}-{who}-{strings}.sqlite3")
-                    async with standin.connect(client, settle=False) as driver:
+                    async with standin.connect(client) as driver:
                         await play(driver, table, pick, scale.warmup)
                         await pictures_out(client, prepared=True)  # a bot that has finished starting
                         collector.settle()

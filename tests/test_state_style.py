@@ -24,7 +24,8 @@ SEASONS_STORED = (
     '"top_year": 2, "past_end": false, "kairn_used": 0}'
 )
 EDITION_2_FIELDS = ("edition", "taken", "round_season", "top_year", "past_end", "kairn_used")
-VOLFYIRION_STORED = (
+# Before V-3.5 counted the Asset Deck: no edition in the options, no ``deck``.
+VOLFYIRION_STORED_EDITION_1 = (
     '{"version": 1, "options": {"difficulty": "hard", "bonus": "flat", "cities": ["Tylaris", "Vahylea", '
     '"Alantar"], "unseal": false}, "turn": 3, "cities": [{"name": "Tylaris", "defence": 8, "destroyed": true, '
     '"troop": null, "building": null}, {"name": "Vahylea", "defence": 9, "destroyed": false, "troop": null, '
@@ -34,6 +35,8 @@ VOLFYIRION_STORED = (
     '"removed": ["Library", "Qoamipulator"], "phase": "turn", "pending": null, "outcome": null, "added": 7, '
     '"taken": 5}'
 )
+VOLFYIRION_STORED = VOLFYIRION_STORED_EDITION_1.replace('"unseal": false}', '"unseal": false, "edition": 2}').replace(
+    '"taken": 5}', '"taken": 5, "deck": 40}')
 
 
 @pytest.mark.parametrize("cls", [SeasonsState, VolfState])
@@ -56,6 +59,14 @@ def test_a_first_release_seasons_state_loads_with_the_edition_1_defaults():
     assert (state.edition, state.taken, state.past_end, state.kairn_used) == (1, None, False, 0)
     assert state.to_json() == {**data, "edition": 1, "taken": None, "round_season": None, "top_year": None,
                                "past_end": False, "kairn_used": 0}
+
+
+def test_v3_5_a_volfyirion_state_stored_before_the_deck_was_counted_loads_as_edition_1():
+    data = json.loads(VOLFYIRION_STORED_EDITION_1)
+    state = VolfState.from_json(data)
+    assert state.options["edition"] == 1 and state.deck is None
+    assert state.to_json() == {**data, "options": {**data["options"], "edition": 1}, "deck": None}
+    assert VOLFYIRION.apply(state, Action("end")).state.deck is None  # it plays on uncounted, as it was played
 
 
 @pytest.mark.parametrize(("rules", "cls", "stored", "action"), [

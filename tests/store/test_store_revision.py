@@ -194,19 +194,6 @@ async def test_a_repeated_undo_through_the_service_is_refused_and_changes_nothin
     assert (row.ply, row.revision) == (undone.row.ply, undone.row.revision) == (1, 3)
 
 
-@pytest.mark.backends("sqlite")  # counts the trips to SQLite's two connection threads
-async def test_a_command_on_a_game_this_process_wrote_reads_nothing_and_writes_once(store) -> None:
-    """The lean path (issue 12): the channel's row as this process last wrote it is the one the next command
-    checks against (the write's revision check guards it), so a command is one trip to the store."""
-    a = GameService(store, seed=lambda: SEED)
-    await _started(a)
-    await a.play(CHANNEL, OWNER, _opening())
-    reads, writes = store._reader.calls, store._writer.calls
-    for change in (1, 2, -1, 1):
-        await a.play(CHANNEL, OWNER, Action("crystals", change=change))
-    assert (store._reader.calls - reads, store._writer.calls - writes) == (0, 4)
-
-
 async def test_kept_rows_leave_with_their_records(store) -> None:
     """The rows kept for the lean path are bounded like the records: one leaving takes the other along."""
     a = GameService(store, seed=lambda: SEED, max_cached=2)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -30,7 +29,6 @@ from .store import (
     GameNotActive,
     GameNotFound,
     GameRow,
-    Meanwhile,
     StaleVersion,
     Store,
     StoreError,
@@ -88,12 +86,6 @@ class Played:
 
     def state_summary(self) -> dict[str, Any]:
         return self.summary if self.summary is not None else self.step.state.summary()
-
-
-def foreseen_row(row: GameRow, record: GameRecord, summary: dict[str, Any]) -> GameRow:
-    """``row`` as the store will return it once ``record``'s last action is appended (its time aside)."""
-    return dataclasses.replace(row, ply=row.ply + 1, revision=row.revision + 1,
-                               status="finished" if record.state.finished else row.status, summary=summary)
 
 
 @dataclass
@@ -291,7 +283,6 @@ class GameService:
         self, channel_id: int, user_id: int, action: Action | Callable[[GameRecord], Action], *,
         kind: str | None = None, game_id: int | None = None, ply: int | None = None,
         before_commit: BeforeCommit | None = None, interaction_id: int | None = None,
-        meanwhile: Callable[[Played], None] | None = None,
     ) -> Played:
         """Apply one action for ``user_id`` in ``channel_id``.
 
@@ -300,32 +291,26 @@ class GameService:
         the lock, against the state it will be applied to). ``before_commit`` is awaited under the lock right
         before the store's transaction; if it raises, nothing is committed and the cached record is dropped.
         ``interaction_id`` (Discord's; None from the console) is stored with the action: a second delivery of
-        one interaction is refused as stale instead of being applied twice. ``meanwhile`` (which must not raise)
-        is given the change as it will be once committed (``Played``, its row foreseen) while the store commits
-        it: the controller composes its reply there. It may be called for a change that is then refused.
+        one interaction is refused as stale instead of being applied twice.
         """
         async with self._change(channel_id):
             return await _cached_then_stored(lambda cached: self._play(
                 channel_id, user_id, action, kind=kind, game_id=game_id, ply=ply, before_commit=before_commit,
-                interaction_id=interaction_id, cached=cached, meanwhile=meanwhile))
+                interaction_id=interaction_id, cached=cached))
 
     async def _play(self, channel_id: int, user_id: int, action: Action | Callable[[GameRecord], Action], *,
                     kind: str | None, game_id: int | None, ply: int | None, before_commit: BeforeCommit | None,
-                    interaction_id: int | None, cached: bool,
-                    meanwhile: Callable[[Played], None] | None = None) -> Played:
+                    interaction_id: int | None, cached: bool) -> Played:
         row = await self._row_for(channel_id, kind=kind, game_id=game_id, ply=ply, user_id=user_id, cached=cached)
         record = await self.record(row)
         if callable(action):
             action = action(record)
         step = record.push(action)  # RuleError leaves the record untouched
         summary = record.state.summary()
-        foreseen = None if meanwhile is None else lambda: meanwhile(Played(
-            foreseen_row(row, record, summary), step, record, finished_now=record.state.finished, summary=summary))
         try:
             if before_commit is not None:
                 await before_commit()
-            row = await self._save(row, record, action, user_id, interaction_id, summary, cached=cached,
-                                   meanwhile=foreseen)
+            row = await self._save(row, record, action, user_id, interaction_id, summary, cached=cached)
         except BaseException:
             self.forget(row.id)
             raise
@@ -439,8 +424,7 @@ class GameService:
             raise
 
     async def _save(self, row: GameRow, record: GameRecord, action: Action, user_id: int,
-                    interaction_id: int | None, summary: dict[str, Any], *, cached: bool = False,
-                    meanwhile: Meanwhile | None = None) -> GameRow:
+                    interaction_id: int | None, summary: dict[str, Any], *, cached: bool = False) -> GameRow:
         state = record.state
         snapshot = state.to_json() if record.ply % SNAPSHOT_EVERY == 0 else None
         result = state.result() if state.finished else None
@@ -449,7 +433,7 @@ class GameService:
             return await self._stale_if_cached(cached, self.store.append_action(
                 row.id, expected_ply=row.ply, action=action.to_json(), user_id=user_id, snapshot=snapshot,
                 summary=summary, finish=finish, expected_revision=row.revision,
-                interaction_id=interaction_id, meanwhile=meanwhile,
+                interaction_id=interaction_id,
             ))
         except StaleVersion:
             # Another process wrote first: our record is behind. The caller sees a clear refusal and the

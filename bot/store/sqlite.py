@@ -35,7 +35,6 @@ from .base import (
     FinishInfo,
     GameNotFound,
     GameRow,
-    Meanwhile,
     Ranking,
     ResultRow,
     SchemaTooNew,
@@ -55,7 +54,6 @@ from .rows import (
     print_problems,
     refusal_for,
     result_row,
-    run_meanwhile,
     signed,
 )
 from .schema import MIGRATIONS, SCHEMA_VERSION
@@ -404,7 +402,6 @@ class SqliteStore:
         finish: FinishInfo | None = None,
         expected_revision: int | None = None,
         interaction_id: int | None = None,
-        meanwhile: Meanwhile | None = None,
     ) -> GameRow:
         """Record one action at ``expected_ply + 1``, all or nothing.
 
@@ -415,8 +412,6 @@ class SqliteStore:
         """
         action_text, snapshot_text, summary_text, status = action_texts(action, snapshot, summary, finish)
         now = self._clock()
-        if meanwhile is not None:
-            run_meanwhile(meanwhile)
 
         async def append(db: Db) -> GameRow:
             # Two statements, no read before them: an interaction applied already either finds the game moved

@@ -94,20 +94,6 @@ async def test_a_write_cancelled_in_its_group_is_whole_or_absent(store: SqliteSt
     assert (await store.game(rows[1].id)).ply == 0 and await store.live_actions(rows[1].id) == []
 
 
-async def test_a_meanwhile_that_raises_is_logged_and_the_write_still_answers(store: SqliteStore, caplog) -> None:
-    """Its caller must not hear of a failure for a write that commits: the error is logged, the row returned."""
-    (game,) = await games(store, 1)
-
-    def broken() -> None:
-        raise RuntimeError("composing failed")
-
-    with caplog.at_level("ERROR", logger="bot.store.rows"):
-        row = await append(store, game, meanwhile=broken)
-    assert (row.id, row.ply) == (game.id, 1)
-    assert (await store.game(game.id)).ply == 1
-    assert any("meanwhile raised" in r.getMessage() and r.exc_info for r in caplog.records)
-
-
 async def test_callers_answered_by_one_commit_give_their_next_writes_as_one_group(store: SqliteStore) -> None:
     """The callers one COMMIT answered, writing again at once, share the next COMMIT."""
     rows = await games(store, 5)

@@ -228,25 +228,28 @@ class SqliteStore:
 
     async def _check_in_background(self) -> None:
         try:
-            self.integrity = await self.check(full=True)
-        except asyncio.CancelledError:
-            raise
+            found = await self.check(full=True)
         except StoreCorrupt as err:
-            self.integrity = [str(err)]
-        except StoreError as err:  # locked, unreadable…: not a finding about the file's health
-            log.warning("the background integrity check of %s could not run (%s): run python -m bot check later",
-                        self.path, err)
-            return
+            found = [str(err)]
         except Exception as exc:  # a check that could not run must not kill anything: say so
+            if self._interrupted:
+                return  # closing stopped it
+            if isinstance(exc, StoreError):  # locked, unreadable…: not a finding about the file's health
+                log.warning("the background integrity check of %s could not run (%s): run python -m bot check "
+                            "later", self.path, exc)
+                return
             log.exception("the background integrity check of %s could not run", self.path)
             self.integrity = [f"the check could not run: {exc}"]
             return
-        if self.integrity:
+        if self._interrupted:
+            return  # closing stopped it half-way: what it found so far is no finding
+        self.integrity = found
+        if found:
             log.error(
                 "THE GAME DATABASE IS DAMAGED: PRAGMA integrity_check of %s found %d problem(s): %s. "
                 "Games may be lost or refused. Stop the bot, keep a copy of the file, and restore a backup "
                 "(python -m bot backup makes one; python -m bot check lists the problems).",
-                self.path, len(self.integrity), "; ".join(self.integrity[:5]),
+                self.path, len(found), "; ".join(found[:5]),
             )
         else:
             log.info("background integrity check of %s: ok", self.path)
@@ -262,13 +265,13 @@ class SqliteStore:
         task, self._checking = self._checking, None
         if task is None or task.done():
             return
-        self._interrupted = True
+        self._interrupted = True  # the check's next statement stops at once (its progress handler)
         checker = self._checker
         if checker is not None:
             await checker.interrupt()  # the PRAGMA stops at its next step instead of reading to the end
-        task.cancel()  # its ``finally`` closes its connection once the PRAGMA stopped
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
+        # Not cancelled: a connection being opened would be left to close itself after the loop is gone. The
+        # check ends by itself now, and closes its connection.
+        await task
 
     async def close(self) -> None:
         await self._stop_checking()

@@ -34,7 +34,7 @@ import discord.webhook.async_
 from discord import app_commands
 
 import bot.pictures
-import bot.store.sqlite_thread
+import bot.store.group_commit
 from bench.bench_bot import Table, client_for, crowded_world, pictures_out, seasons_stream, volfyirion_stream
 from bench.common import print_machine, print_table
 from bot import collector
@@ -60,13 +60,12 @@ DISPATCH = "the stand-in sends the interaction"
 PARSE = "discord.py parses it"
 COMMAND = "the command runs"
 WRITE = "its write is given to the store"
-COMPOSE = "its reply is composed (the COMMIT under way)"
 DURABLE = "the command goes on, its write durable"
 REPLY = "the reply goes out (discord.py, aiohttp)"
 READ = "the stand-in reads it"
 ANSWERED = "the stand-in has the answer"
 END = "the driver hears back"
-STEPS = [START, DISPATCH, PARSE, COMMAND, WRITE, COMPOSE, DURABLE, REPLY, READ, ANSWERED, END]
+STEPS = [START, DISPATCH, PARSE, COMMAND, WRITE, DURABLE, REPLY, READ, ANSWERED, END]
 SHARED = {START, DISPATCH, PARSE, REPLY, READ}
 PICTURE = "a picture follows"  # the reply has a picture to follow: not one of the target's commands
 
@@ -75,8 +74,7 @@ PROBES: list[tuple[Any, str, str, str | None]] = [
     (StandIn, "dispatch", DISPATCH, None),
     (discord.state.ConnectionState, "parse_interaction_create", PARSE, None),
     (app_commands.CommandTree, "_call", COMMAND, None),
-    (bot.store.sqlite_thread.ConnectionThread, "transaction", WRITE, DURABLE),
-    (bot.store.sqlite_thread, "run_meanwhile", COMPOSE, None),
+    (bot.store.group_commit.GroupCommit, "transaction", WRITE, DURABLE),
     (discord.webhook.async_.AsyncWebhookAdapter, "request", REPLY, None),
     (aiohttp.web_protocol.RequestHandler, "data_received", READ, None),
     (Reply, "_answer", ANSWERED, None),

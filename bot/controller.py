@@ -46,8 +46,8 @@ log = logging.getLogger(__name__)
 DEFER_AFTER = 1.2
 
 Builder = Action | Callable[[GameRecord], Action]
-# A change, given its gate (awaited before the commit) and what to do while it commits (plays only).
-Change = Callable[[Gate, Callable[[Played], None]], Awaitable[Played]]
+# A change, given its gate (awaited before the commit).
+Change = Callable[[Gate], Awaitable[Played]]
 T = TypeVar("T")
 
 
@@ -55,17 +55,10 @@ T = TypeVar("T")
 class Composed:
     """A reply to a change, composed before it is sent (Controller.compose)."""
 
-    game_id: int
-    ply: int
-    revision: int
     embed: discord.Embed
     view: discord.ui.View | None
     summary: dict[str, Any]
     full: bool  # the full state, and a picture
-
-    def fits(self, row: GameRow) -> bool:
-        """Whether it was composed for the game at ``row``'s version (a foreseen row may turn out otherwise)."""
-        return (self.game_id, self.ply, self.revision) == (row.id, row.ply, row.revision)
 
 
 class GameUI(Protocol):
@@ -112,19 +105,19 @@ class Controller:
         """``typed``: the form (its op and values) this action came from, so that a refusal can reopen it
         filled in."""
         notes = understood.collecting()  # cards read from a part of their name or a typo, said in the reply
-        await self._change(interaction, lambda gate, meanwhile: self.service.play(
+        await self._change(interaction, lambda gate: self.service.play(
             interaction.channel_id, interaction.user.id, action, kind=kind, game_id=game_id, ply=ply,
-            before_commit=gate, interaction_id=interaction.id, meanwhile=meanwhile), notes=notes, typed=typed)
+            before_commit=gate, interaction_id=interaction.id), notes=notes, typed=typed)
 
     async def undo(self, interaction: discord.Interaction, *, game_id: int | None = None, ply: int | None = None) -> None:
-        await self._change(interaction, lambda gate, _meanwhile: self.service.undo(
+        await self._change(interaction, lambda gate: self.service.undo(
             interaction.channel_id, interaction.user.id, game_id=game_id, ply=ply, before_commit=gate,
             interaction_id=interaction.id))
 
     async def start(self, interaction: discord.Interaction, kind: str, options: dict[str, Any],
                     parent_channel_id: int | None) -> None:
         """A new game takes the same path as every change: acknowledged in time, or not committed."""
-        await self._change(interaction, lambda gate, _meanwhile: self.service.start(
+        await self._change(interaction, lambda gate: self.service.start(
             kind=kind, options=options, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             parent_channel_id=parent_channel_id, owner_id=interaction.user.id, before_commit=gate), picture=True)
 
@@ -191,18 +184,8 @@ class Controller:
         gate = await self.arrive(interaction, started)
         if gate is None:
             return
-        composed: list[Composed] = []  # the reply, composed while the store commits (a play's only)
-
-        def meanwhile(foreseen: Played) -> None:
-            composed.clear()  # a second try (on the store's row) composes anew
-            try:
-                composed.append(self.compose(interaction, foreseen, picture=picture,
-                                             note=self._played_note(interaction, foreseen, notes)))
-            except Exception:  # noqa: BLE001 - composed again after the commit, where an error is answered
-                log.debug("a reply could not be composed during its commit", exc_info=True)
-
         try:
-            played = await within_deadline(interaction, started, make(gate, meanwhile), gate=gate)
+            played = await within_deadline(interaction, started, make(gate), gate=gate)
         except NotAcknowledged as exc:
             self.not_acknowledged(interaction, exc)
             return
@@ -217,9 +200,8 @@ class Controller:
                         interaction.id, gate.refused)
             return
         if played.undone is None:
-            ready = next((c for c in composed if c.fits(played.row)), None)
-            await self.show(interaction, played, started=started, picture=picture, composed=ready,
-                            note=None if ready else self._played_note(interaction, played, notes))
+            await self.show(interaction, played, started=started, picture=picture,
+                            note=self._played_note(interaction, played, notes))
             return
         lg = lang(interaction)
         note = t(lg, "reply.undone", action=self.describe_action(lg, played.row.kind, played.undone))
@@ -289,24 +271,22 @@ class Controller:
         if buttons and not full:
             specs = with_state_button(specs, lg)
         view = view_of(row.id, row.ply, specs) if specs else None
-        return Composed(row.id, row.ply, row.revision, embed, view, summary, full)
+        return Composed(embed, view, summary, full)
 
     async def show(self, interaction: discord.Interaction, played: Played, *, started: float | None = None,
                    note: str | None = None, picture: bool | None = None, ephemeral: bool = False,
-                   buttons: bool = True, composed: Composed | None = None) -> None:
+                   buttons: bool = True) -> None:
         """Answer with the game as the change left it: events, the next step, the state, a picture, buttons.
 
         Everything comes from ``played`` (taken under the channel's lock), never from the live record, which
-        a command right behind this one may already have moved on. ``composed``: its reply, composed already
-        (while the change was being committed) with the same note, picture and buttons."""
+        a command right behind this one may already have moved on."""
         lg = lang(interaction)
         row = played.row
         ui = self.uis[row.kind]
         started = time.monotonic() if started is None else started
         if age(interaction, started) > DEFER_AFTER:
             await think(interaction, ephemeral=ephemeral)
-        if composed is None:
-            composed = self.compose(interaction, played, note=note, picture=picture, buttons=buttons)
+        composed = self.compose(interaction, played, note=note, picture=picture, buttons=buttons)
         embed, summary = composed.embed, composed.summary
         files = []
         later = composed.full and picture_can_follow(interaction)  # the reply first, its picture by an edit

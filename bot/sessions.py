@@ -2,19 +2,17 @@
 
 The engine decides; the store remembers; this module makes sure the two never disagree. Every change
 runs under the channel's lock and is committed in one transaction before anybody is told about it.
-The live ``GameRecord`` of a recently used game stays cached for a while (Avrae's short cache), and so does
-the channel's game row as this process last wrote it: a round costs one engine step and one commit (one trip
-to the store), not a read, a replay and a commit. The cache is never trusted blindly: every write is
-conditional on the row's revision, so a row some other process changed meanwhile fails the write, and the
-change is then tried once more on the row and the record as the store has them. Whatever goes wrong with
-the store, the cached record is dropped and rebuilt from the store next time: memory never runs ahead of disk.
+A command reads its game row; the live ``GameRecord`` of a recently used game stays cached for a while
+(Avrae's short cache), so a round costs a read, one engine step and one commit, not a replay. The cache is
+never trusted blindly: a record is used only at the row's revision, and every write is conditional on that
+revision, so a row some other process changed meanwhile fails the write. Whatever goes wrong with the store,
+the cached record is dropped and rebuilt from the store next time: memory never runs ahead of disk.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -26,11 +24,7 @@ from engine.core import Action, Event, GameRecord, RuleError, Step
 from .games import finish_info, rules_for
 from .resume import loaded_from, resume
 from .store import (
-    AlreadyApplied,
-    GameNotActive,
-    GameNotFound,
     GameRow,
-    Meanwhile,
     StaleVersion,
     Store,
     StoreError,
@@ -54,22 +48,6 @@ class Refusal(Exception):
 # (SoloBot.on_app_command_error, for commands, buttons, menus and forms alike).
 REFUSALS = (Refusal, RuleError, StoreError)
 
-# What a write on a cached row that another process has changed since fails with: the change is then tried
-# once more on the store's row (as it is after any refusal a check against a cached row gives).
-_STALE_WRITE = (StaleVersion, GameNotActive, GameNotFound)
-
-
-class _CachedRowStale(Exception):
-    """The cached row turned out behind the store's: drop it and try the change again on the store's."""
-
-
-async def _cached_then_stored(change: Callable[[bool], Awaitable[Played]]) -> Played:
-    """``change`` on the row this process keeps (``cached``), and once more on the store's if that one was stale."""
-    try:
-        return await change(True)
-    except _CachedRowStale:
-        return await change(False)
-
 
 @dataclass
 class Played:
@@ -92,12 +70,6 @@ class Played:
         return self.summary if self.summary is not None else self.step.state.summary()
 
 
-def foreseen_row(row: GameRow, record: GameRecord, summary: dict[str, Any]) -> GameRow:
-    """``row`` as the store will return it once ``record``'s last action is appended (its time aside)."""
-    return dataclasses.replace(row, ply=row.ply + 1, revision=row.revision + 1,
-                               status="finished" if record.state.finished else row.status, summary=summary)
-
-
 @dataclass
 class _Cached:
     record: GameRecord
@@ -117,10 +89,6 @@ class GameService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._lock_users: dict[int, int] = {}  # changes holding or waiting for each channel's lock
         self._cache: dict[int, _Cached] = {}
-        # Each channel's active game row as this process last wrote or read it (one row per channel with a game
-        # under way: as many as cached records at most, and it leaves with them).
-        self._rows: dict[int, GameRow] = {}
-        self._row_channels: dict[int, int] = {}  # game id -> the channel whose row above is that game's
         self._changing = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -178,31 +146,9 @@ class GameService:
 
     def forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
-        self._forget_row(game_id)
-
-    def _remember_row(self, row: GameRow) -> None:
-        """The channel's row after a write (with its record kept): kept while its game is active. A row read from
-        the store is not kept: a command that is then refused would leave it with no record behind it."""
-        self._forget_row(row.id)
-        if row.status != "active":
-            return
-        replaced = self._rows.get(row.channel_id)
-        if replaced is not None:
-            self._forget_row(replaced.id)
-        self._rows[row.channel_id] = row
-        self._row_channels[row.id] = row.channel_id
-
-    def _forget_row(self, game_id: int) -> None:
-        channel_id = self._row_channels.pop(game_id, None)
-        if channel_id is not None:
-            del self._rows[channel_id]
 
     def cached_games(self) -> int:
         return len(self._cache)
-
-    def cached_rows(self) -> int:
-        """Channels whose game row is kept (never more than cached games: a row leaves with its record)."""
-        return len(self._rows)
 
     def channel_locks(self) -> int:
         """Channel locks in memory: only those of channels with a change under way (or held by hand)."""
@@ -286,14 +232,12 @@ class GameService:
                 kind=kind, options=record.options, seed=seed,
             )
             self._keep(row, record)
-            self._remember_row(row)
         return Played(row, record.last, record)
 
     async def play(
         self, channel_id: int, user_id: int, action: Action | Callable[[GameRecord], Action], *,
         kind: str | None = None, game_id: int | None = None, ply: int | None = None,
         before_commit: BeforeCommit | None = None, interaction_id: int | None = None,
-        meanwhile: Callable[[Played], None] | None = None,
     ) -> Played:
         """Apply one action for ``user_id`` in ``channel_id``.
 
@@ -302,71 +246,49 @@ class GameService:
         the lock, against the state it will be applied to). ``before_commit`` is awaited under the lock right
         before the store's transaction; if it raises, nothing is committed and the cached record is dropped.
         ``interaction_id`` (Discord's; None from the console) is stored with the action: a second delivery of
-        one interaction is refused as stale instead of being applied twice. ``meanwhile`` (which must not raise)
-        is given the change as it will be once committed (``Played``, its row foreseen) while the store commits
-        it: the controller composes its reply there. It may be called for a change that is then refused.
+        one interaction is refused as stale instead of being applied twice.
         """
         async with self._change(channel_id):
-            return await _cached_then_stored(lambda cached: self._play(
-                channel_id, user_id, action, kind=kind, game_id=game_id, ply=ply, before_commit=before_commit,
-                interaction_id=interaction_id, cached=cached, meanwhile=meanwhile))
-
-    async def _play(self, channel_id: int, user_id: int, action: Action | Callable[[GameRecord], Action], *,
-                    kind: str | None, game_id: int | None, ply: int | None, before_commit: BeforeCommit | None,
-                    interaction_id: int | None, cached: bool,
-                    meanwhile: Callable[[Played], None] | None = None) -> Played:
-        row = await self._row_for(channel_id, kind=kind, game_id=game_id, ply=ply, user_id=user_id, cached=cached)
-        record = await self.record(row)
-        if callable(action):
-            action = action(record)
-        step = record.push(action)  # RuleError leaves the record untouched
-        summary = record.state.summary()
-        foreseen = None if meanwhile is None else lambda: meanwhile(Played(
-            foreseen_row(row, record, summary), step, record, finished_now=record.state.finished, summary=summary))
-        try:
-            if before_commit is not None:
-                await before_commit()
-            row = await self._save(row, record, action, user_id, interaction_id, summary, cached=cached,
-                                   meanwhile=foreseen)
-        except BaseException:
-            self.forget(row.id)
-            raise
-        self._keep(row, record)  # the record is at the new revision now
-        self._remember_row(row)
-        return Played(row, step, record, finished_now=record.state.finished, summary=summary)
+            row = await self._row_for(channel_id, kind=kind, game_id=game_id, ply=ply, user_id=user_id)
+            record = await self.record(row)
+            if callable(action):
+                action = action(record)
+            step = record.push(action)  # RuleError leaves the record untouched
+            summary = record.state.summary()
+            try:
+                if before_commit is not None:
+                    await before_commit()
+                row = await self._save(row, record, action, user_id, interaction_id, summary)
+            except BaseException:
+                self.forget(row.id)
+                raise
+            self._keep(row, record)  # the record is at the new revision now
+            return Played(row, step, record, finished_now=record.state.finished, summary=summary)
 
     async def undo(self, channel_id: int, user_id: int, *, game_id: int | None = None, ply: int | None = None,
                    before_commit: BeforeCommit | None = None, interaction_id: int | None = None) -> Played:
         async with self._change(channel_id):
-            return await _cached_then_stored(lambda cached: self._undo(
-                channel_id, user_id, game_id=game_id, ply=ply, before_commit=before_commit,
-                interaction_id=interaction_id, cached=cached))
-
-    async def _undo(self, channel_id: int, user_id: int, *, game_id: int | None, ply: int | None,
-                    before_commit: BeforeCommit | None, interaction_id: int | None, cached: bool) -> Played:
-        row = await self._row_for(channel_id, game_id=game_id, ply=ply, user_id=user_id, finished_ok=True,
-                                  cached=cached)
-        record = await self.record(row)
-        withdrawn = record.state.result() if row.status == "finished" else None
-        undone = record.pop()  # a resumed record always holds its last action (see record())
-        reversal = record.reversal(undone)
-        summary = record.state.summary()
-        try:
-            if before_commit is not None:
-                await before_commit()
-            row = await self._stale_if_cached(cached, self.store.undo_action(
-                row.id, expected_ply=row.ply, user_id=user_id, summary=summary,
-                expected_revision=row.revision, interaction_id=interaction_id,
-            ))
-        except BaseException:
-            self.forget(row.id)
-            raise
-        if loaded_from(record) >= record.ply > 0:  # undone down to the snapshot: read the tail before it
-            record = await self._load(row)
-        self._keep(row, record)
-        self._remember_row(row)
-        return Played(row, record.last, record, undone=undone, reversal=reversal, withdrawn=withdrawn,
-                      summary=summary)
+            row = await self._row_for(channel_id, game_id=game_id, ply=ply, user_id=user_id, finished_ok=True)
+            record = await self.record(row)
+            withdrawn = record.state.result() if row.status == "finished" else None
+            undone = record.pop()  # a resumed record always holds its last action (see record())
+            reversal = record.reversal(undone)
+            summary = record.state.summary()
+            try:
+                if before_commit is not None:
+                    await before_commit()
+                row = await self.store.undo_action(
+                    row.id, expected_ply=row.ply, user_id=user_id, summary=summary,
+                    expected_revision=row.revision, interaction_id=interaction_id,
+                )
+            except BaseException:
+                self.forget(row.id)
+                raise
+            if loaded_from(record) >= record.ply > 0:  # undone down to the snapshot: read the tail before it
+                record = await self._load(row)
+            self._keep(row, record)
+            return Played(row, record.last, record, undone=undone, reversal=reversal, withdrawn=withdrawn,
+                          summary=summary)
 
     async def abandon(self, channel_id: int, user_id: int, *, may_manage: bool, game_id: int | None = None,
                       before_commit: BeforeCommit | None = None) -> GameRow:
@@ -378,7 +300,7 @@ class GameService:
                 await before_commit()
             self.forget(row.id)
             return await self.store.abandon(row.id, expected_ply=row.ply, by_user=user_id,
-                                            expected_revision=row.revision)  # on the store's row: no retry
+                                            expected_revision=row.revision)
 
     async def forget_user(self, user_id: int, *, expected_mark: str | None = None,
                           before_commit: BeforeCommit | None = None) -> dict[str, Any]:
@@ -393,30 +315,15 @@ class GameService:
     # -- inside -------------------------------------------------------------------------------------
     async def _row_for(
         self, channel_id: int, *, kind: str | None = None, game_id: int | None = None, ply: int | None = None,
-        user_id: int | None = None, finished_ok: bool = False, cached: bool = False,
+        user_id: int | None = None, finished_ok: bool = False,
     ) -> GameRow:
-        """The channel's game row, checked against what the command expects (and, with ``user_id``, its owner).
-        ``cached``: the row this process last wrote, when it has one (no read); any refusal on it is asked again
-        of the store's row, which another process may have moved on."""
-        row = self._rows.get(channel_id) if cached else None
-        if row is not None:
-            try:
-                return self._checked(row, channel_id, kind=kind, game_id=game_id, ply=ply, user_id=user_id)
-            except Refusal as refusal:
-                self.forget(row.id)
-                raise _CachedRowStale from refusal
-        elif cached:
-            raise _CachedRowStale  # nothing cached: the store's row, on the second try
+        """The channel's game row, checked against what the command expects (and, with ``user_id``, its owner)."""
         row = await self.store.active_game(channel_id)
         if row is None and finished_ok and game_id is not None:
             # Undo right after the final score: the game is finished but may be taken back.
             candidate = await self.store.game(game_id)
             if candidate.channel_id == channel_id and candidate.status == "finished":
                 row = candidate
-        return self._checked(row, channel_id, kind=kind, game_id=game_id, ply=ply, user_id=user_id)
-
-    def _checked(self, row: GameRow | None, channel_id: int, *, kind: str | None, game_id: int | None,
-                 ply: int | None, user_id: int | None) -> GameRow:
         if game_id is not None and (row is None or row.id != game_id):
             raise Refusal("refuse.stale_game")
         if row is None:
@@ -429,32 +336,17 @@ class GameService:
             self.check_owner(row, user_id)
         return row
 
-    @staticmethod
-    async def _stale_if_cached(cached: bool, write: Awaitable[GameRow]) -> GameRow:
-        """A write on a cached row that the store finds behind (another process wrote since) asks for a
-        second try on the store's row; on the store's row, the store's refusal stands."""
-        try:
-            return await write
-        except AlreadyApplied:
-            raise  # a repeated interaction: the store's row would say the same
-        except _STALE_WRITE as err:
-            if cached:
-                raise _CachedRowStale from err
-            raise
-
     async def _save(self, row: GameRow, record: GameRecord, action: Action, user_id: int,
-                    interaction_id: int | None, summary: dict[str, Any], *, cached: bool = False,
-                    meanwhile: Meanwhile | None = None) -> GameRow:
+                    interaction_id: int | None, summary: dict[str, Any]) -> GameRow:
         state = record.state
         snapshot = state.to_json() if record.ply % SNAPSHOT_EVERY == 0 else None
         result = state.result() if state.finished else None
         finish = finish_info(row.kind, row.options, result) if result else None
         try:
-            return await self._stale_if_cached(cached, self.store.append_action(
+            return await self.store.append_action(
                 row.id, expected_ply=row.ply, action=action.to_json(), user_id=user_id, snapshot=snapshot,
-                summary=summary, finish=finish, expected_revision=row.revision,
-                interaction_id=interaction_id, meanwhile=meanwhile,
-            ))
+                summary=summary, finish=finish, expected_revision=row.revision, interaction_id=interaction_id,
+            )
         except StaleVersion:
             # Another process wrote first: our record is behind. The caller sees a clear refusal and the
             # next command rebuilds the record from the store.

@@ -13,17 +13,11 @@ them; none of them means that anything was half-written.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 JSON = dict[str, Any]
-# A write's ``meanwhile``: called once on the event loop while the write is under way (the SQLite store's
-# writer commits on its own thread meanwhile), or just before it where the database allows no overlap. It must
-# not raise (the SQLite store logs an error that escapes it, and the write goes on). The caller composes its reply
-# there instead of after the fsync (issue 12).
-Meanwhile = Callable[[], None]
-
 STATUSES = ("active", "finished", "abandoned")
 OUTCOMES = ("won", "lost", "abandoned")
 
@@ -253,7 +247,6 @@ class Store(Protocol):
         finish: FinishInfo | None = None,
         expected_revision: int | None = None,
         interaction_id: int | None = None,
-        meanwhile: Meanwhile | None = None,
     ) -> GameRow: ...
 
     async def undo_action(

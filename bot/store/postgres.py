@@ -38,7 +38,6 @@ from .base import (
     FinishInfo,
     GameNotFound,
     GameRow,
-    Meanwhile,
     Ranking,
     ResultRow,
     SchemaTooNew,
@@ -55,7 +54,6 @@ from .rows import (
     new_game_options,
     refusal_for,
     result_row,
-    run_meanwhile,
     signed,
 )
 
@@ -491,14 +489,10 @@ class PostgresStore:
         finish: FinishInfo | None = None,
         expected_revision: int | None = None,
         interaction_id: int | None = None,
-        meanwhile: Meanwhile | None = None,
     ) -> GameRow:
-        """As ``SqliteStore.append_action``: one action at ``expected_ply + 1``, all or nothing. (asyncpg sends
-        the statements as they are awaited: ``meanwhile`` runs first, with nothing to overlap.)"""
+        """As ``SqliteStore.append_action``: one action at ``expected_ply + 1``, all or nothing."""
         action_text, snapshot_text, summary_text, status = action_texts(action, snapshot, summary, finish)
         now = self._clock()
-        if meanwhile is not None:
-            run_meanwhile(meanwhile)
         try:
             async with self._write() as conn:
                 # No read before the write (a round trip each command): an interaction applied already either

@@ -4,9 +4,8 @@ read back, and why a conditional write touched no row. The SQL differs per store
 from __future__ import annotations
 
 import json
-import logging
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from .base import (
@@ -21,8 +20,6 @@ from .base import (
     StaleVersion,
     StoreError,
 )
-
-log = logging.getLogger(__name__)
 
 _U64 = (1 << 64) - 1
 
@@ -115,15 +112,6 @@ def action_texts(action: JSON, snapshot: JSON | None, summary: JSON | None,
         check_finish(finish)
     return (dumps(action), None if snapshot is None else dumps(snapshot),
             None if summary is None else dumps(summary), "active" if finish is None else finish.status)
-
-
-def run_meanwhile(meanwhile: Callable[[], None]) -> None:
-    """A write's ``meanwhile``: an error in it is logged, and the write goes on (its caller would otherwise hear
-    of a failure for a write that commits). Both stores run it through here."""
-    try:
-        meanwhile()
-    except Exception:
-        log.exception("a write's meanwhile raised (ignored: the write goes on)")
 
 
 def print_problems(problems: list[str], shown: int = 20) -> None:

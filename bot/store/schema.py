@@ -8,7 +8,7 @@ a new one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .volfyirion_log import migrate_volfyirion_actions
@@ -88,7 +88,7 @@ V1 = (
 
 # Volfyirion's stored actions rewritten to what was meant (card ids, city names), each game replayed before
 # and after and the whole step refused if any state differs (bot/store/volfyirion_log.py). A step may hold
-# such a Python function (``(connection) -> None``, run on the connection's thread) as well as SQL statements.
+# such a Python coroutine function (``async (aiosqlite connection) -> None``) as well as SQL statements.
 V2 = (migrate_volfyirion_actions,)
 
 # Seasons games recorded before the rules' edition 2 (the player's turn before Dummbot's die, time moves
@@ -220,5 +220,5 @@ V8 = (
     """,
 )
 
-MIGRATIONS: list[tuple[str | Callable[[Any], None], ...]] = [V1, V2, V3, V4, V5, V6, V7, V8]
+MIGRATIONS: list[tuple[str | Callable[[Any], Awaitable[None]], ...]] = [V1, V2, V3, V4, V5, V6, V7, V8]
 SCHEMA_VERSION = len(MIGRATIONS)

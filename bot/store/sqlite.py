@@ -1,12 +1,10 @@
-"""The store on SQLite.
+"""The store on SQLite, through aiosqlite.
 
-Two connections per ``SqliteStore``, each on a thread of its own (sqlite_thread.py): a writer and a
-read-only reader. A read is one function run on the reader's thread: one trip from the event loop and back,
-however many statements it holds. Writes are explicit ``BEGIN IMMEDIATE … COMMIT`` so the write lock is
-taken up front (a busy file waits ``busy_timeout`` then fails cleanly instead of deadlocking half-way); the
-writes waiting at one moment share that transaction, each in a savepoint of its own (group commit), and any
-failure rolls a write back whole. A write given alone runs on the writer's thread; a group of writes given
-while others were in flight runs its statements on the event loop and its COMMIT, the fsync, on the thread.
+Two aiosqlite connections per ``SqliteStore``: a writer and a read-only reader (and, for a moment, one for
+the integrity check or a backup's target). Writes are explicit ``BEGIN IMMEDIATE … COMMIT`` so the write lock
+is taken up front (a busy file waits ``busy_timeout`` on the connection's thread, then fails cleanly instead of
+deadlocking half-way); the writes waiting at one moment share that transaction, each in a savepoint of its own
+(group commit, bot/store/group_commit.py), and any failure rolls a write back whole.
 
 Durability: WAL with ``synchronous=FULL``. The bot writes at the pace of people pressing buttons,
 so one fsync per commit costs nothing noticeable, and an acknowledged action then survives not only
@@ -22,10 +20,12 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
+
+import aiosqlite
 
 from .base import (
     JSON,
@@ -35,7 +35,6 @@ from .base import (
     FinishInfo,
     GameNotFound,
     GameRow,
-    Meanwhile,
     Ranking,
     ResultRow,
     SchemaTooNew,
@@ -45,6 +44,7 @@ from .base import (
     StoreUnavailable,
     ranking_sql,
 )
+from .group_commit import GroupCommit, rollback
 from .messages import described
 from .rows import (
     action_row,
@@ -58,15 +58,16 @@ from .rows import (
     signed,
 )
 from .schema import MIGRATIONS, SCHEMA_VERSION
-from .sqlite_thread import ConnectionThread, rollback
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
+Db = aiosqlite.Connection
 SQLITE_HEADER = b"SQLite format 3\x00"
 # Files up to this size get PRAGMA quick_check before the store opens (a few ms); larger ones only a read of
 # the header and the schema, the full check following in the background (issue 12: ready in under 100 ms).
 QUICK_CHECK_BYTES = 8 << 20
+# A write reads its row back with RETURNING (one statement, not two).
+MIN_SQLITE = (3, 35, 0)
 
 # Primary result codes (the low byte of an extended code).
 _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 6, 8, 10, 11, 13, 14, 26
@@ -80,6 +81,8 @@ _RESULT_COLUMNS = (
     "game_id, guild_id, user_id, kind, outcome, difficulty, player_score, opponent_score, length, result, "
     "finished_at, ended_by"
 )
+
+
 def translate(exc: sqlite3.Error) -> Exception:
     """The store error for a sqlite3 error; the error itself when it is a bug rather than a fault."""
     code = getattr(exc, "sqlite_errorcode", None)
@@ -98,6 +101,7 @@ def translate(exc: sqlite3.Error) -> Exception:
     if primary == _CANTOPEN or "unable to open" in text:
         return StoreUnavailable("cannot_open")
     return exc
+
 
 
 def _utc_now() -> str:
@@ -124,11 +128,11 @@ class SqliteStore:
         self.synchronous = synchronous.upper()
         self._clock = clock
         self._open_lock = asyncio.Lock()
-        # The writer: every write, grouped into one transaction with the others waiting (sqlite_thread.py).
-        self._writer: ConnectionThread | None = None
+        # The writer: every write, grouped into one transaction with the others waiting (group_commit.py).
+        self._writer: GroupCommit | None = None
         # Reads have a connection of their own: in WAL mode they never wait for a writer, so one channel's
         # write stuck behind another process's lock does not hold up every other channel's reads.
-        self._reader: ConnectionThread | None = None
+        self._reader: Db | None = None
         # How many action rows ``live_actions`` has returned: a resume must read only the tail (issue 12).
         self.action_rows_read = 0
         # Opening runs the quick check (page structure); the full integrity check (indexes against their
@@ -139,68 +143,66 @@ class SqliteStore:
         self.quick_check_bytes = quick_check_bytes
         self.integrity: list[str] | None = None
         self._checking: asyncio.Task[None] | None = None
-        self._checker: ConnectionThread | None = None
+        self._checker: Db | None = None
+        self._interrupted = False  # close() stopping the check: every later statement of it stops too
 
     # -- opening -----------------------------------------------------------------------------------
     async def open(self) -> None:
         """Connect, check the file, migrate. Loads no game."""
+        if sqlite3.sqlite_version_info < MIN_SQLITE:
+            raise RuntimeError(f"SQLite {sqlite3.sqlite_version} is too old: the store needs "
+                               f"{'.'.join(map(str, MIN_SQLITE))} or newer")
         async with self._open_lock:
             if self._writer is None:
-                self._writer = await self._start(self._connect_writer, "writer")
+                self._writer = GroupCommit(await self._connect_writer())
             if self._reader is None:
-                self._reader = await self._start(self._connect_reader, "reader")
+                self._reader = await self._connect_reader()
             if self.background_check and self._checking is None:
                 self._checking = asyncio.create_task(self._check_in_background(), name=f"integrity check {self.path}")
 
-    async def _start(self, connect: Callable[[], sqlite3.Connection], role: str, *,
-                     interruptible: bool = False) -> ConnectionThread:
-        thread = ConnectionThread(connect, name=f"sqlite {role} {self.path.name}", interruptible=interruptible)
+    async def _connect(self, prepare: Callable[[Db], Awaitable[None]], *, isolation_level: str | None = None) -> Db:
+        """A connection, ``prepare``d, or closed again. The store says BEGIN itself; ``isolation_level`` (the
+        writer's) only opens a transaction for a write that SQLite left outside one (group_commit.py)."""
         try:
-            await thread.open()
+            db = await aiosqlite.connect(self.path, timeout=self.busy_timeout, isolation_level=isolation_level)
         except sqlite3.Error as exc:
             raise translate(exc) from exc
-        return thread
+        db.row_factory = sqlite3.Row
+        try:
+            await db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
+            await prepare(db)
+        except BaseException as exc:
+            await db.close()
+            if isinstance(exc, sqlite3.Error):
+                raise translate(exc) from exc
+            raise
+        return db
 
-    def _sqlite_connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False)
-        conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
-        return conn
-
-    def _connect_writer(self) -> sqlite3.Connection:
+    async def _connect_writer(self) -> Db:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreUnavailable("cannot_open", detail=str(exc)) from exc
         _check_header(self.path)
-        conn = self._sqlite_connect()
-        conn.row_factory = sqlite3.Row
-        try:
-            self._prepare(conn)
-        except BaseException:
-            conn.close()
-            raise
-        return conn
+        return await self._connect(self._prepare, isolation_level="IMMEDIATE")
 
-    def _connect_reader(self) -> sqlite3.Connection:
-        conn = self._sqlite_connect()
-        conn.row_factory = sqlite3.Row
-        conn.execute("PRAGMA query_only = ON")
-        return conn
+    async def _connect_reader(self) -> Db:
+        return await self._connect(_query_only)
 
-    def _prepare(self, conn: sqlite3.Connection) -> None:
+    async def _prepare(self, db: Db) -> None:
         if _size(self.path) <= self.quick_check_bytes:
-            _integrity_check(conn, "quick_check")  # the full check runs afterwards, in the background
+            await _integrity_check(db, "quick_check")  # the full check runs afterwards, in the background
         else:
             # A large file: quick_check reads every page too (about 115 ms for 10,000 games), so the start
             # reads the header and the schema only; the background check covers the rest and logs damage,
             # and a command that meets a damaged page is refused in words meanwhile.
-            _one(conn, "SELECT count(*) FROM sqlite_master")
-        mode = _one(conn, "PRAGMA journal_mode = WAL")[0]
+            await _one(db, "SELECT count(*) FROM sqlite_master")
+        mode = (await _one(db, "PRAGMA journal_mode = WAL"))[0]
         if str(mode).lower() != "wal":
             log.warning("SQLite journal mode is %s, not WAL, for %s", mode, self.path)
-        conn.execute(f"PRAGMA synchronous = {self.synchronous}")
-        conn.execute("PRAGMA foreign_keys = ON")
-        _migrate(conn)
+        await db.execute(f"PRAGMA synchronous = {self.synchronous}")
+        await db.execute("PRAGMA foreign_keys = ON")
+        await _migrate(db)
 
     # -- checking ------------------------------------------------------------------------------------
     async def check(self, *, full: bool = True) -> list[str]:
@@ -210,35 +212,45 @@ class SqliteStore:
         if self._writer is None:  # an open store checked the header when it opened (see _check_header)
             _check_header(self.path)
 
-        checker = self._checker = await self._start(self._connect_reader, "check", interruptible=True)  # close stops it
+        async def interruptible(db: Db) -> None:
+            await _query_only(db)
+            # SQLite's own interrupt only reaches a statement already running: close() must also stop one
+            # that had not begun when it asked.
+            await db.set_progress_handler(lambda: self._interrupted, 10_000)
+
+        checker = self._checker = await self._connect(interruptible)
         try:
-            return await _translated(checker, lambda conn: _problems(conn, "integrity_check" if full else "quick_check"),
-                                     grouped=False)
+            return await _problems(checker, "integrity_check" if full else "quick_check")
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
         finally:
             self._checker = None
             await checker.close()
 
     async def _check_in_background(self) -> None:
         try:
-            self.integrity = await self.check(full=True)
-        except asyncio.CancelledError:
-            raise
+            found = await self.check(full=True)
         except StoreCorrupt as err:
-            self.integrity = [str(err)]
-        except StoreError as err:  # locked, unreadable…: not a finding about the file's health
-            log.warning("the background integrity check of %s could not run (%s): run python -m bot check later",
-                        self.path, err)
-            return
+            found = [str(err)]
         except Exception as exc:  # a check that could not run must not kill anything: say so
+            if self._interrupted:
+                return  # closing stopped it
+            if isinstance(exc, StoreError):  # locked, unreadable…: not a finding about the file's health
+                log.warning("the background integrity check of %s could not run (%s): run python -m bot check "
+                            "later", self.path, exc)
+                return
             log.exception("the background integrity check of %s could not run", self.path)
             self.integrity = [f"the check could not run: {exc}"]
             return
-        if self.integrity:
+        if self._interrupted:
+            return  # closing stopped it half-way: what it found so far is no finding
+        self.integrity = found
+        if found:
             log.error(
                 "THE GAME DATABASE IS DAMAGED: PRAGMA integrity_check of %s found %d problem(s): %s. "
                 "Games may be lost or refused. Stop the bot, keep a copy of the file, and restore a backup "
                 "(python -m bot backup makes one; python -m bot check lists the problems).",
-                self.path, len(self.integrity), "; ".join(self.integrity[:5]),
+                self.path, len(found), "; ".join(found[:5]),
             )
         else:
             log.info("background integrity check of %s: ok", self.path)
@@ -254,21 +266,24 @@ class SqliteStore:
         task, self._checking = self._checking, None
         if task is None or task.done():
             return
+        self._interrupted = True  # the check's next statement stops at once (its progress handler)
         checker = self._checker
         if checker is not None:
-            checker.interrupt()  # the PRAGMA stops at its next step instead of reading to the end
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
+            await checker.interrupt()  # the PRAGMA stops at its next step instead of reading to the end
+        # Not cancelled: a connection being opened would be left to close itself after the loop is gone. The
+        # check ends by itself now, and closes its connection.
+        await task
 
     async def close(self) -> None:
         await self._stop_checking()
         async with self._open_lock:
             reader, self._reader = self._reader, None
             writer, self._writer = self._writer, None
-            for thread in (reader, writer):
-                if thread is not None:
-                    await thread.close()
+            if reader is not None:
+                await reader.close()
+            if writer is not None:
+                await writer.drained()  # what was given runs first
+                await writer.db.close()
 
     async def __aenter__(self) -> SqliteStore:
         await self.open()
@@ -277,18 +292,28 @@ class SqliteStore:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    # -- plumbing: one trip to a connection's thread per call ----------------------------------------------
-    async def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        return await _translated(self._reader, work, grouped=False)
+    # -- plumbing ----------------------------------------------------------------------------------------
+    async def _read(self, work: Callable[[Db], Awaitable[T]]) -> T:
+        if self._reader is None:
+            raise RuntimeError("the store is not open")
+        try:
+            return await work(self._reader)
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
 
-    async def _write(self, work: Callable[[sqlite3.Connection], T], meanwhile: Meanwhile | None = None) -> T:
-        """``work`` in one transaction (grouped with the others waiting): all of it, or none of it; ``meanwhile``
-        on the event loop while the writer's thread runs it."""
-        return await _translated(self._writer, work, grouped=True, meanwhile=meanwhile)
+    async def _write(self, work: Callable[[Db], Awaitable[T]]) -> T:
+        """``work`` in one transaction (grouped with the others waiting): all of it, or none of it."""
+        return await self._on_writer(work, grouped=True)
 
-    async def _on_writer(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """``work`` on the writer's connection outside any group (it manages its own transaction)."""
-        return await _translated(self._writer, work, grouped=False)
+    async def _on_writer(self, work: Callable[[Db], Awaitable[T]], *, grouped: bool = False) -> T:
+        """``work`` on the writer's connection; outside any group unless ``grouped`` (it then manages no
+        transaction of its own)."""
+        if self._writer is None:
+            raise RuntimeError("the store is not open")
+        try:
+            return await (self._writer.transaction(work) if grouped else self._writer.call(work))
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
 
     def commits(self) -> tuple[int, int]:
         """(group commits, transactions they held) since the store opened: the bench's group-commit figure."""
@@ -309,17 +334,17 @@ class SqliteStore:
         options_text = new_game_options(kind, options, seed)
         now = self._clock()
 
-        def create(db: sqlite3.Connection) -> GameRow:
+        async def create(db: Db) -> GameRow:
             try:
-                cursor = db.execute(
+                cursor = await db.execute(
                     "INSERT INTO games (guild_id, channel_id, parent_channel_id, owner_id, kind, options,"
                     " seed, status, ply, created_at, updated_at)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, 'active', 0, ?, ?)",
                     (guild_id, channel_id, parent_channel_id, owner_id, kind, options_text, signed(seed), now, now),
                 )
             except sqlite3.IntegrityError as exc:
-                raise _channel_busy(db, channel_id) from exc
-            return _game(db, cursor.lastrowid)
+                raise await _channel_busy(db, channel_id) from exc
+            return await _game(db, cursor.lastrowid)
 
         return await self._write(create)
 
@@ -350,17 +375,17 @@ class SqliteStore:
 
     # -- actions -----------------------------------------------------------------------------------
     async def live_actions(self, game_id: int, after_ply: int = 0) -> list[ActionRow]:
-        rows = await self._read(lambda db: db.execute(
+        rows = await self._read(lambda db: db.execute_fetchall(
             f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND undone = 0 AND ply > ? ORDER BY ply",
-            (game_id, after_ply)).fetchall())
+            (game_id, after_ply)))
         self.action_rows_read += len(rows)
         return [action_row(r) for r in rows]
 
     async def history(self, game_id: int, limit: int) -> list[ActionRow]:
         """The latest ``limit`` log entries, newest first, undone ones included (``undone=True``)."""
-        rows = await self._read(lambda db: db.execute(
+        rows = await self._read(lambda db: db.execute_fetchall(
             f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?",
-            (game_id, limit)).fetchall())
+            (game_id, limit)))
         return [action_row(r) for r in rows]
 
     async def latest_snapshot(self, game_id: int, at_most_ply: int) -> tuple[int, JSON] | None:
@@ -381,7 +406,6 @@ class SqliteStore:
         finish: FinishInfo | None = None,
         expected_revision: int | None = None,
         interaction_id: int | None = None,
-        meanwhile: Meanwhile | None = None,
     ) -> GameRow:
         """Record one action at ``expected_ply + 1``, all or nothing.
 
@@ -393,36 +417,44 @@ class SqliteStore:
         action_text, snapshot_text, summary_text, status = action_texts(action, snapshot, summary, finish)
         now = self._clock()
 
-        def append(db: sqlite3.Connection) -> GameRow:
-            if interaction_id is not None:
-                seen = _one(db, "SELECT game_id FROM actions WHERE interaction_id = ?", (interaction_id,))
-                if seen is not None:
-                    raise AlreadyApplied(game_id=seen[0], interaction_id=interaction_id)
-            cursor = db.execute(
+        async def append(db: Db) -> GameRow:
+            # Two statements, no read before them: an interaction applied already either finds the game moved
+            # on (checked on that path only) or, after an undo brought the game back, trips the unique index on
+            # its id when its action is inserted.
+            rows = await db.execute_fetchall(
                 "UPDATE games SET ply = ply + 1, revision = revision + 1, status = ?, summary = ?, updated_at = ?"
-                " WHERE id = ? AND ply = ? AND status = 'active' AND (? IS NULL OR revision = ?)",
+                " WHERE id = ? AND ply = ? AND status = 'active' AND (? IS NULL OR revision = ?)"
+                f" RETURNING {_GAME_COLUMNS}",
                 (status, summary_text, now, game_id, expected_ply, expected_revision, expected_revision),
             )
-            if cursor.rowcount != 1:
-                raise _refusal(db, game_id, expected_ply, allowed=("active",), expected_revision=expected_revision)
-            ply = expected_ply + 1
-            db.execute(
-                "INSERT INTO actions (game_id, ply, action, user_id, created_at, interaction_id)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, ply, action_text, user_id, now, interaction_id),
-            )
-            if snapshot_text is not None:
-                db.execute(
-                    "INSERT OR REPLACE INTO snapshots (game_id, ply, state, created_at) VALUES (?, ?, ?, ?)",
-                    (game_id, ply, snapshot_text, now),
+            if not rows:
+                if interaction_id is not None:
+                    seen = await _one(db, "SELECT game_id FROM actions WHERE interaction_id = ?", (interaction_id,))
+                    if seen is not None:
+                        raise AlreadyApplied(game_id=seen[0], interaction_id=interaction_id)
+                raise await _refusal(db, game_id, expected_ply, allowed=("active",),
+                                     expected_revision=expected_revision)
+            game = game_row(rows[0], summary=summary)
+            try:
+                await db.execute(
+                    "INSERT INTO actions (game_id, ply, action, user_id, created_at, interaction_id)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, game.ply, action_text, user_id, now, interaction_id),
                 )
-            # Read back, not RETURNING: that needs SQLite 3.35, and Python 3.11 may come with an older one.
-            game = _game(db, game_id, summary=summary)
+            except sqlite3.IntegrityError as exc:
+                if "actions.interaction_id" in str(exc):  # a second delivery racing the first
+                    raise AlreadyApplied(game_id=game_id, interaction_id=interaction_id) from exc
+                raise
+            if snapshot_text is not None:
+                await db.execute(
+                    "INSERT OR REPLACE INTO snapshots (game_id, ply, state, created_at) VALUES (?, ?, ?, ?)",
+                    (game_id, game.ply, snapshot_text, now),
+                )
             if finish is not None:
-                _insert_result(db, game, finish, ended_by=user_id, now=now)
+                await _insert_result(db, game, finish, ended_by=user_id, now=now)
             return game
 
-        return await self._write(append, meanwhile)
+        return await self._write(append)
 
     async def undo_action(
         self, game_id: int, *, expected_ply: int, user_id: int, summary: JSON | None,
@@ -433,13 +465,14 @@ class SqliteStore:
         summary_text = None if summary is None else dumps(summary)
         now = self._clock()
 
-        def undo(db: sqlite3.Connection) -> GameRow:
+        async def undo(db: Db) -> GameRow:
             if interaction_id is not None:
-                seen = _one(db, "SELECT game_id FROM actions WHERE undone_interaction_id = ?", (interaction_id,))
+                seen = await _one(db, "SELECT game_id FROM actions WHERE undone_interaction_id = ?",
+                                  (interaction_id,))
                 if seen is not None:
                     raise AlreadyApplied(game_id=seen[0], interaction_id=interaction_id)
             try:
-                cursor = db.execute(
+                cursor = await db.execute(
                     "UPDATE games SET ply = ply - 1, revision = revision + 1, status = 'active', summary = ?,"
                     " updated_at = ? WHERE id = ? AND ply = ? AND ply > 0 AND status IN ('active', 'finished')"
                     " AND (? IS NULL OR revision = ?)",
@@ -447,20 +480,20 @@ class SqliteStore:
                 )
             except sqlite3.IntegrityError as exc:
                 # Reopening a finished game in a channel that has started another one since.
-                raise _channel_busy(db, _game(db, game_id).channel_id) from exc
+                raise await _channel_busy(db, (await _game(db, game_id)).channel_id) from exc
             if cursor.rowcount != 1:
-                raise _refusal(db, game_id, expected_ply, allowed=("active", "finished"),
-                               expected_revision=expected_revision)
-            cursor = db.execute(
+                raise await _refusal(db, game_id, expected_ply, allowed=("active", "finished"),
+                                     expected_revision=expected_revision)
+            cursor = await db.execute(
                 "UPDATE actions SET undone = 1, undone_at = ?, undone_by = ?, undone_interaction_id = ?"
                 " WHERE game_id = ? AND ply = ? AND undone = 0",
                 (now, user_id, interaction_id, game_id, expected_ply),
             )
             if cursor.rowcount != 1:
                 raise StoreCorrupt("log_mismatch", game_id=game_id, ply=expected_ply)
-            db.execute("DELETE FROM snapshots WHERE game_id = ? AND ply > ?", (game_id, expected_ply - 1))
-            db.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
-            return _game(db, game_id)
+            await db.execute("DELETE FROM snapshots WHERE game_id = ? AND ply > ?", (game_id, expected_ply - 1))
+            await db.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
+            return await _game(db, game_id)
 
         return await self._write(undo)
 
@@ -470,16 +503,18 @@ class SqliteStore:
         """End an active game without a score; its result (outcome abandoned) is on no leaderboard."""
         now = self._clock()
 
-        def abandon(db: sqlite3.Connection) -> GameRow:
-            cursor = db.execute(
+        async def abandon(db: Db) -> GameRow:
+            cursor = await db.execute(
                 "UPDATE games SET status = 'abandoned', revision = revision + 1, updated_at = ?"
                 " WHERE id = ? AND status = 'active' AND (? IS NULL OR ply = ?) AND (? IS NULL OR revision = ?)",
                 (now, game_id, expected_ply, expected_ply, expected_revision, expected_revision),
             )
             if cursor.rowcount != 1:
-                raise _refusal(db, game_id, expected_ply, allowed=("active",), expected_revision=expected_revision)
-            game = _game(db, game_id)
-            _insert_result(db, game, FinishInfo(status="abandoned", outcome="abandoned"), ended_by=by_user, now=now)
+                raise await _refusal(db, game_id, expected_ply, allowed=("active",),
+                                     expected_revision=expected_revision)
+            game = await _game(db, game_id)
+            await _insert_result(db, game, FinishInfo(status="abandoned", outcome="abandoned"), ended_by=by_user,
+                                 now=now)
             return game
 
         return await self._write(abandon)
@@ -494,11 +529,10 @@ class SqliteStore:
     async def take_result_posts(self, game_id: int) -> list[tuple[int, int]]:
         """The result posts of ``game_id`` as (channel_id, message_id), forgotten once read."""
 
-        def take(db: sqlite3.Connection) -> list[tuple[int, int]]:
-            rows = db.execute(
-                "SELECT channel_id, message_id FROM result_posts WHERE game_id = ? ORDER BY message_id", (game_id,)
-            ).fetchall()
-            db.execute("DELETE FROM result_posts WHERE game_id = ?", (game_id,))
+        async def take(db: Db) -> list[tuple[int, int]]:
+            rows = await db.execute_fetchall(
+                "SELECT channel_id, message_id FROM result_posts WHERE game_id = ? ORDER BY message_id", (game_id,))
+            await db.execute("DELETE FROM result_posts WHERE game_id = ?", (game_id,))
             return [(int(r[0]), int(r[1])) for r in rows]
 
         return await self._write(take)
@@ -516,12 +550,12 @@ class SqliteStore:
         game's ``ranking`` (from its registry entry). ``difficulty`` None ranks all difficulties together.
         """
         where, order = ranking_sql(ranking)
-        rows = await self._read(lambda db: db.execute(
+        rows = await self._read(lambda db: db.execute_fetchall(
             f"SELECT {_RESULT_COLUMNS} FROM ("
             f" SELECT *, row_number() OVER (PARTITION BY user_id ORDER BY {order}) AS nth FROM results"
             f" WHERE guild_id IS ? AND kind = ? AND (? IS NULL OR difficulty = ?) AND {where}"
             f") WHERE nth = 1 ORDER BY {order} LIMIT ?",
-            (guild_id, kind, difficulty, difficulty, limit)).fetchall())
+            (guild_id, kind, difficulty, difficulty, limit)))
         return [result_row(r) for r in rows]
 
     async def stats(self, guild_id: int | None, user_id: int, *,
@@ -534,28 +568,28 @@ class SqliteStore:
         """
         rankings = dict(rankings or {})
 
-        def read(db: sqlite3.Connection) -> tuple[list[Any], list[Any], dict[str, ResultRow | None]]:
-            started = db.execute(
+        async def read(db: Db) -> tuple[list[Any], list[Any], dict[str, ResultRow | None]]:
+            started = await db.execute_fetchall(
                 "SELECT kind, count(*), sum(status = 'active') FROM games"
                 " WHERE guild_id IS ? AND owner_id = ? GROUP BY kind",
                 (guild_id, user_id),
-            ).fetchall()
-            ended = db.execute(
+            )
+            ended = await db.execute_fetchall(
                 "SELECT kind, outcome, count(*) FROM results WHERE guild_id IS ? AND user_id = ?"
                 " GROUP BY kind, outcome",
                 (guild_id, user_id),
-            ).fetchall()
+            )
             best: dict[str, ResultRow | None] = {}
             for kind, ranking in rankings.items():
                 where, order = ranking_sql(ranking)
-                row = _one(
+                row = await _one(
                     db,
                     f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild_id IS ? AND user_id = ? AND kind = ?"
                     f" AND {where} ORDER BY {order} LIMIT 1",
                     (guild_id, user_id, kind),
                 )
                 best[kind] = result_row(row) if row else None
-            return started, ended, best
+            return list(started), list(ended), best
 
         started, ended, best = await self._read(read)
         kinds = [*rankings, *(r[0] for r in started if r[0] not in rankings)]
@@ -580,11 +614,11 @@ class SqliteStore:
         """Set ``key`` to ``value`` (None deletes it), in one transaction."""
         now = _utc_now()
 
-        def put(db: sqlite3.Connection) -> None:
+        async def put(db: Db) -> None:
             if value is None:
-                db.execute("DELETE FROM settings WHERE key = ?", (key,))
+                await db.execute("DELETE FROM settings WHERE key = ?", (key,))
             else:
-                db.execute(
+                await db.execute(
                     "INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)"
                     " ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
                     (key, value, now),
@@ -607,26 +641,27 @@ class SqliteStore:
         ``expected_mark`` (from ``user_data``): raise StaleVersion instead if the data changed since.
         Returns the counts deleted and ``game_ids``."""
 
-        def forget(db: sqlite3.Connection) -> tuple[JSON, list[int]]:
+        async def forget(db: Db) -> tuple[JSON, list[int]]:
             # Its own transaction, outside any group: secure_delete can only change between transactions.
-            db.execute("PRAGMA secure_delete = ON")
+            await db.execute("PRAGMA secure_delete = ON")
             try:
-                with _transaction(db):
-                    found = _user_data(db, user_id)
+                async with _transaction(db):
+                    found = await _user_data(db, user_id)
                     if expected_mark is not None and found["mark"] != expected_mark:
                         raise StaleVersion(game_id=0, expected=expected_mark, actual=found["mark"])
-                    ids = [r[0] for r in db.execute("SELECT id FROM games WHERE owner_id = ?", (user_id,))]
+                    ids = [r[0] for r in await db.execute_fetchall("SELECT id FROM games WHERE owner_id = ?",
+                                                                   (user_id,))]
                     mine = "SELECT id FROM games WHERE owner_id = ?"
                     for table in ("snapshots", "actions", "results", "result_posts"):
-                        db.execute(f"DELETE FROM {table} WHERE game_id IN ({mine})", (user_id,))
-                    db.execute("DELETE FROM results WHERE user_id = ?", (user_id,))
-                    db.execute("UPDATE results SET ended_by = NULL WHERE ended_by = ?", (user_id,))
-                    db.execute("UPDATE actions SET undone_by = NULL WHERE undone_by = ?", (user_id,))
-                    db.execute("DELETE FROM games WHERE owner_id = ?", (user_id,))
+                        await db.execute(f"DELETE FROM {table} WHERE game_id IN ({mine})", (user_id,))
+                    await db.execute("DELETE FROM results WHERE user_id = ?", (user_id,))
+                    await db.execute("UPDATE results SET ended_by = NULL WHERE ended_by = ?", (user_id,))
+                    await db.execute("UPDATE actions SET undone_by = NULL WHERE undone_by = ?", (user_id,))
+                    await db.execute("DELETE FROM games WHERE owner_id = ?", (user_id,))
             finally:
-                db.execute("PRAGMA secure_delete = OFF")
+                await db.execute("PRAGMA secure_delete = OFF")
             with contextlib.suppress(sqlite3.Error):
-                db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             return found, ids
 
         found, ids = await self._on_writer(forget)
@@ -643,63 +678,56 @@ class SqliteStore:
         except OSError as exc:
             raise StoreUnavailable("cannot_open", detail=str(exc)) from exc
 
-        def copy(db: sqlite3.Connection) -> None:
-            target = sqlite3.connect(partial)
+        async def copy(db: Db) -> None:
             try:
-                db.backup(target)
-                target.execute("PRAGMA journal_mode = DELETE")  # a single self-contained file
+                async with aiosqlite.connect(partial, isolation_level=None) as target:
+                    await db.backup(target)
+                    await target.execute("PRAGMA journal_mode = DELETE")  # a single self-contained file
             except BaseException:
-                target.close()
                 partial.unlink(missing_ok=True)
                 raise
-            target.close()
 
         await self._read(copy)
         os.replace(partial, dest)
 
 
 # -- helpers (module level so a transaction reads top to bottom) ------------------------------------------
-async def _translated(thread: ConnectionThread | None, work: Callable[[sqlite3.Connection], T], *,
-                      grouped: bool, meanwhile: Meanwhile | None = None) -> T:
-    """``work`` on ``thread`` (in the next group commit when ``grouped``), SQLite's errors as the store's."""
-    if thread is None:
-        raise RuntimeError("the store is not open")
-    try:
-        return await (thread.transaction(work, meanwhile) if grouped else thread.call(work))
-    except sqlite3.Error as exc:
-        raise translate(exc) from exc
+async def _query_only(db: Db) -> None:
+    await db.execute("PRAGMA query_only = ON")
 
 
-@contextlib.contextmanager
-def _transaction(db: sqlite3.Connection) -> Iterator[None]:
-    """BEGIN IMMEDIATE … COMMIT on the connection's thread, rolled back on any failure (migrations and
-    /game forget; the commands' writes go through the group commit of sqlite_thread.py)."""
-    db.execute("BEGIN IMMEDIATE")
+@contextlib.asynccontextmanager
+async def _transaction(db: Db) -> AsyncIterator[None]:
+    """BEGIN IMMEDIATE … COMMIT, rolled back on any failure (migrations and /game forget; the commands'
+    writes go through the group commit of group_commit.py)."""
+    await db.execute("BEGIN IMMEDIATE")
     try:
         yield
-        db.execute("COMMIT")
+        await db.execute("COMMIT")
     except BaseException:
-        rollback(db)
+        await rollback(db)
         raise
 
 
-def _user_data(db: sqlite3.Connection, user_id: int) -> JSON:
+async def _user_data(db: Db, user_id: int) -> JSON:
     mine = "SELECT id FROM games WHERE owner_id = ?"
-    row = _one(db, "SELECT count(*), coalesce(max(id), 0), coalesce(max(updated_at), ''),"
+    row = await _one(db, "SELECT count(*), coalesce(max(id), 0), coalesce(max(updated_at), ''),"
                          " coalesce(sum(revision), 0) FROM games WHERE owner_id = ?", (user_id,))
     games, newest, updated, plies = row[0], row[1], row[2], row[3]
     counts = {"games": games}
     for table in ("actions", "snapshots", "results"):
-        counted = _one(db, f"SELECT count(*) FROM {table} WHERE game_id IN ({mine})", (user_id,))
+        counted = await _one(db, f"SELECT count(*) FROM {table} WHERE game_id IN ({mine})", (user_id,))
         counts[table] = counted[0]
-    ended = _one(db, "SELECT count(*) FROM results WHERE ended_by = ? AND user_id != ?", (user_id, user_id))
+    ended = await _one(db, "SELECT count(*) FROM results WHERE ended_by = ? AND user_id != ?", (user_id, user_id))
     counts["ended_others"] = ended[0]
     counts["mark"] = f"{games}.{newest}.{plies}.{counts['actions']}.{counts['results']}.{ended[0]}.{updated}"
     return counts
 
 
-def _one(db: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-    return db.execute(sql, params).fetchone()
+async def _one(db: Db, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+    """The first row of ``sql`` (every row is read, so the statement is done once this returns)."""
+    rows = await db.execute_fetchall(sql, params)
+    return rows[0] if rows else None
 
 
 def _size(path: Path) -> int:
@@ -727,17 +755,17 @@ def _check_header(path: Path) -> None:
         raise StoreCorrupt("not_sqlite", path=str(path))
 
 
-def _integrity_check(db: sqlite3.Connection, pragma: str = "integrity_check") -> None:
-    problems = _problems(db, pragma)
+async def _integrity_check(db: Db, pragma: str = "integrity_check") -> None:
+    problems = await _problems(db, pragma)
     if problems:
         raise StoreCorrupt("integrity", detail="; ".join(problems[:5]))
 
 
-def _problems(db: sqlite3.Connection, pragma: str) -> list[str]:
+async def _problems(db: Db, pragma: str) -> list[str]:
     """The lines of ``PRAGMA integrity_check``/``quick_check`` that are not "ok" (a file too damaged to
     check is one problem, its error); a locked or unreadable file raises ``StoreUnavailable``."""
     try:
-        rows = db.execute(f"PRAGMA {pragma}").fetchall()
+        rows = await db.execute_fetchall(f"PRAGMA {pragma}")
     except sqlite3.DatabaseError as exc:
         error = translate(exc)
         if isinstance(error, StoreUnavailable):
@@ -746,66 +774,66 @@ def _problems(db: sqlite3.Connection, pragma: str) -> list[str]:
     return [str(r[0]) for r in rows if str(r[0]).lower() != "ok"]
 
 
-def _migrate(db: sqlite3.Connection) -> None:
-    version = (_one(db, "PRAGMA user_version"))[0]
+async def _migrate(db: Db) -> None:
+    version = (await _one(db, "PRAGMA user_version"))[0]
     if version > SCHEMA_VERSION:
         raise SchemaTooNew(found=version, supported=SCHEMA_VERSION)
     if version == SCHEMA_VERSION:
         return
     # A step may rebuild a table others refer to (V6): SQLite's way is foreign keys off (only possible outside
     # a transaction) and PRAGMA foreign_key_check before the commit, so the step still keeps every reference.
-    db.execute("PRAGMA foreign_keys = OFF")
+    await db.execute("PRAGMA foreign_keys = OFF")
     try:
         while version < SCHEMA_VERSION:
-            with _transaction(db):
+            async with _transaction(db):
                 # Read again under the write lock: another process may have migrated meanwhile.
-                version = (_one(db, "PRAGMA user_version"))[0]
+                version = (await _one(db, "PRAGMA user_version"))[0]
                 if version < SCHEMA_VERSION:
-                    before = len(db.execute("PRAGMA foreign_key_check").fetchall())
+                    before = len(await db.execute_fetchall("PRAGMA foreign_key_check"))
                     for statement in MIGRATIONS[version]:
                         if callable(statement):  # a step written in Python (it must not commit)
-                            statement(db)
+                            await statement(db)
                         else:
-                            db.execute(statement)
-                    broken = db.execute("PRAGMA foreign_key_check").fetchall()
+                            await db.execute(statement)
+                    broken = await db.execute_fetchall("PRAGMA foreign_key_check")
                     if len(broken) > before:  # the step lost a reference (what was dangling before stays)
                         raise StoreCorrupt("foreign_key", detail=f"step {version + 1}: {[tuple(r) for r in broken[:5]]}")
                     version += 1
-                    db.execute(f"PRAGMA user_version = {version}")
+                    await db.execute(f"PRAGMA user_version = {version}")
             log.info("store schema at version %d", version)
     finally:
-        db.execute("PRAGMA foreign_keys = ON")
+        await db.execute("PRAGMA foreign_keys = ON")
     # The steps' pages (a rebuilt table is written twice) need not stay in the WAL: give the room back.
     with contextlib.suppress(sqlite3.Error):
-        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
-def _game(db: sqlite3.Connection, game_id: int, *, summary: JSON | None | object = ...) -> GameRow:
+async def _game(db: Db, game_id: int, *, summary: JSON | None | object = ...) -> GameRow:
     """The game's row; ``summary``: the one just written (not parsed back from its JSON)."""
-    row = _one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+    row = await _one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
     if row is None:
         raise GameNotFound(game_id=game_id)
     return game_row(row, summary=summary)
 
 
-def _refusal(
-    db: sqlite3.Connection, game_id: int, expected_ply: int | None, *, allowed: tuple[str, ...],
+async def _refusal(
+    db: Db, game_id: int, expected_ply: int | None, *, allowed: tuple[str, ...],
     expected_revision: int | None = None,
 ) -> StoreError:
     """Why a conditional UPDATE touched no row."""
-    return refusal_for(_game(db, game_id), expected_ply, allowed=allowed, expected_revision=expected_revision)
+    return refusal_for(await _game(db, game_id), expected_ply, allowed=allowed, expected_revision=expected_revision)
 
 
-def _channel_busy(db: sqlite3.Connection, channel_id: int) -> ChannelBusy:
-    row = _one(db, "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,))
+async def _channel_busy(db: Db, channel_id: int) -> ChannelBusy:
+    row = await _one(db, "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,))
     return ChannelBusy(channel_id=channel_id, game_id=row[0] if row else None)
 
 
-def _insert_result(
-    db: sqlite3.Connection, game: GameRow, finish: FinishInfo, *, ended_by: int, now: str
+async def _insert_result(
+    db: Db, game: GameRow, finish: FinishInfo, *, ended_by: int, now: str
 ) -> None:
     difficulty = finish.difficulty if finish.difficulty is not None else game.options.get("difficulty")
-    db.execute(
+    await db.execute(
         f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             game.id,

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from dataclasses import dataclass
 from typing import Any
+
+import aiosqlite
 
 from .base import JSON, StoreError
 from .rows import dumps
@@ -93,15 +94,15 @@ def _renamed_bonus(data: Any) -> tuple[Any, bool]:
     return data, False
 
 
-def migrate_volfyirion_actions(db: sqlite3.Connection) -> None:
+async def migrate_volfyirion_actions(db: aiosqlite.Connection) -> None:
     """The schema step (runs inside the migration's transaction; raising rolls everything back)."""
-    games = db.execute(
-        "SELECT id, options, seed, summary FROM games WHERE kind = 'volfyirion' ORDER BY id").fetchall()
+    games = await db.execute_fetchall(
+        "SELECT id, options, seed, summary FROM games WHERE kind = 'volfyirion' ORDER BY id")
     rewritten = skipped = 0
     for game_id, options_text, seed, summary_text in games:
         options = json.loads(options_text)
-        stored = db.execute(
-            "SELECT seq, ply, action, undone FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+        stored = await db.execute_fetchall(
+            "SELECT seq, ply, action, undone FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
         rows = [LogRow(int(seq), int(ply), json.loads(action), bool(undone)) for seq, ply, action, undone in stored]
         try:
             changed = rewrite_log(game_id, options, int(seed), rows)
@@ -110,20 +111,20 @@ def migrate_volfyirion_actions(db: sqlite3.Connection) -> None:
             skipped += 1
             continue
         for seq, action in changed.items():
-            db.execute("UPDATE actions SET action = ? WHERE seq = ?", (dumps(action), seq))
+            await db.execute("UPDATE actions SET action = ? WHERE seq = ?", (dumps(action), seq))
         new_options, renamed = _renamed_bonus(options)
         if renamed:
-            db.execute("UPDATE games SET options = ? WHERE id = ?", (dumps(new_options), game_id))
+            await db.execute("UPDATE games SET options = ? WHERE id = ?", (dumps(new_options), game_id))
         if summary_text:
             summary, renamed = _renamed_bonus(json.loads(summary_text))
             if renamed:
-                db.execute("UPDATE games SET summary = ? WHERE id = ?", (dumps(summary), game_id))
-        for ply, state_text in db.execute(
-                "SELECT ply, state FROM snapshots WHERE game_id = ?", (game_id,)).fetchall():
+                await db.execute("UPDATE games SET summary = ? WHERE id = ?", (dumps(summary), game_id))
+        for ply, state_text in await db.execute_fetchall(
+                "SELECT ply, state FROM snapshots WHERE game_id = ?", (game_id,)):
             state = json.loads(state_text)
             state_options, renamed = _renamed_bonus(state.get("options"))
             if renamed:
-                db.execute("UPDATE snapshots SET state = ? WHERE game_id = ? AND ply = ?",
+                await db.execute("UPDATE snapshots SET state = ? WHERE game_id = ? AND ply = ?",
                                  (dumps({**state, "options": state_options}), game_id, ply))
         rewritten += bool(changed)
     log.info("volfyirion logs: %d game(s) checked, %d rewritten, %d left as stored", len(games), rewritten, skipped)

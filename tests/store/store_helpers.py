@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import subprocess
 import sys
-import threading
 from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 from typing import TypeVar
@@ -54,19 +53,23 @@ async def play(store: SqliteStore, game: GameRow, n: int, *, user_id: int = 7) -
 async def on_writer(store: SqliteStore, sql: str) -> object:
     """One statement on the SQLite store's writer connection, outside any transaction (a PRAGMA a test sets):
     the first column of its first row."""
-    row = await store._writer.call(lambda conn: conn.execute(sql).fetchone())
-    return None if row is None else row[0]
+
+    async def run(db) -> object:
+        rows = await db.execute_fetchall(sql)
+        return rows[0][0] if rows else None
+
+    return await store._writer.call(run)
 
 
 @contextlib.asynccontextmanager
 async def writer_held(store: SqliteStore) -> AsyncIterator[None]:
-    """Hold the SQLite store's writer thread on a job of the test's own (an event, not a time) until exit: the
-    writes given meanwhile queue behind it."""
-    release, held, loop = threading.Event(), asyncio.Event(), asyncio.get_running_loop()
+    """Hold the SQLite store's writer on a job of the test's own (an event, not a time) until exit: the writes
+    given meanwhile queue behind it."""
+    release, held = asyncio.Event(), asyncio.Event()
 
-    def hold(_conn) -> None:
-        loop.call_soon_threadsafe(held.set)
-        release.wait()
+    async def hold(_db) -> None:
+        held.set()
+        await release.wait()
 
     blocker = asyncio.create_task(store._writer.call(hold))
     await held.wait()
@@ -84,8 +87,8 @@ async def queued(store: SqliteStore, n: int) -> None:
 
 
 async def given_behind(store: SqliteStore, write: Awaitable[T]) -> asyncio.Task[T]:
-    """``write`` given while the writer's thread is busy: it queues, so it runs as a group, its statements on
-    the event loop (sqlite_thread.py). Returns it under way, the writer free again."""
+    """``write`` given while the writer is busy: it queues, and runs in the next group. Returns it under way,
+    the writer free again."""
     async with writer_held(store):
         task = asyncio.ensure_future(write)
         await queued(store, 1)

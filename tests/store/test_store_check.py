@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-import threading
 from pathlib import Path
 
 import pytest
@@ -91,21 +90,21 @@ async def test_commands_go_on_while_the_full_check_runs(db_path, monkeypatch):
     """The full check is held half-way (a gate before its PRAGMA) while the store reads and commits: both
     finish while the check is still running, on a connection that is neither the writer nor the reader."""
     await filled(db_path)
-    gate, entered = threading.Event(), asyncio.Event()
-    real, loop = sqlite_store._problems, asyncio.get_running_loop()
+    gate, entered = asyncio.Event(), asyncio.Event()
+    real = sqlite_store._problems
 
-    def held(db, pragma):  # on the checker's thread
+    async def held(db, pragma):
         if pragma == "integrity_check":  # the quick check at open goes through
-            loop.call_soon_threadsafe(entered.set)
-            gate.wait()
-        return real(db, pragma)
+            entered.set()
+            await gate.wait()
+        return await real(db, pragma)
 
     monkeypatch.setattr(sqlite_store, "_problems", held)
     store = SqliteStore(db_path)
     await store.open()
     try:
         await entered.wait()
-        assert store._checker is not None and store._checker not in (store._writer, store._reader)
+        assert store._checker is not None and store._checker not in (store._writer.db, store._reader)
         game = await store.active_game(100)
         game = await play(store, game, 2)
         assert (await store.game(game.id)).ply == 5
@@ -119,13 +118,13 @@ async def test_commands_go_on_while_the_full_check_runs(db_path, monkeypatch):
 async def test_closing_stops_a_check_under_way(db_path, monkeypatch):
     await filled(db_path)
     entered = asyncio.Event()
-    real, loop = sqlite_store._problems, asyncio.get_running_loop()
+    real = sqlite_store._problems
 
-    def never(db, pragma):  # on the checker's thread: a query without end, until interrupted
+    async def never(db, pragma):  # a query without end, until interrupted
         if pragma == "integrity_check":
-            loop.call_soon_threadsafe(entered.set)
-            db.execute("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c")
-        return real(db, pragma)
+            entered.set()
+            await db.execute("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c")
+        return await real(db, pragma)
 
     monkeypatch.setattr(sqlite_store, "_problems", never)
     store = SqliteStore(db_path)

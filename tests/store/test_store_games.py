@@ -294,11 +294,11 @@ async def test_a_cancelled_write_is_all_or_nothing(store: SqliteStore, game: Gam
     assert written == {True, False}  # both outcomes were seen
 
 
-@pytest.mark.backends("sqlite")  # SQLite's writer connection and its thread
+@pytest.mark.backends("sqlite")  # SQLite's writer connection and its queue
 async def test_a_write_cancelled_while_queued_never_runs_and_leaves_no_transaction_open(
     store: SqliteStore, game: GameRow
 ) -> None:
-    # Hold the writer's thread, queue an append behind it and cancel the append there: it must never run
+    # Hold the writer, queue an append behind it and cancel the append there: it must never run
     # (nothing written), and no transaction may be left open, or every later write would fail.
     async with writer_held(store):
         task = asyncio.create_task(
@@ -308,6 +308,6 @@ async def test_a_write_cancelled_while_queued_never_runs_and_leaves_no_transacti
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
-    assert not await store._writer.call(lambda conn: conn.in_transaction)
+    assert not store._writer.db.in_transaction
     assert (await store.game(game.id)).ply == 0
     assert (await play(store, game, 2)).ply == 2

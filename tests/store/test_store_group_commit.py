@@ -1,14 +1,13 @@
 """Group commit (issue 12): the writes waiting at one moment share one transaction and one fsync, each in a
 savepoint of its own, and each is acknowledged only once the COMMIT holding it returned.
 
-The writer's thread is held by a job of the test's own (an event, not a time) while writes queue behind it,
+The writer is held by a job of the test's own (an event, not a time) while writes queue behind it,
 so what one group holds is known exactly."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import threading
 from collections.abc import Awaitable
 
 import pytest
@@ -95,56 +94,8 @@ async def test_a_write_cancelled_in_its_group_is_whole_or_absent(store: SqliteSt
     assert (await store.game(rows[1].id)).ply == 0 and await store.live_actions(rows[1].id) == []
 
 
-async def test_a_lone_writes_meanwhile_runs_after_its_statements_before_its_answer(store: SqliteStore) -> None:
-    """Alone at the store, ``meanwhile`` runs on the event loop once the write's statements ran (so it does not
-    hold the GIL the writer's thread needs for them), while its COMMIT may still be under way; the answer comes
-    after it, and the write is there."""
-    (game,) = await games(store, 1)
-    seen: list[tuple[bool, bool]] = []
-    ran = threading.Event()
-
-    def work(conn) -> None:
-        conn.execute("UPDATE games SET summary = '{\"in\": 1}' WHERE id = ?", (game.id,))
-        ran.set()
-
-    def meanwhile() -> None:
-        seen.append((ran.is_set(), threading.current_thread() is threading.main_thread()))
-
-    await store._writer.transaction(work, meanwhile)
-    assert seen == [(True, True)]
-    assert (await store.game(game.id)).summary == {"in": 1}
-
-
-async def test_a_queued_writes_meanwhile_runs_at_once_and_the_write_still_commits(store: SqliteStore) -> None:
-    """Behind other writes, ``meanwhile`` does not wait for the busy thread: it runs before the write's turn."""
-    rows = await games(store, 2)
-    seen: list[int] = []
-    async with writer_held(store):
-        first = asyncio.create_task(append(store, rows[0]))
-        await queued(store, 1)
-        second = asyncio.create_task(append(store, rows[1], meanwhile=lambda: seen.append(store._writer.pending)))
-        await queued(store, 2)
-        assert seen == [3]  # ran with the held job and both writes still waiting
-    assert [(r.id, r.ply) for r in await asyncio.gather(first, second)] == [(rows[0].id, 1), (rows[1].id, 1)]
-
-
-async def test_a_meanwhile_that_raises_is_logged_and_the_write_still_answers(store: SqliteStore, caplog) -> None:
-    """Its caller must not hear of a failure for a write that commits: the error is logged, the row returned."""
-    (game,) = await games(store, 1)
-
-    def broken() -> None:
-        raise RuntimeError("composing failed")
-
-    with caplog.at_level("ERROR", logger="bot.store.sqlite_thread"):
-        row = await append(store, game, meanwhile=broken)
-    assert (row.id, row.ply) == (game.id, 1)
-    assert (await store.game(game.id)).ply == 1
-    assert any("meanwhile raised" in r.getMessage() and r.exc_info for r in caplog.records)
-
-
 async def test_callers_answered_by_one_commit_give_their_next_writes_as_one_group(store: SqliteStore) -> None:
-    """A write given while others are in flight waits for the end of the loop's turn, so that the callers one
-    COMMIT answered, writing again at once, share the next COMMIT (their statements run on the event loop)."""
+    """The callers one COMMIT answered, writing again at once, share the next COMMIT."""
     rows = await games(store, 5)
     before = store.commits()
 
@@ -158,17 +109,3 @@ async def test_callers_answered_by_one_commit_give_their_next_writes_as_one_grou
     assert [g.ply for g in done] == [2] * 5
     commits, grouped = (a - b for a, b in zip(store.commits(), before, strict=True))
     assert (commits, grouped) == (2, 10)
-
-
-async def test_a_write_given_alone_runs_whole_on_the_writers_thread(store: SqliteStore) -> None:
-    """Nothing else in flight: one trip to the thread, and its statements are not the event loop's."""
-    (game,) = await games(store, 1)
-    ran_on: list[bool] = []
-
-    def work(conn) -> None:
-        ran_on.append(threading.current_thread() is threading.main_thread())
-        conn.execute("UPDATE games SET summary = '{\"alone\": 1}' WHERE id = ?", (game.id,))
-
-    await store._writer.transaction(work)
-    assert ran_on == [False]
-    assert (await store.game(game.id)).summary == {"alone": 1}

@@ -196,26 +196,13 @@ async def test_a_repeated_undo_through_the_service_is_refused_and_changes_nothin
     assert (row.ply, row.revision) == (undone.row.ply, undone.row.revision) == (1, 3)
 
 
-@pytest.mark.backends("sqlite")  # counts the trips to SQLite's two connection threads
-async def test_a_command_on_a_game_this_process_wrote_reads_nothing_and_writes_once(store) -> None:
-    """The lean path (issue 12): the channel's row as this process last wrote it is the one the next command
-    checks against (the write's revision check guards it), so a command is one trip to the store."""
-    a = GameService(store, seed=lambda: SEED)
-    await _started(a)
-    await a.play(CHANNEL, OWNER, _opening())
-    reads, writes = store._reader.calls, store._writer.calls
-    for change in (1, 2, -1, 1):
-        await a.play(CHANNEL, OWNER, Action("crystals", change=change))
-    assert (store._reader.calls - reads, store._writer.calls - writes) == (0, 4)
-
-
-async def test_kept_rows_leave_with_their_records(store) -> None:
-    """The rows kept for the lean path are bounded like the records: one leaving takes the other along."""
+async def test_a_record_past_the_bound_is_rebuilt_from_the_store(store) -> None:
+    """At most ``max_cached`` records stay; a game whose record left is read and replayed again."""
     a = GameService(store, seed=lambda: SEED, max_cached=2)
     for channel in range(CHANNEL, CHANNEL + 5):
         await a.start(kind="seasons", options=dict(OPTIONS), guild_id=1, channel_id=channel,
                       parent_channel_id=None, owner_id=OWNER)
         await a.play(channel, OWNER, _opening())
-        assert a.cached_rows() <= a.cached_games() <= 2
-    played = await a.play(CHANNEL, OWNER, Action("crystals", change=1))  # its row had left: read again, kept
-    assert played.row.ply == 2 and a.cached_rows() <= 2
+        assert a.cached_games() <= 2
+    played = await a.play(CHANNEL, OWNER, Action("crystals", change=1))  # its record had left: rebuilt
+    assert played.row.ply == 2 and played.record.ply == 2 and a.cached_games() <= 2

@@ -1,0 +1,158 @@
+"""This branch against the commit before it, in one run: issue 26's guard rails, side by side.
+
+Run: ``.venv/bin/python -m bench.bench_stack`` (``--quick`` for small counts). The baseline is the tree at
+``BASELINE_COMMIT`` (the project before issue 26), taken from git history at bench time (``git archive`` into a
+temporary folder, as bench_images takes its baseline). Each side runs bench/stack_probe.py (copied into the
+baseline's tree) in a fresh interpreter, with its own bot, store and bench helpers, on copies of the same
+databases; the sides take turns run after run, so a drift of the machine hits both alike. Each figure is the
+median of the runs, the lowest and highest in parentheses. Without git or that commit the baseline says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bench import bench_bot
+from bench.common import print_machine, print_table
+
+BASELINE_COMMIT = "5b513b3"
+ROOT = Path(__file__).resolve().parents[1]
+PROBE = Path(__file__).with_name("stack_probe.py")
+RUNS = 3
+RESUME_SIZES = (50, 5000)  # quick: 50 and 500
+STARTUP_GAMES = 10_000
+
+# (figure, guard rail, its test on this branch's figures): the issue's guard rails, in its order.
+Rail = tuple[str, str, Callable[[dict[str, float]], bool] | None]
+RAILS: list[Rail] = [
+    ("ratio_200", "≥ 0.35× the no-op", lambda f: f["ratio_200"] >= 0.35),
+    ("bot_200", "(cmd/s, for reference)", None),
+    ("noop_200", "(cmd/s, for reference)", None),
+    ("p99_200_ms", "< 1,000 ms", lambda f: f["p99_200_ms"] < 1000),
+    ("failed_200", "0 past the deadline", lambda f: f["failed_200"] == 0 and f["late"] == 0),
+    ("plain_1_ms", "≤ durable no-op p50 + 3 ms", lambda f: f["plain_1_ms"] <= f["durable_1_ms"] + 3),
+    ("durable_1_ms", "(its floor)", None),
+    ("noop_1_ms", "(for reference)", None),
+    ("writes_per_commit_200", "(group commit, for reference)", None),
+    ("appends_200", "≥ 2,000 durable appends/s", lambda f: f["appends_200"] >= 2000),
+    ("append_p99_ms", "(for reference)", None),
+    ("resume_50_ms", "(for reference: flat)", None),
+    ("resume_500_ms", "(quick: for reference)", None),
+    ("resume_5000_ms", "< 5 ms, flat", lambda f: f["resume_5000_ms"] < 5),
+    ("startup_ms", "< 100 ms", lambda f: f["startup_ms"] < 100),
+]
+LABELS = {
+    "ratio_200": "200 channels: bot/no-op throughput", "bot_200": "200 channels: bot cmd/s",
+    "noop_200": "200 channels: no-op cmd/s", "p99_200_ms": "200 channels: bot p99 ms",
+    "failed_200": "200 channels: failed or late", "plain_1_ms": "1 channel: p50 ms, no picture",
+    "durable_1_ms": "1 channel: durable no-op p50 ms", "noop_1_ms": "1 channel: no-op p50 ms",
+    "writes_per_commit_200": "200 channels: writes per COMMIT", "appends_200": "store, 200 writers: appends/s",
+    "append_p99_ms": "store, 200 writers: append p99 ms",
+    **{f"resume_{n}_ms": f"resume, {n:,} actions: ms" for n in (50, 500, 5000)},
+}
+
+
+def baseline_tree(into: Path) -> Path | None:
+    """The project at ``BASELINE_COMMIT``, with this branch's probe beside its benches; None without git."""
+    try:
+        archive = subprocess.run(["git", "archive", BASELINE_COMMIT], cwd=ROOT, capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        print(f"baseline unavailable: git cannot read commit {BASELINE_COMMIT}")
+        return None
+    tree = into / f"baseline-{BASELINE_COMMIT}"
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(tree, filter="data")
+    shutil.copyfile(PROBE, tree / "bench" / PROBE.name)
+    return tree
+
+
+async def databases(workdir: Path, quick: bool) -> tuple[list[Path], Path]:
+    """The resume games and the startup file, written once by this branch's store (the schema is the same)."""
+    sizes = (50, 500) if quick else RESUME_SIZES
+    resume = []
+    for n in sizes:
+        path = workdir / f"resume-{n}.sqlite3"
+        store = await bench_bot.new_store(path, fast=True)
+        try:
+            await bench_bot.play_into(store, channel_id=n, kind="seasons", actions=bench_bot.long_seasons_game(n))
+        finally:
+            await store.close()
+        bench_bot.compact(path)
+        resume.append(path)
+    full = workdir / "startup-full.sqlite3"
+    store = await bench_bot.new_store(full, fast=True)
+    try:
+        seasons, _ = bench_bot.seasons_game(bench_bot.SEASONS_OPTIONS["difficulty"],
+                                            bench_bot.SEASONS_OPTIONS["dice"], bench_bot.SEED)
+        await bench_bot.play_into(store, 1, "seasons", seasons)
+        volf = bench_bot.volfyirion_game(bench_bot.SEED, max_actions=400, options=bench_bot.VOLFYIRION_OPTIONS)
+        await bench_bot.play_into(store, 2, "volfyirion", volf.actions)
+    finally:
+        await store.close()
+    bench_bot.clone_games(full, 100 if quick else STARTUP_GAMES)
+    bench_bot.compact(full)
+    return resume, full
+
+
+def probe(tree: Path, scale: str, resume: list[Path], startup: Path) -> dict[str, float]:
+    """One side's figures: stack_probe in a fresh interpreter, in ``tree``."""
+    done = subprocess.run([sys.executable, "-m", "bench.stack_probe", scale, ",".join(map(str, resume)),
+                           str(startup)], cwd=tree, capture_output=True, text=True, timeout=1800)
+    if done.returncode:
+        raise RuntimeError(f"the probe failed in {tree}:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _figure(values: list[float]) -> str:
+    form = "{:,.0f}" if max(abs(v) for v in values) >= 100 or all(v == int(v) for v in values) else "{:.2f}"
+    median = form.format(statistics.median(values))
+    return median if len(values) == 1 else f"{median} ({form.format(min(values))}–{form.format(max(values))})"
+
+
+def main(quick: bool = False) -> None:
+    print_machine()
+    runs = 1 if quick else RUNS
+    labels = LABELS | {"startup_ms": f"start, {100 if quick else STARTUP_GAMES:,} finished games: ms"}
+    with tempfile.TemporaryDirectory(prefix="bench-stack-") as tmp:
+        workdir = Path(tmp)
+        base = baseline_tree(workdir)
+        resume, startup = asyncio.run(databases(workdir, quick))
+        sides = {"this branch": ROOT} | ({f"baseline {BASELINE_COMMIT}": base} if base else {})
+        figures: dict[str, list[dict[str, float]]] = {side: [] for side in sides}
+        for _ in range(runs):
+            for side, tree in sides.items():
+                figures[side].append(probe(tree, "quick" if quick else "full", resume, startup))
+    present = [rail for rail in RAILS if rail[0] in figures["this branch"][0]]
+    medians = {key: statistics.median(run[key] for run in figures["this branch"]) for key in figures["this branch"][0]}
+    rows: list[list[Any]] = []
+    for key, rail, test in present:
+        row = [labels[key], rail, _figure([run[key] for run in figures["this branch"]])]
+        if base:
+            row.append(_figure([run[key] for run in figures[f"baseline {BASELINE_COMMIT}"]]))
+        row.append("" if test is None else ("yes" if test(medians) else "NO"))
+        rows.append(row)
+    headers = ["figure", "guard rail", "this branch"] + ([f"baseline {BASELINE_COMMIT}"] if base else []) + ["met"]
+    print_table("Issue 26's guard rails: this branch against the commit before it", headers, rows,
+                [f"medians of {runs} run(s) each, in parentheses the lowest and highest; the sides took turns",
+                 "1 and 200 channels: bench_bot's closed loop through the stand-in (the bot beside the no-op and "
+                 "the durable no-op, bench/floor.py); store: bench_store's appends; resume: a Seasons game's first "
+                 "command after a restart, cache cold; start: bot created to ready on the stand-in",
+                 "met: judged on this branch's medians"])
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small counts: a smoke run, figures indicative")
+    main(quick=parser.parse_args().quick)

@@ -1,0 +1,166 @@
+"""Group commit on one aiosqlite connection: the writes waiting at one moment share one transaction.
+
+Every write waiting when the connection comes free runs inside ONE ``BEGIN IMMEDIATE … COMMIT``: one fsync
+for all of them. Their statements go to aiosqlite side by side, so the connection's thread runs one after the
+other without waiting for the event loop in between. A write that fails is left out and the others run again
+in a new transaction (a write may therefore run more than once: it must depend on nothing but the database),
+so a failed write leaves nothing and fails alone; a COMMIT that fails fails them all. Each caller hears back
+only once the COMMIT that holds its work returned, so under ``synchronous=FULL`` nothing is acknowledged
+before it is durable. Work that manages its own transaction (a PRAGMA, a migration, ``/game forget``) takes
+its turn between groups, in the order given.
+
+The connection must use sqlite3's implicit transactions (an ``isolation_level``, not None): should SQLite roll
+a transaction back by itself (a full disk, an I/O error), a write's statement queued behind the failing one
+then opens a new transaction instead of committing on its own, and that one is rolled back too.
+
+A caller cancelled while its write waits takes it out (it never runs); one cancelled once its write began
+waits for the end of the group before the cancellation goes through. Either way nothing is half written, and
+once a cancelled call has returned its work is over: a read after it sees all of it or none of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+Work = Callable[[aiosqlite.Connection], Awaitable[Any]]
+
+# A group is bounded so that one long queue does not make its first caller wait for everybody behind it.
+MAX_GROUP = 64
+
+
+@dataclass(eq=False)
+class _Job:
+    work: Work
+    grouped: bool  # a write for the next group commit; else run as is, between groups
+    future: asyncio.Future[Any]
+    started: bool = False  # taken up: its caller waits for its end even when cancelled
+    cancelled: bool = False  # its caller gave up before it was taken up: it never runs
+
+
+class GroupCommit:
+    """The writer's queue: ``transaction`` runs a write in the next group commit, ``call`` runs work alone."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+        self._queue: collections.deque[_Job] = collections.deque()
+        self._pumping: asyncio.Task[None] | None = None
+        self.pending = 0  # given and not yet answered (a test waits on this, not on a clock)
+        self.commits = 0  # group commits, and the writes they held: the bench shows the ratio
+        self.grouped = 0
+
+    async def transaction(self, work: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        """``await work(db)`` inside the next group commit, answered once that COMMIT returned; raising rolls
+        back what ``work`` wrote, and only that. ``work`` must not BEGIN or COMMIT."""
+        return await self._submit(work, grouped=True)
+
+    async def call(self, work: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        """``await work(db)`` alone on the connection, outside any group."""
+        return await self._submit(work, grouped=False)
+
+    async def drained(self) -> None:
+        """Until everything given has run (closing waits for it)."""
+        while self._pumping is not None:
+            await asyncio.shield(self._pumping)
+
+    async def _submit(self, work: Work, *, grouped: bool) -> Any:
+        job = _Job(work, grouped, asyncio.get_running_loop().create_future())
+        self._queue.append(job)
+        self.pending += 1
+        if self._pumping is None:
+            self._pumping = asyncio.create_task(self._pump(), name="sqlite group commit")
+        try:
+            return await asyncio.shield(job.future)
+        except asyncio.CancelledError:
+            if not job.started:
+                job.cancelled = True
+            else:  # under way: it ends first (whole or rolled back), unheard
+                while not job.future.done():
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await asyncio.wait([job.future])
+                if not job.future.cancelled():
+                    job.future.exception()  # heard: not logged as never retrieved
+            raise
+        finally:
+            self.pending -= 1
+
+    async def _pump(self) -> None:
+        try:
+            while self._queue:
+                first = self._queue.popleft()
+                if first.cancelled:
+                    continue
+                first.started = True
+                if not first.grouped:
+                    await self._alone(first)
+                    continue
+                group = [first]
+                while len(group) < MAX_GROUP and self._queue and self._queue[0].grouped:
+                    job = self._queue.popleft()
+                    if not job.cancelled:
+                        job.started = True
+                        group.append(job)
+                await self._commit(group)
+        finally:
+            self._pumping = None
+
+    async def _alone(self, job: _Job) -> None:
+        try:
+            job.future.set_result(await job.work(self.db))
+        except Exception as exc:  # noqa: BLE001 - handed to the caller
+            job.future.set_exception(exc)
+
+    async def _commit(self, group: list[_Job]) -> None:
+        """The group's writes side by side in one transaction (aiosqlite runs their statements in the order
+        given: the connection's thread goes from one to the next without waiting for the event loop). A write
+        that fails is left out and the others run again in a new transaction, so that none commits beside a
+        failed write's half, however far that one got."""
+        outcomes: dict[_Job, tuple[bool, Any]] = {}
+        todo = group
+        while todo:
+            try:
+                await self.db.execute("BEGIN IMMEDIATE")  # waits busy_timeout for another connection, then fails
+            except Exception as exc:  # noqa: BLE001 - busy, read-only, I/O: every write hears it
+                outcomes.update({job: (False, exc) for job in todo})
+                break
+            results = await asyncio.gather(*(job.work(self.db) for job in todo), return_exceptions=True)
+            outcomes.update({job: (not isinstance(r, BaseException), r) for job, r in zip(todo, results, strict=True)})
+            if any(isinstance(r, BaseException) for r in results):
+                await rollback(self.db)
+                todo = [job for job in todo if outcomes[job][0]]
+                continue
+            try:
+                await self.db.execute("COMMIT")
+            except Exception as exc:  # noqa: BLE001 - not durable: nobody's work holds
+                await rollback(self.db)
+                outcomes.update({job: (False, exc) for job in todo})
+            else:
+                self.commits += 1
+                self.grouped += len(todo)
+            break
+        for job in group:
+            ok, value = outcomes[job]
+            if ok:
+                job.future.set_result(value)
+            else:
+                job.future.set_exception(value)
+
+
+async def rollback(db: aiosqlite.Connection) -> None:
+    """Roll back whatever is open. SQLite may already have rolled back by itself (SQLITE_FULL, some I/O
+    errors): then there is nothing to do."""
+    if not db.in_transaction:
+        return
+    try:
+        await db.execute("ROLLBACK")
+    except Exception:
+        log.exception("ROLLBACK failed")

@@ -3,15 +3,14 @@
 Run: ``.venv/bin/python -m bench.bench_stack`` (``--quick`` for small counts). The baseline is the tree at
 ``BASELINE_COMMIT`` (the project before issue 26), taken from git history at bench time (``git archive`` into a
 temporary folder, as bench_images takes its baseline). Each side runs bench/stack_probe.py (copied into the
-baseline's tree) in a fresh interpreter, with its own bot, store and bench helpers, on copies of the same
-databases; the sides take turns run after run, so a drift of the machine hits both alike. Each figure is the
+baseline's tree) in a fresh interpreter, with its own bot, store and bench helpers, on databases it writes
+itself (the same games); the sides take turns run after run, so a drift of the machine hits both alike. Each figure is the
 median of the runs, the lowest and highest in parentheses. Without git or that commit the baseline says so.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import io
 import json
 import shutil
@@ -24,15 +23,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import bench_bot
 from bench.common import print_machine, print_table
+from bench.stack_probe import STARTUP_GAMES
 
 BASELINE_COMMIT = "5b513b3"
 ROOT = Path(__file__).resolve().parents[1]
 PROBE = Path(__file__).with_name("stack_probe.py")
 RUNS = 3
-RESUME_SIZES = (50, 5000)  # quick: 50 and 500
-STARTUP_GAMES = 10_000
 
 # (figure, guard rail, its test on this branch's figures): the issue's guard rails, in its order.
 Rail = tuple[str, str, Callable[[dict[str, float]], bool] | None]
@@ -78,38 +75,10 @@ def baseline_tree(into: Path) -> Path | None:
     return tree
 
 
-async def databases(workdir: Path, quick: bool) -> tuple[list[Path], Path]:
-    """The resume games and the startup file, written once by this branch's store (the schema is the same)."""
-    sizes = (50, 500) if quick else RESUME_SIZES
-    resume = []
-    for n in sizes:
-        path = workdir / f"resume-{n}.sqlite3"
-        store = await bench_bot.new_store(path, fast=True)
-        try:
-            await bench_bot.play_into(store, channel_id=n, kind="seasons", actions=bench_bot.long_seasons_game(n))
-        finally:
-            await store.close()
-        bench_bot.compact(path)
-        resume.append(path)
-    full = workdir / "startup-full.sqlite3"
-    store = await bench_bot.new_store(full, fast=True)
-    try:
-        seasons, _ = bench_bot.seasons_game(bench_bot.SEASONS_OPTIONS["difficulty"],
-                                            bench_bot.SEASONS_OPTIONS["dice"], bench_bot.SEED)
-        await bench_bot.play_into(store, 1, "seasons", seasons)
-        volf = bench_bot.volfyirion_game(bench_bot.SEED, max_actions=400, options=bench_bot.VOLFYIRION_OPTIONS)
-        await bench_bot.play_into(store, 2, "volfyirion", volf.actions)
-    finally:
-        await store.close()
-    bench_bot.clone_games(full, 100 if quick else STARTUP_GAMES)
-    bench_bot.compact(full)
-    return resume, full
-
-
-def probe(tree: Path, scale: str, resume: list[Path], startup: Path) -> dict[str, float]:
-    """One side's figures: stack_probe in a fresh interpreter, in ``tree``."""
-    done = subprocess.run([sys.executable, "-m", "bench.stack_probe", scale, ",".join(map(str, resume)),
-                           str(startup)], cwd=tree, capture_output=True, text=True, timeout=1800)
+def probe(tree: Path, *args: str) -> dict[str, Any]:
+    """stack_probe in a fresh interpreter, in ``tree``: its last line of output, as JSON."""
+    done = subprocess.run([sys.executable, "-m", "bench.stack_probe", *args], cwd=tree, capture_output=True,
+                          text=True, timeout=1800)
     if done.returncode:
         raise RuntimeError(f"the probe failed in {tree}:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -128,12 +97,14 @@ def main(quick: bool = False) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-stack-") as tmp:
         workdir = Path(tmp)
         base = baseline_tree(workdir)
-        resume, startup = asyncio.run(databases(workdir, quick))
+        scale = "quick" if quick else "full"
         sides = {"this branch": ROOT} | ({f"baseline {BASELINE_COMMIT}": base} if base else {})
+        # Each side writes its own databases: a newer schema is one the baseline's store refuses to open.
+        files = {side: probe(tree, "build", scale, str(workdir / f"db-{i}")) for i, (side, tree) in enumerate(sides.items())}
         figures: dict[str, list[dict[str, float]]] = {side: [] for side in sides}
         for _ in range(runs):
             for side, tree in sides.items():
-                figures[side].append(probe(tree, "quick" if quick else "full", resume, startup))
+                figures[side].append(probe(tree, scale, ",".join(files[side]["resume"]), files[side]["startup"]))
     present = [rail for rail in RAILS if rail[0] in figures["this branch"][0]]
     medians = {key: statistics.median(run[key] for run in figures["this branch"]) for key in figures["this branch"][0]}
     rows: list[list[Any]] = []

@@ -1,6 +1,7 @@
 """One side of bench_stack: issue 26's guard-rail figures, measured by the tree this file is run in.
 
-``python -m bench.stack_probe SCALE RESUME_DBS STARTUP_DB`` prints one JSON line. bench_stack copies this file
+``python -m bench.stack_probe SCALE RESUME_DBS STARTUP_DB`` prints one JSON line; ``build SCALE DIR`` first
+writes those databases with this tree's store. bench_stack copies this file
 into the baseline's tree too, so both sides are measured by the same code, each with its own bot, store and
 bench helpers (bench_bot, bench_store): only what they share by name is used here.
 """
@@ -26,6 +27,8 @@ from bot.standin import StandIn
 # (commands per channel at 1 channel, at 200 channels, appends at 200 writers, resume runs, startup runs)
 SCALES = {"full": (150, 5, 2000, 7, 3), "quick": (6, 1, 200, 1, 1)}
 MOST = 200
+RESUME_SIZES = (50, 5000)  # quick: 50 and 500
+STARTUP_GAMES = 10_000
 
 
 async def load(per_one: int, per_most: int, workdir: Path) -> dict[str, Any]:
@@ -95,7 +98,43 @@ async def probe(scale: str, resume_dbs: list[Path], startup_db: Path) -> dict[st
                 **await resume(resume_dbs, resume_runs, workdir), **await startup(startup_db, startup_runs, workdir)}
 
 
+async def databases(workdir: Path, quick: bool) -> tuple[list[Path], Path]:
+    """The resume games and the startup file, written by this tree's store (each side reads its own schema)."""
+    sizes = (50, 500) if quick else RESUME_SIZES
+    resume = []
+    for n in sizes:
+        path = workdir / f"resume-{n}.sqlite3"
+        store = await bench_bot.new_store(path, fast=True)
+        try:
+            await bench_bot.play_into(store, channel_id=n, kind="seasons", actions=bench_bot.long_seasons_game(n))
+        finally:
+            await store.close()
+        bench_bot.compact(path)
+        resume.append(path)
+    full = workdir / "startup-full.sqlite3"
+    store = await bench_bot.new_store(full, fast=True)
+    try:
+        seasons, _ = bench_bot.seasons_game(bench_bot.SEASONS_OPTIONS["difficulty"],
+                                            bench_bot.SEASONS_OPTIONS["dice"], bench_bot.SEED)
+        await bench_bot.play_into(store, 1, "seasons", seasons)
+        volf = bench_bot.volfyirion_game(bench_bot.SEED, max_actions=400, options=bench_bot.VOLFYIRION_OPTIONS)
+        await bench_bot.play_into(store, 2, "volfyirion", volf.actions)
+    finally:
+        await store.close()
+    bench_bot.clone_games(full, 100 if quick else STARTUP_GAMES)
+    bench_bot.compact(full)
+    return resume, full
+
+
+
+
 if __name__ == "__main__":
-    scale, resume_dbs, startup_db = sys.argv[1], sys.argv[2], sys.argv[3]
-    figures = asyncio.run(probe(scale, [Path(p) for p in resume_dbs.split(",")], Path(startup_db)))
-    print(json.dumps(figures))
+    if sys.argv[1] == "build":  # ``build SCALE DIR``: write the databases, print their paths
+        folder = Path(sys.argv[3])
+        folder.mkdir(parents=True, exist_ok=True)
+        resume_dbs, startup_db = asyncio.run(databases(folder, sys.argv[2] == "quick"))
+        print(json.dumps({"resume": [str(p) for p in resume_dbs], "startup": str(startup_db)}))
+    else:
+        scale, resume_dbs, startup_db = sys.argv[1], sys.argv[2], sys.argv[3]
+        figures = asyncio.run(probe(scale, [Path(p) for p in resume_dbs.split(",")], Path(startup_db)))
+        print(json.dumps(figures))

@@ -9,7 +9,6 @@ from test_bot_console_seasons_effects import press_line
 
 from engine.seasons import S8_CARDS
 
-
 WORDS = {
     "en": {"played": "Dummbot's play area: 1", "rule": "How Dummbot treats it (S-8)", "you": "You summon it:",
            "none": "Not in the S-8 table", "details": "Details", "city": "a city falls:", "lost": "the game is lost:",

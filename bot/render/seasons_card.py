@@ -22,8 +22,9 @@ def card_fields(lang: str, card_id: str, summary: Mapping[str, Any] | None) -> l
 
     card = CATALOG[card_id]
     names = t(lang, "card.seasons.names_value", ja=card.name_ja or "—", en=card.name_en, fr=card.name_fr or "—")
-    facts = t(lang, "card.seasons.facts_value", number=card.number if card.number is not None else card.id,
-              type=t(lang, f"word.{card.type}"), prestige=card.prestige, copies=card.copies)
+    # The number is in the title (the card's name says it, as every reply does).
+    facts = t(lang, "card.seasons.facts_value", type=t(lang, f"word.{card.type}"), prestige=card.prestige,
+              copies=card.copies)
     fields = [(t(lang, "card.names"), names), (t(lang, "card.facts"), facts)]
     if summary is not None:
         fields.append((t(lang, "card.where"), _where(lang, card_id, card.copies, summary)))

@@ -10,18 +10,18 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from engine.core import Action
+from engine.core import Action, RuleError
 
 from .. import games
 from ..buttons import ButtonSpec, view_of
 from ..controller import lang, send
 from ..delivery import NotAcknowledged
 from ..games import KINDS
-from ..i18n import L, t
+from ..i18n import L, card_name, t
 from ..render.embeds import COLOURS, colour_of, game_embed, notice_embed
 from ..sessions import Played, Refusal
 from ..store import GameRow, StaleVersion
-from .common import word_choices
+from .common import card_choices, card_id_of, word_choices
 
 if TYPE_CHECKING:
     from ..app import SoloBot
@@ -171,18 +171,88 @@ class GameCommands(app_commands.Group):
                              results=data["results"], minutes=FORGET_CONFIRM_MINUTES)
         await send(interaction, embed=embed, view=view, ephemeral=True)
 
+    @app_commands.command(name="card", description=L("Look a card up: its facts and how the automaton treats it",
+                                                       "cmd.game.card"))
+    @app_commands.describe(name=L("A number or any name of the card", "opt.game.card_name"),
+                           game=L("Which game's cards (default: this channel's game, else both)",
+                                  "opt.game.card_game"))
+    @app_commands.choices(game=GAMES)
+    async def card(self, interaction: Interaction, name: app_commands.Range[str, 1, 100],
+                   game: str | None = None) -> None:
+        lg = lang(interaction)
+        row = await interaction.client.store.last_game(interaction.channel_id)
+        active = row if row is not None and row.status == "active" else None
+        found = lookup_cards(name, _lookup_kinds(game, active))
+        summary = None
+        embeds = []
+        for kind, card_id in found:
+            if active is not None and active.kind == kind and summary is None:
+                summary = (await interaction.client.service.record(active)).state.summary()
+            entry = games.get(kind)
+            embed = discord.Embed(title=card_name(lg, kind, card_id), colour=entry.colour)
+            shown = summary if active is not None and active.kind == kind else None
+            for field_name, value in entry.card_lookup(lg, card_id, shown):
+                embed.add_field(name=field_name, value=value[:1024], inline=False)
+            embed.set_footer(text=t(lg, "card.lookup.footer"))
+            embeds.append(embed)
+        if len(embeds) > 1:
+            embeds[0].description = t(lg, "card.lookup.choose_game", query=name)
+        for embed in embeds:
+            await send(interaction, embed=embed, ephemeral=True)
+
+    @card.autocomplete("name")
+    async def card_autocomplete(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The cards of the chosen game, else of the channel's game, else of every game (first game first)."""
+        chosen = getattr(interaction.namespace, "game", None)
+        row = await interaction.client.service.active(interaction.channel_id)
+        choices: list[app_commands.Choice[str]] = []
+        for kind in _lookup_kinds(chosen, row):
+            option = games.get(kind).card_option()
+            choices += card_choices(lang(interaction), kind, option.catalog(), current)
+        return choices[:25]
+
     @app_commands.command(name="help", description=L("How to play each game with the bot", "cmd.game.help"))
     @app_commands.describe(game=L("Which game", "opt.game.game"))
     @app_commands.choices(game=GAMES)
     async def help(self, interaction: Interaction, game: str | None = None) -> None:
         lg = lang(interaction)
         # Discord only sends the offered choices; anything else (a stale sync) gets the whole help.
-        keys = list(games.get(game).help_keys) if game in KINDS else [
-            "help.intro", *(key for g in games.games() for key in g.help_keys), "help.game"]
+        shown = [games.get(game)] if game in KINDS else games.games()
+        rows = [(key, g.help_row_params(key)) for g in shown for key in g.help_keys]
+        if game not in KINDS:
+            rows = [("help.intro", {}), *rows, ("help.game", {})]
         embed = discord.Embed(title=t(lg, "help.title"), colour=_neutral_colour())
-        for key in keys:
-            embed.add_field(name=t(lg, f"{key}.name"), value=t(lg, key)[:1024], inline=False)
+        for key, params in rows:
+            embed.add_field(name=t(lg, f"{key}.name"), value=t(lg, key, **params)[:1024], inline=False)
         await send(interaction, embed=embed, ephemeral=True)
+
+
+def _lookup_kinds(game: str | None, active: GameRow | None) -> list[str]:
+    """The games whose cards /game card searches: the one chosen, else the channel's game, else all of them."""
+    if game in KINDS:
+        return [game]
+    if active is not None and active.kind in KINDS:
+        return [active.kind]
+    return [g.kind for g in games.games() if g.card_option() is not None]
+
+
+def lookup_cards(text: str, kinds: list[str]) -> list[tuple[str, str]]:
+    """(game, card id) for what was typed, read as forgivingly as a reveal (a number, a part of a name, one
+    typo). In several games: the exact matches if any, else the forgiving ones; none at all is refused with
+    the first game's "did you mean" (the game whose catalog suggests something, if one does)."""
+    found: list[tuple[str, str, bool]] = []
+    for kind in kinds:
+        catalog = games.get(kind).card_option().catalog()
+        resolved = catalog.resolve(text)
+        if resolved is not None:
+            found.append((kind, card_id_of(resolved[0]), resolved[1]))
+    exact = [f for f in found if f[2]]
+    if exact or found:
+        return [(kind, card_id) for kind, card_id, _ in (exact or found)]
+    options = [games.get(kind).card_option() for kind in kinds]
+    suggesting = [o for o in options if o.catalog().suggest(text)] or options
+    suggesting[0].ids([text])  # a miss: raises the game's own refusal, with its suggestions
+    raise RuleError("card.unknown", query=text, suggestions=[])
 
 
 def over_embed(lg: str, row: GameRow, record: Any) -> discord.Embed:
@@ -272,6 +342,7 @@ async def on_forget(interaction: Interaction, mark: int, owner: str | None) -> N
 def install(bot: SoloBot) -> None:
     group = GameCommands()
     for name, option, choices in (("leaderboard", "game", game_choices()), ("help", "game", game_choices()),
+                                  ("card", "game", game_choices()),
                                   ("leaderboard", "difficulty", difficulty_choices())):
         # The registry's games now (GAMES: at import); discord.py's own decorator, applied to the command.
         app_commands.choices(**{option: choices})(group.get_command(name))

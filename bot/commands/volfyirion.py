@@ -11,7 +11,7 @@ from discord import app_commands
 from engine.core import Action, GameRecord, Step
 
 from .. import understood
-from ..buttons import ButtonSpec, FieldSpec
+from ..buttons import ButtonSpec, FieldSpec, view_of
 from ..controller import Builder, Controller, lang, send, think
 from ..i18n import L, t
 from ..render.volfyirion_danger import danger_embed, removal_lines
@@ -50,6 +50,7 @@ HOW = [
     app_commands.Choice(name=L("subjugate (16 Knowledge points)", "word.how_subjugate"), value="subjugate"),
 ]
 IN_PLAY_TYPES = ("troop", "building", "wonder")
+DANGER_DETAILS = "danger_details"  # the danger meter's button: the attack's distribution and formula
 
 
 def _engine():
@@ -242,15 +243,18 @@ async def _in_play_choices(interaction: Interaction, current: str,
     return [app_commands.Choice(name=n, value=n) for n in unique][:25]
 
 
-async def show_danger(interaction: Interaction, *, game_id: int | None = None) -> None:
-    """The Rage Pile's danger meter (anyone may look)."""
+async def show_danger(interaction: Interaction, *, game_id: int | None = None, details: bool = False) -> None:
+    """The Rage Pile's danger meter (anyone may look): its headline with a Details button, or the details."""
     row, record = await record_to_look_at(interaction, KIND, game_id)
     await think(interaction)
     lg = lang(interaction)
     from engine.volfyirion.whatif import danger_report
 
+    # The same seed for the headline and its details: the Monte Carlo figures agree between the two.
     report = await asyncio.to_thread(danger_report, record.state, seed=row.seed ^ row.ply)
-    await send(interaction, embed=danger_embed(lg, report))
+    details_button = ButtonSpec(DANGER_DETAILS, t(lg, "button.danger_details"))
+    view = None if details else view_of(row.id, row.ply, [details_button])
+    await send(interaction, embed=danger_embed(lg, report, details=details), view=view)
 
 
 class VolfyirionUI:
@@ -339,8 +343,8 @@ class VolfyirionUI:
 
     async def extra_button(self, ctl: Controller, interaction: Interaction, row: GameRow, op: str,
                            arg: str | None) -> bool:
-        if op == "danger":
-            await show_danger(interaction, game_id=row.id)
+        if op in ("danger", DANGER_DETAILS):
+            await show_danger(interaction, game_id=row.id, details=op == DANGER_DETAILS)
             return True
         return False
 

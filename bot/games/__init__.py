@@ -57,8 +57,11 @@ class Game:
     difficulties: tuple[str, ...] = ()  # the values of its ``difficulty`` option (word.<value> names them)
     options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # every closed option and its values
     help_keys: tuple[str, ...] = ()  # locale keys of its /game help rows (each with a ``.name`` key)
+    help_params: str | None = None  # ``params() -> {help key: params}``: what its help rows read from the engine
     read_names: str | None = None  # ``names(action) -> [(typed, card)]``: names in an action that were not exact
     texts: Callable[[], Mapping[str, Mapping[str, str]]] | None = None  # strings outside bot/locales, by language
+    cards: str | None = None  # its ``CardOption`` (bot/commands/cards.py): how its cards are typed, for /game card
+    card_fields: str | None = None  # ``fields(lang, card_id, summary or None) -> [(name, value)]``: /game card
 
     # -- the parts, loaded ---------------------------------------------------------------------------------
     def load_rules(self) -> Rules:
@@ -79,6 +82,16 @@ class Game:
 
     def names_read(self, action: Action) -> list[tuple[str, str]]:
         return [] if self.read_names is None else list(load(self.read_names)(action))
+
+    def help_row_params(self, key: str) -> dict[str, Any]:
+        return {} if self.help_params is None else dict(load(self.help_params)().get(key, {}))
+
+    def card_option(self) -> Any:
+        """Its ``CardOption``, or None when /game card cannot look its cards up."""
+        return None if self.cards is None or self.card_fields is None else load(self.cards)
+
+    def card_lookup(self, lang: str, card_id: str, summary: Mapping[str, Any] | None) -> list[tuple[str, str]]:
+        return load(self.card_fields)(lang, card_id, summary)
 
     def draw_board(self, summary: Mapping[str, Any], lang: str = "en") -> bytes:
         return load(self.board)(summary, lang)

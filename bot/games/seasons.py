@@ -19,6 +19,13 @@ def leaderboard_row(lang: str, row: ResultRow) -> str:
              player=row.player_score, dummbot=row.opponent_score, difficulty=row.difficulty)
 
 
+def help_params() -> dict[str, dict[str, object]]:
+    """The cards to report with `/seasons played`: every card of the S-8 table (the engine's list)."""
+    from engine.seasons import S8_CARDS
+
+    return {"help.seasons_report": {"cards": list(S8_CARDS), "game": "seasons"}}  # game: whose card ids
+
+
 def _entry():  # noqa: ANN202 - the registry imports this module, not the other way round at import time
     from . import Game
 
@@ -38,5 +45,8 @@ def _entry():  # noqa: ANN202 - the registry imports this module, not the other 
         leaderboard_row="bot.games.seasons:leaderboard_row",
         difficulties=("apprentice", "wizard", "archmage"),
         options={"difficulty": ("apprentice", "wizard", "archmage"), "dice": ("table", "bot")},
-        help_keys=("help.seasons",),
+        help_keys=("help.seasons", "help.seasons_report", "help.seasons_report_effects"),
+        help_params="bot.games.seasons:help_params",
+        cards="bot.commands.seasons:CARDS",
+        card_fields="bot.render.seasons_card:card_fields",
     )

@@ -59,6 +59,8 @@ def _entry():  # noqa: ANN202
         leaderboard_row="bot.games.volfyirion:leaderboard_row",
         difficulties=("easy", "normal", "hard"),
         options={"difficulty": ("easy", "normal", "hard"), "bonus": ("flat", "per_city")},
-        help_keys=("help.volfyirion",),
+        help_keys=("help.volfyirion", "help.volfyirion_report"),
+        cards="bot.commands.volfyirion:CARDS",
+        card_fields="bot.render.volfyirion_card:card_fields",
         read_names="bot.games.volfyirion:names_read",
     )

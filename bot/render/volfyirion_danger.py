@@ -40,17 +40,43 @@ def distribution_lines(attack: dict[Any, float]) -> list[str]:
     return [f"`{value:>3} {percent(p):>6}` {bar(p, top)}" for value, p in values]
 
 
-def danger_embed(lg: str, report: dict[str, Any]) -> discord.Embed:
-    """``report`` from ``engine.volfyirion.whatif.danger_report`` (or a bare ``danger`` report)."""
+def danger_embed(lg: str, report: dict[str, Any], *, details: bool = False) -> discord.Embed:
+    """``report`` from ``engine.volfyirion.whatif.danger_report`` (or a bare ``danger`` report). The headline
+    is what a player reads at the table — the chance a city falls, the chance the game is lost, and what putting
+    the top card aside would change; ``details`` adds the expected attack, the distribution and the formula."""
     now = report.get("now", report)
-    embed = notice_embed(
-        lg, "danger.text", kind="volfyirion",
-        p_city=percent(now.get("p_city_falls", 0)), p_lost=percent(now.get("p_game_lost", 0)),
-        sealed=f"{now.get('expected_wonders_sealed', 0):.2f}", attack=f"{now.get('expected_attack', 0):.1f}",
-        unknown=now.get("unknown", 0), method=now.get("method", "?"),
-    )
+    chances = {"p_city": percent(now.get("p_city_falls", 0)), "p_lost": percent(now.get("p_game_lost", 0))}
+    if details:
+        embed = notice_embed(lg, "danger.text", kind="volfyirion", **chances,
+                             sealed=f"{now.get('expected_wonders_sealed', 0):.2f}",
+                             attack=f"{now.get('expected_attack', 0):.1f}", unknown=now.get("unknown", 0),
+                             method=now.get("method", "?"))
+    else:
+        embed = notice_embed(lg, "danger.headline", kind="volfyirion", **chances)
     if report.get("attack_this_turn") is False:
         embed.description = t(lg, "danger.lair") + "\n" + (embed.description or "")
+    if details:
+        _detail_fields(lg, embed, now)
+    else:
+        _putaside_field(lg, embed, report, now)
+    return embed
+
+
+def _putaside_field(lg: str, embed: discord.Embed, report: dict[str, Any], now: dict[str, Any]) -> None:
+    """The advice: the same chances with the top card put aside (V-2.2), when that is possible."""
+    after = report.get("putaside")
+    if after is None:
+        return
+    key = "danger.putaside" if report.get("putaside_top_known") else "danger.putaside.unknown"
+    embed.add_field(name=t(lg, "danger.putaside.name"), value=t(
+        lg, key, p_city_before=percent(now.get("p_city_falls", 0)), p_city=percent(after.get("p_city_falls", 0)),
+        p_lost_before=percent(now.get("p_game_lost", 0)), p_lost=percent(after.get("p_game_lost", 0)),
+        attack_before=f"{now.get('expected_attack', 0):.1f}", attack=f"{after.get('expected_attack', 0):.1f}",
+    )[:1024], inline=False)
+
+
+def _detail_fields(lg: str, embed: discord.Embed, now: dict[str, Any]) -> None:
+    """Behind the Details button: the attack's distribution and the formula this game uses."""
     lines = distribution_lines(now.get("attack", {}))
     if lines:
         embed.add_field(name=t(lg, "danger.distribution"), value="\n".join(lines[:30])[:1000], inline=False)
@@ -62,15 +88,6 @@ def danger_embed(lg: str, report: dict[str, Any]) -> discord.Embed:
         added = (t(lg, "volfyirion.danger.bonus_now", bonus=now["bonus"]) if now["bonus"]
                  else t(lg, "volfyirion.danger.no_bonus_now"))
         embed.add_field(name=t(lg, "volfyirion.danger.formula"), value=f"{rule}\n{added}"[:1000], inline=False)
-    after = report.get("putaside")
-    if after is not None:
-        key = "danger.putaside" if report.get("putaside_top_known") else "danger.putaside.unknown"
-        embed.add_field(name=t(lg, "danger.putaside.name"), value=t(
-            lg, key, p_city_before=percent(now.get("p_city_falls", 0)), p_city=percent(after.get("p_city_falls", 0)),
-            p_lost_before=percent(now.get("p_game_lost", 0)), p_lost=percent(after.get("p_game_lost", 0)),
-            attack_before=f"{now.get('expected_attack', 0):.1f}", attack=f"{after.get('expected_attack', 0):.1f}",
-        )[:1024], inline=False)
-    return embed
 
 
 def removal_lines(lg: str, outcomes: list[dict[str, Any]]) -> str:

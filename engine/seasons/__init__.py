@@ -18,7 +18,7 @@
     (Action(type='played', args={'card': '10'}), 1)
 """
 
-from .cards import CATALOG, Card, card_id
+from .cards import CATALOG, S8_CARDS, Card, card_id
 from .faces import (
     ELEMENTS,
     RATES,
@@ -34,6 +34,7 @@ from .rules import EFFECT_KINDS, RULES, SeasonsRules
 from .state import SeasonsState
 
 __all__ = [
-    "CATALOG", "EFFECT_KINDS", "ELEMENTS", "RATES", "RULES", "SEASONS", "Card", "SeasonsRules", "SeasonsState",
+    "CATALOG", "EFFECT_KINDS", "ELEMENTS", "RATES", "RULES", "S8_CARDS", "SEASONS", "Card", "SeasonsRules",
+    "SeasonsState",
     "canonical", "card_id", "face_text", "parse_face", "resolve_face", "search_faces", "season_faces",
 ]

@@ -42,6 +42,9 @@ BASE_IDS: tuple[str, ...] = tuple(c.id for c in CATALOG if c.set == "base")
 # The cards of the S-8 table, by id.
 SYLLAS, FIGRIM, NARIA, KAIRN, AMSUG, LEWIS = "10", "11", "12", "16", "17", "21"
 LEECH, ARGOS, TITUS, AIR_ELEMENTAL, FAIRIES, SID, ONYS = "33", "38", "39", "40", "41", "49", "50"
+# Every card with a row in the S-8 table, in its order: the only cards whose effects cross to the other side.
+S8_CARDS: tuple[str, ...] = (SYLLAS, FIGRIM, NARIA, KAIRN, AMSUG, LEWIS, LEECH, ARGOS, TITUS, AIR_ELEMENTAL, FAIRIES,
+                             SID, ONYS)
 
 
 def card_id(query: object) -> str:

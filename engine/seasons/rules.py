@@ -104,6 +104,7 @@ class SeasonsRules:
             for season in SEASONS:
                 a, b = chosen[season]
                 _ev(events, "dice_chosen", season=season, first_die=a, second_die=b, dice=state.dice)
+        _ev(events, "report_help")  # where the cards that need a report are listed, said once
         _set_round_wait(state)
         return Step(state, tuple(events), state.waiting)
 

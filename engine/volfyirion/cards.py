@@ -30,6 +30,11 @@ class Card:
         """In the solo Asset Deck, so it can reach the Rage Pile (V-1.2, V-6)."""
         return self.solo and self.type in ASSET_TYPES
 
+    @property
+    def moves_volfyirion(self) -> bool:
+        """Its secondary ability moves Volfyirion: taken out of the box for the solo game (V-1.2)."""
+        return (self.secondary or "").endswith("MOVE_VOLF")
+
 
 def _load() -> list[Card]:
     return [Card(**row) for row in data.load("volfyirion_cards")]

@@ -26,7 +26,7 @@ async def test_v5_3_start_and_attack_state_the_games_formula_in_both_languages(d
     # Sabotage 5; no city destroyed yet: per_city adds 2 × 0.
     assert ("Volfyirion attacks with 5: the Command costs alone (no city destroyed yet, so no hard bonus per "
             "destroyed city).") in reply.text
-    danger = await driver.slash("volfyrion danger", {})
+    danger = await driver.press(button(await driver.slash("volfyrion danger", {}), "danger_details"))  # the formula
     assert "Volfyirion attacks with the revealed Command cards' costs + 2 per destroyed city." in danger.text
     assert "Now: the Command costs alone (no bonus yet)." in danger.text
 
@@ -36,7 +36,8 @@ async def test_v4_3_the_default_is_the_originals_flat_bonus(driver):
     assert ("Difficulty normal, bonus flat (the rules text this bot follows): Volfyirion attacks with the revealed "
             "Command cards' costs + 1 per destroyed city + 1.") in start.text
     assert (await export(driver))["options"]["bonus"] == "flat"
-    danger = await driver.slash("volfyrion danger", {}, locale="ja")
+    headline = await driver.slash("volfyrion danger", {}, locale="ja")
+    danger = await driver.press(button(headline, "danger_details"), locale="ja")  # the formula is in the details
     assert "今なら: コマンドカードのコストの合計＋1。" in danger.text
     await driver.slash("volfyrion reshuffle", {})
     await driver.slash("volfyrion end", {})

@@ -1,0 +1,78 @@
+"""``/game card`` for Volfyirion: a card's facts, where its copies are, and how the solo mode treats it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ..i18n import t
+
+COLOURS = {"P": "purple", "R": "red", "T": "turquoise"}
+GAINS = re.compile(r"\+(\d+)(CP|BP|KP)")
+
+
+def card_fields(lang: str, name: str, summary: Mapping[str, Any] | None) -> list[tuple[str, str]]:
+    """The lookup's fields (name, value): names, facts, the copies in the channel's game, the solo mode's rule."""
+    from engine.volfyirion.cards import CATALOG
+
+    card = CATALOG[name]
+    facts = [t(lang, "card.volfyirion.type_value", type=t(lang, f"word.{card.type}"), copies=card.qty)]
+    if card.cost is not None:
+        facts.append(t(lang, "card.volfyirion.cost_value", cost=card.cost))
+    if any((card.cp, card.bp, card.kp)):
+        facts.append(t(lang, "card.volfyirion.points_value", cp=card.cp or 0, bp=card.bp or 0, kp=card.kp or 0))
+    if card.defence is not None:
+        facts.append(t(lang, "card.volfyirion.defence_value", defence=card.defence))
+    if card.secondary:
+        facts.append(t(lang, "card.volfyirion.secondary_value", ability=secondary_text(lang, card.secondary)))
+    fields = [(t(lang, "card.names"), t(lang, "card.volfyirion.names_value", en=card.name)),
+              (t(lang, "card.facts"), "\n".join(facts))]
+    if summary is not None:
+        fields.append((t(lang, "card.where"), _where(lang, name, card.qty, summary)))
+    fields.append((t(lang, "card.volfyirion.solo"), t(lang, f"card.volfyirion.solo.{_solo_role(card)}",
+                                                     cost=card.cost or 0, kp=card.kp or 0)))
+    return fields
+
+
+def _solo_role(card: Any) -> str:
+    """Which of the solo mode's rules the card falls under (a locale key's last part)."""
+    # V-1.2 first; else by type: a Command card, Troop or Building can reach the Rage Pile (V-3, V-4).
+    return "removed" if card.moves_volfyirion else card.type
+
+
+def secondary_text(lang: str, code: str) -> str:
+    """``SYN[T+P]>+2BP+3KP`` → "Synergy (turquoise + purple): +2 Battle, +3 Knowledge"; ``REMOVE>…`` for a
+    card removed from play to use it."""
+    condition, _, effect = code.partition(">")
+    if condition.startswith("SYN["):
+        colours = [t(lang, f"word.colour_{COLOURS.get(c, c)}") for c in condition[4:-1].split("+")]
+        head = t(lang, "card.volfyirion.synergy", colours=" + ".join(colours))
+    else:
+        head = t(lang, "card.volfyirion.remove_self")
+    gains = GAINS.findall(effect)
+    what = (", ".join(t(lang, f"card.volfyirion.gain_{kind.lower()}", n=n) for n, kind in gains) if gains
+            else t(lang, f"card.volfyirion.effect.{effect.lower()}"))
+    return f"{head}: {what}"
+
+
+def _where(lang: str, name: str, copies: int, summary: Mapping[str, Any]) -> str:
+    """Each place the bot knows a copy to be, and how many it has not seen (decks, hands, discard piles)."""
+    lines, seen = [], 0
+
+    def found(key: str, count: int, **params: Any) -> None:
+        nonlocal seen
+        if count:
+            seen += count
+            lines.append(t(lang, f"card.volfyirion.where.{key}", count=count, **params))
+
+    for city in summary.get("cities", []):
+        if city.get("name") == name:
+            found("city_destroyed" if city.get("destroyed") else "your_city", 1)
+        found("city", [city.get("troop"), city.get("building")].count(name), city=city.get("name"))
+    found("rage_top", int(summary.get("rage_pile", {}).get("top") == name))
+    found("wonders", [w.get("name") for w in summary.get("wonders", [])].count(name))
+    found("put_aside", list(summary.get("put_aside", [])).count(name))
+    found("removed", list(summary.get("removed", [])).count(name))
+    lines.append(t(lang, "card.where.unseen", count=max(copies - seen, 0)))
+    return "\n".join(lines)

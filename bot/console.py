@@ -42,7 +42,7 @@ from engine.core.text import one_edit
 
 from .config import Config
 from .standin import DriverError, NoReply, Reply, StandIn, World
-from .standin.driver import Driver, Message
+from .standin.driver import Driver, Message, choice_names
 
 LOCALES = {"en": "en-US", "ja": "ja"}
 TEXT_SUFFIXES = (".json", ".txt", ".md", ".csv", ".log")
@@ -456,7 +456,7 @@ class Console:
         parts = []
         for name in str(params.get("option", "")).split(", "):
             choices = (schemas.get(name) or {}).get("choices") or []
-            values = "|".join(str(c["value"]) for c in choices)
+            values = choice_names(choices, self.locale, "|")
             parts.append(f"{name}:({values})" if values else f"{name}:…")
         return " ".join(parts)
 

@@ -11,13 +11,13 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.core import JSON, Action, Event, RuleError, Step, fold, split_list
+from engine.core import JSON, Action, Event, RuleError, Step, split_list
 
 from . import attack as arith
 from . import undo
 from .cards import CATALOG, HOUSE_DECK, SOLO_ASSET_DECK, SOLO_REMOVED, Card, card
 from .options import normalize_options
-from .state import ASSET_ROW, CHOOSE_BUILDING, CHOOSE_TROOP, FINISHED, REVEAL, TURN, VolfState
+from .state import ASSET_ROW, CHOOSE_BUILDING, CHOOSE_TROOP, FINISHED, REVEAL, TURN, VolfState, city_named
 
 Events = list[Event]
 PUT_ASIDE_COST = 6  # V-2.2: 6 Battle or 6 Knowledge points
@@ -133,10 +133,9 @@ def _city(state: VolfState, query: Any) -> dict[str, Any]:
     """One of this game's cities, by name (forgiving) or by printed defence ("8")."""
     if query is None or str(query).strip() == "":
         raise RuleError("volfyirion.city_needed", cities=[c["name"] for c in state.standing()])
-    key = fold(str(query))
-    for city in state.cities:
-        if fold(city["name"]) == key or str(city["defence"]) == key:
-            return city
+    city = city_named(state.cities, query)
+    if city is not None:
+        return city
     raise RuleError("volfyirion.unknown_city", query=str(query), cities=[c["name"] for c in state.cities])
 
 

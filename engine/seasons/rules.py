@@ -836,7 +836,7 @@ def _do_crystals(s: SeasonsState, action: Action, events: Events) -> None:
         raise RuleError("seasons.bad_number", field="change", value="0")
     before = s.crystals
     s.crystals = max(0, s.crystals + change)  # never below 0
-    _ev(events, "crystals_corrected", change=s.crystals - before, total=s.crystals)
+    _ev(events, "crystals_corrected", change=s.crystals - before, total=s.crystals, asked=change)
 
 
 def _do_answer(s: SeasonsState, action: Action, events: Events) -> None:

@@ -217,7 +217,8 @@ def _remove(state: VolfState, args: JSON, events: Events) -> None:
             raise RuleError("volfyirion.which_city", card=c.name, cities=[h["name"] for h in holders])
         holders[0][slot] = None
         state.removed.append(c.name)
-        events.append(Event("volfyirion.event.card_removed_from_city", card=c.name, city=holders[0]["name"]))
+        # The player removed it and reported it: said as done, not as an order (V-4's own removals order it).
+        events.append(Event("volfyirion.event.card_removed_reported", card=c.name, city=holders[0]["name"]))
         return
     if c.type == "wonder":
         # Prefer an unsealed copy: the sealed one is the one the player cannot use anyway.

@@ -1,6 +1,7 @@
 """The local console: play the bot's commands in a terminal, through the Discord stand-in.
 
-    python -m bot console [--json] [--db PATH] [--lang en|ja] [--user NAME] [--channel NAME]
+    python -m bot console [--json] [--db PATH] [--lang en|ja] [--user NAME] [--channel NAME] [--files DIR]
+                          [--verbose]
 
 Lines, one interaction each (its whole reply is printed before the next line is read):
     /<game> start difficulty:wizard dice:table       a slash command, options as `name:value`
@@ -13,8 +14,11 @@ Lines, one interaction each (its whole reply is printed before the next line is 
     form cards="12, 31" note=done                    fill the form a button opened (field id or label)
     quit (or exit, or the end of input)              leave
 Blank lines and lines starting with `#` are skipped; a bad line is reported and the console goes on.
+A command is read as Discord's picker would find it: a full-width slash (`／seasons`), any case, one typo.
 The language is --lang, else the terminal's (LC_ALL, LC_MESSAGES, LANG); replies go to stdout, the banner
-and log lines to stderr.
+(and, with --verbose, log lines) to stderr. `--channel NAME` plays in the channel NAME (made when new),
+`--channel PARENT/NAME` in the thread NAME under PARENT. Attachments (the board, the result card, the export)
+are written to the folder --files names and the reply prints their path.
 """
 
 from __future__ import annotations
@@ -29,13 +33,16 @@ import os
 import re
 import sys
 import tempfile
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from engine.core.text import one_edit
+
 from .config import Config
 from .standin import DriverError, NoReply, Reply, StandIn, World
-from .standin.driver import Driver, Message
+from .standin.driver import Driver, Message, choice_names
 
 LOCALES = {"en": "en-US", "ja": "ja"}
 TEXT_SUFFIXES = (".json", ".txt", ".md", ".csv", ".log")
@@ -44,6 +51,7 @@ MESSAGES = {
     "en": {
         "console.error.unknown_command": "Unknown command {command}. Commands: {choices}",
         "console.error.incomplete_command": "{command} needs one of: {choices}",
+        "console.error.near_command": "There is no command {command}. Did you mean: {choices}",
         "console.error.unknown_option": "{command} has no option `{option}`. Options: {choices}",
         "console.error.missing_option": "{command} needs: {option}",
         "console.error.bad_choice": "`{option}` cannot be {value!r}. Choose one of: {choices}",
@@ -67,15 +75,22 @@ MESSAGES = {
         "console.posted": "(posted in #{channel})",
         "console.form": "Form “{title}” — fill it with: form {fields}",
         "console.optional": "optional",
+        "console.kept": "kept",
         "console.disabled": "disabled",
         "console.rejected": "(Discord refused a reply: {message})",
         "console.start_failed": "The bot could not start: {error}",
         "console.banner": "Local console ({lang}): type commands as in Discord, e.g. /game help. Games are kept in {where}. Type `quit` or `exit` (or Ctrl-D) to leave.",
         "console.banner_temporary": "a temporary file deleted when you leave (use `--db PATH`, or `make run`, to keep them)",
+        "console.banner_files": "Attachments (pictures, exports) are written to {files}.",
+        "console.banner_game": "In progress in #{channel}: {game} #{game_id}, {where}.",
+        "console.where.seasons": "year {year}, month {month}",
+        "console.where.volfyirion": "turn {turn}",
+        "console.error.nested_thread": "Cannot play in `{channel}`: a thread cannot hold a thread (`--channel PARENT/NAME` takes a channel as PARENT)",
     },
     "ja": {
         "console.error.unknown_command": "{command} というコマンドはありません。コマンド: {choices}",
         "console.error.incomplete_command": "{command} の後に次のどれかを指定してください: {choices}",
+        "console.error.near_command": "{command} というコマンドはありません。次のどれかですか: {choices}",
         "console.error.unknown_option": "{command} に `{option}` というオプションはありません。オプション: {choices}",
         "console.error.missing_option": "{command} には次のオプションが必要です: {option}",
         "console.error.bad_choice": "`{option}` に {value!r} は指定できません。選択肢: {choices}",
@@ -99,11 +114,17 @@ MESSAGES = {
         "console.posted": "（#{channel}に投稿）",
         "console.form": "フォーム「{title}」— 入力方法: form {fields}",
         "console.optional": "任意",
+        "console.kept": "入力済み",
         "console.disabled": "無効",
         "console.rejected": "（Discordが応答を拒否しました: {message}）",
         "console.start_failed": "ボットを起動できませんでした: {error}",
         "console.banner": "ローカルコンソール（{lang}）: Discordと同じようにコマンドを入力してください（例: /game help）。ゲームの保存先: {where}。終了するには `quit` か `exit` を入力してください（`Ctrl-D` でも終了します）。",
         "console.banner_temporary": "終了時に消える一時ファイル（残すには `--db PATH` か `make run` を使ってください）",
+        "console.banner_files": "添付ファイル（画像、エクスポート）の保存先: {files}。",
+        "console.banner_game": "#{channel}で進行中: {game} #{game_id}、{where}。",
+        "console.where.seasons": "{year}年目{month}月",
+        "console.where.volfyirion": "ターン{turn}",
+        "console.error.nested_thread": "`{channel}` ではプレイできません。スレッドの中にスレッドは作れません（`--channel 親/名前` の親にはチャンネルを指定してください）",
     },
 }
 
@@ -123,21 +144,55 @@ class LineError(Exception):
 # -- parsing ---------------------------------------------------------------------------------------------------
 
 
+SLASHES = ("/", "／")
+
+
 def parse_command(line: str, names: list[str], option_names: Callable[[str], list[str]]) -> tuple[str, dict]:
-    """`/<game> die face:2 water` → ("<game> die", {"face": "2 water"}); `names` are the known commands."""
-    words = line.strip().lstrip("/").split()
-    command = next((" ".join(words[:k]) for k in range(len(words), 0, -1) if " ".join(words[:k]) in names), None)
-    if command is None:
-        tops = [n for n in names if words and n.split()[0] == words[0]]
-        if tops and (len(words) == 1 or ":" not in words[1]):
-            raise LineError("console.error.incomplete_command", command="/" + " ".join(words[:2]),
-                            choices=", ".join(sorted(n.split(" ", 1)[-1] for n in tops)))
-        raise LineError("console.error.unknown_command", command="/" + (words[0] if words else ""),
+    """`/<game> die face:2 water` → ("<game> die", {"face": "2 water"}); `names` are the known commands.
+
+    The command's words are read as Discord's picker finds them: any case, full-width letters or slash
+    (`／Seasons`, what a Japanese input method types), and one typo when it fits one command only."""
+    raw = line.strip().lstrip("".join(SLASHES)).split()
+    words = [unicodedata.normalize("NFKC", w).casefold() for w in raw[:max(len(n.split()) for n in names)]] if names else []
+    command: list[str] = []
+    for word in words:
+        level = sorted({n.split()[len(command)] for n in names
+                        if n.split()[:len(command)] == command and len(n.split()) > len(command)})
+        if not level:
+            break
+        if ":" in word and command:  # an option: the command has ended, or lacks its subcommand
+            break
+        command.append(_one_of(word, level, command))
+        if " ".join(command) in names and not any(n.startswith(" ".join(command) + " ") for n in names):
+            break
+    name = " ".join(command)
+    if name not in names:
+        if command:
+            raise LineError("console.error.incomplete_command", command="/" + name,
+                            choices=", ".join(sorted(n.split(" ", 1)[-1] for n in names if n.startswith(name + " "))))
+        raise LineError("console.error.unknown_command", command="/" + (raw[0] if raw else ""),
                         choices=", ".join(sorted({"/" + n.split()[0] for n in names})))
-    rest = line.strip().lstrip("/")
-    for word in command.split():
+    rest = line.strip()[1:] if line.strip()[:1] in SLASHES else line.strip()
+    for word in raw[:len(command)]:
         rest = rest.lstrip()[len(word):]
-    return command, parse_pairs(rest, OPTION, option_names(command), command)
+    return name, parse_pairs(rest, OPTION, option_names(name), name)
+
+
+def _one_of(word: str, level: list[str], command: list[str]) -> str:
+    """The command word meant by `word` (already folded) among `level`: itself, or the one a typo away."""
+    if word in level:
+        return word
+    near = [w for w in level if one_edit(word, w)]
+    if len(near) == 1:
+        return near[0]
+    typed = "/" + " ".join([*command, word])
+    if near:
+        raise LineError("console.error.near_command", command=typed,
+                        choices=", ".join("/" + " ".join([*command, w]) for w in near))
+    if command:
+        raise LineError("console.error.incomplete_command", command=typed,
+                        choices=", ".join(level))
+    raise LineError("console.error.unknown_command", command=typed, choices=", ".join("/" + w for w in level))
 
 
 def parse_pairs(text: str, pattern: re.Pattern, known: list[str], command: str) -> dict[str, str]:
@@ -177,8 +232,9 @@ def parse_pairs(text: str, pattern: re.Pattern, known: list[str], command: str) 
 
 
 class Printer:
-    def __init__(self, out: TextIO, lang: str, as_json: bool, world: World) -> None:
+    def __init__(self, out: TextIO, lang: str, as_json: bool, world: World, files: Path | None = None) -> None:
         self.out, self.lang, self.as_json, self.world = out, lang, as_json, world
+        self.files = files  # where attachments are written (readable output only: --json carries them)
 
     def t(self, key: str, **params: Any) -> str:
         if self.lang == "ja":  # a negative number with a real minus sign, as the bot's Japanese writes it
@@ -223,8 +279,17 @@ class Printer:
         if buttons:
             lines.append("  ".join(buttons))
         for f in message.files:
-            lines.append(f"📎 {f.filename} ({len(f.data)} bytes)")
+            lines.append(f"📎 {self._saved(f)} ({len(f.data)} bytes)")
         self._emit(self._mentions("\n".join(lines)) + "\n")
+
+    def _saved(self, f: Any) -> str:
+        """The attachment written to the files folder (a later one of the same name replaces it): its path."""
+        if self.files is None:
+            return f.filename
+        self.files.mkdir(parents=True, exist_ok=True)
+        path = self.files / Path(f.filename).name  # the name only: an attachment never writes elsewhere
+        path.write_bytes(f.data)
+        return str(path)
 
     def _mentions(self, text: str) -> str:
         """Mentions as Discord shows them (``<@1153…>`` → ``@player``, ``<#…>`` → ``#table``); an id the
@@ -264,7 +329,11 @@ class Printer:
                     label = comp.get("label") or row.get("label") or ""
                     sep, (left, right) = ("、", "（）") if self.lang == "ja" else (", ", "()")
                     optional = "" if comp.get("required", True) else f"{sep}{self.t('console.optional')}"
-                    fields.append(f"{comp['custom_id']}=… {left}{label}{optional}{right}")
+                    # A form reopened to correct it holds what was typed: shown, ready to retype.
+                    kept = comp.get("value") or ""
+                    value = json.dumps(kept, ensure_ascii=False) if kept else "…"
+                    note = f"{sep}{self.t('console.kept')}" if kept else ""
+                    fields.append(f"{comp['custom_id']}={value} {left}{label}{optional}{note}{right}")
         self._emit(self.t("console.form", title=modal.get("title", ""), fields=" ".join(fields)) + "\n")
 
     def _emit(self, item: Any) -> None:
@@ -303,7 +372,7 @@ def _file_json(f: Any) -> dict:
 
 
 class Console:
-    def __init__(self, driver: Driver, printer: Printer, *, user: str, channel: str, locale: str) -> None:
+    def __init__(self, driver: Driver, printer: Printer, *, user: str, channel: Any, locale: str) -> None:
         self.driver, self.printer = driver, printer
         self.user, self.channel, self.locale = user, channel, locale
         self.last_buttons: list[dict] = []
@@ -347,7 +416,7 @@ class Console:
 
     async def _run(self, text: str) -> Reply:
         who = {"user": self.user, "locale": self.locale}
-        if text.startswith("/"):
+        if text.startswith(SLASHES):
             names = self.driver.command_names()
             command, options = parse_command(text, names, self._option_names)
             return await self.driver.slash(command, options, channel=self.channel, **who)
@@ -387,7 +456,7 @@ class Console:
         parts = []
         for name in str(params.get("option", "")).split(", "):
             choices = (schemas.get(name) or {}).get("choices") or []
-            values = "|".join(str(c["value"]) for c in choices)
+            values = choice_names(choices, self.locale, "|")
             parts.append(f"{name}:({values})" if values else f"{name}:…")
         return " ".join(parts)
 
@@ -403,8 +472,23 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--lang", choices=sorted(LOCALES), default=None,
                         help="your Discord language (default: the terminal's, from LC_ALL, LC_MESSAGES or LANG)")
     parser.add_argument("--user", default="player", help="who you are (games belong to their owner)")
-    parser.add_argument("--channel", default="table", help="where you play: table, session (a thread), lobby")
+    parser.add_argument("--channel", default="table",
+                        help="where you play: table, session (a thread under table), lobby, any other NAME "
+                             "(a new channel) or PARENT/NAME (a thread NAME under the channel PARENT)")
+    parser.add_argument("--files", type=Path, default=None,
+                        help="write attachments (pictures, exports) to this folder (default: beside the "
+                             "database, or a folder in the system's temporary directory)")
+    parser.add_argument("--verbose", action="store_true", help="show the bot's log lines (warnings and errors)")
     return parser.parse_args(argv)
+
+
+def files_folder(args: argparse.Namespace) -> Path:
+    """--files, else `<db>-files` beside the database; a temporary database's attachments outlive it."""
+    if args.files is not None:
+        return args.files
+    if args.db is not None:
+        return args.db.with_name(args.db.stem + "-files")
+    return Path(tempfile.gettempdir()) / "solo-console-files"
 
 
 def terminal_lang(environ: dict[str, str] | None = None) -> str:
@@ -443,13 +527,20 @@ async def run(args: argparse.Namespace, bot_factory: Callable[[Config], Any], st
     locale = LOCALES[args.lang]
     if args.user not in {u.name for u in world.users}:
         world.add_user(args.user, locale=locale)
-    printer = Printer(stdout, args.lang, args.json, world)
+    printer = Printer(stdout, args.lang, args.json, world, None if args.json else files_folder(args))
+    try:  # the channel exists before the bot connects: it learns its channels then
+        channel = world.ensure_channel(args.channel)
+    except ValueError:
+        printer.error("console.error.nested_thread", channel=args.channel)
+        return 2
     with tempfile.TemporaryDirectory(prefix="solo-console-") as scratch:
         db_path = args.db if args.db is not None else Path(scratch) / "console.sqlite3"
         db_path.parent.mkdir(parents=True, exist_ok=True)
         # The banner goes to stderr with the logs: stdout holds only the replies.
         where = str(args.db) if args.db is not None else printer.t("console.banner_temporary")
         print(printer.t("console.banner", lang=args.lang, where=where), file=sys.stderr, flush=True)
+        if printer.files is not None:
+            print(printer.t("console.banner_files", files=printer.files), file=sys.stderr, flush=True)
         async with StandIn(world) as standin:
             config = dataclasses.replace(Config.from_env(), token=None, db_path=db_path, db_url=None,
                                          api_base=standin.api_base, log_level="WARNING")
@@ -463,7 +554,8 @@ async def run(args: argparse.Namespace, bot_factory: Callable[[Config], Any], st
                 printer.error("console.start_failed", error=_in_words(error, args.lang))
                 return 1
             try:
-                console = Console(driver, printer, user=args.user, channel=args.channel, locale=locale)
+                console = Console(driver, printer, user=args.user, channel=channel, locale=locale)
+                await _banner_game(bot, printer, channel)
                 loop = asyncio.get_running_loop()
                 prompt = "> " if stdin.isatty() and stdout.isatty() else ""
                 while True:
@@ -479,13 +571,29 @@ async def run(args: argparse.Namespace, bot_factory: Callable[[Config], Any], st
                 await driver.__aexit__(None, None, None)
 
 
+async def _banner_game(bot: Any, printer: Printer, channel: Any) -> None:
+    """The banner's last line: the game in progress in the console's channel, if any."""
+    service = getattr(bot, "service", None)
+    row = await service.active(channel.id) if service is not None else None
+    if row is None:
+        return
+    from .i18n import t
+
+    summary = (await service.record(row)).state.summary()
+    where = MESSAGES[printer.lang].get(f"console.where.{row.kind}", "").format_map(summary)
+    print(printer.t("console.banner_game", channel=channel.name, game=t(printer.lang, f"word.{row.kind}"),
+                    game_id=row.id, where=where), file=sys.stderr, flush=True)
+
+
 def main(argv: list[str] | None = None, *, bot_factory: Callable[[Config], Any] | None = None,
          stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """The console's entry point; `bot_factory`, `stdin` and `stdout` are for tests."""
     args = _arguments(sys.argv[1:] if argv is None else argv)
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+    # Between replies the console shows replies only: the bot's log lines (an expected refusal is not even
+    # a warning) wait for --verbose.
+    logging.basicConfig(level=logging.WARNING if args.verbose else logging.CRITICAL, stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
-    logging.getLogger("discord").setLevel(logging.ERROR)
+    logging.getLogger("discord").setLevel(logging.ERROR if args.verbose else logging.CRITICAL)
     if stdin is None and hasattr(sys.stdin, "reconfigure"):
         # A stray byte that is not UTF-8 in a piped script is a bad line, not the end of the session.
         sys.stdin.reconfigure(errors="replace")

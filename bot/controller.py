@@ -35,6 +35,7 @@ from .render.embeds import game_embed, notice_embed
 from .render.picture import drawn
 from .sessions import REFUSALS, Played, Refusal
 from .store import GameRow, StoreError
+from .store.base import ChannelBusy, GameNotActive, GameNotFound, NothingToUndo, StaleVersion
 
 if TYPE_CHECKING:
     from .app import SoloBot
@@ -73,6 +74,11 @@ class GameUI(Protocol):
     def wants_picture(self, played: Played) -> bool: ...
     async def extra_button(self, ctl: Controller, interaction: discord.Interaction, row: GameRow, op: str,
                            arg: str | None) -> bool: ...
+
+
+# Store refusals a player's own move brings (a second game in a channel, a button from an older reply):
+# answered, and logged at INFO, not as warnings an operator should look into.
+EXPECTED_REFUSALS = (ChannelBusy, GameNotActive, GameNotFound, NothingToUndo, StaleVersion)
 
 
 def lang(interaction: discord.Interaction) -> str:
@@ -220,8 +226,9 @@ class Controller:
         """A private refusal that changed nothing. Pick, don't retype: when the error names candidates (an
         unknown or ambiguous card), each is a button that completes the command; when the input came from a
         form, "Edit" reopens it with what was typed."""
-        if isinstance(err, StoreError):
-            log.warning("store refused a change in channel %s: %s", interaction.channel_id, err)
+        if isinstance(err, StoreError):  # an expected refusal (a second game, a stale button) is no warning
+            level = logging.INFO if isinstance(err, EXPECTED_REFUSALS) else logging.WARNING
+            log.log(level, "store refused a change in channel %s: %s", interaction.channel_id, err)
         lg = lang(interaction)
         embed = notice_embed(lg, err.key, params=err.params)
         choices = list(getattr(err, "choices", None) or [])

@@ -225,6 +225,8 @@ def render_param(lang: str, name: str, value: Any, *, game: str, params: dict[st
         # Action types are the commands players type: say the command.
         names = [v.strip() for v in value.split(",") if v.strip() and v.strip() != "—"]
         return list_text(lang, (f"`/{hooks.command} {v}`" for v in names))
+    if name == "choices" and isinstance(value, (list, tuple)):  # closed words by their names: 見習い、魔法使い…
+        return list_text(lang, (t(lang, f"word.{v}") if has(f"word.{v}") else str(v) for v in value))
     if isinstance(value, (list, tuple)):
         return list_text(lang, (str(v) for v in value))
     if isinstance(value, bool):

@@ -94,7 +94,7 @@ class PickError(RuleError):
         self.choices = choices
 
 
-CANDIDATE_PARAMS = ("candidates", "suggestions", "suggestion_cards")
+CANDIDATE_PARAMS = ("candidates", "suggestions", "suggested_cards", "suggestion_cards")
 MAX_ARG = 40  # what a button's custom_id carries after the game, the version and the op
 
 
@@ -139,16 +139,23 @@ def ids_of(catalog: Catalog, text: str | Iterable[str], *, miss: Callable[[str],
     by default the catalog's). A card read from part of its name or a typo is noted, and the reply says which
     card was understood."""
     parts = split_list(text) if isinstance(text, str) else [str(p) for p in text]
-    ids = []
+    ids, misses = [], []
     for part in parts:
         resolved = catalog.resolve(part)
         if resolved is None:
-            (miss or catalog.lookup)(part)  # raises the miss with its suggestions
+            try:
+                (miss or catalog.lookup)(part)  # raises the miss with its suggestions
+            except RuleError as err:
+                misses.append(err)
             continue
         card, exact = resolved
         ids.append(card_id_of(card))
         if not exact:
             understood.note(catalog.game, part, ids[-1])
+    if len(misses) == 1:
+        raise misses[0]
+    if misses:  # every bad name at once, not one per try
+        raise RuleError("card.unknown_several", game=catalog.game, queries=[m.params.get("query") for m in misses])
     return ids
 
 

@@ -15,7 +15,7 @@ def leaderboard_row(lang: str, row: ResultRow) -> str:
     from ..i18n import t
 
     margin = row.margin
-    return t(lang, "leaderboard.seasons_row", margin=f"{margin:+d}" if margin is not None else "—",
+    return t(lang, "leaderboard.seasons_row", margin="—" if margin is None else t(lang, "leaderboard.margin", margin=margin),
              player=row.player_score, dummbot=row.opponent_score, difficulty=row.difficulty)
 
 

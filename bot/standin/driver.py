@@ -402,7 +402,7 @@ class Driver:
         client, only where the command is offered (its `contexts`: 0 server, 1 DM with the bot, 2 group DM);
         `anywhere=True` sends it all the same, as an outdated registration or a forged client could. `late`:
         delivered that many seconds after its creation."""
-        data = self._command_data(name, options or {}, focused=None)
+        data = self._command_data(name, options or {}, focused=None, locale=locale or self.standin.world.user(user).locale)
         if not anywhere:
             self._check_context(name, channel)
         return await self._run(APPLICATION_COMMAND, data, user, channel, locale, None, settle, timeout, late)
@@ -542,7 +542,8 @@ class Driver:
                 walk([command["name"]], command)
         return names
 
-    def _command_data(self, name: str, options: dict[str, Any], *, focused: str | None) -> dict:
+    def _command_data(self, name: str, options: dict[str, Any], *, focused: str | None,
+                      locale: str | None = None) -> dict:
         top, path, schemas = self.find_command(name)
         resolved: dict[str, dict] = {}
         typed = []
@@ -555,7 +556,8 @@ class Driver:
             if key == focused:
                 typed.append({"name": key, "type": schema["type"], "value": str(value), "focused": True})
             else:
-                typed.append({"name": key, "type": schema["type"], "value": self._typed(schema, value, resolved)})
+                typed.append({"name": key, "type": schema["type"],
+                              "value": self._typed(schema, value, resolved, locale)})
         given = set(options)
         missing = [o["name"] for o in schemas if o.get("required") and o["name"] not in given]
         if missing and focused is None:
@@ -570,7 +572,7 @@ class Driver:
             data["resolved"] = resolved
         return data
 
-    def _typed(self, schema: dict, value: Any, resolved: dict[str, dict]) -> Any:
+    def _typed(self, schema: dict, value: Any, resolved: dict[str, dict], locale: str | None = None) -> Any:
         """The value as Discord's client sends it for this option type (a choice picked by its value or by the
         name the client shows, in any language: see ``_chosen``)."""
         kind, name = schema["type"], schema["name"]
@@ -579,7 +581,7 @@ class Driver:
             chosen = _chosen(choices, str(value))
             if chosen is None:
                 raise DriverError("console.error.bad_choice", option=name, value=value,
-                                  choices=", ".join(str(c["value"]) for c in choices))
+                                  choices=choice_names(choices, locale))
             return chosen["value"]
         if kind == STRING:
             text = str(value)
@@ -659,6 +661,14 @@ class Driver:
             else:
                 components.append({"type": 1, "components": [answer]})
         return components
+
+
+def choice_names(choices: list[dict], locale: str | None, sep: str | None = None) -> str:
+    """The choices as the player's client lists them: by their names in ``locale`` when the command gives
+    them (見習い／魔法使い／大魔導師 in Japanese), else by the values one types (``apprentice, wizard``)."""
+    names = [(c.get("name_localizations") or {}).get(locale or "") or str(c["value"]) for c in choices]
+    localized = any((c.get("name_localizations") or {}).get(locale or "") for c in choices)
+    return (sep or ("／" if localized else ", ")).join(names)
 
 
 def _chosen(choices: list[dict], typed: str) -> dict | None:

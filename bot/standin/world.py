@@ -355,6 +355,24 @@ class World:
                 return channel
         raise KeyError(f"no channel {key!r} in the stand-in's world")
 
+    def ensure_channel(self, spec: str) -> Channel:
+        """The channel named ``spec``, made in the first guild when it does not exist yet: ``NAME`` is a
+        text channel, ``PARENT/NAME`` a thread under the text channel ``PARENT`` (made too when needed).
+        Run it before the stand-in starts: the bot learns its channels when it connects."""
+        parent_name, _, name = spec.lstrip("#").rpartition("/")
+        try:
+            found = self.channel(name)
+        except KeyError:
+            found = None
+        if found is not None and (not parent_name or (found.parent_id is not None
+                                                      and self.find_channel(found.parent_id).name == parent_name)):
+            return found
+        guild = self.guilds[0]
+        parent = self.ensure_channel(parent_name) if parent_name else None
+        if parent is not None and parent.is_thread:
+            raise ValueError(f"a thread cannot hold a thread: {spec!r}")
+        return guild.add_channel(name, parent=parent)
+
     def find_channel(self, channel_id: int) -> Channel | None:
         for guild in self.guilds:
             for channel in guild.channels:

@@ -134,7 +134,8 @@ VARIANTS = {
     "seasons.time_before_start": lambda p: _sign(p, "steps"),
     "action.seasons.crystals": lambda p: _sign(p, "change"),
     "seasons.event.crystals_lost": lambda p: "none" if _num(p, "n") == 0 else None,
-    "seasons.event.crystals_corrected": lambda p: "none" if _num(p, "change") == 0 else _sign(p, "change"),
+    "seasons.event.crystals_corrected": lambda p: "none" if _num(p, "change") == 0 else (
+        "clamped" if _num(p, "asked") not in (None, _num(p, "change")) else _sign(p, "change")),
     "seasons.event.tie_broken": lambda p: None if p.get("highest", True) else "lowest",
     # Naria's own line already tells the player to put one of the two cards onto Dummbot's hand.
     "seasons.event.draw_to_hand": lambda p: "naria" if p.get("reason") == "naria" else None,

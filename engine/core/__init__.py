@@ -1,6 +1,6 @@
 """What every game engine shares: value types, the error type, randomness, catalogs, records."""
 
-from .catalog import Catalog, Entry, split_list
+from .catalog import Catalog, Entry, is_cjk, split_list
 from .errors import RuleError
 from .model import JSON, Action, Event, Step, Waiting
 from .record import GameRecord, Rules, State
@@ -10,5 +10,5 @@ from .text import closest, fold, one_edit
 
 __all__ = [
     "JSON", "OUTCOMES", "Action", "Catalog", "Entry", "Event", "GameRecord", "RuleError", "Result", "Rng", "Rules", "State", "Step",
-    "Waiting", "closest", "fold", "one_edit", "split_list",
+    "Waiting", "closest", "fold", "is_cjk", "one_edit", "split_list",
 ]

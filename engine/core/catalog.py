@@ -72,31 +72,49 @@ class Catalog(Generic[C]):
         """The card meant by ``query`` and whether it was named exactly.
 
         Beyond :meth:`find`, the one card left when exactly one fits: a part of one card's names
-        (「ナリア」, "Figrim", "temporal boot") or a name with a single typo ("Amulet of Ari", "Elite
-        Troper": one letter added, dropped, changed or two swapped). Numbers are only ever exact.
+        (「ナリア」, "Figrim", "temporal boot"), the beginning of a name ("Sid"), a name with a single typo
+        ("Amulet of Ari", "Elite Troper": one letter added, dropped, changed or two swapped) or the beginning
+        of one with a typo ("Sylas" for Syllas the Faithful). Numbers are only ever exact.
         """
         exact = self.find(query)
         if exact is not None:
             return exact, True
         key = fold(str(query))
+        fits = self._fits(key) if len(key) > 1 or not is_cjk(key) else []  # one kanji: a hint, never a pick
+        return (self._entries[fits[0]].card, False) if len(fits) == 1 else None
+
+    def ambiguous(self, query: str) -> list[str]:
+        """The cards a fragment fits when it fits more than one (「箱」, "amulet"), in catalog order; else []."""
+        fits = self._fits(fold(str(query))) if self.find(query) is None else []
+        return fits if len(fits) > 1 else []
+
+    def _fits(self, key: str) -> list[str]:
+        """The ids a folded, inexact query fits, by the first rule that finds any (see :meth:`resolve`)."""
         if not key or key.lstrip("#").isdigit():
-            return None
-        cjk = any(ord(c) > 0x2E7F for c in key)
-        if len(key) >= (2 if cjk else 4):
-            parts = {card_id for name, card_id in self._index.items() if key in name and not name.lstrip("#").isdigit()}
-            if len(parts) == 1:
-                return self._entries[parts.pop()].card, False
-            if parts:
-                return None
+            return []
+        cjk = is_cjk(key)
+        names = [(name, card_id) for name, card_id in self._index.items() if not name.lstrip("#").isdigit()]
+        rules = []
+        if cjk or len(key) >= 4:
+            rules.append(lambda name: key in name)
+        if not cjk and len(key) >= 3:
+            rules.append(lambda name: name.startswith(key))
         if len(key) >= (3 if cjk else 5):
-            near = {card_id for name, card_id in self._index.items() if one_edit(key, name)}
-            if len(near) == 1:
-                return self._entries[near.pop()].card, False
-        return None
+            rules.append(lambda name: one_edit(key, name))
+        if not cjk and len(key) >= 5:
+            rules.append(lambda name: any(one_edit(key, name[:len(key) + d]) for d in (-1, 0, 1)))
+        for rule in rules:
+            found = {card_id for name, card_id in names if rule(name)}
+            if found:
+                return [card_id for card_id in self._entries if card_id in found]
+        return []
 
     def lookup(self, query: str) -> C:
         found = self.resolve(query)
         if found is None:
+            several = self.ambiguous(query)
+            if several:
+                raise RuleError("card.ambiguous", game=self.game, query=str(query), suggestions=several)
             raise RuleError("card.unknown", game=self.game, query=str(query), suggestions=self.suggest(query))
         return found[0]
 
@@ -124,6 +142,11 @@ class Catalog(Generic[C]):
             found = self.suggest(typed, n=limit)
         order = {cid: i for i, cid in enumerate(self._entries)}
         return sorted(found[:limit], key=lambda cid: (cid not in starts, order[cid]))
+
+
+def is_cjk(text: str) -> bool:
+    """Whether ``text`` holds Japanese (kana or kanji): such names are matched from shorter fragments."""
+    return any(ord(c) > 0x2E7F for c in text)
 
 
 def split_list(text: str) -> list[str]:

@@ -12,15 +12,16 @@ _IGNORED = set(" \t\u3000'’‘`´-‐‑‒–—―ー・.,、。:;!?！？()
 
 @lru_cache(maxsize=4096)  # a pure function of the text: names typed again are folded once (issue 12)
 def fold(text: str) -> str:
-    """The comparison form of a name: NFKC (全角→半角), case-folded, accents and separators dropped.
+    """The comparison form of a name: NFKC (全角→半角), case-folded, hiragana as katakana (「けあん」 is
+    「ケアン」, as an input method left it unconverted), accents and separators dropped.
 
     The long vowel mark ー is kept when it sits between kana (it is part of the word), only
     dropped when it stands for a hyphen, so ``ダムボット`` and ``ヴォルフィーリオン`` stay intact.
 
-    >>> fold("Ｅｌｉｔｅ  Trooper"), fold("Élite-Trooper"), fold("ヴォルフィーリオン")
-    ('elitetrooper', 'elitetrooper', 'ヴォルフィーリオン')
+    >>> fold("Ｅｌｉｔｅ  Trooper"), fold("Élite-Trooper"), fold("ヴォルフィーリオン"), fold("けあん")
+    ('elitetrooper', 'elitetrooper', 'ヴォルフィーリオン', 'ケアン')
     """
-    text = unicodedata.normalize("NFKC", text).casefold()
+    text = unicodedata.normalize("NFKC", text).casefold().translate(_HIRAGANA_TO_KATAKANA)
     text = "".join(_strip_accent(c) for c in text)
     out = []
     for i, c in enumerate(text):
@@ -29,6 +30,10 @@ def fold(text: str) -> str:
         elif c not in _IGNORED:
             out.append(c)
     return "".join(out)
+
+
+# ぁ (U+3041) … ゖ (U+3096) and ゝゞ sit 0x60 below their katakana.
+_HIRAGANA_TO_KATAKANA = {c: c + 0x60 for c in (*range(0x3041, 0x3097), 0x309D, 0x309E)}
 
 
 def _strip_accent(c: str) -> str:

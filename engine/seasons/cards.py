@@ -52,5 +52,8 @@ def card_id(query: object) -> str:
     found = CATALOG.resolve(str(query))
     card = None if found is None else found[0]
     if card is None:
+        several = CATALOG.ambiguous(str(query))
+        if several:
+            raise RuleError("seasons.card_ambiguous", query=str(query), suggested_cards=several)
         raise RuleError("seasons.card_unknown", query=str(query), suggested_cards=CATALOG.suggest(str(query)))
     return card.id

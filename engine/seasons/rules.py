@@ -68,11 +68,11 @@ class SeasonsRules:
         difficulty = _DIFFICULTY_WORDS.get(str(options.get("difficulty", "wizard")).strip().casefold())
         if difficulty is None:
             raise RuleError("seasons.bad_option", option="difficulty", value=str(options.get("difficulty")),
-                            choices=", ".join(DIFFICULTIES))
+                            choices=list(DIFFICULTIES))
         dice = _DICE_WORDS.get(str(options.get("dice", "table")).strip().casefold())
         if dice is None:
             raise RuleError("seasons.bad_option", option="dice", value=str(options.get("dice")),
-                            choices=", ".join(DICE_MODES))
+                            choices=list(DICE_MODES))
         edition = options.get("edition", EDITION)
         if edition not in EDITIONS:
             raise RuleError("seasons.bad_option", option="edition", value=str(edition),
@@ -837,7 +837,7 @@ def _do_crystals(s: SeasonsState, action: Action, events: Events) -> None:
         raise RuleError("seasons.bad_number", field="change", value="0")
     before = s.crystals
     s.crystals = max(0, s.crystals + change)  # never below 0
-    _ev(events, "crystals_corrected", change=s.crystals - before, total=s.crystals)
+    _ev(events, "crystals_corrected", change=s.crystals - before, total=s.crystals, asked=change)
 
 
 def _do_answer(s: SeasonsState, action: Action, events: Events) -> None:

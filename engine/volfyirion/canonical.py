@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Action, RuleError, fold, split_list
+from engine.core import Action, RuleError, split_list
 
 from .cards import card
-from .state import VolfState
+from .state import VolfState, city_named
 
 _CARD_ARGS = {"play": ("card",), "remove": ("card",), "acquire": ("card",), "putaside": ("card",),
               "unseal": ("card",), "redeploy": ("troop",)}
@@ -49,8 +49,5 @@ def _card_id(value: Any) -> Any:
 
 def _city_name(state: VolfState, value: Any) -> Any:
     """The city the rules' lookup finds (name, forgiving, or printed defence), or the value as typed."""
-    key = fold(str(value))
-    for city in state.cities:
-        if fold(city["name"]) == key or str(city["defence"]) == key:
-            return city["name"]
-    return value
+    city = city_named(state.cities, value)
+    return value if city is None else city["name"]

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine import data
-from engine.core import Catalog, Entry, RuleError
+from engine.core import Catalog, Entry, RuleError, is_cjk
 
 ASSET_TYPES = ("command", "troop", "building")
 
@@ -42,6 +42,8 @@ def _load() -> list[Card]:
 
 CARDS: tuple[Card, ...] = tuple(_load())
 CATALOG: Catalog[Card] = Catalog((Entry(c.name, (), c) for c in CARDS), game="volfyirion")
+# The cities alone, so that the beginning of a city's name ("akao") finds it among three-word names.
+CITY_CATALOG: Catalog[Card] = Catalog((Entry(c.name, (), c) for c in CARDS if c.type == "city"), game="volfyirion")
 
 # The solo Asset Deck: card name -> copies (62 cards: 35 Command, 15 Troop, 12 Building).
 SOLO_ASSET_DECK: dict[str, int] = {c.name: c.qty for c in CARDS if c.in_asset_deck}
@@ -67,6 +69,11 @@ def card(query: object) -> Card:
     """A card by any spelling; a miss is a ``volfyirion.unknown_card`` with suggestions."""
     found = find(str(query)) if query is not None else None
     if found is None:
+        several = CATALOG.ambiguous(str(query or ""))
+        if several:
+            raise RuleError("volfyirion.ambiguous_card", query=str(query), suggestion_cards=several)
+        if is_cjk(str(query or "")):  # the box names its cards in English only: say so, not "did you mean: —"
+            raise RuleError("volfyirion.english_names", query=str(query))
         raise RuleError(
             "volfyirion.unknown_card", query=str(query), suggestion_cards=CATALOG.suggest(str(query or ""))
         )
@@ -75,9 +82,10 @@ def card(query: object) -> Card:
 
 def city_card(query: object) -> Card:
     """A city card by name (for the options)."""
-    found = CATALOG.find(str(query)) if query is not None else None
-    if found is None or found.type != "city":
-        near = [name for name in CATALOG.suggest(str(query or ""), n=6) if CATALOG[name].type == "city"]
+    resolved = CITY_CATALOG.resolve(str(query)) if query is not None else None
+    found = None if resolved is None else resolved[0]
+    if found is None:
+        near = CITY_CATALOG.suggest(str(query or ""), n=6)
         raise RuleError("volfyirion.unknown_city", query=str(query), cities=list(near or CITIES))
     return found
 

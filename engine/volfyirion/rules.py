@@ -11,13 +11,13 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.core import JSON, Action, Event, RuleError, Step, fold, split_list
+from engine.core import JSON, Action, Event, RuleError, Step, split_list
 
 from . import attack as arith
 from . import undo
 from .cards import CATALOG, HOUSE_DECK, SOLO_ASSET_DECK, SOLO_REMOVED, Card, card
 from .options import normalize_options
-from .state import ASSET_ROW, CHOOSE_BUILDING, CHOOSE_TROOP, FINISHED, REVEAL, TURN, VolfState
+from .state import ASSET_ROW, CHOOSE_BUILDING, CHOOSE_TROOP, FINISHED, REVEAL, TURN, VolfState, city_named
 
 Events = list[Event]
 PUT_ASIDE_COST = 6  # V-2.2: 6 Battle or 6 Knowledge points
@@ -133,10 +133,9 @@ def _city(state: VolfState, query: Any) -> dict[str, Any]:
     """One of this game's cities, by name (forgiving) or by printed defence ("8")."""
     if query is None or str(query).strip() == "":
         raise RuleError("volfyirion.city_needed", cities=[c["name"] for c in state.standing()])
-    key = fold(str(query))
-    for city in state.cities:
-        if fold(city["name"]) == key or str(city["defence"]) == key:
-            return city
+    city = city_named(state.cities, query)
+    if city is not None:
+        return city
     raise RuleError("volfyirion.unknown_city", query=str(query), cities=[c["name"] for c in state.cities])
 
 
@@ -218,7 +217,8 @@ def _remove(state: VolfState, args: JSON, events: Events) -> None:
             raise RuleError("volfyirion.which_city", card=c.name, cities=[h["name"] for h in holders])
         holders[0][slot] = None
         state.removed.append(c.name)
-        events.append(Event("volfyirion.event.card_removed_from_city", card=c.name, city=holders[0]["name"]))
+        # The player removed it and reported it: said as done, not as an order (V-4's own removals order it).
+        events.append(Event("volfyirion.event.card_removed_reported", card=c.name, city=holders[0]["name"]))
         return
     if c.type == "wonder":
         # Prefer an unsealed copy: the sealed one is the one the player cannot use anyway.

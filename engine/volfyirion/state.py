@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import JSON, RuleError, Waiting
+from engine.core import JSON, RuleError, Waiting, fold
 from engine.core.result import Result
 
 from .cards import SOLO_ASSET_DECK
@@ -215,3 +215,14 @@ class VolfState:
             return cls(**fields)
         except TypeError:  # a field missing or unknown: not a state this version wrote
             raise RuleError("volfyirion.state_version", version=str(data.get("version"))) from None
+
+
+def city_named(cities: list[dict[str, Any]], query: Any) -> dict[str, Any] | None:
+    """The city of ``cities`` a player means: its name (forgiving), its printed defence ("8"), or the beginning
+    of one name only ("akao" for Akao Uket, "ty" for Tylaris); None otherwise."""
+    key = fold(str(query))
+    exact = [c for c in cities if fold(c["name"]) == key or str(c["defence"]) == key]
+    if exact:
+        return exact[0]
+    begun = [c for c in cities if key and fold(c["name"]).startswith(key)]
+    return begun[0] if len(begun) == 1 else None

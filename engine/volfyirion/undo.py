@@ -31,6 +31,7 @@ _REVERSED: dict[str, Callable[[Params], tuple[str, Params]]] = {
     "card_replaced": _same("card_replaced", "card", "new_card", "city"),
     "card_removed": _same("card_removed", "card"),
     "card_removed_from_city": _same("card_back_in_city", "card", "city"),
+    "card_removed_reported": _same("card_back_in_city", "card", "city"),
     "troop_lost": _same("card_back_in_city", "card", "city"),
     "building_lost": _same("card_back_in_city", "card", "city"),
     "troop_redeployed": _same("troop_redeployed", "card", "from_city", "city"),

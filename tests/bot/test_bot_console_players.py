@@ -53,7 +53,7 @@ def test_language_from_lang_banner_on_stderr_quit_and_missing_choices(tmp_path):
                        "--db", str(db), env={"LANG": "ja_JP.UTF-8"})
     assert done.returncode == 0, done.stderr[-2000:]
     out, err = done.stdout, done.stderr
-    assert "difficulty:(apprentice|wizard|archmage)" in out  # the missing option, with its choices
+    assert "difficulty:(見習い|魔法使い|大魔導師)" in out  # the missing option, with its choices by their Japanese names
     assert "ダムボットの試練開始" in out  # Japanese from LANG
     assert out.count("## 十二季節の魔法使い") == 1  # `quit` left before /game status
     assert str(db) in err and "quit" in err and "ゲームの保存先" in err  # the banner, on stderr only
@@ -93,7 +93,7 @@ def test_choices_typed_as_the_client_shows_them_and_mentions_shown_as_names(tmp_
     assert "難易度: ノーマル" in out
     assert "プレイヤー: @player" in out and "<@" not in out
     assert "## 🏅 ランキング — ヴォルフィーリオン（ドラゴン）" in out
-    assert "! `difficulty` に 'medium' は指定できません。選択肢: apprentice, wizard, archmage, easy, normal, hard" in out
+    assert "! `difficulty` に 'medium' は指定できません。選択肢: 見習い／魔法使い／大魔導師／イージー／ノーマル／ハード" in out
     assert "難易度: 魔法使い · ボットのダイス" in out
 
 

@@ -85,3 +85,69 @@ def test_die_face_suggestions_in_a_japanese_reply_are_japanese():
              closest_faces=["2 water, star, 2 dots", "draw, 3 dots"])
     assert "「水2、星、2点」" in text and "「ドロー、3点」" in text
     assert not re.search(r"[A-Za-z]", text)
+
+
+# -- issue 25, point 8: what a player at the table misread (rules ja-style.md should gain) -------------------
+
+
+def test_cards_chosen_from_play_are_ba_no_kaado_not_drawn_cards():
+    """Syllas' and Amsug's ties pick among the cards in play: 「場のカード」, never 「引いたカード」."""
+    for key in ("seasons.event.tie_broken", "seasons.event.tie_broken.lowest"):
+        text = t("ja", key, prestige=3, tied_cards=["10", "17"], among=2, copies=1, card="10")
+        assert "場のカード" in text and "引いたカード" not in text
+
+
+def test_every_event_line_is_a_sentence_not_a_label():
+    """「脇に置く: Soldier」 reads as a label: a line that ends in a colon and a list says what to do, or what
+    happened, in a sentence (〜てください／〜ます／〜です)."""
+    bad = {k: v for k, v in catalog_texts()["ja"].items()
+           if ".event." in k and re.fullmatch(r"[^。]*[:：] ?\{[a-z_]+\}", v)
+           and not re.search(r"ください|ます|です", v.split(":")[0])}
+    assert bad == {}
+
+
+def test_what_the_player_reported_is_said_as_done_not_ordered():
+    """After `/volfyrion remove`, the player has removed the card: 「除去しました」, not 「除去してください」."""
+    text = t("ja", "volfyirion.event.card_removed_reported", card="Novice", city="Kyr")
+    assert text == "Novice（Kyr）を除去しました。"
+
+
+def test_corrections_say_more_or_fewer_with_a_plain_count_and_a_clamp_says_why():
+    """No 「−3個修正しました」: 「3個減らしました」/「2個増やしました」; a correction stopped at 0 says so."""
+    assert t("ja", "seasons.event.crystals_corrected", change=-3, total=1, asked=-3) == "ダムボットのクリスタルを3個減らしました（1個）。"
+    assert t("ja", "seasons.event.crystals_corrected", change=2, total=4, asked=2) == "ダムボットのクリスタルを2個増やしました（4個）。"
+    clamped = t("ja", "seasons.event.crystals_corrected", change=-2, total=0, asked=-3)
+    assert "2個しかない" in clamped and "0個より少なくなりません" in clamped
+    assert all("{change:+}個" not in v for v in catalog_texts()["ja"].values())
+
+
+def test_a_cancelled_payment_says_whose_crystals_and_where_they_go():
+    """「ダムボットはクリスタルを1個戻します」 read as giving back to the player: say Dummbot's total grows and
+    which token moves on the crystal board."""
+    text = t("ja", "seasons.event.payment_corrected", card="33", n=1, total=3)
+    assert "戻します" not in text and "ダムボットのクリスタルは1個増えて3個" in text and "クリスタルボード" in text
+
+
+def test_leaderboard_margins_have_a_real_minus_sign_and_the_unit():
+    assert t("ja", "leaderboard.margin", margin=-3) == "−3点" and t("ja", "leaderboard.margin", margin=5) == "+5点"
+    assert t("en", "leaderboard.margin", margin=-3) == "−3 points"
+
+
+def test_a_heading_the_console_prints_before_a_colon_has_no_full_stop():
+    """The kept-form message's heading is printed as 「見出し: 値」: no 「。:」 (nor ".:" in English)."""
+    for lang in ("ja", "en"):
+        heading = t(lang, "pick.edit")
+        assert not heading.endswith(("。", ".")), heading
+
+
+def test_the_bots_own_roll_is_a_button_to_press_not_dice_to_roll():
+    """With the bot's dice, 「ダイスを振ってください」 sent players for their own dice: name the button."""
+    text = t("ja", "seasons.waiting.roll", year=1, month=1, season="冬", round=1)
+    assert "［ダイスを振る］を押してください" in text and "ボットが" in text
+
+
+def test_components_are_named_as_the_seed_names_them():
+    """クリスタルボード, ソーサラートークン, 魔法オブジェクト — not 魔法のアイテム or other coinages."""
+    for key, text in catalog_texts()["ja"].items():
+        assert "魔法のアイテム" not in text and "マジックアイテム" not in text, key
+        assert "魔術師トークン" not in text and "クリスタルトラック" not in text, key

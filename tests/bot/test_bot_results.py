@@ -28,7 +28,8 @@ async def test_leaderboard_ranks_margins_and_stats_count_games(driver):
     lines = [line for line in board.text.splitlines() if line.startswith("**")]
     ranked = sorted(margins, key=margins.get, reverse=True)
     assert [str(driver.standin.world.user(u).id) in line for u, line in zip(ranked, lines, strict=True)] == [True] * 2
-    assert f"{margins[ranked[0]]:+d}" in lines[0]
+    best = margins[ranked[0]]  # a real minus sign and the unit, as every other score (ja-style)
+    assert (f"+{best} point" if best >= 0 else f"−{-best} point") in lines[0]
     only_archmage = await driver.slash("game leaderboard", {"game": "seasons", "difficulty": "archmage"})
     assert "No finished games" in only_archmage.text
     stats = await driver.slash("game stats", {"user": str(driver.standin.world.user("haruka").id)}, locale="ja")

@@ -48,8 +48,8 @@ form name=Ann note="a b"
 """
 
 
-def test_console_over_a_pipe_readable():
-    done = run_piped(SESSION)
+def test_console_over_a_pipe_readable(tmp_path):
+    done = run_piped(SESSION, "--files", str(tmp_path))
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "hello world (en-US)" in out
@@ -60,7 +60,8 @@ def test_console_over_a_pipe_readable():
     assert "count 1" in out and "[1] Count 1  [2] Form" in out
     assert "Form “Echo form”" in out and "name=…" in out
     assert "form Ann|a b" in out
-    assert "📎 echo.json (8 bytes)" in out and "📎 blob.bin (16 bytes)" in out
+    assert f"📎 {tmp_path / 'echo.json'} (8 bytes)" in out and f"📎 {tmp_path / 'blob.bin'} (16 bytes)" in out
+    assert len((tmp_path / "blob.bin").read_bytes()) == 16  # written where the line says
     assert "(only you can see this)\nposting" in out
     assert "## Result\ndone" in out
     assert out.index("hello world") < out.index("picked 1 fire") < out.index("form Ann")

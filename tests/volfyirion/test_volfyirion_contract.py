@@ -79,7 +79,7 @@ def test_remove_needs_the_city_when_the_card_stands_in_two():
         push(record, "remove", card="Guard")
     assert err.value.key == "volfyirion.which_city"
     step = push(record, "remove", card="Guard", city="Alantar")
-    assert events(step, "card_removed_from_city") == [{"card": "Guard", "city": "Alantar"}]
+    assert events(step, "card_removed_reported") == [{"card": "Guard", "city": "Alantar"}]
     with pytest.raises(RuleError, match="not_in_play"):
         push(record, "remove", card="Guard", city="Alantar")
     push(record, "play", card="Pure Qoam")

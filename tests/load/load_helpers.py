@@ -188,7 +188,7 @@ def ply_of(custom_id: str) -> int:
 async def start(driver: Driver, game: ChannelGame, tally: Tally, *, length: int) -> None:
     """Start the channel's game, learn its seed from the export, write its script."""
     name = "seasons start" if game.kind == "seasons" else "volfyrion start"
-    reply = await timed(tally, driver.slash(name, dict(game.options), settle=False, **game.who), "start")
+    reply = await timed(tally, driver.slash(name, dict(game.options), **game.who), "start")
     assert acknowledged(reply), f"start refused in {game.channel.name}: {reply.text}"
     game.reply = reply
     record = await export(driver, game, tally)
@@ -207,9 +207,9 @@ def send(driver: Driver, game: ChannelGame, action: Action, *, by_button: bool):
     op_arg = BUTTON_FOR.get((game.kind, action.type))
     custom_id = find_button(game.reply, op_arg[0], op_arg[1](action)) if op_arg else None
     if custom_id is not None and (by_button or action.type == "take"):
-        return driver.press(custom_id, message=buttons_message(game.reply), user=game.user, settle=False)
+        return driver.press(custom_id, message=buttons_message(game.reply), user=game.user)
     name, options = command_for(game, action)
-    return driver.slash(name, options, settle=False, **game.who)
+    return driver.slash(name, options, **game.who)
 
 
 async def step(driver: Driver, game: ChannelGame, tally: Tally, *, by_button: bool) -> Reply:
@@ -233,7 +233,7 @@ async def burst(driver: Driver, game: ChannelGame, tally: Tally, k: int) -> tupl
     assert custom_id is not None, f"no button to press in {game.channel.name}: {game.reply.buttons}"
     message = buttons_message(game.reply)
     replies = await asyncio.gather(*(
-        timed(tally, driver.press(custom_id, message=message, user=game.user, settle=False), "burst") for _ in range(k)))
+        timed(tally, driver.press(custom_id, message=message, user=game.user), "burst") for _ in range(k)))
     applied = [r for r in replies if acknowledged(r)]
     assert len(applied) == 1, f"{len(applied)} of {k} presses of {custom_id} applied in {game.channel.name}"
     for other in replies:
@@ -296,9 +296,9 @@ async def race(driver: Driver, game: ChannelGame, tally: Tally, rng_pick: int) -
     first = Op(action, ply_of(first_id) if first_id else None)
     calls = [send(driver, game, action, by_button=action.type == "take")]
     if partner.action is None:
-        calls.append(driver.slash("game undo", {}, settle=False, **game.who))
+        calls.append(driver.slash("game undo", {}, **game.who))
     else:
-        calls.append(driver.slash(*command_for(game, partner.action), settle=False, **game.who))
+        calls.append(driver.slash(*command_for(game, partner.action), **game.who))
     replies = list(await asyncio.gather(*(timed(tally, c, "race") for c in calls)))
     return [first, partner], replies
 

@@ -75,8 +75,9 @@ def end_of_turn_draw(state: VolfState, reshuffled: bool, events: list[Event]) ->
     if reshuffled:
         if draw is not None and not due:
             events.append(Event("volfyirion.event.house_reshuffle_early", left=draw))
-        house["draw"] = None if cards is None else max(cards - HAND, 0)
-        house.pop("why", None)
+        if cards is not None:  # counted anew: all but the new hand is to draw
+            house["draw"] = max(cards - HAND, 0)
+            house.pop("why", None)
     elif due:
         events.append(Event("volfyirion.event.house_reshuffle_missing", left=draw))
         house["cards"] = house["draw"] = None

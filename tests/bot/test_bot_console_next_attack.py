@@ -46,3 +46,17 @@ async def test_v3_4_a_card_played_but_never_reported_acquired_is_said_to_leave_i
         await session.type("/volfyrion start difficulty:normal")
         said = flat(await session.type("/volfyrion play card:Elite Trooper city:Tylaris"))
         assert words["name"] in said and words["unknown"] in said and "/volfyrion acquire" in said
+
+
+LEAD_IN = {"en": ("If Volfyirion attacked at the end of this turn:", "Were it to attack"),
+           "ja": ("このターンの終わりにヴォルフィーリオンが攻撃したら:", "攻撃するとしたら")}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_v6_the_danger_headline_with_the_token_on_its_lair_leads_in_once(tmp_path, lang):
+    kept, dropped = LEAD_IN[lang]
+    async with console_session(tmp_path / "g.sqlite3", lang=lang, seed=1) as session:
+        await session.type("/volfyrion start difficulty:normal")
+        said = flat(await session.type("/volfyrion danger"))
+        assert "🛡️" in said and said.count(kept) == 1 and dropped not in said

@@ -230,6 +230,9 @@ def _remove(state: VolfState, args: JSON, events: Events) -> None:
         state.removed.append(c.name)
         events.append(Event("volfyirion.event.card_removed", card=c.name))
         return
+    if c.type == "starting":  # a Prospector thinned from the House Deck: one card fewer to draw (V-3.4's count)
+        _remove_starting(state, c, events)
+        return
     if c.type != "command":
         raise RuleError("volfyirion.cannot_remove", card=c.name)
     # A Command card from the player's deck: tracked so it no longer counts as a possible Rage card.
@@ -238,6 +241,16 @@ def _remove(state: VolfState, args: JSON, events: Events) -> None:
         state.owned.remove(c.name)
     else:
         _check_copies(state, c)
+    state.removed.append(c.name)
+    events.append(Event("volfyirion.event.card_removed", card=c.name))
+
+
+def _remove_starting(state: VolfState, c: Card, events: Events) -> None:
+    """A card of the starting House Deck (V-1.5) removed from the game: it leaves the deck the bot counts."""
+    left = HOUSE_DECK[c.name] - state.removed.count(c.name)
+    if left < 1:
+        raise RuleError("volfyirion.too_many_copies", card=c.name, count=1, available=0, qty=HOUSE_DECK[c.name])
+    house.left_the_deck(state, reported=True)
     state.removed.append(c.name)
     events.append(Event("volfyirion.event.card_removed", card=c.name))
 

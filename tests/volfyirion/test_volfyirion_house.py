@@ -3,9 +3,10 @@ V-1.5; issue 25 point 5)."""
 
 from __future__ import annotations
 
+import pytest
 from volfyirion_helpers import events, new, push
 
-from engine.core import GameRecord
+from engine.core import GameRecord, RuleError
 from engine.volfyirion import RULES, danger
 from engine.volfyirion.house import CHEAP_UNKNOWN, next_attack
 from engine.volfyirion.state import VolfState
@@ -94,3 +95,13 @@ def test_v3_4_a_game_saved_before_the_count_says_it_cannot_be_known_and_replays_
     assert replayed.state.house == {"cards": 10, "draw": 0}
     record.pop()  # undone, the count is back where it was
     assert record.state.house == {"cards": 10, "draw": 5}
+
+
+def test_v3_4_a_starting_card_removed_leaves_the_house_deck_and_its_copies_are_counted():
+    record = new(difficulty="normal")
+    step = push(record, "remove", card="Prospector")
+    assert events(step, "card_removed") == [{"card": "Prospector"}] and record.state.house["cards"] == 9
+    push(record, "remove", card="Captain")
+    with pytest.raises(RuleError) as refused:
+        push(record, "remove", card="Captain")  # the House Deck has one Captain (V-1.5)
+    assert refused.value.key == "volfyirion.too_many_copies" and record.state.house["cards"] == 8

@@ -8,13 +8,13 @@ import pytest
 from console_session import console_session, text_of
 
 WORDS = {
-    "en": {"name": "When Volfyirion comes next", "turn2": "5 cards left to draw (10 in all)",
+    "en": {"name": "When Volfyirion comes next", "turn2": "5 cards left to draw (10 in all",
            "at": "at the end of turn 2", "now": "the draw at the end of this turn (turn 2) reshuffles",
-           "acquired": "(11 in all)", "figures": "a city falls", "unknown": "Cannot be known for now",
+           "acquired": "(11 in all", "figures": "a city falls", "unknown": "Cannot be known for now",
            "missing": "Cannot be known: a reshuffle the bot counted on did not come"},
-    "ja": {"name": "次にヴォルフィーリオンが来るとき", "turn2": "山札の残りは5枚（全部で10枚）",
+    "ja": {"name": "次にヴォルフィーリオンが来るとき", "turn2": "ハウスデッキの残りは5枚（手札と捨て札を含めて全部で10枚）",
            "at": "ターン2の終わりに手札を引くとき", "now": "このターン（ターン2）の終わりに手札を引くときに作り直す",
-           "acquired": "（全部で11枚）", "figures": "街が破壊される確率", "unknown": "今はわかりません",
+           "acquired": "全部で11枚）", "figures": "街が破壊される確率", "unknown": "今はわかりません",
            "missing": "わかりません: ボットの数えでは作り直すはずの引きで作り直さなかった"},
 }
 

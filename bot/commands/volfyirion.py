@@ -14,7 +14,7 @@ from .. import understood
 from ..buttons import ButtonSpec, FieldSpec, view_of
 from ..controller import Builder, Controller, lang, send, think
 from ..i18n import L, t
-from ..render.volfyirion_danger import danger_embed, removal_lines
+from ..render.volfyirion_danger import danger_embed, next_attack_lines, removal_lines
 from ..sessions import Played, Refusal
 from ..store import GameRow
 from .cards import CardOption, CardTransformer
@@ -319,9 +319,14 @@ class VolfyirionUI:
         raise Refusal("refuse.unknown_button")
 
     def extra_fields(self, step: Step, lg: str) -> list[tuple[str, str]]:
-        """At an attack that asks which Troop to remove: which city falls for each choice (V-4.1)."""
+        """At each turn's prompt: when the next reshuffle, so the next attack, comes (V-3.4). At an attack that
+        asks which Troop to remove: which city falls for each choice (V-4.1)."""
+        from engine.volfyirion.house import next_attack
+        from engine.volfyirion.state import TURN
         from engine.volfyirion.whatif import removal_outcomes
 
+        if step.state.phase == TURN:
+            return [(t(lg, "volfyirion.next.name"), next_attack_lines(lg, next_attack(step.state)))]
         outcomes = removal_outcomes(step.state)
         return [(t(lg, "whatif.choose.name"), removal_lines(lg, outcomes))] if outcomes else []
 

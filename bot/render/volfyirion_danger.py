@@ -106,3 +106,19 @@ def removal_lines(lg: str, outcomes: list[dict[str, Any]]) -> str:
         else:
             lines.append(t(lg, "whatif.choose.row", city=o["city"], outcome=outcome, attack=o["attack"]))
     return "\n".join(lines)
+
+
+def next_attack_lines(lg: str, found: dict[str, Any]) -> str:
+    """When the next reshuffle — and so the next attack — comes (V-3.4), from ``house.next_attack``; or why
+    it cannot be known."""
+    if not found["known"]:
+        return t(lg, f"volfyirion.next.unknown.{found['why']}")
+    key = "volfyirion.next.known_now" if found["turns"] == 0 else "volfyirion.next.known"
+    lines = [t(lg, key, draw=found["draw"], cards=found["cards"], turn=found["turn"], turns=found["turns"])]
+    figures = found["danger"]
+    if figures is None:
+        lines.append(t(lg, "volfyirion.next.figures_elsewhere"))
+    else:
+        lines.append(t(lg, "volfyirion.next.figures", size=figures["size"], p_city=percent(figures["p_city_falls"]),
+                       p_lost=percent(figures["p_game_lost"])))
+    return "\n".join(lines)

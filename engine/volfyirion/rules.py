@@ -14,7 +14,7 @@ from typing import Any
 from engine.core import JSON, Action, Event, RuleError, Step, split_list
 
 from . import attack as arith
-from . import undo
+from . import house, undo
 from .cards import CATALOG, HOUSE_DECK, SOLO_ASSET_DECK, SOLO_REMOVED, Card, card
 from .options import normalize_options
 from .state import ASSET_ROW, CHOOSE_BUILDING, CHOOSE_TROOP, FINISHED, REVEAL, TURN, VolfState, city_named
@@ -42,7 +42,7 @@ class VolfyirionRules:
         opts = normalize_options(options)
         cities = [{"name": n, "defence": CATALOG[n].defence, "destroyed": False, "troop": None, "building": None}
                   for n in opts["cities"]]
-        state = VolfState(options=opts, cities=cities)
+        state = VolfState(options=opts, cities=cities, house=house.new_house())
         if opts["edition"] >= 2:  # V-3.5: the bot counts the Asset Deck's cards
             state.deck = sum(SOLO_ASSET_DECK.values()) - ASSET_ROW
         events: Events = [
@@ -196,6 +196,7 @@ def _play(state: VolfState, args: JSON, events: Events) -> None:
         city[slot] = c.name
         key = "volfyirion.event.troop_played" if slot == "troop" else "volfyirion.event.building_played"
         events.append(Event(key, card=c.name, city=city["name"]))
+    house.left_the_deck(state, reported=c.name in state.owned)  # played from hand (V-3.4's count)
     if c.name in state.owned:
         state.owned.remove(c.name)
     _add_rage_card(state, events)
@@ -229,13 +230,27 @@ def _remove(state: VolfState, args: JSON, events: Events) -> None:
         state.removed.append(c.name)
         events.append(Event("volfyirion.event.card_removed", card=c.name))
         return
+    if c.type == "starting":  # a Prospector thinned from the House Deck: one card fewer to draw (V-3.4's count)
+        _remove_starting(state, c, events)
+        return
     if c.type != "command":
         raise RuleError("volfyirion.cannot_remove", card=c.name)
     # A Command card from the player's deck: tracked so it no longer counts as a possible Rage card.
+    house.left_the_deck(state, reported=c.name in state.owned)
     if c.name in state.owned:
         state.owned.remove(c.name)
     else:
         _check_copies(state, c)
+    state.removed.append(c.name)
+    events.append(Event("volfyirion.event.card_removed", card=c.name))
+
+
+def _remove_starting(state: VolfState, c: Card, events: Events) -> None:
+    """A card of the starting House Deck (V-1.5) removed from the game: it leaves the deck the bot counts."""
+    left = HOUSE_DECK[c.name] - state.removed.count(c.name)
+    if left < 1:
+        raise RuleError("volfyirion.too_many_copies", card=c.name, count=1, available=0, qty=HOUSE_DECK[c.name])
+    house.left_the_deck(state, reported=True)
     state.removed.append(c.name)
     events.append(Event("volfyirion.event.card_removed", card=c.name))
 
@@ -267,6 +282,7 @@ def _acquire(state: VolfState, args: JSON, events: Events) -> None:
         raise RuleError("volfyirion.cannot_acquire", card=c.name)
     _check_copies(state, c)
     state.owned.append(c.name)
+    house.acquired(state)
     if c.in_asset_deck:  # its place in the Asset Row is filled from the Asset Deck (V-3.5); a Wonder's is not
         _draw_from_deck(state)
     events.append(Event("volfyirion.event.card_acquired", card=c.name))
@@ -277,6 +293,7 @@ def _reshuffle(state: VolfState, args: JSON, events: Events) -> None:
     if state.token != "lair":
         raise RuleError("volfyirion.token_already_away")
     state.token = "rage_pile"
+    house.reshuffled_during_turn(state)
     events.append(Event("volfyirion.event.token_to_rage_pile"))
 
 
@@ -399,6 +416,8 @@ def _end(state: VolfState, args: JSON, events: Events) -> None:
     reshuffled = args.get("reshuffled", False)
     if not isinstance(reshuffled, bool):
         raise RuleError("volfyirion.bad_reshuffled", value=str(reshuffled))
+    if state.token == "lair":  # after a reshuffle during the turn the bot no longer counts the draw pile
+        house.end_of_turn_draw(state, reshuffled, events)
     if reshuffled and state.token == "lair":
         state.token = "rage_pile"
         events.append(Event("volfyirion.event.reshuffled_while_drawing"))

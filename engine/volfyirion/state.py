@@ -55,6 +55,9 @@ class VolfState:
     # bot knows of: the Asset Row's 5, every Rage card, a replacement for every acquisition reported). An
     # upper bound: Row replacements are not reported. None in games of edition 1, which did not count.
     deck: int | None = None
+    # The player's House Deck as far as the bot knows it (``house.py``): {"cards", "draw"}; None in a game
+    # saved before the bot counted it.
+    house: dict[str, int | None] | None = None
 
     # -- copying -----------------------------------------------------------------------------------
     def clone(self) -> VolfState:
@@ -76,6 +79,7 @@ class VolfState:
             added=self.added,
             taken=self.taken,
             deck=self.deck,
+            house=None if self.house is None else dict(self.house),
         )
 
     # -- reading -----------------------------------------------------------------------------------
@@ -201,6 +205,7 @@ class VolfState:
             "added": self.added,
             "taken": self.taken,
             "deck": self.deck,
+            "house": None if self.house is None else dict(self.house),
         }
 
     @classmethod

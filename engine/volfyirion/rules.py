@@ -42,9 +42,10 @@ class VolfyirionRules:
         opts = normalize_options(options)
         cities = [{"name": n, "defence": CATALOG[n].defence, "destroyed": False, "troop": None, "building": None}
                   for n in opts["cities"]]
-        state = VolfState(options=opts, cities=cities, house=house.new_house())
-        if opts["edition"] >= 2:  # V-3.5: the bot counts the Asset Deck's cards
+        state = VolfState(options=opts, cities=cities)
+        if opts["edition"] >= 2:  # V-3.5: the bot counts the Asset Deck's cards, V-3.4: and the House Deck's
             state.deck = sum(SOLO_ASSET_DECK.values()) - ASSET_ROW
+            state.house = house.new_house()
         events: Events = [
             Event("volfyirion.event.setup_cities", city8=cities[0]["name"], city9=cities[1]["name"],
                   city10=cities[2]["name"]),

@@ -205,7 +205,8 @@ class VolfState:
             "added": self.added,
             "taken": self.taken,
             "deck": self.deck,
-            "house": None if self.house is None else dict(self.house),
+            # Written only when counted, so that a state saved before the count writes back the same JSON.
+            **({} if self.house is None else {"house": dict(self.house)}),
         }
 
     @classmethod

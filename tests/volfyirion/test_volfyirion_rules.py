@@ -7,6 +7,8 @@ from volfyirion_helpers import attack, attack_line, city, events, grow_pile, key
 
 from engine.core import Action, GameRecord, RuleError
 from engine.volfyirion import CATALOG, RULES, SOLO_ASSET_DECK
+from engine.volfyirion.autoplay import play_game
+from engine.volfyirion.rules import VolfyirionRules
 
 
 # -- V-1 Setup --------------------------------------------------------------------------------------
@@ -66,6 +68,20 @@ def test_v1_6_difficulties_and_bad_options():
         new(difficulty="nightmare")
     with pytest.raises(RuleError, match="unknown_option"):
         new(colour="red")
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "normal", "hard"])
+def test_v1_6_every_difficulty_plays_a_whole_game(difficulty):
+    """Each difficulty is played whole here, so the bot's tests play one Volfyirion game, not one per level:
+    the game ends with a result, both outcomes occur, and the replay of the actions reaches the same state."""
+    outcomes = set()
+    for seed in range(12):
+        game = play_game(seed, max_actions=400, options={"difficulty": difficulty})
+        assert game.state.finished and game.state.summary()["difficulty"] == difficulty
+        outcomes.add(game.state.result().to_json(VolfyirionRules.result_names)["outcome"])
+        replayed = GameRecord.replay(RULES, game.options, seed, [a.to_json() for a in game.actions])
+        assert replayed.state == game.state
+    assert outcomes == {"won", "lost"}
 
 
 # -- V-2 Actions ------------------------------------------------------------------------------------

@@ -24,6 +24,8 @@ install() {
 }
 cleanup() {
     if [ -n "$started_engine" ]; then
+        # $! is the shell that runs as_root, not always dockerd itself: stop the engine by the pid it wrote.
+        [ -f /var/run/docker.pid ] && as_root kill "$(cat /var/run/docker.pid)" 2>/dev/null || true
         kill "$started_engine" 2>/dev/null || true
         wait "$started_engine" 2>/dev/null || true
     fi

@@ -58,6 +58,22 @@ def text_of(items: list[dict]) -> str:
     return "\n".join(p for p in parts if p)
 
 
+def buttons(items: list[dict]) -> list[str]:
+    """The labels of the last message with components, in the console's numbering (1 first)."""
+    for item in reversed(items):
+        rows = item.get("components") or []
+        if rows:
+            return [c.get("label") or c.get("placeholder") or "" for row in rows for c in row["components"]]
+    return []
+
+
+def press_line(items: list[dict], label: str) -> str:
+    """The console line that presses the button labelled ``label`` of the last message with components."""
+    labels = buttons(items)
+    assert label in labels, f"no “{label}” among {labels}"
+    return f"press {labels.index(label) + 1}"
+
+
 @contextlib.asynccontextmanager
 async def console_session(db_path: Path, *, lang: str = "en", seed: int = 7) -> AsyncIterator[Session]:
     world = World.default()

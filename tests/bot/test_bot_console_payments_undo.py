@@ -7,24 +7,12 @@ dice have the faces it types (S-1.4): 1 for "draw, 1 dot", 0 for that and "6 cry
 
 from __future__ import annotations
 
-from console_session import console_session, refusals, text_of
+from console_session import buttons, console_session, press_line, refusals, text_of
 
 REPRO = ["/seasons start difficulty:wizard dice:table", '/seasons die face:"draw, 1 dot"', "/seasons reveal cards:33",
          '/seasons die face:"draw, 1 dot"', "/seasons reveal cards:39"]
 
 
-def buttons(items: list[dict]) -> list[str]:
-    for item in reversed(items):
-        rows = item.get("components") or []
-        if rows:
-            return [c.get("label") or c.get("placeholder") or "" for row in rows for c in row["components"]]
-    return []
-
-
-def press_line(items: list[dict], label: str) -> str:
-    labels = buttons(items)
-    assert label in labels, f"no “{label}” among {labels}"
-    return f"press {labels.index(label) + 1}"
 
 
 async def _type_all(session, lines: list[str]) -> list[dict]:

@@ -5,24 +5,11 @@ and Damned Soul of Onys). Results worked out by hand from S-4, S-5.1 and S-8."""
 
 from __future__ import annotations
 
-from console_session import SIX_CRYSTALS_SEED, console_session, refusals, text_of
+from console_session import SIX_CRYSTALS_SEED, buttons, console_session, press_line, refusals, text_of
 
 SIX_THREE = '/seasons die face:"6 crystals, 3 dots"'
 
 
-def buttons(items: list[dict]) -> list[str]:
-    """The labels of the last message with components, in the console's numbering (1 first)."""
-    for item in reversed(items):
-        rows = item.get("components") or []
-        if rows:
-            return [c.get("label") or c.get("placeholder") or "" for row in rows for c in row["components"]]
-    return []
-
-
-def press_line(items: list[dict], label: str) -> str:
-    labels = buttons(items)
-    assert label in labels, f"no “{label}” among {labels}"
-    return f"press {labels.index(label) + 1}"
 
 
 async def test_s8_1_dummbot_s_thieving_fairies_is_explained_and_reported_by_its_button(tmp_path):

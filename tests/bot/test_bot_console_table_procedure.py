@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from console_session import console_session, refusals, text_of
+from console_session import buttons, console_session, refusals, text_of
 
 # Seed 1: winter's dice are the ones with "draw, 3 dots" and "draw, 1 dot" (dice 2 and 3).
 WINTER = {"en": ("the die with “draw, 3 dots”", "the die with “draw, 1 dot”"),
@@ -19,13 +19,6 @@ def exported_state(items: list[dict]) -> dict:
     files = [f for item in items for f in item.get("files", []) if f["filename"].endswith(".json")]
     return json.loads(files[-1]["text"])["state"]
 
-
-def buttons(items: list[dict]) -> list[str]:
-    for item in reversed(items):
-        rows = item.get("components") or []
-        if rows:
-            return [c.get("label") or c.get("placeholder") or "" for row in rows for c in row["components"]]
-    return []
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

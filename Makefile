@@ -30,10 +30,12 @@ run: $(RUN_STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check engine bot tests bench tools
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check engine bot tests bench tools
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
@@ -58,4 +60,4 @@ lock:
 	rm -rf .lock-venv
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache

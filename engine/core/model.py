@@ -2,13 +2,21 @@
 
 All of them have a stable JSON form. Parameters named ``card`` hold one card id and ``cards`` a
 list of card ids; the bot renders those as localized card names.
+
+``Step`` is generic over the game's state (``Step[SeasonsState]``, what a game's ``Rules[S]`` returns), so whoever
+holds one reads a typed state; what every state offers is the ``State`` protocol.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
+if TYPE_CHECKING:
+    from .result import Result
+
+# A JSON object as stored and exchanged. Its values stay ``Any``: the engine reads its own stored states and the
+# action arguments the bot built from canonical values, and every field is typed once it is read into a state.
 JSON = dict[str, Any]
 
 
@@ -82,10 +90,26 @@ class Waiting:
         return cls(data["key"], dict(data.get("params", {})), tuple(data.get("legal", ())))
 
 
+class State(Protocol):
+    """What every game's state offers the record and the bot; each game's own state class adds the rest."""
+
+    @property
+    def waiting(self) -> Waiting: ...
+    @property
+    def finished(self) -> bool: ...
+    def to_json(self) -> JSON: ...
+    def summary(self) -> object: ...  # the game's own summary type (what its renderers read)
+    def result(self) -> Result | None: ...
+
+
+S = TypeVar("S", bound=State)
+S_co = TypeVar("S_co", bound=State, covariant=True)
+
+
 @dataclass(frozen=True)
-class Step:
+class Step(Generic[S_co]):
     """The result of applying one action: the new state, what happened, what comes next."""
 
-    state: Any
+    state: S_co
     events: tuple[Event, ...]
     waiting: Waiting

@@ -28,53 +28,46 @@ resume of long games fast: undo replays only from the nearest snapshot.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Protocol
+from typing import Generic, Protocol
 
 from .errors import RuleError
-from .model import JSON, Action, Event, Step, Waiting
-from .result import Result
+from .model import JSON, Action, Event, S, State, Step, Waiting
+
+__all__ = ["RECORD_VERSION", "GameRecord", "Rules", "State"]
 
 RECORD_VERSION = 1
 
 
-class State(Protocol):
-    @property
-    def waiting(self) -> Waiting: ...
-    @property
-    def finished(self) -> bool: ...
-    def to_json(self) -> JSON: ...
-    def summary(self) -> Mapping[str, Any]: ...  # a game's own TypedDict, JSON all the same
-    def result(self) -> Result | None: ...
+class Rules(Protocol[S]):
+    """A game's rules over its own state type ``S``: ``RULES.apply(state, action) -> Step[S]``."""
 
-
-class Rules(Protocol):
     game: str
     version: int
 
-    def normalize_options(self, options: Mapping[str, Any]) -> JSON: ...
-    def new_game(self, options: Mapping[str, Any], seed: int) -> Step: ...
-    def apply(self, state: Any, action: Action) -> Step: ...
-    def state_from_json(self, data: JSON) -> Any: ...
+    def normalize_options(self, options: Mapping[str, object]) -> JSON: ...
+    def new_game(self, options: Mapping[str, object], seed: int) -> Step[S]: ...
+    def apply(self, state: S, action: Action) -> Step[S]: ...
+    def state_from_json(self, data: JSON) -> S: ...
     # What to put back on the table to undo ``step`` (``action`` applied to ``before``): the action's own
     # instructions reversed, as events of the game's own keys (none when nothing on the table changes).
-    def reversal(self, before: Any, action: Action, step: Step) -> tuple[Event, ...]: ...
+    def reversal(self, before: S, action: Action, step: Step[S]) -> tuple[Event, ...]: ...
 
 
-class GameRecord:
+class GameRecord(Generic[S]):
     """The live game: its current state, its actions and a few snapshots."""
 
-    def __init__(self, rules: Rules, options: Mapping[str, Any], seed: int, *, snapshot_every: int = 50) -> None:
+    def __init__(self, rules: Rules[S], options: Mapping[str, object], seed: int, *, snapshot_every: int = 50) -> None:
         self.rules = rules
         self.options = rules.normalize_options(options)
         self.seed = int(seed)
         self.snapshot_every = snapshot_every
         self.actions: list[Action] = []
-        self.last: Step = rules.new_game(self.options, self.seed)
-        self._snapshots: dict[int, Any] = {0: self.last.state}
+        self.last: Step[S] = rules.new_game(self.options, self.seed)
+        self._snapshots: dict[int, S] = {0: self.last.state}
 
     # -- reading ---------------------------------------------------------------------------------
     @property
-    def state(self) -> Any:
+    def state(self) -> S:
         return self.last.state
 
     @property
@@ -87,7 +80,7 @@ class GameRecord:
         return len(self.actions)
 
     # -- playing ---------------------------------------------------------------------------------
-    def push(self, action: Action) -> Step:
+    def push(self, action: Action) -> Step[S]:
         """Apply one action; on ``RuleError`` nothing changes."""
         if self.state.finished and action.type not in self.waiting.legal:
             raise RuleError("game.finished")
@@ -113,7 +106,7 @@ class GameRecord:
         not hold that step's events."""
         return tuple(self.rules.reversal(self.state, action, self.rules.apply(self.state, action)))
 
-    def _replay_to(self, n: int) -> Step:
+    def _replay_to(self, n: int) -> Step[S]:
         base = max(k for k in self._snapshots if k <= n)
         if base == 0:
             step = self.rules.new_game(self.options, self.seed)
@@ -125,23 +118,23 @@ class GameRecord:
         return step
 
     # -- snapshots (the store keeps them) --------------------------------------------------------
-    def snapshots(self) -> dict[int, Any]:
+    def snapshots(self) -> dict[int, S]:
         return dict(self._snapshots)
 
-    def add_snapshot(self, ply: int, state: Any) -> None:
+    def add_snapshot(self, ply: int, state: S) -> None:
         self._snapshots[ply] = state
 
     @classmethod
     def replay(
         cls,
-        rules: Rules,
-        options: Mapping[str, Any],
+        rules: Rules[S],
+        options: Mapping[str, object],
         seed: int,
         actions: Iterable[Action | JSON],
         *,
         snapshot: tuple[int, JSON] | None = None,
         snapshot_every: int = 50,
-    ) -> GameRecord:
+    ) -> GameRecord[S]:
         """Rebuild a game from its log, starting from a stored snapshot ``(ply, state_json)`` if given."""
         record = cls(rules, options, seed, snapshot_every=snapshot_every)
         record.actions = [a if isinstance(a, Action) else Action.from_json(a) for a in actions]
@@ -166,7 +159,7 @@ class GameRecord:
         }
 
     @classmethod
-    def from_json(cls, rules: Rules, data: JSON) -> GameRecord:
+    def from_json(cls, rules: Rules[S], data: JSON) -> GameRecord[S]:
         if data.get("version") != RECORD_VERSION:
             raise RuleError("game.record_version", version=data.get("version"))
         if data.get("game") != rules.game:

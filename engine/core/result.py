@@ -22,7 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-JSON = dict[str, Any]
+from .model import JSON
+
 OUTCOMES = ("won", "lost", "abandoned")
 _CORE = ("outcome", "player_score", "opponent_score", "length", "how")
 # Names older records used for the core fields.
@@ -62,8 +63,11 @@ class Result:
         ``dummbot_score``, a Volfyirion one ``turn``: DESIGN.md's export; None leaves a field out), which
         ``from_json`` reads back."""
         names = names or {}
-        out: JSON = {names.get(name, name): getattr(self, name) for name in _CORE
-                     if getattr(self, name) is not None and names.get(name, name) is not None}
+        out: JSON = {}
+        for name in _CORE:
+            key, value = names.get(name, name), getattr(self, name)
+            if key is not None and value is not None:
+                out[key] = value
         out.update(self.details)
         return out
 

@@ -58,7 +58,7 @@ class Table:
         taken, self.hand = self.hand[:n], self.hand[n:]
         return taken
 
-    def follow(self, step: Step) -> None:
+    def follow(self, step: Step[SeasonsState]) -> None:
         """Move the physical cards as the events tell the player to."""
         for event in step.events:
             key, p = event.key.rsplit(".", 1)[-1], event.params
@@ -158,7 +158,7 @@ def side_action(state: SeasonsState, table: Table, rng: Rng) -> Action | None:
 
 
 def play_game(difficulty: str = "wizard", dice: str = "bot", seed: int = 0, *, extras: bool = True,
-              max_actions: int = 2000, prelude: bool = False) -> tuple[list[Action], list[Step]]:
+              max_actions: int = 2000, prelude: bool = False) -> tuple[list[Action], list[Step[SeasonsState]]]:
     """A whole random game, scored: its actions and the steps they produced (new_game's step first). With
     ``prelude``, the player first tells the bot Dummbot's six starting cards (S-2.4)."""
     step = RULES.new_game({"difficulty": difficulty, "dice": dice}, seed)
@@ -181,7 +181,7 @@ def play_game(difficulty: str = "wizard", dice: str = "bot", seed: int = 0, *, e
     return actions, steps
 
 
-def autoplay(options: Mapping[str, Any] | None, seed: int, *, max_actions: int = 2000) -> GameRecord:
+def autoplay(options: Mapping[str, Any] | None, seed: int, *, max_actions: int = 2000) -> GameRecord[SeasonsState]:
     """The one autoplay signature every game offers: a whole seeded random game (or its first ``max_actions``
     actions) as a GameRecord, from the table's side (``play_game`` with its corrections and side actions)."""
     opts = {"difficulty": "wizard", "dice": "bot", **dict(options or {})}
@@ -199,4 +199,4 @@ def prestige_of(cards: list[str]) -> int:
     return sum(PRESTIGE[c] for c in cards)
 
 
-__all__: list[Any] = ["Table", "autoplay", "main_action", "play_game", "side_action", "final_dummbot_score"]
+__all__ = ["Table", "autoplay", "main_action", "play_game", "side_action", "final_dummbot_score"]

@@ -49,6 +49,18 @@ class _Sim:
 
     __slots__ = ("rnd", "deck", "hand", "crystals", "worth", "titus", "figrim", "month", "year", "over",
                  "difficulty", "last")
+    rnd: random.Random
+    deck: list[int]  # the unseen pile, cards as their index among the base cards
+    hand: list[int]
+    crystals: int
+    worth: int  # the prestige of the cards summoned in the simulation
+    titus: int
+    figrim: int
+    month: int
+    year: int
+    over: bool
+    difficulty: str
+    last: bool  # this round is the game's last (a time move passed the end of year 3)
 
     def draw(self) -> int:
         deck = self.deck

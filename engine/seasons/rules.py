@@ -82,7 +82,7 @@ class SeasonsRules:
             raise RuleError("seasons.bad_option", option=sorted(unknown)[0], value="", choices="difficulty, dice")
         return {"difficulty": difficulty, "dice": dice, "edition": edition}
 
-    def new_game(self, options: Mapping[str, Any], seed: int) -> Step:
+    def new_game(self, options: Mapping[str, Any], seed: int) -> Step[SeasonsState]:
         opts = self.normalize_options(options)
         rng = Rng(int(seed))
         # S-1.4: two dice of each season chosen at random, in both modes (always drawn, so both modes and
@@ -111,12 +111,12 @@ class SeasonsRules:
     def state_from_json(self, data: JSON) -> SeasonsState:
         return SeasonsState.from_json(data)
 
-    def reversal(self, before: SeasonsState, action: Action, step: Step) -> tuple[Event, ...]:
+    def reversal(self, before: SeasonsState, action: Action, step: Step[SeasonsState]) -> tuple[Event, ...]:
         """What to put back on the table to undo ``step`` (see ``undo``)."""
         return undo.reversal(before, action, step)
 
     # -- playing ---------------------------------------------------------------------------------
-    def apply(self, state: SeasonsState, action: Action) -> Step:
+    def apply(self, state: SeasonsState, action: Action) -> Step[SeasonsState]:
         handler = _HANDLERS.get(action.type)
         if handler is None:
             raise RuleError("seasons.unknown_action", action=str(action.type))

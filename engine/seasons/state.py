@@ -187,7 +187,7 @@ class SeasonsState:
         return self.edition >= 2 and self.kairn_used >= self.player_area.count(KAIRN)
 
     def result(self) -> Result | None:
-        if self.player_score is None:
+        if self.player_score is None or self.outcome is None:  # both are set when the final score is entered
             return None
         return Result(self.outcome, player_score=self.player_score, opponent_score=self.score, length=self.round)
 

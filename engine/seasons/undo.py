@@ -46,7 +46,7 @@ def _event(name: str, **params: Any) -> Event:
     return Event(f"seasons.undo.{name}", params)
 
 
-def reversal(before: SeasonsState, action: Action, step: Step) -> tuple[Event, ...]:
+def reversal(before: SeasonsState, action: Action, step: Step[SeasonsState]) -> tuple[Event, ...]:
     """The instructions that take ``step`` (``action`` applied to ``before``) back off the table."""
     after: SeasonsState = step.state
     out: list[Event] = []

@@ -121,4 +121,5 @@ def _keep_order(name: str) -> tuple[int, int, str]:
 def city_defence(city: Mapping[str, Any]) -> int:
     """V-4.4: a city's defence is its printed defence plus the Troop stationed in it."""
     troop = city.get("troop")
-    return city["defence"] + ((CATALOG[troop].defence or 0) if troop else 0)
+    printed: int = city["defence"]
+    return printed + ((CATALOG[troop].defence or 0) if troop else 0)

@@ -88,8 +88,8 @@ def _turn_action(kind: str, state: VolfState, rng: Rng) -> Action:
     return Action("end")
 
 
-def play_game(seed: int, *, max_actions: int = 200, options: dict | None = None,
-              allow_win: bool = True) -> GameRecord:
+def play_game(seed: int, *, max_actions: int = 200, options: Mapping[str, Any] | None = None,
+              allow_win: bool = True) -> GameRecord[VolfState]:
     """A whole random game (or its first ``max_actions`` actions) as a GameRecord."""
     rng = Rng(seed)
     record = GameRecord(RULES, options or {}, seed)
@@ -108,7 +108,7 @@ def play_game(seed: int, *, max_actions: int = 200, options: dict | None = None,
     return record
 
 
-def autoplay(options: Mapping[str, Any] | None, seed: int, *, max_actions: int = 2000) -> GameRecord:
+def autoplay(options: Mapping[str, Any] | None, seed: int, *, max_actions: int = 2000) -> GameRecord[VolfState]:
     """The one autoplay signature every game offers: a whole seeded random game (or its first ``max_actions``
     actions) as a GameRecord."""
     return play_game(seed, max_actions=max_actions, options=dict(options or {}))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from functools import cache
 from itertools import combinations
 from math import comb
@@ -29,6 +30,11 @@ from engine.core import RuleError
 from . import attack as arith
 from .cards import CATALOG
 from .state import VolfState
+
+# What the attack draws, as the meter counts it: (Troops among the cards, their attack cost, their KP).
+Draw = tuple[int, int, int]
+# An outcome of one draw: (attack, cities destroyed, game lost, Wonders sealed) from (troops, cost, kp).
+Resolve = Callable[[int, int, int], tuple[int, int, bool, int]]
 
 # Above this many unknown cards "auto" switches to Monte Carlo: exact stays under ~0.4 s up to here
 # (bench/bench_volfyirion.py), and real piles rarely pass a dozen cards.
@@ -82,7 +88,7 @@ def _troop_cap(state: VolfState) -> int:
     return sum(1 for c in state.standing() if c["troop"])
 
 
-def _exact(pool: Counter[str], unknown: int, fixed: tuple[int, int, int], cap: int) -> dict[tuple, float]:
+def _exact(pool: Counter[str], unknown: int, fixed: tuple[int, int, int], cap: int) -> dict[Draw, float]:
     """P(troops, cost, kp) exactly (multivariate hypergeometric).
 
     A DP over Command kinds grouped by (cost, KP) counts the ways to draw m Command cards with a given
@@ -109,7 +115,7 @@ def _exact(pool: Counter[str], unknown: int, fixed: tuple[int, int, int], cap: i
         ways = grown
     total = comb(sum(commands.values()) + troops + others, unknown)
     ft, fcost, fkp = fixed
-    out: dict[tuple, float] = defaultdict(float)
+    out: dict[Draw, float] = defaultdict(float)
     for (m, cc, kk), w in ways.items():
         rest = unknown - m
         for j in range(min(troops, rest) + 1):
@@ -120,7 +126,7 @@ def _exact(pool: Counter[str], unknown: int, fixed: tuple[int, int, int], cap: i
 
 
 def _monte_carlo(pool: Counter[str], unknown: int, fixed: tuple[int, int, int], cap: int, samples: int,
-                 seed: int) -> dict[tuple, float]:
+                 seed: int) -> dict[Draw, float]:
     cards = [_features(name) for name, n in pool.items() for _ in range(n)]
     rnd = random.Random(seed)
     counts: Counter[tuple[int, int, int]] = Counter()
@@ -137,7 +143,7 @@ def _monte_carlo(pool: Counter[str], unknown: int, fixed: tuple[int, int, int], 
 
 
 # -- resolving an outcome ---------------------------------------------------------------------------
-def _resolver(state: VolfState):
+def _resolver(state: VolfState) -> Resolve:
     """outcome(troops, cost, kp) -> (attack, cities destroyed, game lost, wonders sealed), cached."""
     standing = state.standing()
     destroyed_before = len(state.cities) - len(standing)
@@ -176,7 +182,7 @@ def _resolver(state: VolfState):
     return outcome
 
 
-def _summarise(outcomes: dict[tuple, float], resolve, can_attack: bool) -> dict[str, Any]:
+def _summarise(outcomes: dict[Draw, float], resolve: Resolve, can_attack: bool) -> dict[str, Any]:
     attack: dict[int, float] = defaultdict(float)
     fallen: dict[int, float] = defaultdict(float)
     p_lost = p_falls = e_sealed = e_attack = e_fallen = p_none = 0.0

@@ -21,7 +21,7 @@ from typing import Any
 from engine.core import Event
 
 from .danger import danger
-from .state import VolfState
+from .state import HouseCount, VolfState
 
 HOUSE_DECK_SIZE = 10  # V-1.5: 8 Prospector, 1 Captain, 1 Diviner
 HAND = 5  # the cards of a hand, drawn at the end of each turn
@@ -30,7 +30,7 @@ HAND = 5  # the cards of a hand, drawn at the end of each turn
 CHEAP_UNKNOWN = 6
 
 
-def new_house() -> dict[str, int | None]:
+def new_house() -> HouseCount:
     """At setup: the 10 cards, the first hand drawn (V-1.5)."""
     return {"cards": HOUSE_DECK_SIZE, "draw": HOUSE_DECK_SIZE - HAND}
 
@@ -50,19 +50,19 @@ def left_the_deck(state: VolfState, *, reported: bool) -> None:
         if state.house["cards"] is not None:
             state.house["cards"] -= 1
     else:
-        _lost_count(state, "unreported")
+        _lost_count(state.house, "unreported")
 
 
 def reshuffled_during_turn(state: VolfState) -> None:
     """A card's draw made the player reshuffle during the turn: how many were drawn is not reported."""
     if state.house:
-        _lost_count(state, "reshuffled")
+        _lost_count(state.house, "reshuffled")
 
 
-def _lost_count(state: VolfState, why: str) -> None:
+def _lost_count(house: HouseCount, why: str) -> None:
     """The draw pile can no longer be counted, until the next end-of-turn reshuffle counts it anew."""
-    state.house["draw"] = None
-    state.house["why"] = why
+    house["draw"] = None
+    house["why"] = why
 
 
 def end_of_turn_draw(state: VolfState, reshuffled: bool, events: list[Event]) -> None:

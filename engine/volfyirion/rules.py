@@ -33,7 +33,7 @@ class VolfyirionRules:
     def normalize_options(self, options: Mapping[str, Any]) -> JSON:
         return normalize_options(options)
 
-    def new_game(self, options: Mapping[str, Any], seed: int) -> Step:
+    def new_game(self, options: Mapping[str, Any], seed: int) -> Step[VolfState]:
         """Set-up checklist (V-1), then the start of turn 1 (its Rage card, V-3.1a).
 
         Nothing in the solo dragon is random on the bot's side (the player shuffles the real decks),
@@ -63,7 +63,7 @@ class VolfyirionRules:
         _start_turn(state, events)
         return Step(state, tuple(events), state.waiting)
 
-    def apply(self, state: VolfState, action: Action) -> Step:
+    def apply(self, state: VolfState, action: Action) -> Step[VolfState]:
         handler = _HANDLERS.get(action.type)
         if handler is None:
             raise RuleError("volfyirion.unknown_action", action=str(action.type))
@@ -77,7 +77,7 @@ class VolfyirionRules:
         _check_supply(state, new)
         return Step(new, tuple(events), new.waiting)
 
-    def reversal(self, before: VolfState, action: Action, step: Step) -> tuple[Event, ...]:
+    def reversal(self, before: VolfState, action: Action, step: Step[VolfState]) -> tuple[Event, ...]:
         """What to put back on the table to undo ``step`` (see ``undo``)."""
         return undo.reversal(before, action, step)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from engine.core import JSON, RuleError, Waiting, fold
 from engine.core.result import Result
@@ -29,6 +29,15 @@ DIFFICULTY_K = {"easy": 0, "normal": 1, "hard": 2}
 
 # V-3.5: the solo Asset Deck (62 cards, V-1.2) less the Asset Row's 5 at setup (V-1.4).
 ASSET_ROW = 5
+
+
+class HouseCount(TypedDict):
+    """The player's House Deck as far as the bot knows it (``house.py``): the cards of its cycle and those left to
+    draw (None: not known), and why the count was lost."""
+
+    cards: int | None
+    draw: int | None
+    why: NotRequired[str]
 
 
 @dataclass(eq=True, slots=True)
@@ -55,9 +64,9 @@ class VolfState:
     # bot knows of: the Asset Row's 5, every Rage card, a replacement for every acquisition reported). An
     # upper bound: Row replacements are not reported. None in games of edition 1, which did not count.
     deck: int | None = None
-    # The player's House Deck as far as the bot knows it (``house.py``): {"cards", "draw"}; None in a game
-    # saved before the bot counted it.
-    house: dict[str, int | None] | None = None
+    # The player's House Deck as far as the bot knows it (``house.py``); None in a game saved before the bot
+    # counted it.
+    house: HouseCount | None = None
 
     # -- copying -----------------------------------------------------------------------------------
     def clone(self) -> VolfState:
@@ -79,7 +88,7 @@ class VolfState:
             added=self.added,
             taken=self.taken,
             deck=self.deck,
-            house=None if self.house is None else dict(self.house),
+            house=None if self.house is None else self.house.copy(),
         )
 
     # -- reading -----------------------------------------------------------------------------------
@@ -152,6 +161,7 @@ class VolfState:
         if self.phase == REVEAL:
             return Waiting("volfyirion.waiting.reveal", {"count": self.unknown_in_pile}, ("reveal",))
         if self.phase in (CHOOSE_TROOP, CHOOSE_BUILDING):
+            assert self.pending is not None  # an attack is being resolved in these phases
             slot = "troop" if self.phase == CHOOSE_TROOP else "building"
             cities = [c["name"] for c in self.standing() if c[slot]]
             key = "volfyirion.waiting.choose_troop" if slot == "troop" else "volfyirion.waiting.choose_building"

@@ -49,7 +49,7 @@ _REVERSED: dict[str, Callable[[Params], tuple[str, Params]]] = {
 }
 
 
-def reversal(before: VolfState, action: Action, step: Step) -> tuple[Event, ...]:
+def reversal(before: VolfState, action: Action, step: Step[VolfState]) -> tuple[Event, ...]:
     """The instructions that take ``step`` (``action`` applied to ``before``) back off the table."""
     out = []
     for event in reversed(step.events):

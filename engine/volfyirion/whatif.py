@@ -59,7 +59,8 @@ def removal_outcomes(state: VolfState) -> list[dict[str, Any]]:
             continue
         final, attack = best
         fallen = [c["name"] for c in final.cities if c["destroyed"] and c["name"] in standing_before]
-        outcomes.append({"city": city, "fallen": fallen, "lost": final.finished and final.result().outcome == "lost",
+        result = final.result()
+        outcomes.append({"city": city, "fallen": fallen, "lost": final.finished and result is not None and result.outcome == "lost",
                          "attack": attack})
     return outcomes
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -94,7 +94,7 @@ class Catalog(Generic[C]):
             return []
         cjk = is_cjk(key)
         names = [(name, card_id) for name, card_id in self._index.items() if not name.lstrip("#").isdigit()]
-        rules = []
+        rules: list[Callable[[str], bool]] = []
         if cjk or len(key) >= 4:
             rules.append(lambda name: key in name)
         if not cjk and len(key) >= 3:

@@ -247,7 +247,7 @@ def resolve_face(state_or_season: Any, face: dict[str, Any] | str) -> dict[str, 
 
 
 def _distance(a: dict[str, Any], b: dict[str, Any]) -> int:
-    d = sum(abs(a["energy"].get(e, 0) - b["energy"].get(e, 0)) for e in ELEMENTS)
+    d: int = sum(abs(a["energy"].get(e, 0) - b["energy"].get(e, 0)) for e in ELEMENTS)
     d += abs(a["crystals"] - b["crystals"]) + abs(a["star"] - b["star"]) + abs(a["draw"] - b["draw"])
     d += int(a["transmute"] != b["transmute"]) + (abs(a["dots"] - b["dots"]) if b["dots"] else 0)
     return d
@@ -259,7 +259,8 @@ def search_faces(season: str, typed: str, lang: str = "en", limit: int = 25) -> 
     if wanted is not None:  # "water 2", "水2 1点": match the symbols, not the words
         return [f for f in season_faces(season) if _contains(f, wanted)][:limit]
     words = [w for w in re.split(r"[\s,、，]+", unicodedata.normalize("NFKC", typed).casefold()) if w]
-    first, second = [], []
+    first: list[dict[str, Any]] = []
+    second: list[dict[str, Any]] = []
     for face in season_faces(season):
         texts = [face_text(face, lang).casefold(), face_text(face, "ja" if lang == "en" else "en").casefold()]
         texts = [unicodedata.normalize("NFKC", t) for t in texts]

@@ -290,7 +290,7 @@ def _step_season_triggers(s: SeasonsState, events: Events) -> bool:
     return False
 
 
-def _both_sides(s: SeasonsState, events: Events, card: str, pay_player: Callable[[], None]) -> None:
+def _both_sides(s: SeasonsState, events: Events, card: str, pay_player: Callable[[], object]) -> None:
     """Figrim (S-8 #11) or Titus (#39) on both sides at once: Dummbot's side first, then the player's.
 
     **Ruling** (the rules are silent): Dummbot's card is paid first, so the player's payment to Dummbot can fund

@@ -101,7 +101,7 @@ class SeasonsState:
     queue: list[Any]
     wait_key: str
     wait_params: dict[str, Any]
-    payments: list[Any]
+    payments: list[dict[str, Any]]
     over: bool
     round: int
     player_score: int | None

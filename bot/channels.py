@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 import discord
 
@@ -39,7 +39,7 @@ def gate(data: dict[str, Any]) -> str | None:
     return None
 
 
-def takes_messages(channel: object) -> bool:
+def takes_messages(channel: object) -> TypeGuard[discord.abc.Messageable]:
     """A channel the bot can send to: a text channel or thread, not a forum, media channel or category."""
     return isinstance(channel, discord.abc.Messageable) and not isinstance(
         channel, discord.ForumChannel | discord.CategoryChannel)
@@ -62,9 +62,8 @@ async def post_to_parent(client: discord.Client, parent_id: int, embed: discord.
     if not takes_messages(parent):
         return []
     permissions = discord.Permissions.all()
-    guild = getattr(parent, "guild", None)
-    if guild is not None and guild.me is not None:
-        permissions = parent.permissions_for(guild.me)
+    if isinstance(parent, discord.abc.GuildChannel | discord.Thread) and parent.guild.me is not None:
+        permissions = parent.permissions_for(parent.guild.me)
         if not (permissions.view_channel and permissions.send_messages):
             log.info("not allowed to post the result card in parent channel %s", parent_id)
             return []

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import discord
 
-from engine.core import Action, GameRecord, RuleError, Step
+from engine.core import Action, GameRecord, Result, RuleError, Step
 
 from . import understood
 from .buttons import ButtonSpec, FieldSpec, Form, custom_id, view_of
@@ -312,7 +312,7 @@ class Controller:
         if played.withdrawn is not None:
             await self.withdraw_result(interaction, row, played.withdrawn)
 
-    async def post_result(self, interaction: discord.Interaction, row: GameRow, result: dict[str, Any],
+    async def post_result(self, interaction: discord.Interaction, row: GameRow, result: Result | dict[str, Any],
                           played: Played | None = None) -> None:
         """The public result card (the breakdown, the margin and a picture to share), in the channel and in the
         parent channel when the game ran in a thread. Each post is remembered, so that undoing the end of the
@@ -344,7 +344,7 @@ class Controller:
         except StoreError as exc:
             log.warning("could not remember result post %s of game %s: %s", message.id, row.id, exc)
 
-    async def withdraw_result(self, interaction: discord.Interaction, row: GameRow, result: dict[str, Any]) -> None:
+    async def withdraw_result(self, interaction: discord.Interaction, row: GameRow, result: Result) -> None:
         """Undoing the end of a game: its result posts now say the result was withdrawn (the result row is
         already gone from the store, so no leaderboard or stats counts it)."""
         from .render.results import withdrawn_embed

@@ -46,7 +46,8 @@ class Handled:
     def around(self, parse: Parser) -> Parser:
         """``parse``, noting the tasks it starts for an interaction someone waits on."""
         def parsing(data: Any) -> None:
-            waiter = self._awaited.pop(_snowflake(data), None)
+            key = _snowflake(data)
+            waiter = None if key is None else self._awaited.pop(key, None)
             if waiter is None:
                 parse(data)
                 return

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Action, Event, GameRecord, RuleError, Step
+from engine.core import Action, Event, GameRecord, Result, RuleError, Step
 
 from .games import finish_info, rules_for
 from .resume import loaded_from, resume
@@ -61,7 +61,7 @@ class Played:
     # What to put back on the table for the undone action (its instructions reversed, the game's own events).
     reversal: tuple[Event, ...] = ()
     # The result an undo took back (the game had finished): its public posts are marked withdrawn.
-    withdrawn: dict[str, Any] | None = None
+    withdrawn: Result | None = None
     # ``step.state.summary()`` when the change made it already (once per change: the store keeps it, the reply
     # shows it); None: not made yet.
     summary: dict[str, Any] | None = None

@@ -76,6 +76,7 @@ async def _clear_other(bot: SoloBot, scope: str, previous_scope: str | None) -> 
     """Empty the sets the commands are no longer in: the global one when they go to a development guild (it may
     hold an earlier global sync), and the previous development guild's when they move elsewhere."""
     app_id = bot.application_id
+    assert app_id is not None  # set at login; tree.sync above needs it too
     cleared = []
     if scope != GLOBAL and await bot.http.get_global_commands(app_id):
         await bot.http.bulk_upsert_global_commands(app_id, payload=[])

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from ..i18n import t
 from .embeds import notice_embed
+
+if TYPE_CHECKING:
+    from engine.volfyirion.house import NextAttack
+    from engine.volfyirion.whatif import RemovalOutcome
 
 BAR_WIDTH = 16  # characters for the most likely attack value
 EIGHTHS = " ▏▎▍▌▋▊▉"
@@ -40,7 +45,7 @@ def distribution_lines(attack: dict[Any, float]) -> list[str]:
     return [f"`{value:>3} {percent(p):>6}` {bar(p, top)}" for value, p in values]
 
 
-def danger_embed(lg: str, report: dict[str, Any], *, details: bool = False) -> discord.Embed:
+def danger_embed(lg: str, report: Mapping[str, Any], *, details: bool = False) -> discord.Embed:
     """``report`` from ``engine.volfyirion.whatif.danger_report`` (or a bare ``danger`` report). The headline
     is what a player reads at the table — the chance a city falls, the chance the game is lost, and what putting
     the top card aside would change; ``details`` adds the expected attack, the distribution and the formula."""
@@ -62,7 +67,7 @@ def danger_embed(lg: str, report: dict[str, Any], *, details: bool = False) -> d
     return embed
 
 
-def _putaside_field(lg: str, embed: discord.Embed, report: dict[str, Any], now: dict[str, Any]) -> None:
+def _putaside_field(lg: str, embed: discord.Embed, report: Mapping[str, Any], now: Mapping[str, Any]) -> None:
     """The advice: the same chances with the top card put aside (V-2.2), when that is possible."""
     after = report.get("putaside")
     if after is None:
@@ -75,7 +80,7 @@ def _putaside_field(lg: str, embed: discord.Embed, report: dict[str, Any], now: 
     )[:1024], inline=False)
 
 
-def _detail_fields(lg: str, embed: discord.Embed, now: dict[str, Any]) -> None:
+def _detail_fields(lg: str, embed: discord.Embed, now: Mapping[str, Any]) -> None:
     """Behind the Details button: the attack's distribution and the formula this game uses."""
     lines = distribution_lines(now.get("attack", {}))
     if lines:
@@ -90,7 +95,7 @@ def _detail_fields(lg: str, embed: discord.Embed, now: dict[str, Any]) -> None:
         embed.add_field(name=t(lg, "volfyirion.danger.formula"), value=f"{rule}\n{added}"[:1000], inline=False)
 
 
-def removal_lines(lg: str, outcomes: list[dict[str, Any]]) -> str:
+def removal_lines(lg: str, outcomes: list[RemovalOutcome]) -> str:
     """One line per city the player may take a Troop from: what this attack then destroys."""
     sep = "、" if lg == "ja" else ", "
     lines = []
@@ -108,7 +113,7 @@ def removal_lines(lg: str, outcomes: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def next_attack_lines(lg: str, found: dict[str, Any]) -> str:
+def next_attack_lines(lg: str, found: NextAttack) -> str:
     """When the next reshuffle — and so the next attack — comes (V-3.4), from ``house.next_attack``; or why
     it cannot be known."""
     if not found["known"]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from typing import Any
+from typing import TypedDict
 
 from . import cards as C
 from .cards import BASE_IDS, COPIES, PRESTIGE
@@ -237,7 +237,17 @@ def _time_move(sim: _Sim, steps: int, top_year: int) -> None:
             sim.new_year()
 
 
-def _stats(scores: list[int]) -> dict[str, Any]:
+class Forecast(TypedDict):
+    """Dummbot's final score over the simulated endings: mean, spread, the 10th and 90th percentiles."""
+
+    mean: float
+    sd: float
+    p10: int
+    p90: int
+    samples: int
+
+
+def _stats(scores: list[int]) -> Forecast:
     scores.sort()
     n = len(scores)
     mean = sum(scores) / n
@@ -246,7 +256,7 @@ def _stats(scores: list[int]) -> dict[str, Any]:
             "samples": n}
 
 
-def forecast(state: SeasonsState, samples: int = 10000, seed: int = 0) -> dict[str, Any]:
+def forecast(state: SeasonsState, samples: int = 10000, seed: int = 0) -> Forecast:
     """Dummbot's projected final score from ``state``: mean, p10, p90 over ``samples`` simulated endings."""
     if state.over and state.wait_key in ("seasons.waiting.score", "seasons.waiting.finished"):
         return {"mean": float(state.score), "sd": 0.0, "p10": state.score, "p90": state.score,
@@ -269,7 +279,7 @@ def forecast(state: SeasonsState, samples: int = 10000, seed: int = 0) -> dict[s
     return _stats(scores)
 
 
-def calibration(difficulty: str, games: int = 10000, seed: int = 0) -> dict[str, Any]:
+def calibration(difficulty: str, games: int = 10000, seed: int = 0) -> Forecast:
     """Mean and spread of Dummbot's final score over ``games`` simulated new games."""
     rnd = random.Random(seed)
     deck = _unseen(None)
@@ -281,4 +291,4 @@ def calibration(difficulty: str, games: int = 10000, seed: int = 0) -> dict[str,
     return _stats(scores)
 
 
-__all__ = ["calibration", "forecast", "HAND_DRAW"]
+__all__ = ["Forecast", "calibration", "forecast", "HAND_DRAW"]

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from functools import cache
 from itertools import combinations
 from math import comb
-from typing import Any
+from typing import TypedDict
 
 from engine.core import RuleError
 
@@ -36,16 +36,46 @@ Draw = tuple[int, int, int]
 # An outcome of one draw: (attack, cities destroyed, game lost, Wonders sealed) from (troops, cost, kp).
 Resolve = Callable[[int, int, int], tuple[int, int, bool, int]]
 
+
+
+class Formula(TypedDict):
+    """The attack formula a game uses and what it adds now (V-4.3, V-5.3): attack = Command costs + ``bonus``."""
+
+    reading: str  # how the difficulty bonus is read (the game's ``bonus`` option)
+    difficulty: str
+    d: int  # the difficulty's extra attack (V-5.3)
+    destroyed: int  # cities destroyed so far
+    bonus: int
+
+
+class Distribution(TypedDict):
+    """What an attack at the end of this turn would do, over every draw of the unknown Rage cards."""
+
+    attack: dict[int, float]  # attack value: probability
+    cities_destroyed: dict[int, float]  # cities destroyed: probability
+    p_no_attack: float
+    p_city_falls: float
+    p_game_lost: float
+    expected_attack: float
+    expected_cities_destroyed: float
+    expected_wonders_sealed: float
+
+
+class Danger(Distribution, Formula):
+    """The danger meter's report (``danger``): the distribution, how it was computed, and the attack formula."""
+
+    method: str  # exact | montecarlo
+    unknown: int  # the unseen Rage cards drawn
+    samples: int | None  # Monte Carlo's samples; None when exact
+
+
 # Above this many unknown cards "auto" switches to Monte Carlo: exact stays under ~0.4 s up to here
 # (bench/bench_volfyirion.py), and real piles rarely pass a dozen cards.
 EXACT_LIMIT = 20
 
 
-def danger(state: VolfState, *, method: str = "auto", samples: int = 20000, seed: int = 0) -> dict[str, Any]:
-    """``{"method", "unknown", "attack": {value: p}, "p_no_attack", "p_city_falls", "p_game_lost",
-    "cities_destroyed": {n: p}, "expected_attack", "expected_cities_destroyed", "expected_wonders_sealed",
-    "samples"}`` for an attack at the end of this turn (whether or not the token is away), plus the game's
-    attack formula (``formula``)."""
+def danger(state: VolfState, *, method: str = "auto", samples: int = 20000, seed: int = 0) -> Danger:
+    """The meter (``Danger``) for an attack at the end of this turn, whether or not the token is away."""
     if method not in ("auto", "exact", "montecarlo"):
         raise RuleError("volfyirion.bad_method", value=str(method))
     pool = state.unseen_deck()
@@ -58,15 +88,13 @@ def danger(state: VolfState, *, method: str = "auto", samples: int = 20000, seed
         outcomes = _exact(pool, unknown, fixed, _troop_cap(state))
     else:
         outcomes = _monte_carlo(pool, unknown, fixed, _troop_cap(state), samples, seed)
-    report = _summarise(outcomes, resolve, state.rage_size > 0 and len(state.standing()) > 0)
-    report.update(method=method, unknown=unknown, samples=samples if method == "montecarlo" else None)
-    report.update(formula(state))
-    return report
+    dist = _summarise(outcomes, resolve, state.rage_size > 0 and len(state.standing()) > 0)
+    return {**dist, "method": method, "unknown": unknown, "samples": samples if method == "montecarlo" else None,
+            **formula(state)}
 
 
-def formula(state: VolfState) -> dict[str, Any]:
-    """The attack formula this game uses and what it adds now (V-4.3, V-5.3): ``{"reading", "difficulty",
-    "d", "destroyed", "bonus"}`` — attack = Command costs + ``bonus``."""
+def formula(state: VolfState) -> Formula:
+    """The attack formula this game uses and what it adds now (V-4.3, V-5.3)."""
     destroyed = len(state.cities) - len(state.standing())
     reading = state.options["bonus"]
     return {"reading": reading, "difficulty": state.options["difficulty"], "d": state.k, "destroyed": destroyed,
@@ -182,7 +210,7 @@ def _resolver(state: VolfState) -> Resolve:
     return outcome
 
 
-def _summarise(outcomes: dict[Draw, float], resolve: Resolve, can_attack: bool) -> dict[str, Any]:
+def _summarise(outcomes: dict[Draw, float], resolve: Resolve, can_attack: bool) -> Distribution:
     attack: dict[int, float] = defaultdict(float)
     fallen: dict[int, float] = defaultdict(float)
     p_lost = p_falls = e_sealed = e_attack = e_fallen = p_none = 0.0

@@ -16,7 +16,7 @@ makes the player draw more is not reported: the count says "unless a card makes 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from engine.core import Event
 
@@ -86,8 +86,29 @@ def end_of_turn_draw(state: VolfState, reshuffled: bool, events: list[Event]) ->
         house["draw"] = draw - HAND
 
 
-def next_attack(state: VolfState) -> dict[str, Any]:
-    """``{"known": bool, "why": str | None, "draw", "cards", "turn", "turns", "danger": {...} | None}``.
+class AttackFigures(TypedDict):
+    """The danger meter's two figures for the predicted attack, and the Rage Pile's size then."""
+
+    p_city_falls: float
+    p_game_lost: float
+    size: int
+
+
+class NextAttack(TypedDict):
+    """When the next reshuffle, and so the next attack, comes (``next_attack``); only ``known`` and ``why`` when
+    it cannot be said."""
+
+    known: bool
+    why: str | None
+    draw: NotRequired[int]
+    cards: NotRequired[int | None]
+    turn: NotRequired[int]
+    turns: NotRequired[int]
+    danger: NotRequired[AttackFigures | None]
+
+
+def next_attack(state: VolfState) -> NextAttack:
+    """``known``: whether it can be said; ``draw`` and ``cards``: the House Deck's count (see above).
 
     ``turn``: the turn whose end-of-turn draw reshuffles (this one when fewer than 5 are left to draw), if
     nothing makes the player draw more; ``turns``: how many turns from now. ``danger``: the meter's two figures
@@ -108,7 +129,7 @@ def next_attack(state: VolfState) -> dict[str, Any]:
             "turns": turns, "danger": _figures(state, turns)}
 
 
-def _figures(state: VolfState, turns: int) -> dict[str, float] | None:
+def _figures(state: VolfState, turns: int) -> AttackFigures | None:
     later = state.clone()
     later.rage_size += turns
     if later.unknown_in_pile > CHEAP_UNKNOWN or not later.standing():

@@ -12,20 +12,37 @@ through unchanged:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from engine.core import Action, RuleError
 
-from .danger import danger
+from .danger import Danger, danger
 from .rules import RULES
 from .state import CHOOSE_BUILDING, CHOOSE_TROOP, VolfState
 
 SUMMARY_KEYS = ("p_city_falls", "p_game_lost", "expected_attack", "p_no_attack")
 
 
-def danger_report(state: VolfState, *, seed: int = 0, method: str = "auto") -> dict[str, Any]:
-    """``{"now": <danger report>, "attack_this_turn": bool, "putaside": <danger report> | None,
-    "putaside_top_known": bool}``.
+class DangerReport(TypedDict):
+    """``danger_report``: the meter now, and once the top card is put aside."""
+
+    now: Danger
+    attack_this_turn: bool
+    putaside: Danger | None
+    putaside_top_known: bool
+
+
+class RemovalOutcome(TypedDict):
+    """One choice of a Troop to remove (``removal_outcomes``)."""
+
+    city: str
+    fallen: list[str]  # the cities this attack would destroy after it
+    lost: bool
+    attack: int | None  # None when no Command card attacks
+
+
+def danger_report(state: VolfState, *, seed: int = 0, method: str = "auto") -> DangerReport:
+    """The meter now (``DangerReport``).
 
     ``now`` is the meter for an attack at the end of this turn whether or not the token is away;
     ``attack_this_turn`` is False while the token is on its Lair (no attack can come this turn unless the
@@ -33,7 +50,7 @@ def danger_report(state: VolfState, *, seed: int = 0, method: str = "auto") -> d
     that is possible now: the known top card leaves, or else one unseen card does.
     """
     now = danger(state, seed=seed, method=method)
-    report: dict[str, Any] = {"now": now, "attack_this_turn": state.token == "rage_pile", "putaside": None,
+    report: DangerReport = {"now": now, "attack_this_turn": state.token == "rage_pile", "putaside": None,
                               "putaside_top_known": state.rage_top is not None}
     if state.rage_size > 0 and "putaside" in state.waiting.legal:
         try:
@@ -44,23 +61,22 @@ def danger_report(state: VolfState, *, seed: int = 0, method: str = "auto") -> d
     return report
 
 
-def removal_outcomes(state: VolfState) -> list[dict[str, Any]]:
-    """For each city the player may take a Troop from (V-4.1): ``{"city", "fallen": [names], "lost",
-    "attack"}`` — the cities this attack would destroy after that choice, whether the game would be lost,
+def removal_outcomes(state: VolfState) -> list[RemovalOutcome]:
+    """For each city the player may take a Troop from (V-4.1), a ``RemovalOutcome``: the cities this attack would destroy after that choice, whether the game would be lost,
     and the attack's value (None when no Command card attacks). Empty unless the engine waits for that
     choice. Buildings never change the attack, so their choice gets no what-if."""
     if state.phase != CHOOSE_TROOP:
         return []
     standing_before = {c["name"] for c in state.standing()}
-    outcomes = []
+    outcomes: list[RemovalOutcome] = []
     for city in state.waiting.params.get("cities", []):
         best = _best_ending(state, Action("choose", city=city))
         if best is None:
             continue
         final, attack = best
         fallen = [c["name"] for c in final.cities if c["destroyed"] and c["name"] in standing_before]
-        result = final.result()
-        outcomes.append({"city": city, "fallen": fallen, "lost": final.finished and result is not None and result.outcome == "lost",
+        result = final.result() if final.finished else None
+        outcomes.append({"city": city, "fallen": fallen, "lost": result is not None and result.outcome == "lost",
                          "attack": attack})
     return outcomes
 

@@ -496,6 +496,7 @@ def _choose(state: VolfState, args: JSON, events: Events) -> None:
     if city["name"] not in eligible:
         raise RuleError("volfyirion.city_not_eligible", city=city["name"], cities=eligible)
     _lose_slot(state, city, slot, events)
+    assert state.pending is not None  # a choice is asked only while an attack is resolved
     state.pending[slot + "s"] -= 1
     _continue_attack(state, events)
 
@@ -533,6 +534,7 @@ def _continue_attack(state: VolfState, events: Events) -> None:
 
 def _resolve(state: VolfState, events: Events) -> None:
     """V-4.1 … V-4.8 once Troops and Buildings are gone."""
+    assert state.pending is not None
     revealed = state.pending["revealed"]
     state.pending = None
     shown = [n for n in revealed if CATALOG[n].type in ("troop", "building")]
@@ -625,8 +627,8 @@ def _seal(state: VolfState, commands: list[str], events: Events) -> None:
         wonder["sealed"] = True
         events.append(Event("volfyirion.event.wonder_sealed", card=wonder["name"], cost=wonder["cost"],
                             kp_before=points, kp_after=points - wonder["cost"]))
-    for cost, sealed, passed in _split_equal_costs(unsealed, steps):
-        events.append(Event("volfyirion.event.wonder_tie", cost=cost, cards=sealed, tied_cards=passed))
+    for cost, sealed_names, passed in _split_equal_costs(unsealed, steps):
+        events.append(Event("volfyirion.event.wonder_tie", cost=cost, cards=sealed_names, tied_cards=passed))
     if left and unsealed:
         events.append(Event("volfyirion.event.knowledge_left_over", points=left))
 

@@ -90,15 +90,15 @@ class SeasonsState:
     year: int
     month: int
     rng: int  # the state of the game's Rng
-    chosen: dict[str, Any]
+    chosen: dict[str, list[int]]  # S-1.4: the two dice of each season
     crystals: int
     hand_size: int
     hand_known: list[str]
     summoned: list[str]
     discards: list[str]
     player_area: list[str]
-    rolled: Any
-    queue: list[Any]
+    rolled: Any  # the round's two dice, {"die", "face"} each, or None
+    queue: list[list[Any]]  # the steps still to run: [name, *arguments]
     wait_key: str
     wait_params: dict[str, Any]
     payments: list[dict[str, Any]]
@@ -108,7 +108,7 @@ class SeasonsState:
     outcome: str | None
     # Added with edition 2.
     edition: int
-    taken: Any
+    taken: Any  # which of ``rolled`` the player took (0 or 1), or None
     round_season: str | None
     top_year: int | None
     past_end: bool

@@ -37,7 +37,7 @@ class Result:
     opponent_score: int | None = None
     length: int | None = None
     how: str | None = None
-    details: Mapping[str, Any] = field(default_factory=dict)
+    details: Mapping[str, object] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.outcome not in OUTCOMES:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
 
 from engine.core import JSON, RuleError, Waiting, fold
 from engine.core.result import Result
 
 from .cards import SOLO_ASSET_DECK
-from .summary import VolfyirionSummary
+from .summary import CitySummary, VolfyirionSummary, WonderSummary
 
 STATE_VERSION = 1
 
@@ -174,10 +174,10 @@ class VolfState:
             "turn": self.turn,
             "difficulty": self.options["difficulty"],
             "bonus": self.options["bonus"],
-            "cities": [dict(c) for c in self.cities],
+            "cities": [cast(CitySummary, dict(c)) for c in self.cities],  # the state's cities have its keys
             "rage_pile": {"size": self.rage_size, "top": self.rage_top},
             "token": self.token,
-            "wonders": [dict(w) for w in self.wonders],
+            "wonders": [cast(WonderSummary, dict(w)) for w in self.wonders],
             "put_aside": list(self.put_aside),
             "put_aside_unknown": self.put_aside_unknown,
             "removed": list(self.removed),

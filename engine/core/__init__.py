@@ -2,8 +2,8 @@
 
 from .catalog import Catalog, Entry, is_cjk, split_list
 from .errors import RuleError
-from .model import JSON, Action, Event, Step, Waiting
-from .record import GameRecord, Rules, State
+from .model import JSON, Action, Event, State, Step, Waiting
+from .record import GameRecord, Rules
 from .result import OUTCOMES, Result
 from .rng import Rng
 from .text import closest, fold, one_edit

@@ -16,6 +16,7 @@ EXPECTED = {
     "seasons.push(...).state": "engine.seasons.state.SeasonsState",
     "volfyirion.last.state": "engine.volfyirion.state.VolfState",
     "volfyirion.state.result()": "engine.core.result.Result | None",
+    "seasons.state.to_json()": "dict[str, None | bool | int | float | str | list[...] | dict[str, ...]]",
     "forecast(...)": "TypedDict(engine.seasons.forecast.Forecast,",
     "danger_report(...)": "TypedDict(engine.volfyirion.whatif.DangerReport,",
     "next_attack(...)": "TypedDict(engine.volfyirion.house.NextAttack,",
@@ -34,6 +35,7 @@ reveal_type(seasons.state)
 reveal_type(seasons.push(Action("roll")).state)
 reveal_type(volfyirion.last.state)
 reveal_type(volfyirion.state.result())
+reveal_type(seasons.state.to_json())
 reveal_type(forecast(seasons.state))
 reveal_type(danger_report(volfyirion.state))
 reveal_type(next_attack(volfyirion.state))

@@ -15,8 +15,11 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 if TYPE_CHECKING:
     from .result import Result
 
-# A JSON object as stored and exchanged. Its values stay ``Any``: the engine reads its own stored states and the
-# action arguments the bot built from canonical values, and every field is typed once it is read into a state.
+# What the engine writes (``to_json``): JSON values all the way down, so what is stored is JSON by its type.
+JSONValue = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
+JSONObject = dict[str, JSONValue]
+# What it reads back (a stored state, an action's arguments): the values stay ``Any`` until they are read into a
+# typed state, which is what the bot is handed (a recursive type here would mean a check at every read).
 JSON = dict[str, Any]
 
 
@@ -41,7 +44,7 @@ class Action:
     def get(self, name: str, default: Any = None) -> Any:
         return self.args.get(name, default)
 
-    def to_json(self) -> JSON:
+    def to_json(self) -> JSONObject:
         return {"type": self.type, **self.args}
 
     @classmethod
@@ -61,7 +64,7 @@ class Event:
         object.__setattr__(self, "key", key)
         object.__setattr__(self, "params", {**(params or {}), **kwargs})
 
-    def to_json(self) -> JSON:
+    def to_json(self) -> JSONObject:
         return {"key": self.key, "params": dict(self.params)}
 
     @classmethod
@@ -82,7 +85,7 @@ class Waiting:
     params: JSON = field(default_factory=dict)
     legal: tuple[str, ...] = ()
 
-    def to_json(self) -> JSON:
+    def to_json(self) -> JSONObject:
         return {"key": self.key, "params": dict(self.params), "legal": list(self.legal)}
 
     @classmethod
@@ -97,7 +100,7 @@ class State(Protocol):
     def waiting(self) -> Waiting: ...
     @property
     def finished(self) -> bool: ...
-    def to_json(self) -> JSON: ...
+    def to_json(self) -> JSONObject: ...
     def summary(self) -> object: ...  # the game's own summary type (what its renderers read)
     def result(self) -> Result | None: ...
 

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping
 from typing import Generic, Protocol
 
 from .errors import RuleError
-from .model import JSON, Action, Event, S, State, Step, Waiting
+from .model import JSON, Action, Event, JSONObject, S, State, Step, Waiting
 
 __all__ = ["RECORD_VERSION", "GameRecord", "Rules", "State"]
 
@@ -44,7 +44,7 @@ class Rules(Protocol[S]):
     game: str
     version: int
 
-    def normalize_options(self, options: Mapping[str, object]) -> JSON: ...
+    def normalize_options(self, options: Mapping[str, object]) -> JSONObject: ...
     def new_game(self, options: Mapping[str, object], seed: int) -> Step[S]: ...
     def apply(self, state: S, action: Action) -> Step[S]: ...
     def state_from_json(self, data: JSON) -> S: ...
@@ -147,7 +147,7 @@ class GameRecord(Generic[S]):
         return record
 
     # -- JSON --------------------------------------------------------------------------------------
-    def to_json(self) -> JSON:
+    def to_json(self) -> JSONObject:
         return {
             "version": RECORD_VERSION,
             "game": self.rules.game,

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .model import JSON
+from .model import JSONObject, JSONValue
 
 OUTCOMES = ("won", "lost", "abandoned")
 _CORE = ("outcome", "player_score", "opponent_score", "length", "how")
@@ -37,7 +37,7 @@ class Result:
     opponent_score: int | None = None
     length: int | None = None
     how: str | None = None
-    details: Mapping[str, object] = field(default_factory=dict)
+    details: Mapping[str, JSONValue] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.outcome not in OUTCOMES:
@@ -58,12 +58,12 @@ class Result:
             return None
         return self.player_score - self.opponent_score
 
-    def to_json(self, names: Mapping[str, str | None] | None = None) -> JSON:
+    def to_json(self, names: Mapping[str, str | None] | None = None) -> JSONObject:
         """The JSON form; ``names`` renames fields to the game's own words (a Seasons export says
         ``dummbot_score``, a Volfyirion one ``turn``: DESIGN.md's export; None leaves a field out), which
         ``from_json`` reads back."""
         names = names or {}
-        out: JSON = {}
+        out: JSONObject = {}
         for name in _CORE:
             key, value = names.get(name, name), getattr(self, name)
             if key is not None and value is not None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from engine.core import JSON, RuleError, Waiting
+from engine.core.model import JSONObject
 from engine.core.result import Result
 
 from .cards import FAIRIES, KAIRN, LEECH, ONYS, PRESTIGE
@@ -237,7 +238,7 @@ class SeasonsState:
             setattr(new, name, value[:] if type(value) is list else value)
         return new
 
-    def to_json(self) -> JSON:
+    def to_json(self) -> JSONObject:
         out: JSON = {"version": STATE_VERSION, "game": "seasons"}
         for name in _FIELDS:
             value = getattr(self, name)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypedDict, cast
 
 from engine.core import JSON, RuleError, Waiting, fold
+from engine.core.model import JSONObject
 from engine.core.result import Result
 
 from .cards import SOLO_ASSET_DECK
@@ -195,7 +196,7 @@ class VolfState:
                       details={"cities_left": o.get("cities_left")})
 
     # -- JSON --------------------------------------------------------------------------------------
-    def to_json(self) -> JSON:
+    def to_json(self) -> JSONObject:
         return {
             "version": STATE_VERSION,
             "options": dict(self.options),
@@ -215,8 +216,9 @@ class VolfState:
             "added": self.added,
             "taken": self.taken,
             "deck": self.deck,
-            # Written only when counted, so that a state saved before the count writes back the same JSON.
-            **({} if self.house is None else {"house": dict(self.house)}),
+            # Written only when counted, so that a state saved before the count writes back the same JSON (a
+            # HouseCount holds JSON values; mypy takes no TypedDict for a dict of them).
+            **({} if self.house is None else {"house": cast(JSONObject, dict(self.house))}),
         }
 
     @classmethod

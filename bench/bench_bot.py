@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import percentile, print_machine, print_table
+from bench.echo import EchoBot
 from bench.floor import DurableNoop
 from bot import collector
 from bot.app import create_bot
@@ -52,15 +53,14 @@ from bot.config import Config
 from bot.sessions import GameService
 from bot.standin import StandIn, World
 from bot.standin.driver import Driver, NoReply
-from bot.standin.echo import EchoBot
-from bot.standin.seasons_typed import seasons_command
-from bot.standin.typed import Command
-from bot.standin.volfyirion_typed import volfyirion_command
 from bot.standin.world import Channel, User
 from bot.store import SqliteStore
 from engine.core import Action
 from engine.seasons.autoplay import play_game as seasons_game
 from engine.volfyirion.autoplay import play_game as volfyirion_game
+from tests.support.seasons_typed import seasons_command
+from tests.support.typed import Command
+from tests.support.volfyirion_typed import volfyirion_command
 
 SEED = 7  # every game the bot starts gets this seed, so one recorded game's commands fit every game
 SEASONS_OPTIONS = {"difficulty": "wizard", "dice": "table"}

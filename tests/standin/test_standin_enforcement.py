@@ -9,8 +9,8 @@ import time
 import aiohttp
 import pytest
 
+from bench.echo import EchoBot
 from bot.standin import NoReply, StandIn
-from bot.standin.echo import EchoBot
 from bot.standin.server import APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT
 
 

@@ -565,9 +565,9 @@ def clone_games(path: Path, total: int) -> int:
         db.execute("BEGIN")
         db.execute(
             f"{numbers} INSERT INTO games (id, guild_id, channel_id, parent_channel_id, owner_id, kind,"
-            " options, seed, status, ply, created_at, updated_at, summary)"
+            " options, seed, status, ply, created_at, updated_at)"
             " SELECT g.id + k.n * :t, g.guild_id, :base + g.id + k.n * :t, g.parent_channel_id, g.owner_id,"
-            " g.kind, g.options, g.seed, g.status, g.ply, g.created_at, g.updated_at, g.summary"
+            " g.kind, g.options, g.seed, g.status, g.ply, g.created_at, g.updated_at"
             " FROM k, games g",
             {"copies": copies, "t": templates, "base": CLONE_CHANNELS})
         db.execute(

@@ -278,8 +278,8 @@ class GameService:
                 if before_commit is not None:
                     await before_commit()
                 row = await self.store.undo_action(
-                    row.id, expected_ply=row.ply, user_id=user_id, summary=summary,
-                    expected_revision=row.revision, interaction_id=interaction_id,
+                    row.id, expected_ply=row.ply, user_id=user_id, expected_revision=row.revision,
+                    interaction_id=interaction_id,
                 )
             except BaseException:
                 self.forget(row.id)
@@ -345,7 +345,7 @@ class GameService:
         try:
             return await self.store.append_action(
                 row.id, expected_ply=row.ply, action=action.to_json(), user_id=user_id, snapshot=snapshot,
-                summary=summary, finish=finish, expected_revision=row.revision, interaction_id=interaction_id,
+                finish=finish, expected_revision=row.revision, interaction_id=interaction_id,
             )
         except StaleVersion:
             # Another process wrote first: our record is behind. The caller sees a clear refusal and the

@@ -45,7 +45,6 @@ async def play(store: SqliteStore, game: GameRow, n: int, *, user_id: int = 7) -
             expected_ply=game.ply,
             action={"type": "step", "n": game.ply + 1},
             user_id=user_id,
-            summary={"ply": game.ply + 1},
         )
     return game
 

@@ -55,8 +55,7 @@ async def test_the_background_check_keeps_the_files_locks_and_another_program_ca
         assert await store.wait_checked() == []
 
         def append(row):
-            return store.append_action(row.id, expected_ply=row.ply, action={"type": "after"}, user_id=7,
-                                       summary=None)
+            return store.append_action(row.id, expected_ply=row.ply, action={"type": "after"}, user_id=7)
 
         async with Locker(db_path):  # another program writes meanwhile, then closes the file
             write = await given_behind(store, append(game))
@@ -176,7 +175,7 @@ async def test_a_large_damaged_file_opens_and_the_background_check_finds_it(db_p
         for channel in range(20):
             game = await store.create_game(**new_game_args(channel))
             await store.append_action(game.id, expected_ply=0, action={"type": "x", "pad": "p" * 3000},
-                                      user_id=7, snapshot={"pad": "s" * 5000}, summary=None)
+                                      user_id=7, snapshot={"pad": "s" * 5000})
     with db_path.open("r+b") as f:
         f.seek(4096 * 2)  # past the header page, as in test_store_open
         f.write(b"\xa5" * 4096 * 3)

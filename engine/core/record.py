@@ -63,14 +63,18 @@ class Rules(Protocol):
 class GameRecord:
     """The live game: its current state, its actions and a few snapshots."""
 
-    def __init__(self, rules: Rules, options: Mapping[str, Any], seed: int, *, snapshot_every: int = 50) -> None:
+    def __init__(self, rules: Rules, options: Mapping[str, Any], seed: int, *, snapshot_every: int = 50,
+                 start: tuple[int, Any] | None = None) -> None:
+        """``start``: the ``(ply, state)`` of a stored snapshot to go on from instead of a new game (the caller
+        gives the actions from that ply on: bot/resume.py), so no new game is built to be thrown away."""
         self.rules = rules
         self.options = rules.normalize_options(options)
         self.seed = int(seed)
         self.snapshot_every = snapshot_every
         self.actions: list[Action] = []
-        self.last: Step = rules.new_game(self.options, self.seed)
-        self._snapshots: dict[int, Any] = {0: self.last.state}
+        ply, state = start if start is not None else (0, None)
+        self.last: Step = rules.new_game(self.options, self.seed) if state is None else Step(state, (), state.waiting)
+        self._snapshots: dict[int, Any] = {ply: self.last.state}
 
     # -- reading ---------------------------------------------------------------------------------
     @property

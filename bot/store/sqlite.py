@@ -255,13 +255,6 @@ class SqliteStore:
         else:
             log.info("background integrity check of %s: ok", self.path)
 
-    async def wait_checked(self) -> list[str] | None:
-        """Wait for the background integrity check (if one runs) and return its finding."""
-        if self._checking is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.shield(self._checking)
-        return self.integrity
-
     async def _stop_checking(self) -> None:
         task, self._checking = self._checking, None
         if task is None or task.done():

@@ -145,7 +145,7 @@ async def test_message_limits(standin, what, body, path):
         node = node[key]
     assert node["_errors"][0]["code"]
     assert [v.kind for v in standin.violations] == ["limits"]
-    assert not standin.channel_messages(channel)
+    assert not [m for m in standin.messages.values() if m.channel_id == channel.id]
 
 
 async def test_a_message_right_at_every_limit_is_accepted(standin):

@@ -49,6 +49,14 @@ async def play(store: SqliteStore, game: GameRow, n: int, *, user_id: int = 7) -
     return game
 
 
+async def wait_checked(store: SqliteStore) -> list[str] | None:
+    """Wait for the store's background integrity check (if one runs) and return its finding."""
+    if store._checking is not None:
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.shield(store._checking)
+    return store.integrity
+
+
 async def on_writer(store: SqliteStore, sql: str) -> object:
     """One statement on the SQLite store's writer connection, outside any transaction (a PRAGMA a test sets):
     the first column of its first row."""

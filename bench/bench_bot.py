@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import percentile, print_machine, print_table
+from bench.echo import EchoBot
 from bench.floor import DurableNoop
 from bot import collector
 from bot.app import create_bot
@@ -52,15 +53,14 @@ from bot.config import Config
 from bot.sessions import GameService
 from bot.standin import StandIn, World
 from bot.standin.driver import Driver, NoReply
-from bot.standin.echo import EchoBot
-from bot.standin.seasons_typed import seasons_command
-from bot.standin.typed import Command
-from bot.standin.volfyirion_typed import volfyirion_command
 from bot.standin.world import Channel, User
 from bot.store import SqliteStore
 from engine.core import Action
 from engine.seasons.autoplay import play_game as seasons_game
 from engine.volfyirion.autoplay import play_game as volfyirion_game
+from tests.support.seasons_typed import seasons_command
+from tests.support.typed import Command
+from tests.support.volfyirion_typed import volfyirion_command
 
 SEED = 7  # every game the bot starts gets this seed, so one recorded game's commands fit every game
 SEASONS_OPTIONS = {"difficulty": "wizard", "dice": "table"}
@@ -565,9 +565,9 @@ def clone_games(path: Path, total: int) -> int:
         db.execute("BEGIN")
         db.execute(
             f"{numbers} INSERT INTO games (id, guild_id, channel_id, parent_channel_id, owner_id, kind,"
-            " options, seed, status, ply, created_at, updated_at, summary)"
+            " options, seed, status, ply, created_at, updated_at)"
             " SELECT g.id + k.n * :t, g.guild_id, :base + g.id + k.n * :t, g.parent_channel_id, g.owner_id,"
-            " g.kind, g.options, g.seed, g.status, g.ply, g.created_at, g.updated_at, g.summary"
+            " g.kind, g.options, g.seed, g.status, g.ply, g.created_at, g.updated_at"
             " FROM k, games g",
             {"copies": copies, "t": templates, "base": CLONE_CHANNELS})
         db.execute(

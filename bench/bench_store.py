@@ -61,7 +61,7 @@ async def _cell(store: Store, level: int, per: int, base: int) -> dict[str, tupl
     async def write(game: GameRow) -> GameRow:
         n = game.ply + 1
         return await store.append_action(game.id, expected_ply=game.ply, expected_revision=game.revision,
-                                         action={"type": "bench", "n": n}, user_id=7, summary={"n": n},
+                                         action={"type": "bench", "n": n}, user_id=7,
                                          snapshot={"n": n} if n % 50 == 0 else None)
 
     async def read(game: GameRow) -> GameRow:

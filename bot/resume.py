@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, overload
 
-from engine.core import Action, GameRecord, Step
+from engine.core import Action, GameRecord
 from engine.core.record import Rules
 
 
@@ -94,15 +94,11 @@ def resume(
 ) -> GameRecord:
     """The record at ply ``snapshot ply + len(tail)``: the snapshot's state (or the new game when there is
     none) with ``tail`` applied. Same state, same last step and same snapshots ahead as a full replay."""
-    record = GameRecord(rules, options, seed, snapshot_every=snapshot_every)
     actions = [a if isinstance(a, Action) else Action.from_json(a) for a in tail]
-    base = 0
+    base = snapshot[0] if snapshot is not None and snapshot[0] > 0 else 0
+    start = (base, rules.state_from_json(snapshot[1])) if base else None
+    record = GameRecord(rules, options, seed, snapshot_every=snapshot_every, start=start)
     step = record.last
-    if snapshot is not None and snapshot[0] > 0:
-        base, state_json = snapshot
-        state = rules.state_from_json(state_json)
-        record.add_snapshot(base, state)
-        step = Step(state, (), state.waiting)
     for action in actions:
         step = rules.apply(step.state, action)
     record.actions = TailLog(base, actions) if base else actions

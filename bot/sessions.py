@@ -62,8 +62,8 @@ class Played:
     reversal: tuple[Event, ...] = ()
     # The result an undo took back (the game had finished): its public posts are marked withdrawn.
     withdrawn: Result | None = None
-    # ``step.state.summary()`` when the change made it already (once per change: the store keeps it, the reply
-    # shows it); None: not made yet.
+    # ``step.state.summary()`` when the change made it already (once per change, for the reply); None: not made
+    # yet.
     summary: dict[str, Any] | None = None
 
     def state_summary(self) -> dict[str, Any]:
@@ -258,7 +258,7 @@ class GameService:
             try:
                 if before_commit is not None:
                     await before_commit()
-                row = await self._save(row, record, action, user_id, interaction_id, summary)
+                row = await self._save(row, record, action, user_id, interaction_id)
             except BaseException:
                 self.forget(row.id)
                 raise
@@ -278,8 +278,8 @@ class GameService:
                 if before_commit is not None:
                     await before_commit()
                 row = await self.store.undo_action(
-                    row.id, expected_ply=row.ply, user_id=user_id, summary=summary,
-                    expected_revision=row.revision, interaction_id=interaction_id,
+                    row.id, expected_ply=row.ply, user_id=user_id, expected_revision=row.revision,
+                    interaction_id=interaction_id,
                 )
             except BaseException:
                 self.forget(row.id)
@@ -337,7 +337,7 @@ class GameService:
         return row
 
     async def _save(self, row: GameRow, record: GameRecord, action: Action, user_id: int,
-                    interaction_id: int | None, summary: dict[str, Any]) -> GameRow:
+                    interaction_id: int | None) -> GameRow:
         state = record.state
         snapshot = state.to_json() if record.ply % SNAPSHOT_EVERY == 0 else None
         result = state.result() if state.finished else None
@@ -345,7 +345,7 @@ class GameService:
         try:
             return await self.store.append_action(
                 row.id, expected_ply=row.ply, action=action.to_json(), user_id=user_id, snapshot=snapshot,
-                summary=summary, finish=finish, expected_revision=row.revision, interaction_id=interaction_id,
+                finish=finish, expected_revision=row.revision, interaction_id=interaction_id,
             )
         except StaleVersion:
             # Another process wrote first: our record is behind. The caller sees a clear refusal and the

@@ -7,7 +7,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from tests.openapi import SPEC_PATH, load_spec, needs_spec
+from tests.openapi import SPEC_PATH, load_spec
 
 
 def test_the_description_ships_in_tests_data_with_its_notice() -> None:
@@ -27,5 +27,4 @@ def test_the_description_loads_and_covers_the_interaction_routes() -> None:
 
 
 def test_nothing_skips_for_want_of_the_shared_folder() -> None:
-    assert needs_spec.args == (False,)
     assert "shared" not in Path(SPEC_PATH).parts

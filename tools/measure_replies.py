@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.console import _embed_lines  # noqa: E402
-from bot.standin.seasons_typed import seasons_console_line  # noqa: E402
 from engine.seasons.autoplay import play_game  # noqa: E402
+from tests.support.seasons_typed import seasons_console_line  # noqa: E402
 
 
 def measure(lang: str, seed: int, difficulty: str, dice: str) -> dict:

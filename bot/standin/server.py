@@ -282,10 +282,6 @@ class StandIn:
         `StandIn.driver` by the package, so that this module does not import the driver)."""
         return self.driver(self, bot, **options)
 
-    def channel_messages(self, channel: Channel | str | int) -> list[StoredMessage]:
-        channel_id = self.world.channel(channel).id
-        return [m for m in self.messages.values() if m.channel_id == channel_id]
-
     # -- interactions ----------------------------------------------------------------------------------------
 
     async def wait_connected(self, timeout: float = 10.0) -> None:

@@ -115,7 +115,6 @@ class GameRow:
     ply: int  # number of live actions: the game's version
     created_at: str
     updated_at: str
-    summary: JSON | None
     # Increased by every write (append, undo, abandon, finish): unlike ``ply`` it never comes back to an
     # earlier value, so a cached record is current only when its revision is the row's.
     revision: int = 0
@@ -243,14 +242,13 @@ class Store(Protocol):
         action: JSON,
         user_id: int,
         snapshot: JSON | None = None,
-        summary: JSON | None,
         finish: FinishInfo | None = None,
         expected_revision: int | None = None,
         interaction_id: int | None = None,
     ) -> GameRow: ...
 
     async def undo_action(
-        self, game_id: int, *, expected_ply: int, user_id: int, summary: JSON | None,
+        self, game_id: int, *, expected_ply: int, user_id: int,
         expected_revision: int | None = None, interaction_id: int | None = None,
     ) -> GameRow: ...
 

@@ -161,26 +161,30 @@ PG_V2 = (
     WHERE kind = 'volfyirion' AND NOT (options::jsonb ? 'edition')
     """,
 )
-PG_MIGRATIONS: list[tuple[str, ...]] = [PG_V1, PG_V2]
+# -- issue 24, the store's part -----------------------------------------------------------------------------
+# SQLite's V10: ``games.summary``, written on every action and never read, goes.
+PG_V3 = ("ALTER TABLE games DROP COLUMN summary",)
+# -- end of issue 24's store steps ---------------------------------------------------------------------------
+PG_MIGRATIONS: list[tuple[str, ...]] = [PG_V1, PG_V2, PG_V3]
 PG_SCHEMA_VERSION = len(PG_MIGRATIONS)
 # The tables in an order that respects their references (the copy from SQLite inserts in this order).
 TABLES = ("games", "actions", "snapshots", "results", "result_posts", "settings")
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, parent_channel_id, owner_id, kind, options, seed, status, ply, "
-    "created_at, updated_at, summary, revision"
+    "created_at, updated_at, revision"
 )
 # One action, in one statement (one round trip between BEGIN and COMMIT, where it took three): the game moves
 # on by one ply if it is where the caller saw it, and the action (and the snapshot, when there is one) goes in
 # at the new ply. A game that was not where the caller saw it returns no row, and nothing is written.
 _APPEND = (
-    "WITH game AS (UPDATE games SET ply = ply + 1, revision = revision + 1, status = $1, summary = $2,"
-    " updated_at = $3 WHERE id = $4 AND ply = $5 AND status = 'active' AND ($6::bigint IS NULL OR revision = $6)"
+    "WITH game AS (UPDATE games SET ply = ply + 1, revision = revision + 1, status = $1,"
+    " updated_at = $2 WHERE id = $3 AND ply = $4 AND status = 'active' AND ($5::bigint IS NULL OR revision = $5)"
     f" RETURNING {_GAME_COLUMNS}),"
     " action AS (INSERT INTO actions (game_id, ply, action, user_id, created_at, interaction_id)"
-    " SELECT id, ply, $7, $8, $3, $9 FROM game),"
-    " snapshot AS (INSERT INTO snapshots (game_id, ply, state, created_at) SELECT id, ply, $10::text, $3 FROM game"
-    " WHERE $10::text IS NOT NULL"
+    " SELECT id, ply, $6, $7, $2, $8 FROM game),"
+    " snapshot AS (INSERT INTO snapshots (game_id, ply, state, created_at) SELECT id, ply, $9::text, $2 FROM game"
+    " WHERE $9::text IS NOT NULL"
     " ON CONFLICT (game_id, ply) DO UPDATE SET state = excluded.state, created_at = excluded.created_at)"
     f" SELECT {_GAME_COLUMNS} FROM game"
 )
@@ -485,21 +489,20 @@ class PostgresStore:
         action: JSON,
         user_id: int,
         snapshot: JSON | None = None,
-        summary: JSON | None,
         finish: FinishInfo | None = None,
         expected_revision: int | None = None,
         interaction_id: int | None = None,
     ) -> GameRow:
         """As ``SqliteStore.append_action``: one action at ``expected_ply + 1``, all or nothing."""
-        action_text, snapshot_text, summary_text, status = action_texts(action, snapshot, summary, finish)
+        action_text, snapshot_text, status = action_texts(action, snapshot, finish)
         now = self._clock()
         try:
             async with self._write() as conn:
                 # No read before the write (a round trip each command): an interaction applied already either
                 # finds the game moved on (checked below, on that path only) or, after an undo brought the
                 # game back, trips the unique index on its id when its action is inserted.
-                row = await conn.fetchrow(_APPEND, status, summary_text, now, game_id, expected_ply,
-                                          expected_revision, action_text, user_id, interaction_id, snapshot_text)
+                row = await conn.fetchrow(_APPEND, status, now, game_id, expected_ply, expected_revision,
+                                          action_text, user_id, interaction_id, snapshot_text)
                 if row is None:
                     if interaction_id is not None:
                         seen = await conn.fetchval("SELECT game_id FROM actions WHERE interaction_id = $1",
@@ -522,11 +525,10 @@ class PostgresStore:
             return await self._settle_lost_commit(game_id, interaction_id, undo=False, ply=expected_ply + 1)
 
     async def undo_action(
-        self, game_id: int, *, expected_ply: int, user_id: int, summary: JSON | None,
+        self, game_id: int, *, expected_ply: int, user_id: int,
         expected_revision: int | None = None, interaction_id: int | None = None,
     ) -> GameRow:
         """As ``SqliteStore.undo_action``: the last live action marked undone, ply − 1, revision + 1."""
-        summary_text = None if summary is None else dumps(summary)
         now = self._clock()
         try:
             async with self._write() as conn:
@@ -536,10 +538,10 @@ class PostgresStore:
                     if seen is not None:
                         raise AlreadyApplied(game_id=seen, interaction_id=interaction_id)
                 row = await conn.fetchrow(
-                    "UPDATE games SET ply = ply - 1, revision = revision + 1, status = 'active', summary = $1,"
-                    " updated_at = $2 WHERE id = $3 AND ply = $4 AND ply > 0 AND status IN ('active', 'finished')"
-                    f" AND ($5::bigint IS NULL OR revision = $5) RETURNING {_GAME_COLUMNS}",
-                    summary_text, now, game_id, expected_ply, expected_revision,
+                    "UPDATE games SET ply = ply - 1, revision = revision + 1, status = 'active',"
+                    " updated_at = $1 WHERE id = $2 AND ply = $3 AND ply > 0 AND status IN ('active', 'finished')"
+                    f" AND ($4::bigint IS NULL OR revision = $4) RETURNING {_GAME_COLUMNS}",
+                    now, game_id, expected_ply, expected_revision,
                 )
                 if row is None:
                     raise refusal_for(await _game(conn, game_id), expected_ply, allowed=("active", "finished"),

@@ -55,10 +55,7 @@ def check_finish(finish: FinishInfo) -> None:
         raise ValueError(f"unknown outcome {finish.outcome!r}")
 
 
-def game_row(row: Mapping[str, Any], *, summary: Any = ...) -> GameRow:
-    """A game's row; ``summary``: the one the caller has just written, instead of parsing its JSON back."""
-    if summary is ...:
-        summary = None if row["summary"] is None else json.loads(row["summary"])
+def game_row(row: Mapping[str, Any]) -> GameRow:
     return GameRow(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -72,7 +69,6 @@ def game_row(row: Mapping[str, Any], *, summary: Any = ...) -> GameRow:
         ply=row["ply"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
-        summary=summary,
         revision=row["revision"],
     )
 
@@ -104,14 +100,13 @@ def new_game_options(kind: str, options: JSON, seed: int) -> str:
     return dumps(dict(options))
 
 
-def action_texts(action: JSON, snapshot: JSON | None, summary: JSON | None,
-                 finish: FinishInfo | None) -> tuple[str, str | None, str | None, str]:
+def action_texts(action: JSON, snapshot: JSON | None, finish: FinishInfo | None) -> tuple[str, str | None, str]:
     """An action's write, serialised and checked before any transaction (a value that is not JSON writes
-    nothing): the action, snapshot and summary as text, and the game's status after it."""
+    nothing): the action and snapshot as text, and the game's status after it."""
     if finish is not None:
         check_finish(finish)
     return (dumps(action), None if snapshot is None else dumps(snapshot),
-            None if summary is None else dumps(summary), "active" if finish is None else finish.status)
+            "active" if finish is None else finish.status)
 
 
 def print_problems(problems: list[str], shown: int = 20) -> None:

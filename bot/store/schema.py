@@ -15,7 +15,7 @@ from .volfyirion_log import migrate_volfyirion_actions
 
 V1 = (
     # One row per game. ``ply`` counts the live actions and is the game's version: every write checks
-    # it with a conditional UPDATE. ``options`` and ``summary`` are JSON text.
+    # it with a conditional UPDATE. ``options`` and ``summary`` are JSON text (``summary`` went in V10).
     """
     CREATE TABLE games (
         id                INTEGER PRIMARY KEY,
@@ -220,5 +220,11 @@ V8 = (
     """,
 )
 
-MIGRATIONS: list[tuple[str | Callable[[Any], Awaitable[None]], ...]] = [V1, V2, V3, V4, V5, V6, V7, V8]
+# -- issue 24, the store's part (numbered after V9, the canonical Seasons logs) --------------------------------
+# ``games.summary`` was written on every action and never read: a reply takes the summary from the replayed
+# state. The column goes; SQLite drops it in place (3.35, the store's minimum anyway: MIN_SQLITE).
+V10 = ("ALTER TABLE games DROP COLUMN summary",)
+# -- end of issue 24's store steps -----------------------------------------------------------------------------
+
+MIGRATIONS: list[tuple[str | Callable[[Any], Awaitable[None]], ...]] = [V1, V2, V3, V4, V5, V6, V7, V8, V10]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -74,7 +74,7 @@ _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 6, 8
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, parent_channel_id, owner_id, kind, options, seed, status, ply, "
-    "created_at, updated_at, summary, revision"
+    "created_at, updated_at, revision"
 )
 _ACTION_COLUMNS = "seq, game_id, ply, action, user_id, created_at, undone"
 _RESULT_COLUMNS = (
@@ -255,13 +255,6 @@ class SqliteStore:
         else:
             log.info("background integrity check of %s: ok", self.path)
 
-    async def wait_checked(self) -> list[str] | None:
-        """Wait for the background integrity check (if one runs) and return its finding."""
-        if self._checking is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.shield(self._checking)
-        return self.integrity
-
     async def _stop_checking(self) -> None:
         task, self._checking = self._checking, None
         if task is None or task.done():
@@ -402,19 +395,17 @@ class SqliteStore:
         action: JSON,
         user_id: int,
         snapshot: JSON | None = None,
-        summary: JSON | None,
         finish: FinishInfo | None = None,
         expected_revision: int | None = None,
         interaction_id: int | None = None,
     ) -> GameRow:
         """Record one action at ``expected_ply + 1``, all or nothing.
 
-        ``summary`` replaces the stored one (None clears it); ``snapshot`` is the state JSON at the
-        new ply; ``finish`` ends the game and records its result in the same transaction.
+        ``snapshot`` is the state JSON at the new ply; ``finish`` ends the game and records its result in the same transaction.
         ``expected_revision`` (when given) must be the game's revision too; ``interaction_id`` is kept
         with the action, and an interaction whose action is already stored raises ``AlreadyApplied``.
         """
-        action_text, snapshot_text, summary_text, status = action_texts(action, snapshot, summary, finish)
+        action_text, snapshot_text, status = action_texts(action, snapshot, finish)
         now = self._clock()
 
         async def append(db: Db) -> GameRow:
@@ -422,10 +413,10 @@ class SqliteStore:
             # on (checked on that path only) or, after an undo brought the game back, trips the unique index on
             # its id when its action is inserted.
             rows = await db.execute_fetchall(
-                "UPDATE games SET ply = ply + 1, revision = revision + 1, status = ?, summary = ?, updated_at = ?"
+                "UPDATE games SET ply = ply + 1, revision = revision + 1, status = ?, updated_at = ?"
                 " WHERE id = ? AND ply = ? AND status = 'active' AND (? IS NULL OR revision = ?)"
                 f" RETURNING {_GAME_COLUMNS}",
-                (status, summary_text, now, game_id, expected_ply, expected_revision, expected_revision),
+                (status, now, game_id, expected_ply, expected_revision, expected_revision),
             )
             if not rows:
                 if interaction_id is not None:
@@ -434,7 +425,7 @@ class SqliteStore:
                         raise AlreadyApplied(game_id=seen[0], interaction_id=interaction_id)
                 raise await _refusal(db, game_id, expected_ply, allowed=("active",),
                                      expected_revision=expected_revision)
-            game = game_row(rows[0], summary=summary)
+            game = game_row(rows[0])
             try:
                 await db.execute(
                     "INSERT INTO actions (game_id, ply, action, user_id, created_at, interaction_id)"
@@ -457,12 +448,11 @@ class SqliteStore:
         return await self._write(append)
 
     async def undo_action(
-        self, game_id: int, *, expected_ply: int, user_id: int, summary: JSON | None,
+        self, game_id: int, *, expected_ply: int, user_id: int,
         expected_revision: int | None = None, interaction_id: int | None = None,
     ) -> GameRow:
         """Take back the last live action: marked undone (never deleted), ply − 1, snapshots above the
         new ply dropped; a game that action had finished is active again and its result is gone."""
-        summary_text = None if summary is None else dumps(summary)
         now = self._clock()
 
         async def undo(db: Db) -> GameRow:
@@ -473,10 +463,10 @@ class SqliteStore:
                     raise AlreadyApplied(game_id=seen[0], interaction_id=interaction_id)
             try:
                 cursor = await db.execute(
-                    "UPDATE games SET ply = ply - 1, revision = revision + 1, status = 'active', summary = ?,"
+                    "UPDATE games SET ply = ply - 1, revision = revision + 1, status = 'active',"
                     " updated_at = ? WHERE id = ? AND ply = ? AND ply > 0 AND status IN ('active', 'finished')"
                     " AND (? IS NULL OR revision = ?)",
-                    (summary_text, now, game_id, expected_ply, expected_revision, expected_revision),
+                    (now, game_id, expected_ply, expected_revision, expected_revision),
                 )
             except sqlite3.IntegrityError as exc:
                 # Reopening a finished game in a channel that has started another one since.
@@ -808,12 +798,11 @@ async def _migrate(db: Db) -> None:
         await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
-async def _game(db: Db, game_id: int, *, summary: JSON | None | object = ...) -> GameRow:
-    """The game's row; ``summary``: the one just written (not parsed back from its JSON)."""
+async def _game(db: Db, game_id: int) -> GameRow:
     row = await _one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
     if row is None:
         raise GameNotFound(game_id=game_id)
-    return game_row(row, summary=summary)
+    return game_row(row)
 
 
 async def _refusal(

@@ -56,14 +56,22 @@ class Rules(Protocol[S]):
 class GameRecord(Generic[S]):
     """The live game: its current state, its actions and a few snapshots."""
 
-    def __init__(self, rules: Rules[S], options: Mapping[str, object], seed: int, *, snapshot_every: int = 50) -> None:
+    def __init__(self, rules: Rules[S], options: Mapping[str, object], seed: int, *, snapshot_every: int = 50,
+                 start: tuple[int, S] | None = None) -> None:
+        """``start``: the ``(ply, state)`` of a stored snapshot to go on from instead of a new game (the caller
+        gives the actions from that ply on: bot/resume.py), so no new game is built to be thrown away."""
         self.rules = rules
         self.options = rules.normalize_options(options)
         self.seed = int(seed)
         self.snapshot_every = snapshot_every
         self.actions: list[Action] = []
-        self.last: Step[S] = rules.new_game(self.options, self.seed)
-        self._snapshots: dict[int, S] = {0: self.last.state}
+        self.last: Step[S]
+        if start is None:
+            ply, self.last = 0, rules.new_game(self.options, self.seed)
+        else:
+            ply, state = start
+            self.last = Step(state, (), state.waiting)
+        self._snapshots: dict[int, S] = {ply: self.last.state}
 
     # -- reading ---------------------------------------------------------------------------------
     @property

@@ -6,9 +6,9 @@ import json
 from typing import Any
 
 from bot.standin.driver import Driver, Reply
-from bot.standin.seasons_typed import seasons_command
-from bot.standin.volfyirion_typed import volfyirion_command
 from engine.core import Action
+from tests.support.seasons_typed import seasons_command
+from tests.support.volfyirion_typed import volfyirion_command
 
 __all__ = ["button", "export", "pictured", "play_seasons", "play_volfyirion", "seasons_command",
            "volfyirion_command"]

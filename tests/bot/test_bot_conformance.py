@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from play import pictured
 
-from tests.openapi import check_command_payload, needs_spec
+from tests.openapi import check_command_payload
 
 
-@needs_spec
 async def test_sync_payload_validates_and_follows_the_documented_rules(driver, standin):
     synced = await driver.bot.tree.sync()
     assert {c.name for c in synced} == {"seasons", "volfyrion", "game"}
@@ -20,7 +19,6 @@ async def test_sync_payload_validates_and_follows_the_documented_rules(driver, s
     assert standin.violations == []
 
 
-@needs_spec
 async def test_a_reply_of_every_kind_validates(driver, standin):
     # message, ephemeral refusal, modal, autocomplete, attachment (export), deferred (forecast)
     start = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.standin.seasons_typed import seasons_console_line
 from engine.core import Action
 from engine.seasons.autoplay import play_game as seasons_game
 from engine.seasons.rules import SeasonsRules
 from engine.volfyirion.autoplay import play_game as volfyirion_game
 from engine.volfyirion.rules import VolfyirionRules
+from tests.support.seasons_typed import seasons_console_line
 
 ROOT = Path(__file__).resolve().parents[2]
 

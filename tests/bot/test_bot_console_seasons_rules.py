@@ -115,10 +115,10 @@ def test_s5_2_the_tie_break_is_said_by_card_name_in_both_languages(tmp_path):
 def test_s9_2_a_whole_bot_dice_game_with_boots_both_ways_typed_into_the_console(tmp_path):
     """Archmage, bot dice: a seeded player who moves time often, forward and back, plays a whole game through
     the console; its export holds exactly the state the engine reaches on its own (replay = live)."""
-    from bot.standin.seasons_typed import seasons_console_line
     from engine.core import Action, Rng
     from engine.seasons import RULES
     from engine.seasons.autoplay import Table, main_action, side_action
+    from tests.support.seasons_typed import seasons_console_line
 
     seed = 8
     step = RULES.new_game({"difficulty": "archmage", "dice": "bot"}, seed)

@@ -168,8 +168,8 @@ def test_s2_4_a_whole_game_told_its_prelude_typed_into_the_console(tmp_path):
     Dummbot's known hand and the export is the engine's own state (replay = live)."""
     from test_bot_console_games import console, exported
 
-    from bot.standin.seasons_typed import seasons_console_line
     from engine.seasons.autoplay import play_game
+    from tests.support.seasons_typed import seasons_console_line
 
     actions, steps = play_game("wizard", "table", 11, prelude=True)
     lines = ["/seasons start difficulty:wizard dice:table"] + [seasons_console_line(a, "ja") for a in actions]

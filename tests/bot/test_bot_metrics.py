@@ -89,7 +89,7 @@ async def test_metrics_count_commands_store_writes_and_stale_versions(standin, d
         row = await bot.store.active_game(standin.world.channel().id)
         with pytest.raises(StaleVersion):
             await bot.store.append_action(row.id, expected_ply=row.ply - 1, action={"type": "crystals", "change": 1},
-                                          user_id=row.owner_id, summary=None)
+                                          user_id=row.owner_id)
         page = samples((await get("/metrics"))[1])
         assert value(page, "solo_bot_stale_version_refusals_total", op="append_action") == 1
         assert value(page, "solo_bot_store_write_seconds_count", op="append_action") == \

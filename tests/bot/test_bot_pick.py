@@ -117,8 +117,8 @@ def test_the_console_picks_in_a_select_menu_with_select_n():
     """`select N value[,value]` (documented in the console's help and the README) is `press N` with values."""
     import io
 
+    from bench.echo import EchoBot
     from bot.console import main
-    from bot.standin.echo import EchoBot
 
     out = io.StringIO()
     assert main([], bot_factory=lambda config: EchoBot(), stdin=io.StringIO("/echo choose\nselect 1 b, Letter C\n"),

@@ -9,10 +9,10 @@ from PIL import Image
 from play import button, export, has_board, pictured, play_seasons, play_volfyirion
 
 from bot.standin.driver import Reply
-from bot.standin.seasons_typed import seasons_command
 from conftest import BOT_SEED
 from engine.seasons.autoplay import play_game as seasons_game
 from engine.volfyirion.autoplay import play_game as volfyirion_game
+from tests.support.seasons_typed import seasons_command
 
 
 def embed_fields(reply: Reply) -> list[str]:

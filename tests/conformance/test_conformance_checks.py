@@ -6,9 +6,7 @@ import copy
 
 import pytest
 
-from tests.openapi import SchemaValidator, check_command_payload, load_spec, needs_spec, openapi_validator
-
-pytestmark = needs_spec
+from tests.openapi import SchemaValidator, check_command_payload, load_spec, openapi_validator
 
 CALLBACK = "/api/v10/interactions/1/token/callback"
 ORIGINAL = "/api/v10/webhooks/1/token/messages/@original"
@@ -134,7 +132,7 @@ def test_the_8000_count_is_exact():
     payload = {"type": 1, "name": "seasons", "description": "Play Seasons", "name_localizations": {"ja": "季節"},
                "options": [{"type": 3, "name": "face", "description": "d", "description_localizations":
                             {"ja": "面を選ぶ"}, "choices": [{"name": "one", "value": "1"}]}]}
-    from bot.standin.conformance import _characters
+    from tests.support.conformance import _characters
 
     assert _characters(payload) == 7 + 12 + 4 + 4 + 3 + 1
 

@@ -6,11 +6,9 @@ from collections import Counter
 
 import pytest
 
+from bench.echo import EchoBot
 from bot.standin import StandIn
-from bot.standin.echo import EchoBot
-from tests.openapi import check_command_payload, load_spec, needs_spec, openapi_validator
-
-pytestmark = needs_spec
+from tests.openapi import check_command_payload, load_spec, openapi_validator
 
 
 @pytest.fixture

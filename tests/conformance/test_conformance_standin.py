@@ -9,10 +9,8 @@ import copy
 import pytest
 
 from bot.standin import World
-from bot.standin.conformance import event_validator, response_validator
-from tests.openapi import load_spec, needs_spec
-
-pytestmark = needs_spec
+from tests.openapi import load_spec
+from tests.support.conformance import event_validator, response_validator
 
 
 @pytest.fixture(scope="module")

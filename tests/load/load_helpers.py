@@ -18,13 +18,13 @@ from typing import Any
 
 from bot.standin import World
 from bot.standin.driver import Driver, NoReply, Reply
-from bot.standin.typed import slash_command
 from bot.standin.world import Channel, User
 from engine.core import Action, GameRecord, RuleError
 from engine.seasons import RULES as SEASONS
 from engine.seasons.autoplay import play_game as seasons_game
 from engine.volfyirion import RULES as VOLFYIRION
 from engine.volfyirion.autoplay import play_game as volfyirion_game
+from tests.support.typed import slash_command
 
 STALE = "The game has moved on since this message"
 RULES = {"seasons": SEASONS, "volfyirion": VOLFYIRION}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+from bench.echo import EchoBot
 from bot.standin import StandIn, World
-from bot.standin.echo import EchoBot
 
 
 def crowded_world(channels: int) -> World:

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from bench.echo import EchoBot
 from bot.console import LineError, main, parse_command, parse_pairs
-from bot.standin.echo import EchoBot
 
 ROOT = Path(__file__).resolve().parents[2]
-CONSOLE = ("import sys; from bot.console import main; from bot.standin.echo import EchoBot; "
+CONSOLE = ("import sys; from bot.console import main; from bench.echo import EchoBot; "
            "sys.exit(main(sys.argv[1:], bot_factory=lambda config: EchoBot()))")
 
 

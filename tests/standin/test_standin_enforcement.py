@@ -9,8 +9,8 @@ import time
 import aiohttp
 import pytest
 
+from bench.echo import EchoBot
 from bot.standin import NoReply, StandIn
-from bot.standin.echo import EchoBot
 from bot.standin.server import APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT
 
 
@@ -145,7 +145,7 @@ async def test_message_limits(standin, what, body, path):
         node = node[key]
     assert node["_errors"][0]["code"]
     assert [v.kind for v in standin.violations] == ["limits"]
-    assert not standin.channel_messages(channel)
+    assert not [m for m in standin.messages.values() if m.channel_id == channel.id]
 
 
 async def test_a_message_right_at_every_limit_is_accepted(standin):

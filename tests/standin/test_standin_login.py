@@ -9,8 +9,8 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from bench.echo import EchoBot
 from bot.standin import StandIn
-from bot.standin.echo import EchoBot
 
 
 async def test_login_ready_and_world(standin):

@@ -11,9 +11,9 @@ import aiohttp
 import pytest
 from test_standin_enforcement import callback_path, live_interaction, post
 
+from bench.echo import EchoBot
 from bot.standin import StandIn, World
 from bot.standin import permissions as p
-from bot.standin.echo import EchoBot
 from bot.standin.server import APPLICATION_COMMAND, MODAL_SUBMIT
 
 # -- the permission algorithm ----------------------------------------------------------------------------------

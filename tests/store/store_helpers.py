@@ -45,9 +45,16 @@ async def play(store: SqliteStore, game: GameRow, n: int, *, user_id: int = 7) -
             expected_ply=game.ply,
             action={"type": "step", "n": game.ply + 1},
             user_id=user_id,
-            summary={"ply": game.ply + 1},
         )
     return game
+
+
+async def wait_checked(store: SqliteStore) -> list[str] | None:
+    """Wait for the store's background integrity check (if one runs) and return its finding."""
+    if store._checking is not None:
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.shield(store._checking)
+    return store.integrity
 
 
 async def on_writer(store: SqliteStore, sql: str) -> object:

@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from store_helpers import Locker, given_behind, new_game_args, play
+from store_helpers import Locker, given_behind, new_game_args, play, wait_checked
 
 import bot.store.sqlite as sqlite_store
 from bot.__main__ import main as bot_main
@@ -41,7 +41,7 @@ async def filled(path: Path) -> None:
 async def test_a_sound_file_passes_the_background_check(db_path):
     await filled(db_path)
     async with SqliteStore(db_path) as store:
-        assert await store.wait_checked() == []
+        assert await wait_checked(store) == []
         assert store.integrity == []
 
 
@@ -52,11 +52,10 @@ async def test_the_background_check_keeps_the_files_locks_and_another_program_ca
     next reads failed (SQLITE_IOERR_SHORT_READ)."""
     async with SqliteStore(db_path, busy_timeout=5.0) as store:
         game = await store.create_game(**new_game_args())
-        assert await store.wait_checked() == []
+        assert await wait_checked(store) == []
 
         def append(row):
-            return store.append_action(row.id, expected_ply=row.ply, action={"type": "after"}, user_id=7,
-                                       summary=None)
+            return store.append_action(row.id, expected_ply=row.ply, action={"type": "after"}, user_id=7)
 
         async with Locker(db_path):  # another program writes meanwhile, then closes the file
             write = await given_behind(store, append(game))
@@ -75,7 +74,7 @@ async def test_damage_only_the_full_check_sees_opens_and_is_logged_clearly(db_pa
     async with SqliteStore(db_path) as store:  # opened: the quick check does not see it
         game = await store.active_game(100)
         assert game is not None and game.ply == 3
-        problems = await store.wait_checked()
+        problems = await wait_checked(store)
         assert problems and any("missing from index extra_x" in p for p in problems)
         errors = [r for r in caplog.records if r.levelno == logging.ERROR]
         assert len(errors) == 1
@@ -110,7 +109,7 @@ async def test_commands_go_on_while_the_full_check_runs(db_path, monkeypatch):
         assert (await store.game(game.id)).ply == 5
         assert store.integrity is None  # still checking
         gate.set()
-        assert await store.wait_checked() == []
+        assert await wait_checked(store) == []
     finally:
         await store.close()
 
@@ -176,7 +175,7 @@ async def test_a_large_damaged_file_opens_and_the_background_check_finds_it(db_p
         for channel in range(20):
             game = await store.create_game(**new_game_args(channel))
             await store.append_action(game.id, expected_ply=0, action={"type": "x", "pad": "p" * 3000},
-                                      user_id=7, snapshot={"pad": "s" * 5000}, summary=None)
+                                      user_id=7, snapshot={"pad": "s" * 5000})
     with db_path.open("r+b") as f:
         f.seek(4096 * 2)  # past the header page, as in test_store_open
         f.write(b"\xa5" * 4096 * 3)
@@ -186,7 +185,7 @@ async def test_a_large_damaged_file_opens_and_the_background_check_finds_it(db_p
     store = SqliteStore(db_path, quick_check_bytes=0)
     await store.open()
     try:
-        problems = await store.wait_checked()
+        problems = await wait_checked(store)
         assert problems
         assert any("THE GAME DATABASE IS DAMAGED" in r.getMessage() for r in caplog.records
                    if r.levelno == logging.ERROR)

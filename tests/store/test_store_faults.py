@@ -36,7 +36,6 @@ async def test_two_stores_racing_on_one_ply_exactly_one_wins(store, new_store, g
                         expected_ply=ply,
                         action={"type": "race", "by": i},
                         user_id=i,
-                        summary={"by": i},
                     )
                     for i, s in enumerate((store, other))
                 ),
@@ -49,7 +48,7 @@ async def test_two_stores_racing_on_one_ply_exactly_one_wins(store, new_store, g
         live = await other.live_actions(game.id)
     assert [a.ply for a in live] == list(range(1, 16))
     assert len(await store.history(game.id, 100)) == 15  # the losers left no row behind
-    assert (await store.game(game.id)).summary == {"by": live[-1].user_id}
+    assert (await store.game(game.id)).ply == len(live)
 
 
 @pytest.mark.backends("sqlite", "postgres")
@@ -73,8 +72,7 @@ async def test_a_write_lock_held_by_another_process(db_path: Path) -> None:
         async with Locker(db_path):
             with pytest.raises(StoreUnavailable) as info:
                 await store.append_action(
-                    game.id, expected_ply=2, action={"type": "x"}, user_id=7, summary=None
-                )
+                    game.id, expected_ply=2, action={"type": "x"}, user_id=7)
             assert info.value.key == "store.unavailable"
             assert info.value.params == {"reason": "locked"}
             with pytest.raises(StoreUnavailable):
@@ -86,8 +84,7 @@ async def test_a_write_lock_held_by_another_process(db_path: Path) -> None:
         assert await store.count_games() == 1
         # The lock is gone: the same store carries on.
         game = await store.append_action(
-            game.id, expected_ply=2, action={"type": "x"}, user_id=7, summary=None
-        )
+            game.id, expected_ply=2, action={"type": "x"}, user_id=7)
         assert [a.ply for a in await store.live_actions(game.id)] == [1, 2, 3]
 
 
@@ -99,7 +96,7 @@ async def test_a_write_that_finds_the_file_locked_waits_off_the_loop(db_path: Pa
         game = await store.create_game(**new_game_args())
 
         def append(ply: int) -> Awaitable[GameRow]:
-            return store.append_action(game.id, expected_ply=ply, action={"type": "x"}, user_id=7, summary=None)
+            return store.append_action(game.id, expected_ply=ply, action={"type": "x"}, user_id=7)
 
         async with Locker(db_path):
             write = asyncio.ensure_future(append(0))
@@ -135,7 +132,6 @@ async def test_disk_full_writes_nothing(store: SqliteStore, game: GameRow) -> No
             action={"type": "big"},
             user_id=7,
             snapshot={"pad": "x" * 200_000},
-            summary={"ply": 4},
         )
     assert info.value.reason == "disk_full"
     assert await store.game(game.id) == game
@@ -148,7 +144,6 @@ async def test_disk_full_writes_nothing(store: SqliteStore, game: GameRow) -> No
         action={"type": "big"},
         user_id=7,
         snapshot={"pad": "x" * 200_000},
-        summary={"ply": 4},
     )
     assert (await store.latest_snapshot(game.id, 10))[0] == 4
 
@@ -183,7 +178,6 @@ async def test_a_really_full_disk_writes_nothing_and_recovers(small_disk: Path) 
                     action={"type": "x"},
                     user_id=7,
                     snapshot={"pad": "y" * 20_000},
-                    summary=None,
                 )
                 acknowledged += 1
         assert info.value.reason == "disk_full"
@@ -193,8 +187,7 @@ async def test_a_really_full_disk_writes_nothing_and_recovers(small_disk: Path) 
         assert (await store.latest_snapshot(game.id, 1000))[0] == acknowledged
         filler.unlink()
         game = await store.append_action(
-            game.id, expected_ply=acknowledged, action={"type": "x"}, user_id=7, summary=None
-        )
+            game.id, expected_ply=acknowledged, action={"type": "x"}, user_id=7)
         assert game.ply == acknowledged + 1
     async with SqliteStore(small_disk / "bot.sqlite3") as again:
         assert (await again.game(game.id)).ply == acknowledged + 1
@@ -204,7 +197,7 @@ async def test_a_really_full_disk_writes_nothing_and_recovers(small_disk: Path) 
 async def test_a_read_only_database(store: SqliteStore, game: GameRow) -> None:
     await on_writer(store, "PRAGMA query_only = ON")
     with pytest.raises(StoreUnavailable) as info:
-        await store.append_action(game.id, expected_ply=0, action={"type": "x"}, user_id=7, summary=None)
+        await store.append_action(game.id, expected_ply=0, action={"type": "x"}, user_id=7)
     assert info.value.reason == "read_only"
     assert (await store.game(game.id)).ply == 0
     await on_writer(store, "PRAGMA query_only = OFF")
@@ -305,7 +298,7 @@ async def main(path, game_id, target, me):
                 break
             try:
                 await store.append_action(game_id, expected_ply=game.ply, action={"type": "r", "by": me},
-                                          user_id=me, summary=None)
+                                          user_id=me)
                 won += 1
             except StaleVersion:
                 pass
@@ -357,7 +350,7 @@ async def main(path, game_id):
         while True:
             n = game.ply + 1
             game = await store.append_action(game_id, expected_ply=game.ply, action={"type": "k", "n": n},
-                                             user_id=7, snapshot={"at": n}, summary={"at": n})
+                                             user_id=7, snapshot={"at": n})
             print(game.ply, flush=True)
 
 asyncio.run(main(sys.argv[1], int(sys.argv[2])))
@@ -384,4 +377,3 @@ async def test_kill_9_keeps_every_acknowledged_action_and_no_half(new_store, db_
     assert [a.ply for a in live] == list(range(1, game.ply + 1))
     assert [a.action["n"] for a in live] == list(range(1, game.ply + 1))
     assert snapshot == (game.ply, {"at": game.ply})
-    assert game.summary == {"at": game.ply}

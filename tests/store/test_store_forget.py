@@ -26,7 +26,7 @@ async def test_forget_deletes_the_users_games_actions_snapshots_and_results_and_
     await play(store, theirs, 2, user_id=8)
     await store.abandon(theirs.id, expected_ply=2, by_user=7)  # 7 abandoned 8's game as a server manager
     await store.append_action(mine_active.id, expected_ply=3, action={"type": "x"}, user_id=7,
-                              snapshot={"state": 1}, summary={})
+                              snapshot={"state": 1})
 
     before = await store.user_data(7)
     assert (before["games"], before["actions"], before["snapshots"], before["results"], before["ended_others"]) \
@@ -63,7 +63,7 @@ async def test_forgotten_rows_do_not_linger_in_the_file(tmp_path: Path):
         for channel in range(5):
             game = await store.create_game(**new_game_args(channel, owner_id=7))
             await store.append_action(game.id, expected_ply=0, action={"type": "note", "text": marker * 20},
-                                      user_id=7, summary={"note": marker})
+                                      user_id=7)
         await store.create_game(**new_game_args(99, owner_id=8))
         await store.forget_user(7)
         data = db_path.read_bytes() + (Path(f"{db_path}-wal").read_bytes() if Path(f"{db_path}-wal").exists() else b"")

@@ -33,13 +33,12 @@ async def test_create_and_find_the_channel_game(store: SqliteStore) -> None:
     assert await store.active_game(100) is None
     game = await store.create_game(**{**new_game_args(100), "parent_channel_id": 99})
     assert (game.channel_id, game.parent_channel_id, game.owner_id, game.guild_id) == (100, 99, 7, 1)
-    assert (game.kind, game.options, game.seed, game.status, game.ply, game.summary) == (
+    assert (game.kind, game.options, game.seed, game.status, game.ply) == (
         "seasons",
         {"difficulty": "wizard"},
         12345,
         "active",
         0,
-        None,
     )
     assert await store.active_game(100) == game
     assert await store.game(game.id) == game
@@ -105,25 +104,24 @@ async def test_the_store_knows_no_game_a_new_kind_needs_no_schema_change(store: 
 
 async def test_append_checks_the_version(store: SqliteStore, game: GameRow) -> None:
     after = await store.append_action(
-        game.id, expected_ply=0, action={"type": "die", "face": 3}, user_id=7, summary={"crystals": 3}
-    )
-    assert (after.ply, after.summary, after.status) == (1, {"crystals": 3}, "active")
+        game.id, expected_ply=0, action={"type": "die", "face": 3}, user_id=7)
+    assert (after.ply, after.status) == (1, "active")
     with pytest.raises(StaleVersion) as info:
-        await store.append_action(game.id, expected_ply=0, action={"type": "die"}, user_id=7, summary=None)
+        await store.append_action(game.id, expected_ply=0, action={"type": "die"}, user_id=7)
     assert info.value.params == {"game_id": game.id, "expected": 0, "actual": 1}
     [row] = await store.live_actions(game.id)
     assert (row.ply, row.action, row.user_id, row.undone) == (1, {"type": "die", "face": 3}, 7, False)
-    assert (await store.game(game.id)).summary == {"crystals": 3}
+    assert (await store.game(game.id)).ply == 1
 
 
 async def test_append_to_a_missing_or_ended_game(store: SqliteStore, game: GameRow) -> None:
     with pytest.raises(GameNotFound):
-        await store.append_action(999, expected_ply=0, action={"type": "x"}, user_id=7, summary=None)
+        await store.append_action(999, expected_ply=0, action={"type": "x"}, user_id=7)
     with pytest.raises(GameNotFound):
         await store.game(999)
     await store.abandon(game.id, expected_ply=None, by_user=7)
     with pytest.raises(GameNotActive) as info:
-        await store.append_action(game.id, expected_ply=0, action={"type": "x"}, user_id=7, summary=None)
+        await store.append_action(game.id, expected_ply=0, action={"type": "x"}, user_id=7)
     assert info.value.params == {"game_id": game.id, "status": "abandoned"}
     assert await store.live_actions(game.id) == []
 
@@ -131,8 +129,7 @@ async def test_append_to_a_missing_or_ended_game(store: SqliteStore, game: GameR
 async def test_a_value_that_is_not_json_writes_nothing(store: SqliteStore, game: GameRow) -> None:
     with pytest.raises(TypeError):
         await store.append_action(
-            game.id, expected_ply=0, action={"type": "x", "bad": object()}, user_id=7, summary=None
-        )
+            game.id, expected_ply=0, action={"type": "x", "bad": object()}, user_id=7)
     assert (await store.game(game.id)).ply == 0
     assert await store.history(game.id, 10) == []
 
@@ -141,8 +138,7 @@ async def test_snapshots_are_found_at_or_below_a_ply(store: SqliteStore, game: G
     for ply in range(1, 8):
         snapshot = {"at": ply} if ply % 3 == 0 else None
         game = await store.append_action(
-            game.id, expected_ply=ply - 1, action={"type": "s"}, user_id=7, snapshot=snapshot, summary=None
-        )
+            game.id, expected_ply=ply - 1, action={"type": "s"}, user_id=7, snapshot=snapshot)
     assert await store.latest_snapshot(game.id, 7) == (6, {"at": 6})
     assert await store.latest_snapshot(game.id, 5) == (3, {"at": 3})
     assert await store.latest_snapshot(game.id, 2) is None
@@ -152,15 +148,13 @@ async def test_snapshots_are_found_at_or_below_a_ply(store: SqliteStore, game: G
 async def test_undo_and_redo_keep_the_log(store: SqliteStore, game: GameRow) -> None:
     game = await play(store, game, 3)
     game = await store.append_action(
-        game.id, expected_ply=3, action={"type": "s4"}, user_id=7, snapshot={"at": 4}, summary={"ply": 4}
-    )
-    game = await store.undo_action(game.id, expected_ply=4, user_id=7, summary={"ply": 3})
-    assert (game.ply, game.summary) == (3, {"ply": 3})
+        game.id, expected_ply=3, action={"type": "s4"}, user_id=7, snapshot={"at": 4})
+    game = await store.undo_action(game.id, expected_ply=4, user_id=7)
+    assert game.ply == 3
     assert await store.latest_snapshot(game.id, 10) is None  # the snapshot above the new ply is gone
-    game = await store.undo_action(game.id, expected_ply=3, user_id=7, summary={"ply": 2})
+    game = await store.undo_action(game.id, expected_ply=3, user_id=7)
     game = await store.append_action(
-        game.id, expected_ply=2, action={"type": "redo"}, user_id=8, snapshot={"at": 3}, summary=None
-    )
+        game.id, expected_ply=2, action={"type": "redo"}, user_id=8, snapshot={"at": 3})
     assert game.ply == 3
     live = await store.live_actions(game.id)
     assert [(a.ply, a.action["type"]) for a in live] == [(1, "step"), (2, "step"), (3, "redo")]
@@ -173,10 +167,10 @@ async def test_undo_and_redo_keep_the_log(store: SqliteStore, game: GameRow) -> 
 
 async def test_undo_checks_the_version_and_needs_an_action(store: SqliteStore, game: GameRow) -> None:
     with pytest.raises(NothingToUndo):
-        await store.undo_action(game.id, expected_ply=0, user_id=7, summary=None)
+        await store.undo_action(game.id, expected_ply=0, user_id=7)
     game = await play(store, game, 2)
     with pytest.raises(StaleVersion):
-        await store.undo_action(game.id, expected_ply=1, user_id=7, summary=None)
+        await store.undo_action(game.id, expected_ply=1, user_id=7)
     assert (await store.game(game.id)).ply == 2
     assert not any(a.undone for a in await store.history(game.id, 10))
 
@@ -184,16 +178,16 @@ async def test_undo_checks_the_version_and_needs_an_action(store: SqliteStore, g
 async def test_the_final_action_finishes_and_can_be_undone(store: SqliteStore, game: GameRow) -> None:
     game = await play(store, game, 2)
     done = await store.append_action(
-        game.id, expected_ply=2, action={"type": "score"}, user_id=7, summary={"final": True}, finish=WON
+        game.id, expected_ply=2, action={"type": "score"}, user_id=7, finish=WON
     )
     assert (done.status, done.ply) == ("finished", 3)
     assert await store.active_game(100) is None
     result = await store.result(game.id)
     assert (result.outcome, result.margin, result.difficulty, result.ended_by) == ("won", 25, "wizard", 7)
     with pytest.raises(GameNotActive):
-        await store.append_action(game.id, expected_ply=3, action={"type": "more"}, user_id=7, summary=None)
+        await store.append_action(game.id, expected_ply=3, action={"type": "more"}, user_id=7)
 
-    reopened = await store.undo_action(game.id, expected_ply=3, user_id=7, summary={"final": False})
+    reopened = await store.undo_action(game.id, expected_ply=3, user_id=7)
     assert (reopened.status, reopened.ply) == ("active", 2)
     assert await store.active_game(100) == reopened
     assert await store.result(game.id) is None
@@ -204,7 +198,6 @@ async def test_the_final_action_finishes_and_can_be_undone(store: SqliteStore, g
         expected_ply=2,
         action={"type": "score"},
         user_id=7,
-        summary=None,
         finish=FinishInfo("finished", "lost", player_score=90, opponent_score=95),
     )
     assert (await store.result(game.id)).outcome == "lost"
@@ -214,11 +207,11 @@ async def test_reopening_a_game_in_a_channel_that_moved_on_is_refused(
     store: SqliteStore, game: GameRow
 ) -> None:
     done = await store.append_action(
-        game.id, expected_ply=0, action={"type": "score"}, user_id=7, summary=None, finish=WON
+        game.id, expected_ply=0, action={"type": "score"}, user_id=7, finish=WON
     )
     newer = await store.create_game(**new_game_args(100))
     with pytest.raises(ChannelBusy) as info:
-        await store.undo_action(game.id, expected_ply=done.ply, user_id=7, summary=None)
+        await store.undo_action(game.id, expected_ply=done.ply, user_id=7)
     assert info.value.params["game_id"] == newer.id
     assert (await store.game(game.id)).status == "finished"
     assert await store.result(game.id) is not None
@@ -236,7 +229,7 @@ async def test_abandon(store: SqliteStore, game: GameRow) -> None:
     with pytest.raises(GameNotActive):
         await store.abandon(game.id, expected_ply=None, by_user=7)
     with pytest.raises(GameNotActive):
-        await store.undo_action(game.id, expected_ply=2, user_id=7, summary=None)
+        await store.undo_action(game.id, expected_ply=2, user_id=7)
     assert await ranked(store, 1, "seasons") == []
 
 
@@ -245,8 +238,7 @@ async def test_timestamps_come_from_the_clock(new_store) -> None:
     async with new_store(clock=lambda: next(ticks)) as store:
         game = await store.create_game(**new_game_args())
         game = await store.append_action(
-            game.id, expected_ply=0, action={"type": "x"}, user_id=7, summary=None
-        )
+            game.id, expected_ply=0, action={"type": "x"}, user_id=7)
         assert (game.created_at, game.updated_at) == (
             "2026-01-01T00:00:00+00:00",
             "2026-01-01T00:00:01+00:00",
@@ -267,7 +259,6 @@ async def test_a_cancelled_write_is_all_or_nothing(store: SqliteStore, game: Gam
                 action={"type": "c", "pause": pause},
                 user_id=7,
                 snapshot={"pause": pause},
-                summary={"pause": pause},
             )
         )
         if pause:  # 0: cancelled before it ran at all; then a sweep from "queued" to "after it is done"
@@ -287,7 +278,7 @@ async def test_a_cancelled_write_is_all_or_nothing(store: SqliteStore, game: Gam
             assert snapshot is None or snapshot[0] <= game.ply
         written.add(game.ply > before.ply)
         game = await play(store, game, 1)
-        await store.undo_action(game.id, expected_ply=game.ply, user_id=7, summary=None)
+        await store.undo_action(game.id, expected_ply=game.ply, user_id=7)
         game = await store.game(game.id)
         if written == {True, False} and pause >= 30:
             break
@@ -302,7 +293,7 @@ async def test_a_write_cancelled_while_queued_never_runs_and_leaves_no_transacti
     # (nothing written), and no transaction may be left open, or every later write would fail.
     async with writer_held(store):
         task = asyncio.create_task(
-            store.append_action(game.id, expected_ply=0, action={"type": "x"}, user_id=7, summary=None)
+            store.append_action(game.id, expected_ply=0, action={"type": "x"}, user_id=7)
         )
         await queued(store, 1)
         task.cancel()

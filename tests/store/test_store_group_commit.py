@@ -22,7 +22,7 @@ async def games(store: SqliteStore, n: int) -> list[GameRow]:
 
 def append(store: SqliteStore, game: GameRow, **extra) -> Awaitable[GameRow]:
     return store.append_action(game.id, expected_ply=game.ply, action={"type": "step", "n": game.ply + 1},
-                               user_id=7, summary={"ply": game.ply + 1}, **extra)
+                               user_id=7, **extra)
 
 
 async def test_writes_waiting_together_share_one_commit(store: SqliteStore) -> None:
@@ -44,14 +44,13 @@ async def test_one_failing_write_in_a_group_writes_nothing_and_the_others_hold(s
     async with writer_held(store):
         good = [asyncio.create_task(append(store, g)) for g in rows[:2]]
         stale = asyncio.create_task(store.append_action(
-            rows[2].id, expected_ply=3, action={"type": "late"}, user_id=7, summary={"stale": True}))
+            rows[2].id, expected_ply=3, action={"type": "late"}, user_id=7))
         more = [asyncio.create_task(append(store, g)) for g in rows[3:]]
         await queued(store, 5)
     with pytest.raises(StaleVersion):
         await stale
     assert [g.ply for g in await asyncio.gather(*good, *more)] == [1, 1, 1, 1]
     assert (await store.game(rows[2].id)).ply == 0
-    assert (await store.game(rows[2].id)).summary is None
     assert await store.live_actions(rows[2].id) == []
 
 

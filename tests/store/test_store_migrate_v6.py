@@ -31,7 +31,6 @@ async def test_v6_migrates_a_release_database_keeping_every_game_result_and_boar
             # The state the release saved, read as today's engine reads a saved state (fields added since, such
             # as Volfyirion's count of the Asset Deck, V-3.5, take the values of the rules the game was played under).
             assert record.state == rules.state_from_json(game["state"]), f"game {game_id} replays to another state"
-            assert row.summary == game["summary"]
             old = expected["results"][game_id]
             found = await store.result(row.id)
             if old is None:

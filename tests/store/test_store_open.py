@@ -108,7 +108,6 @@ async def _filled(db_path: Path) -> None:
                 action={"type": "x", "pad": "p" * 3000},
                 user_id=7,
                 snapshot={"pad": "s" * 5000},
-                summary=None,
             )
 
 

@@ -104,7 +104,7 @@ async def test_an_action_committed_whose_answer_was_lost_is_acknowledged_once(re
         game = await play(store, await store.create_game(**new_game_args()), 2)
         relay.cut = "after"
         row = await store.append_action(game.id, expected_ply=2, expected_revision=game.revision,
-                                        action={"type": "x"}, user_id=7, summary=None, interaction_id=4242)
+                                        action={"type": "x"}, user_id=7, interaction_id=4242)
         assert relay.cuts == 1 and COMMIT_DONE in relay.withheld  # the server did commit, the answer was lost
         assert (row.ply, row.revision) == (3, game.revision + 1)
         assert [a.action for a in await store.live_actions(game.id)][-1] == {"type": "x"}
@@ -112,7 +112,7 @@ async def test_an_action_committed_whose_answer_was_lost_is_acknowledged_once(re
         # The undo's COMMIT answer lost alike: settled by its own interaction id.
         relay.cut = "after"
         row = await store.undo_action(game.id, expected_ply=3, expected_revision=row.revision, user_id=7,
-                                      summary=None, interaction_id=4343)
+                                      interaction_id=4343)
         assert relay.cuts == 2 and (row.ply, row.revision) == (2, game.revision + 2)
         assert len(await store.live_actions(game.id)) == 2
 
@@ -123,13 +123,13 @@ async def test_an_action_whose_commit_never_arrived_is_refused_and_not_stored(re
         relay.cut = "before"
         with pytest.raises(StoreUnavailable) as info:
             await store.append_action(game.id, expected_ply=2, expected_revision=game.revision,
-                                      action={"type": "x"}, user_id=7, summary=None, interaction_id=4242)
+                                      action={"type": "x"}, user_id=7, interaction_id=4242)
         assert relay.cuts == 1 and info.value.params == {"reason": "unreachable"}
         assert not isinstance(info.value, CommitLost)  # settled: it is known that nothing was changed
         assert (await store.game(game.id)).ply == 2
         # The same interaction again (a retry by the player): applied now, once.
         row = await store.append_action(game.id, expected_ply=2, expected_revision=game.revision,
-                                        action={"type": "x"}, user_id=7, summary=None, interaction_id=4242)
+                                        action={"type": "x"}, user_id=7, interaction_id=4242)
         assert row.ply == 3 and len(await store.live_actions(game.id)) == 3
 
 
@@ -139,7 +139,7 @@ async def test_a_lost_commit_that_cannot_be_asked_about_is_an_unknown_outcome(re
         relay.cut, relay.refuse_after_cut = "after", True
         with pytest.raises(OutcomeUnknown):
             await store.append_action(game.id, expected_ply=2, expected_revision=game.revision,
-                                      action={"type": "x"}, user_id=7, summary=None, interaction_id=4242)
+                                      action={"type": "x"}, user_id=7, interaction_id=4242)
         relay.refusing = False
         assert (await store.game(game.id)).ply == 3  # it had been stored; the bot said "may or may not"
 
@@ -150,7 +150,7 @@ async def test_without_an_interaction_id_a_lost_commit_is_not_repeated(relay, pg
         relay.cut = "after"
         with pytest.raises(CommitLost):
             await store.append_action(game.id, expected_ply=2, expected_revision=game.revision,
-                                      action={"type": "x"}, user_id=7, summary=None)
+                                      action={"type": "x"}, user_id=7)
         assert len(await store.live_actions(game.id)) == 3  # stored once, never written again
 
 

@@ -28,11 +28,11 @@ async def test_a_restarted_server_refuses_while_down_and_the_same_store_works_af
         pg_server.stop("fast")
         try:
             for attempt in (
-                lambda: store.append_action(game.id, expected_ply=2, action={"type": "x"}, user_id=7, summary=None),
+                lambda: store.append_action(game.id, expected_ply=2, action={"type": "x"}, user_id=7),
                 lambda: store.game(game.id),
                 lambda: store.active_game(100),
                 lambda: store.create_game(**new_game_args(101)),
-                lambda: store.undo_action(game.id, expected_ply=2, user_id=7, summary=None),
+                lambda: store.undo_action(game.id, expected_ply=2, user_id=7),
             ):
                 with pytest.raises(StoreUnavailable) as info:
                     await attempt()
@@ -54,10 +54,10 @@ async def test_an_immediate_shutdown_mid_game_is_refused_then_recovered(pg_serve
         pg_server.stop("immediate")
         try:
             with pytest.raises(StoreUnavailable):
-                await store.append_action(game.id, expected_ply=1, action={"type": "x"}, user_id=7, summary=None)
+                await store.append_action(game.id, expected_ply=1, action={"type": "x"}, user_id=7)
         finally:
             pg_server.start()
-        game = await store.append_action(game.id, expected_ply=1, action={"type": "y"}, user_id=7, summary=None)
+        game = await store.append_action(game.id, expected_ply=1, action={"type": "y"}, user_id=7)
         assert [a.action for a in await store.live_actions(game.id)][-1] == {"type": "y"}
 
 
@@ -76,8 +76,8 @@ async def test_a_pooled_connection_comes_back_with_nothing_to_reset(pg_dsn) -> N
     async with PostgresStore(pg_dsn, min_size=1, max_size=1, lock_timeout=0.3) as store:
         game = await play(store, await store.create_game(**new_game_args()), 3)
         with pytest.raises(StaleVersion):  # a write the game refuses: its transaction is rolled back
-            await store.append_action(game.id, expected_ply=1, action={"type": "x"}, user_id=7, summary=None)
-        await store.undo_action(game.id, expected_ply=3, user_id=7, summary=None)
+            await store.append_action(game.id, expected_ply=1, action={"type": "x"}, user_id=7)
+        await store.undo_action(game.id, expected_ply=3, user_id=7)
         await store.live_actions(game.id)
         assert await store.check() == []
 
@@ -105,7 +105,7 @@ async def test_a_row_locked_by_another_session_is_refused_as_locked(pg_dsn) -> N
             await tx.start()
             await holder.execute("SELECT * FROM games WHERE id = $1 FOR UPDATE", game.id)
             with pytest.raises(StoreUnavailable) as info:
-                await store.append_action(game.id, expected_ply=1, action={"type": "x"}, user_id=7, summary=None)
+                await store.append_action(game.id, expected_ply=1, action={"type": "x"}, user_id=7)
             assert info.value.params == {"reason": "locked"}
             assert (await store.game(game.id)).ply == 1  # reads are not held up
             await tx.rollback()
@@ -124,7 +124,7 @@ async def test_a_read_only_database_is_refused_as_read_only(pg_dsn) -> None:
         await admin.close()
     async with PostgresStore(pg_dsn) as store:
         with pytest.raises(StoreUnavailable) as info:
-            await store.append_action(game.id, expected_ply=0, action={"type": "x"}, user_id=7, summary=None)
+            await store.append_action(game.id, expected_ply=0, action={"type": "x"}, user_id=7)
         assert info.value.params == {"reason": "read_only"}
         assert (await store.game(game.id)).ply == 0
 
@@ -264,17 +264,16 @@ async def test_a_really_full_disk_is_refused_as_disk_full_and_recovers(pg_dsn, p
         with pytest.raises(StoreUnavailable) as info:
             for _ in range(200):  # incompressible snapshots until the tablespace is full
                 game = await store.append_action(game.id, expected_ply=game.ply, action={"type": "x"}, user_id=7,
-                                                 snapshot={"pad": os.urandom(20_000).hex()}, summary=None)
+                                                 snapshot={"pad": os.urandom(20_000).hex()})
                 acknowledged += 1
         assert info.value.reason == "disk_full"
         assert acknowledged > 0
         assert (await store.game(game.id)).ply == acknowledged  # the refused write left nothing
         assert [a.ply for a in await store.live_actions(game.id)] == list(range(1, acknowledged + 1))
         # Without a snapshot the write goes elsewhere: the store carries on, and once room is made, all of it.
-        game = await store.append_action(game.id, expected_ply=acknowledged, action={"type": "y"}, user_id=7,
-                                         summary=None)
+        game = await store.append_action(game.id, expected_ply=acknowledged, action={"type": "y"}, user_id=7)
         assert game.ply == acknowledged + 1
         filler.unlink()  # the operator makes room
         game = await store.append_action(game.id, expected_ply=game.ply, action={"type": "z"}, user_id=7,
-                                         snapshot={"at": "end"}, summary=None)
+                                         snapshot={"at": "end"})
         assert await store.latest_snapshot(game.id, game.ply) == (game.ply, {"at": "end"})

@@ -54,7 +54,6 @@ async def _run(ops: list[tuple[str, object]], store: Store) -> None:
                         action=action,
                         user_id=7,
                         snapshot=snapshot,
-                        summary={"i": i},
                         finish=finish,
                     )
                 except GameNotActive:
@@ -68,7 +67,7 @@ async def _run(ops: list[tuple[str, object]], store: Store) -> None:
                         snapshots[ply + 1] = snapshot
             elif op == "undo":
                 try:
-                    await store.undo_action(game.id, expected_ply=ply, user_id=7, summary=None)
+                    await store.undo_action(game.id, expected_ply=ply, user_id=7)
                 except NothingToUndo:
                     assert ply == 0
                 else:
@@ -82,7 +81,6 @@ async def _run(ops: list[tuple[str, object]], store: Store) -> None:
                         expected_ply=ply + int(arg),
                         action={"type": "stale"},
                         user_id=7,
-                        summary=None,
                     )
                     raise AssertionError("a stale write went through")
                 except (StaleVersion, GameNotActive):

@@ -38,7 +38,7 @@ async def finished(
         "finished", outcome, difficulty, player, dummbot, turns, {"outcome": outcome, "how": "attack"} if turns else None, when
     )
     await store.append_action(
-        game.id, expected_ply=0, action={"type": "end"}, user_id=user, summary=None, finish=finish
+        game.id, expected_ply=0, action={"type": "end"}, user_id=user, finish=finish
     )
     return game.id
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.resume import PrefixNotLoaded, TailLog, loaded_from
+from bot.resume import PrefixNotLoaded, TailLog, loaded_from, resume
 from bot.sessions import SNAPSHOT_EVERY, GameService
 from bot.store import SqliteStore
 from engine.core import Action, GameRecord
@@ -148,3 +148,34 @@ def test_a_tail_log_is_indexed_as_the_whole_log():
     log.pop()
     with pytest.raises(PrefixNotLoaded):
         log.pop()
+
+
+class CountingRules:
+    """The real Seasons rules, counting the new games they build (everything else is theirs)."""
+
+    def __init__(self) -> None:
+        self.new_games = 0
+
+    def __getattr__(self, name: str):  # noqa: ANN204 - the rules' own attribute
+        return getattr(RULES, name)
+
+    def new_game(self, options, seed):  # noqa: ANN001, ANN201 - as Rules.new_game
+        self.new_games += 1
+        return RULES.new_game(options, seed)
+
+
+def test_resume_from_a_snapshot_builds_no_new_game_and_equals_the_replay():
+    actions = long_game(60)
+    full = replayed(actions)
+    snapshot = (SNAPSHOT_EVERY, replayed(actions[:SNAPSHOT_EVERY]).state.to_json())
+    rules = CountingRules()
+    record = resume(rules, OPTIONS, SEED, snapshot, actions[SNAPSHOT_EVERY:], snapshot_every=SNAPSHOT_EVERY)
+    assert rules.new_games == 0  # the snapshot is where it starts: nothing is built to be thrown away
+    same_game(record, full)
+    assert loaded_from(record) == SNAPSHOT_EVERY
+    record.pop()  # undo goes back as far as the snapshot without a new game either
+    same_game(record, replayed(actions[:-1]))
+    assert rules.new_games == 0
+    from_start = resume(rules, OPTIONS, SEED, None, actions[:10], snapshot_every=SNAPSHOT_EVERY)
+    same_game(from_start, replayed(actions[:10]))
+    assert rules.new_games == 1  # without a snapshot, the game starts from its beginning

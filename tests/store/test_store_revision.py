@@ -24,15 +24,15 @@ async def test_every_write_increases_the_revision_undo_included(store, game) -> 
     seen = [game.revision]
     game = await play(store, game, 2)
     seen.append(game.revision)
-    game = await store.undo_action(game.id, expected_ply=2, user_id=7, summary=None)
+    game = await store.undo_action(game.id, expected_ply=2, user_id=7)
     seen.append(game.revision)
     game = await play(store, game, 1)
     seen.append(game.revision)
     assert game.ply == 2
-    game = await store.append_action(game.id, expected_ply=2, action={"type": "end"}, user_id=7, summary=None,
+    game = await store.append_action(game.id, expected_ply=2, action={"type": "end"}, user_id=7,
                                      finish=FinishInfo("finished", "won", player_score=3, opponent_score=1))
     seen.append(game.revision)
-    game = await store.undo_action(game.id, expected_ply=3, user_id=7, summary=None)
+    game = await store.undo_action(game.id, expected_ply=3, user_id=7)
     seen.append(game.revision)
     game = await store.abandon(game.id, expected_ply=2, by_user=7)
     seen.append(game.revision)
@@ -43,14 +43,13 @@ async def test_every_write_increases_the_revision_undo_included(store, game) -> 
 async def test_the_conditional_update_checks_the_revision_not_only_the_ply(store, new_store, game) -> None:
     game = await play(store, game, 3)
     async with new_store() as other:  # another process: undo, then a different action — ply 3 again
-        moved = await other.undo_action(game.id, expected_ply=3, user_id=7, summary=None)
-        moved = await other.append_action(moved.id, expected_ply=2, action={"type": "other"}, user_id=7,
-                                          summary=None)
+        moved = await other.undo_action(game.id, expected_ply=3, user_id=7)
+        moved = await other.append_action(moved.id, expected_ply=2, action={"type": "other"}, user_id=7)
     assert moved.ply == game.ply == 3 and moved.revision == game.revision + 2
     for write in (
         lambda: store.append_action(game.id, expected_ply=3, expected_revision=game.revision,
-                                    action={"type": "stale"}, user_id=7, summary=None),
-        lambda: store.undo_action(game.id, expected_ply=3, expected_revision=game.revision, user_id=7, summary=None),
+                                    action={"type": "stale"}, user_id=7),
+        lambda: store.undo_action(game.id, expected_ply=3, expected_revision=game.revision, user_id=7),
         lambda: store.abandon(game.id, expected_ply=3, expected_revision=game.revision, by_user=7),
     ):
         with pytest.raises(StaleVersion) as info:
@@ -62,13 +61,13 @@ async def test_the_conditional_update_checks_the_revision_not_only_the_ply(store
 
 
 async def test_a_second_delivery_of_one_interaction_is_applied_once(store, new_store, game) -> None:
-    game = await store.append_action(game.id, expected_ply=0, action={"type": "a"}, user_id=7, summary=None,
+    game = await store.append_action(game.id, expected_ply=0, action={"type": "a"}, user_id=7,
                                      interaction_id=1111)
     async with new_store() as other:  # the second delivery reaches another process, which reads the new row
         fresh = await other.game(game.id)
         with pytest.raises(AlreadyApplied) as info:
             await other.append_action(game.id, expected_ply=fresh.ply, expected_revision=fresh.revision,
-                                      action={"type": "a"}, user_id=7, summary=None, interaction_id=1111)
+                                      action={"type": "a"}, user_id=7, interaction_id=1111)
     assert info.value.params == {"game_id": game.id, "interaction_id": 1111}
     assert isinstance(info.value, StaleVersion)  # the bot refuses it as a stale press
     assert [a.action for a in await store.live_actions(game.id)] == [{"type": "a"}]
@@ -134,7 +133,7 @@ async def test_v7_gives_existing_games_a_revision_and_their_actions_no_interacti
         m.setattr("bot.store.sqlite.SCHEMA_VERSION", before_v7 + 1)
         async with SqliteStore(db_path) as store:
             game = await play(store, await store.create_game(**new_game_args()), 3)
-            game = await store.undo_action(game.id, expected_ply=3, user_id=7, summary=None)
+            game = await store.undo_action(game.id, expected_ply=3, user_id=7)
             quit_ = await store.create_game(**new_game_args(101))
             await store.abandon(quit_.id, expected_ply=0, by_user=7)
     with sqlite3.connect(db_path) as conn:
@@ -150,10 +149,10 @@ async def test_v7_gives_existing_games_a_revision_and_their_actions_no_interacti
         assert quit_.revision == 1  # the abandon
         moved = await play(store, game, 1)
         assert moved.revision == 5
-        await store.append_action(game.id, expected_ply=3, action={"type": "i"}, user_id=7, summary=None,
+        await store.append_action(game.id, expected_ply=3, action={"type": "i"}, user_id=7,
                                   interaction_id=9)
         with pytest.raises(AlreadyApplied):
-            await store.append_action(game.id, expected_ply=4, action={"type": "i"}, user_id=7, summary=None,
+            await store.append_action(game.id, expected_ply=4, action={"type": "i"}, user_id=7,
                                       interaction_id=9)
 
 
@@ -161,22 +160,22 @@ async def test_a_second_delivery_behind_the_game_is_still_known_as_applied(store
     """The repeat carries the version the first delivery moved on from: refused as applied, not merely stale
     (the PostgreSQL store looks the interaction up only once its write found the game moved)."""
     moved = await store.append_action(game.id, expected_ply=0, expected_revision=game.revision, action={"type": "a"},
-                                      user_id=7, summary=None, interaction_id=3333)
+                                      user_id=7, interaction_id=3333)
     with pytest.raises(AlreadyApplied) as info:
         await store.append_action(game.id, expected_ply=0, expected_revision=game.revision, action={"type": "a"},
-                                  user_id=7, summary=None, interaction_id=3333)
+                                  user_id=7, interaction_id=3333)
     assert info.value.params == {"game_id": game.id, "interaction_id": 3333}
     assert (await store.game(game.id)).revision == moved.revision
 
 
 async def test_a_second_delivery_of_one_undo_undoes_once(store, new_store, game) -> None:
     game = await play(store, game, 3)
-    game = await store.undo_action(game.id, expected_ply=3, user_id=7, summary=None, interaction_id=2222)
+    game = await store.undo_action(game.id, expected_ply=3, user_id=7, interaction_id=2222)
     async with new_store() as other:  # the repeated undo reaches another process with a fresh read
         fresh = await other.game(game.id)
         with pytest.raises(AlreadyApplied) as info:
             await other.undo_action(game.id, expected_ply=fresh.ply, expected_revision=fresh.revision, user_id=7,
-                                    summary=None, interaction_id=2222)
+                                    interaction_id=2222)
     assert info.value.params == {"game_id": game.id, "interaction_id": 2222}
     assert (await store.game(game.id)).ply == 2
     assert [a.undone for a in await store.history(game.id, 10)] == [True, False, False]

@@ -75,13 +75,13 @@ async def test_migrate_copies_everything_and_replays_every_game(tmp_path, pg_dsn
         # The sequences were moved past the copied ids: new rows do not collide.
         fresh = await dst.create_game(**new_game_args(40))
         assert fresh.id == made["seasons"] + 3
-        again = await dst.append_action(fresh.id, expected_ply=0, action={"type": "x"}, user_id=7, summary=None)
+        again = await dst.append_action(fresh.id, expected_ply=0, action={"type": "x"}, user_id=7)
         assert again.ply == 1
         # …and the interaction ids came along: a second delivery is still refused on PostgreSQL.
         from bot.store import AlreadyApplied
 
         with pytest.raises(AlreadyApplied):
-            await dst.append_action(fresh.id, expected_ply=1, action={"type": "x"}, user_id=7, summary=None,
+            await dst.append_action(fresh.id, expected_ply=1, action={"type": "x"}, user_id=7,
                                     interaction_id=6000)
     assert made["gone"] < made["seasons"]
 

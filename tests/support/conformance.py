@@ -1,7 +1,8 @@
 """Conformance checks: request bodies against Discord's OpenAPI description, and the documented command
 rules the description lacks.
 
-The spec is passed in (tests load it from ../shared/discord-api/openapi.json); nothing here reads files.
+The spec is passed in (tests/openapi.py loads it from tests/data); nothing here reads files. The stand-in runs
+these checks in the tests only (``add_validator`` and its twins): the console does not need them.
 The validator covers the OpenAPI 3.1 / JSON Schema subset Discord's description uses: `$ref`, `type`
 (including type lists with "null"), `properties`, `required`, `additionalProperties`, `items`,
 `minItems`/`maxItems`, `minLength`/`maxLength`, `minimum`/`maximum`, `enum`, `const`, `pattern`,

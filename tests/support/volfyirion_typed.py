@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.core import Action
 
-from .typed import Command
+if TYPE_CHECKING:  # typed.py imports this module to register it
+    from .typed import Command
 
 
 def volfyirion_command(action: Action) -> Command:

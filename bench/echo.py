@@ -1,5 +1,6 @@
-"""EchoBot: a tiny real discord.py bot that exercises every kind of reply, for the stand-in's own tests,
-the console's tests, and as the no-op floor of the benchmarks (`/echo noop`)."""
+"""EchoBot: a tiny real discord.py bot that exercises every kind of reply: the no-op floor of the benchmarks
+(`/echo noop`), and the bot the stand-in's and the console's own tests drive. It ships with the benchmarks, not
+with the bot (nothing in bot/ runs it)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..handled import Handled, wrap_interaction_parser
+from bot.handled import Handled, wrap_interaction_parser
 
 FACES = ["1 water", "2 water", "3 crystals", "1 fire, 1 dot", "star", "draw", "transmute", "2 earth"]
 

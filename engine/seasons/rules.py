@@ -543,7 +543,7 @@ def _do_die(s: SeasonsState, args: JSON, events: Events) -> None:
 
 
 def _do_reveal(s: SeasonsState, args: JSON, events: Events) -> None:
-    cards = _card_list(args.get("cards", args.get("card")))
+    cards = _card_list(args.get("cards"))
     params = s.wait_params
     expected = params["count"]
     if len(cards) != expected:

@@ -160,7 +160,8 @@ def _copies_left(state: VolfState, card: Card, *, count_owned: bool) -> int:
 def _check_copies(state: VolfState, card: Card, wanted: int = 1, *, count_owned: bool = True) -> None:
     left = _copies_left(state, card, count_owned=count_owned)
     if wanted > left:
-        raise RuleError("volfyirion.too_many_copies", card=card.name, count=wanted, available=max(left, 0), qty=card.qty)
+        raise RuleError("volfyirion.too_many_copies", card=card.name, count=wanted, available=max(left, 0),
+                        qty=card.qty)
 
 
 def _check_solo(card: Card) -> None:

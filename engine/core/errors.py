@@ -26,6 +26,14 @@ class SoloError(Exception):
         inner = ", ".join(f"{k}={v!r}" for k, v in sorted(self.params.items()))
         return f"{self.key}({inner})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its key and params (``Exception`` would pass ``args`` positionally, which no subclass takes).
+        return _rebuilt, (type(self), self.key, self.params)
+
+
+def _rebuilt(cls: type[SoloError], key: str, params: dict[str, Any]) -> SoloError:
+    return cls(key, **params)
+
 
 class RuleError(SoloError):
     """An action or input the rules refuse. The state it was applied to is unchanged."""

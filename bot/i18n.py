@@ -57,8 +57,7 @@ def has(key: str) -> bool:
 
 # Parameters that carry card ids. Nothing else is ever turned into a card name.
 CARD_PARAMS = frozenset({
-    "card", "cards", "reason_card", "new_card", "troop", "suggestions", "suggested_cards", "suggestion_cards",
-    "tied_cards",
+    "card", "cards", "reason_card", "new_card", "troop", "suggestions", "tied_cards",
 })
 # Parameters whose string values come from a closed set with a ``word.<value>`` translation.
 WORD_PARAMS = frozenset({

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Action, Event, GameRecord, Result, RuleError, Step
+from engine.core import Action, Event, GameRecord, Result, RuleError, SoloError, Step
 
 from .games import finish_info, rules_for
 from .resume import loaded_from, resume
@@ -35,13 +35,8 @@ SNAPSHOT_EVERY = 50
 BeforeCommit = Callable[[], Awaitable[None]]
 
 
-class Refusal(Exception):
+class Refusal(SoloError):
     """A command the bot turns down (not the engine): no game here, not the owner, a stale button…"""
-
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
 
 
 # What turns a command down and changes nothing: answered privately by the one error handler

@@ -94,16 +94,13 @@ class PickError(RuleError):
         self.choices = choices
 
 
-CANDIDATE_PARAMS = ("candidates", "suggestions", "suggested_cards", "suggestion_cards")
 MAX_ARG = 40  # what a button's custom_id carries after the game, the version and the op
 
 
 def candidates_of(err: RuleError) -> list[str]:
-    for name in CANDIDATE_PARAMS:
-        found = err.params.get(name)
-        if isinstance(found, (list, tuple)) and found:
-            return [str(c) for c in found]
-    return []
+    """The cards a refusal suggests (every engine names them ``suggestions``)."""
+    found = err.params.get("suggestions")
+    return [str(c) for c in found] if isinstance(found, (list, tuple)) else []
 
 
 def ids_or_pick(resolve: Callable[[str], list[str]], text: str | Iterable[str], op: str,

@@ -61,9 +61,9 @@ def _engine():
 
 def _miss(text: str) -> Any:
     """A name no card has: the rules' ``volfyirion.unknown_card``, with its suggestions."""
-    from engine.volfyirion.cards import card
+    from engine.volfyirion.cards import card_named
 
-    return card(text)
+    return card_named(text)
 
 
 # Cards are typed by name (Volfyirion's ids); a candidate button carries a card as its catalog index.
@@ -110,8 +110,8 @@ class VolfyirionCommands(app_commands.Group):
     async def start(self, interaction: Interaction, difficulty: str, bonus: str = "flat",
                     cities: app_commands.Range[str, 1, 100] | None = None, unseal: bool = False) -> None:
         options: dict[str, Any] = {"difficulty": difficulty, "bonus": bonus, "unseal": unseal}
-        if cities:
-            options["cities"] = cities
+        if cities:  # read here, as the player meant them ("tyla, akao, kyr"): the rules take city names
+            options["cities"] = _engine().resolve_cities(cities)
         await start_game(interaction, KIND, options)
 
     @app_commands.command(name="play", description=L("You played a Troop, Building or Wonder",

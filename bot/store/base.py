@@ -17,27 +17,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from engine.core.errors import SoloError
+
 JSON = dict[str, Any]
 STATUSES = ("active", "finished", "abandoned")
 OUTCOMES = ("won", "lost", "abandoned")
 
 
 # -- errors ----------------------------------------------------------------------------------------
-class StoreError(Exception):
+class StoreError(SoloError):
     """Base of every store error: a message key for the bot to render, with parameters."""
 
     key = "store.error"
-
-    def __init__(self, key: str | None = None, **params: Any) -> None:
-        self.key = key or type(self).key
-        self.params = params
-        super().__init__(self.key, params)
-
-    def __str__(self) -> str:
-        if not self.params:
-            return self.key
-        inner = ", ".join(f"{k}={v!r}" for k, v in sorted(self.params.items()))
-        return f"{self.key}({inner})"
 
 
 class ChannelBusy(StoreError):

@@ -54,6 +54,7 @@ def rewrite_log(game_id: int, options: JSON, seed: int, rows: list[LogRow]) -> d
     """
     from engine.core import Action, RuleError
     from engine.volfyirion import RULES, canonical_action
+    from engine.volfyirion.canonical import apply_typed  # the stored log as the rules read typed text
 
     try:
         # This step runs on databases older than schema V8, whose games are all of the rules' edition 1.
@@ -70,7 +71,7 @@ def rewrite_log(game_id: int, options: JSON, seed: int, rows: list[LogRow]) -> d
         del before[row.ply:], after[row.ply:]
         try:
             typed = Action.from_json(row.action)
-            old = RULES.apply(before[-1], typed).state
+            old = apply_typed(before[-1], typed).state
         except (RuleError, KeyError, TypeError, ValueError) as err:
             raise Unreplayable(f"seq {row.seq} (ply {row.ply}): {err}") from err
         meant = canonical_action(after[-1], typed)

@@ -1,7 +1,7 @@
 """What every game engine shares: value types, the error type, randomness, catalogs, records."""
 
 from .catalog import Catalog, Entry, is_cjk, split_list
-from .errors import RuleError
+from .errors import RuleError, SoloError
 from .model import JSON, Action, Event, State, Step, Waiting
 from .record import GameRecord, Rules
 from .result import OUTCOMES, Result
@@ -9,6 +9,6 @@ from .rng import Rng
 from .text import closest, fold, one_edit
 
 __all__ = [
-    "JSON", "OUTCOMES", "Action", "Catalog", "Entry", "Event", "GameRecord", "RuleError", "Result", "Rng", "Rules", "State", "Step",
+    "JSON", "OUTCOMES", "Action", "Catalog", "Entry", "Event", "GameRecord", "RuleError", "Result", "Rng", "Rules", "SoloError", "State", "Step",
     "Waiting", "closest", "fold", "is_cjk", "one_edit", "split_list",
 ]

@@ -1,11 +1,11 @@
 """Seasons, "Dummbot's Challenge": the automaton engine (rules S-1 … S-9 of seasons-dummbot.md).
 
     >>> from engine.core import Action, GameRecord
-    >>> from engine.seasons import RULES
+    >>> from engine.seasons import RULES, resolve_face
     >>> game = GameRecord(RULES, {"difficulty": "wizard", "dice": "table"}, seed=42)
     >>> game.state.chosen["winter"]  # S-1.4: the two winter dice the seed chose; the face is one of theirs
     [2, 3]
-    >>> step = game.push(Action("die", face="2 water, 1 crystal, 2 dots"))  # the face left for Dummbot
+    >>> step = game.push(Action("die", face=resolve_face(game.state, "2 water, 1 crystal, 2 dots")))  # the face left
     >>> [e.key for e in step.events]  # in order: what the player does physically
     ['seasons.event.dummbot_die', 'seasons.event.crystals_from_energy', 'seasons.event.crystals_from_die', 'seasons.event.token_moved']
     >>> step.waiting.key, step.waiting.params["season"], step.waiting.legal[:2]
@@ -18,12 +18,13 @@
     (Action(type='played', args={'card': '10'}), 1)
 """
 
-from .cards import CATALOG, S8_CARDS, Card, card_id
+from .cards import CATALOG, S8_CARDS, Card, card_by_id
 from .faces import (
     ELEMENTS,
     RATES,
     SEASONS,
     canonical,
+    check_face,
     face_text,
     parse_face,
     resolve_face,
@@ -36,5 +37,5 @@ from .state import SeasonsState
 __all__ = [
     "CATALOG", "EFFECT_KINDS", "ELEMENTS", "RATES", "RULES", "S8_CARDS", "SEASONS", "Card", "SeasonsRules",
     "SeasonsState",
-    "canonical", "card_id", "face_text", "parse_face", "resolve_face", "search_faces", "season_faces",
+    "canonical", "card_by_id", "check_face", "face_text", "parse_face", "resolve_face", "search_faces", "season_faces",
 ]

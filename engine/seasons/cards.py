@@ -47,13 +47,9 @@ S8_CARDS: tuple[str, ...] = (SYLLAS, FIGRIM, NARIA, KAIRN, AMSUG, LEWIS, LEECH, 
                              SID, ONYS)
 
 
-def card_id(query: object) -> str:
-    """The id of a card typed as id, number or any name; ``seasons.card_unknown`` otherwise."""
-    found = CATALOG.resolve(str(query))
-    card = None if found is None else found[0]
-    if card is None:
-        several = CATALOG.ambiguous(str(query))
-        if several:
-            raise RuleError("seasons.card_ambiguous", query=str(query), suggested_cards=several)
-        raise RuleError("seasons.card_unknown", query=str(query), suggested_cards=CATALOG.suggest(str(query)))
-    return card.id
+def card_by_id(card: object) -> str:
+    """``card`` when it is a card id as the catalog stores it (what the bot resolved from what was typed, with
+    ``CATALOG.resolve``); anything else is ``seasons.card_unknown`` with suggestions, never a guess."""
+    if isinstance(card, str) and card in CATALOG:
+        return card
+    raise RuleError("seasons.card_unknown", query=str(card), suggestions=CATALOG.suggest(str(card)))

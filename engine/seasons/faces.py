@@ -1,8 +1,9 @@
 """Die faces: the canonical face dict, reading typed faces (English or Japanese), canonical texts, search.
 
 A face is ``{"energy": {"water": 2}, "crystals": 3, "star": 0, "draw": 0, "transmute": False, "dots": 1}``,
-the shape of a row of ``seasons_dice`` without season/die/face. ``dots`` 0 means "not given": the engine
-then accepts the face if exactly one face of the season matches the rest (``resolve_face``).
+the shape of a row of ``seasons_dice`` without season/die/face. The rules take only a face of the round's dice
+(``check_face``); what a player types is read here for the bot (``parse_face``, ``resolve_face``: ``dots`` 0
+means "not given", and the face is the one face of the season that matches the rest, if there is one).
 """
 
 from __future__ import annotations
@@ -217,23 +218,33 @@ def same_but_dots(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 
 def resolve_face(state_or_season: Any, face: dict[str, Any] | str) -> dict[str, Any]:
-    """The season face meant by ``face`` (dict or text); dots may be left out when that is unambiguous.
+    """The season face a player means by ``face`` (typed text or a dict); dots may be left out when that is
+    unambiguous. What the bot hands ``apply`` (which takes only :func:`check_face`'s exact faces).
 
-    Raises ``seasons.face_not_in_season`` (with ``closest_faces``) or ``seasons.face_ambiguous``.
+    Raises ``seasons.face_unreadable``, ``seasons.face_ambiguous`` (with ``closest_faces``) or
+    :func:`check_face`'s refusals.
     """
     face = parse_face(face) if isinstance(face, str) else canonical(face)
-    faces = season_faces(state_or_season)
-    season = state_or_season if isinstance(state_or_season, str) else state_or_season.dice_season
-    if face["dots"]:
-        if face in faces:
-            return face
-        matches = []
-    else:
-        matches = [f for f in faces if same_but_dots(f, face)]
+    if not face["dots"]:
+        matches = [f for f in season_faces(state_or_season) if same_but_dots(f, face)]
         if len(matches) == 1:
             return matches[0]
-    if matches:
-        raise RuleError("seasons.face_ambiguous", face=face, closest_faces=[face_text(f) for f in matches])
+        if matches:
+            raise RuleError("seasons.face_ambiguous", face=face, closest_faces=[face_text(f) for f in matches])
+    return check_face(state_or_season, face)
+
+
+def check_face(state_or_season: Any, face: Any) -> dict[str, Any]:
+    """``face`` when it is exactly one of the round's faces (a face dict, dots given), in canonical shape.
+
+    Raises ``seasons.face_unreadable`` for anything but a face dict, ``seasons.face_not_on_dice`` (the round's
+    two dice, S-1.4) or ``seasons.face_not_in_season``, each with the faces nearest to it.
+    """
+    face = canonical(face)
+    faces = season_faces(state_or_season)
+    if face in faces:
+        return face
+    season = state_or_season if isinstance(state_or_season, str) else state_or_season.dice_season
     ranked = sorted(faces, key=lambda f: _distance(f, face))
     dice = [] if isinstance(state_or_season, str) else state_or_season.round_dice
     if dice:  # S-1.4: name the round's two dice, each with its faces nearest to the one typed

@@ -10,23 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.core import JSON, Action, Event, Rng, RuleError, Step, split_list
+from engine.core import JSON, Action, Event, Rng, RuleError, Step
 
 from . import cards as C
 from . import undo
-from .cards import COPIES, IS_ITEM, PRESTIGE, card_id
-from .faces import RATES, SEASONS, canonical, dice_numbers, die_faces, resolve_face
+from .cards import COPIES, IS_ITEM, PRESTIGE, card_by_id
+from .faces import RATES, SEASONS, canonical, check_face, dice_numbers, die_faces
 from .state import CORRECTIONS_ONLY, EDITION, EDITIONS, END, RESULT_NAMES, STATE_VERSION, SeasonsState
 
 DIFFICULTIES = ("apprentice", "wizard", "archmage")
 DICE_MODES = ("table", "bot")
-_DIFFICULTY_WORDS = {
-    "apprentice": "apprentice", "見習い": "apprentice", "みならい": "apprentice",
-    "wizard": "wizard", "魔法使い": "wizard", "まほうつかい": "wizard",
-    "archmage": "archmage", "大魔導師": "archmage", "だいまどうし": "archmage",
-}
-_DICE_WORDS = {"table": "table", "手元のダイス": "table", "手元": "table", "bot": "bot",
-               "ボットのダイス": "bot", "ボット": "bot"}
 
 HAND_DRAW = {"apprentice": 1, "wizard": 4, "archmage": 4}  # S-5.1 cards drawn from the hand
 NEW_YEAR_DRAW = {"apprentice": 1, "wizard": 2, "archmage": 4}  # S-6.2
@@ -65,14 +58,15 @@ class SeasonsRules:
 
     # -- options and setup -----------------------------------------------------------------------
     def normalize_options(self, options: Mapping[str, Any]) -> JSON:
-        difficulty = _DIFFICULTY_WORDS.get(str(options.get("difficulty", "wizard")).strip().casefold())
-        if difficulty is None:
-            raise RuleError("seasons.bad_option", option="difficulty", value=str(options.get("difficulty")),
+        """The options as codes (``apprentice``, ``table``): what a player typed the bot has resolved already
+        (its choices, in either language); anything else is refused."""
+        difficulty = options.get("difficulty", "wizard")
+        if difficulty not in DIFFICULTIES:
+            raise RuleError("seasons.bad_option", option="difficulty", value=str(difficulty),
                             choices=list(DIFFICULTIES))
-        dice = _DICE_WORDS.get(str(options.get("dice", "table")).strip().casefold())
-        if dice is None:
-            raise RuleError("seasons.bad_option", option="dice", value=str(options.get("dice")),
-                            choices=list(DICE_MODES))
+        dice = options.get("dice", "table")
+        if dice not in DICE_MODES:
+            raise RuleError("seasons.bad_option", option="dice", value=str(dice), choices=list(DICE_MODES))
         edition = options.get("edition", EDITION)
         if edition not in EDITIONS:
             raise RuleError("seasons.bad_option", option="edition", value=str(edition),
@@ -124,7 +118,7 @@ class SeasonsRules:
             _refuse_out_of_turn(state, action.type)
         s = state.clone()
         events: Events = []
-        handler(s, action, events)
+        handler(s, action.args, events)
         _advance(s, events)
         if s.wait_key == WAIT_SCORE:  # corrections until the final score (S-8.3): ask with the corrected score
             s.wait_params = {**s.wait_params, "dummbot_score": s.score}
@@ -447,25 +441,21 @@ def _check_copies(s: SeasonsState, cards: list[str], *, include_hand: bool) -> N
 
 
 def _card_list(value: Any) -> list[str]:
-    if isinstance(value, str):
-        value = split_list(value)
+    """A list of card ids (the bot resolves a typed list before ``apply``)."""
     if not isinstance(value, (list, tuple)):
         raise RuleError("seasons.reveal_count", expected=1, got=0)
-    return [card_id(v) for v in value]
+    return [card_by_id(v) for v in value]
 
 
-def _int_arg(action: Action, name: str, default: int | None = None, lo: int | None = None,
+def _int_arg(args: JSON, name: str, default: int | None = None, lo: int | None = None,
              hi: int | None = None) -> int:
-    value = action.get(name, default)
-    if isinstance(value, bool) or value is None:
+    """A whole number (never a typed one: the bot reads forms and options as numbers)."""
+    value = args.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int):
         raise RuleError("seasons.bad_number", field=name, value=str(value))
-    try:
-        n = int(str(value).strip())
-    except ValueError:
-        raise RuleError("seasons.bad_number", field=name, value=str(value)) from None
-    if (lo is not None and n < lo) or (hi is not None and n > hi):
-        raise RuleError("seasons.bad_number", field=name, value=str(n))
-    return n
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise RuleError("seasons.bad_number", field=name, value=str(value))
+    return value
 
 
 # == Dummbot's die (S-4) ============================================================================
@@ -505,7 +495,7 @@ def _resolve_die(s: SeasonsState, face: JSON, events: Events) -> None:
 
 
 # == action handlers ================================================================================
-def _do_roll(s: SeasonsState, action: Action, events: Events) -> None:
+def _do_roll(s: SeasonsState, args: JSON, events: Events) -> None:
     """Bot dice: roll the round's two chosen dice (S-1.4, S-3.1)."""
     if s.edition < 2:
         s.payments = []
@@ -520,9 +510,9 @@ def _do_roll(s: SeasonsState, action: Action, events: Events) -> None:
         second_die=s.rolled[1]["die"], second_face=s.rolled[1]["face"])
 
 
-def _do_take(s: SeasonsState, action: Action, events: Events) -> None:
+def _do_take(s: SeasonsState, args: JSON, events: Events) -> None:
     """Bot dice: the player takes a die and plays their turn; Dummbot's die waits for ``end`` (S-3.1a)."""
-    index = _int_arg(action, "index", lo=0, hi=1)
+    index = _int_arg(args, "index", lo=0, hi=1)
     taken, left = s.rolled[index], s.rolled[1 - index]
     _ev(events, "die_taken", die=taken["die"], face=taken["face"], dummbot_die=left["die"],
         dummbot_face=left["face"])
@@ -533,7 +523,7 @@ def _do_take(s: SeasonsState, action: Action, events: Events) -> None:
         s.taken = index
 
 
-def _do_end(s: SeasonsState, action: Action, events: Events) -> None:
+def _do_end(s: SeasonsState, args: JSON, events: Events) -> None:
     """Bot dice: the player's turn is over; Dummbot resolves the die left to it (S-3.1a, S-3.2)."""
     left = s.rolled[1 - s.taken]
     s.rolled, s.taken = None, None
@@ -541,19 +531,19 @@ def _do_end(s: SeasonsState, action: Action, events: Events) -> None:
     _resolve_die(s, canonical(left["face"]), events)
 
 
-def _do_die(s: SeasonsState, action: Action, events: Events) -> None:
+def _do_die(s: SeasonsState, args: JSON, events: Events) -> None:
     """Table dice: the face left for Dummbot, one of the faces of the dice rolled at the round's start
-    (S-3.2), even if the player's turn moved time since; dots may be omitted when unambiguous."""
-    raw = action.get("face")
+    (S-3.2), even if the player's turn moved time since (a face dict; the bot reads what was typed)."""
+    raw = args.get("face")
     if raw is None:
         raise RuleError("seasons.face_unreadable", word="")
     if s.edition < 2:
         s.payments = []
-    _resolve_die(s, resolve_face(s, raw), events)
+    _resolve_die(s, check_face(s, raw), events)
 
 
-def _do_reveal(s: SeasonsState, action: Action, events: Events) -> None:
-    cards = _card_list(action.get("cards", action.get("card")))
+def _do_reveal(s: SeasonsState, args: JSON, events: Events) -> None:
+    cards = _card_list(args.get("cards"))
     params = s.wait_params
     expected = params["count"]
     if len(cards) != expected:
@@ -605,10 +595,10 @@ def _leave_hand(s: SeasonsState, card: str) -> None:
         s.hand_known.remove(card)
 
 
-def _do_prelude(s: SeasonsState, action: Action, events: Events) -> None:
+def _do_prelude(s: SeasonsState, args: JSON, events: Events) -> None:
     """S-2.4: the six cards the prelude gave Dummbot (optional). Nothing has left its hand yet, so these are
     known to be there, beside any card drawn face down since; told again, the new six replace the first."""
-    cards = _card_list(action.get("cards"))
+    cards = _card_list(args.get("cards"))
     if len(cards) != PRELUDE_HAND:
         raise RuleError("seasons.prelude_count", expected=PRELUDE_HAND, got=len(cards))
     s.hand_known = []  # a prelude told before is replaced, not counted against this one's copies
@@ -656,9 +646,9 @@ def _summon_from_hand(s: SeasonsState, events: Events, drawn: list[str]) -> None
         _ev(events, "returned_to_hand", count=len(rest), hand_size=s.hand_size)
 
 
-def _do_played(s: SeasonsState, action: Action, events: Events) -> None:
+def _do_played(s: SeasonsState, args: JSON, events: Events) -> None:
     """S-8: the player summoned a card; the column "Player summons it"."""
-    card = card_id(action.get("card", ""))
+    card = card_by_id(args.get("card", ""))
     _check_copies(s, [card], include_hand=True)
     _turn_under_way(s)
     s.player_area.append(card)
@@ -697,8 +687,8 @@ def _do_played(s: SeasonsState, action: Action, events: Events) -> None:
         _ev(events, "no_effect_on_dummbot", card=card)
 
 
-def _do_effect(s: SeasonsState, action: Action, events: Events) -> None:
-    kind = str(action.get("kind", ""))
+def _do_effect(s: SeasonsState, args: JSON, events: Events) -> None:
+    kind = str(args.get("kind", ""))
     if s.wait_key in CORRECTIONS_ONLY and kind != "cannot_pay":  # S-8.3: only corrections now
         raise RuleError("seasons.only_corrections_now" if s.wait_key == WAIT_SCORE else "seasons.payments_mid_step",
                         kind=kind)
@@ -733,9 +723,9 @@ def _do_effect(s: SeasonsState, action: Action, events: Events) -> None:
         _ev(events, "onys_to_dummbot", card=C.ONYS, score=s.score)
         _activation_for_fairies(s, events, C.ONYS)
     elif kind == "cannot_pay":  # S-8.3
-        _correct_payment(s, action, events)
+        _correct_payment(s, args, events)
     elif kind == "left":  # one of the player's cards left their play area
-        card = card_id(action.get("card", ""))
+        card = card_by_id(args.get("card", ""))
         if card not in s.player_area:
             raise RuleError("seasons.card_not_in_play", card=card)
         s.player_area.remove(card)
@@ -759,12 +749,12 @@ def _activation_for_fairies(s: SeasonsState, events: Events, card: str) -> None:
         _fairies_take(s, events)
 
 
-def _correct_payment(s: SeasonsState, action: Action, events: Events) -> None:
+def _correct_payment(s: SeasonsState, args: JSON, events: Events) -> None:
     """S-8.3: the player could not pay. The payment of the card named (its latest; edition 3), else the latest one.
     Titus unpaid is sacrificed (S-8 #39). A payment whose crystal Dummbot passed straight on to the player's own
     Figrim or Titus (``_both_sides``) takes that one back too: Dummbot had none to give."""
-    payment = _payment_named(s, action.get("card") if s.edition >= 3 else None)
-    paid = _int_arg(action, "paid", 0, lo=0, hi=payment["n"] - 1) if "paid" in action.args else 0
+    payment = _payment_named(s, args.get("card") if s.edition >= 3 else None)
+    paid = _int_arg(args, "paid", 0, lo=0, hi=payment["n"] - 1) if "paid" in args else 0
     back = min(payment["n"] - paid, s.crystals)
     s.crystals -= back
     _ev(events, "payment_corrected", n=back, card=payment["card"], total=s.crystals)
@@ -785,7 +775,7 @@ def _payment_named(s: SeasonsState, named: Any) -> dict[str, Any]:
         raise RuleError("seasons.nothing_to_correct")
     if named is None:
         return s.payments.pop()
-    card = card_id(named)
+    card = card_by_id(named)
     for i in range(len(s.payments) - 1, -1, -1):
         if s.payments[i]["card"] == card:
             return s.payments.pop(i)
@@ -804,9 +794,9 @@ def _require_player_card(s: SeasonsState, card: str, kind: str) -> None:
         raise RuleError("seasons.effect_needs_your_card", kind=kind, card=card)
 
 
-def _do_time(s: SeasonsState, action: Action, events: Events) -> None:
+def _do_time(s: SeasonsState, args: JSON, events: Events) -> None:
     """S-9.1: the player's cards move the token in their turn, forward or back (S-9.2 … S-9.4)."""
-    steps = _int_arg(action, "steps", lo=-3, hi=3)
+    steps = _int_arg(args, "steps", lo=-3, hi=3)
     if steps == 0:
         raise RuleError("seasons.bad_number", field="steps", value="0")
     _turn_under_way(s)
@@ -831,8 +821,8 @@ def _do_time(s: SeasonsState, action: Action, events: Events) -> None:
     _ev(events, "token_moved", steps=steps, year=s.year, month=s.month, season=s.season)
 
 
-def _do_crystals(s: SeasonsState, action: Action, events: Events) -> None:
-    change = _int_arg(action, "change")
+def _do_crystals(s: SeasonsState, args: JSON, events: Events) -> None:
+    change = _int_arg(args, "change")
     if change == 0:
         raise RuleError("seasons.bad_number", field="change", value="0")
     before = s.crystals
@@ -840,9 +830,9 @@ def _do_crystals(s: SeasonsState, action: Action, events: Events) -> None:
     _ev(events, "crystals_corrected", change=s.crystals - before, total=s.crystals, asked=change)
 
 
-def _do_answer(s: SeasonsState, action: Action, events: Events) -> None:
+def _do_answer(s: SeasonsState, args: JSON, events: Events) -> None:
     """Sid Nightshade: the player's crystal count decides who has strictly the most."""
-    theirs = _int_arg(action, "crystals", lo=0)
+    theirs = _int_arg(args, "crystals", lo=0)
     side = s.wait_params["side"]
     s.wait_key = ""
     if side == "dummbot" and s.crystals > theirs:
@@ -855,13 +845,13 @@ def _do_answer(s: SeasonsState, action: Action, events: Events) -> None:
         _ev(events, "sid_no_effect", card=C.SID)
 
 
-def _do_score(s: SeasonsState, action: Action, events: Events) -> None:
+def _do_score(s: SeasonsState, args: JSON, events: Events) -> None:
     """S-7.3/S-7.4: the player's standard score; strictly greater wins, a tie is a loss."""
-    crystals = _int_arg(action, "crystals", lo=0)
-    prestige = _int_arg(action, "prestige", 0)
-    bonuses = _int_arg(action, "bonuses", 0, lo=0, hi=3)
-    hand = _int_arg(action, "hand", 0, lo=0)
-    extra = _int_arg(action, "extra", 0)
+    crystals = _int_arg(args, "crystals", lo=0)
+    prestige = _int_arg(args, "prestige", 0)
+    bonuses = _int_arg(args, "bonuses", 0, lo=0, hi=3)
+    hand = _int_arg(args, "hand", 0, lo=0)
+    extra = _int_arg(args, "extra", 0)
     s.player_score = crystals + prestige + extra - BONUS_PENALTY[bonuses] - 5 * hand
     s.outcome = "won" if s.player_score > s.score else "lost"
     if s.outcome == "won":
@@ -871,7 +861,7 @@ def _do_score(s: SeasonsState, action: Action, events: Events) -> None:
     _wait(s, WAIT_FINISHED, outcome=s.outcome, player_score=s.player_score, dummbot_score=s.score)
 
 
-_HANDLERS: dict[str, Callable[[SeasonsState, Action, Events], None]] = {
+_HANDLERS: dict[str, Callable[[SeasonsState, JSON, Events], None]] = {
     "roll": _do_roll, "take": _do_take, "end": _do_end, "die": _do_die, "reveal": _do_reveal, "played": _do_played,
     "effect": _do_effect, "time": _do_time, "crystals": _do_crystals, "answer": _do_answer,
     "score": _do_score, "prelude": _do_prelude,

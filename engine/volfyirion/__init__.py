@@ -9,9 +9,10 @@
 
 from .attack import attack_bonus, attack_rule_key, city_defence
 from .canonical import canonical_action
-from .cards import CATALOG, SOLO_ASSET_DECK, Card
+from .cards import CATALOG, SOLO_ASSET_DECK, Card, card_named
 from .danger import danger
+from .options import resolve_cities
 from .rules import RULES, VolfyirionRules
 from .state import VolfState
 
-__all__ = ["CATALOG", "attack_bonus", "attack_rule_key", "canonical_action", "city_defence", "RULES", "SOLO_ASSET_DECK", "Card", "VolfState", "VolfyirionRules", "danger"]
+__all__ = ["CATALOG", "attack_bonus", "attack_rule_key", "canonical_action", "card_named", "city_defence", "RULES", "SOLO_ASSET_DECK", "Card", "VolfState", "VolfyirionRules", "danger", "resolve_cities"]

@@ -1,19 +1,22 @@
 """Actions as they were meant, not as they were typed: card ids and this game's city names.
 
-``canonical_action(state, action)`` resolves what a player typed ("elite trooper", "8", "ＳＴＡＢ") the
-way the rules would read it in ``state`` and returns the action with card ids (Volfyirion's catalog ids
-are the English names) and city names, so a stored game never depends on name matching staying the
-same. Whatever cannot be resolved is left as typed: applying the action then raises the rules' own
-error, in the rules' own order. Resolving twice changes nothing.
+``RULES.apply`` takes canonical values only. ``canonical_action(state, action)`` resolves what a player typed
+("elite trooper", "8", "ＳＴＡＢ") the way a player means it in ``state`` and returns the action with card ids
+(Volfyirion's catalog ids are the English names) and city names: the bot calls it before ``apply``, so a
+stored game never depends on name matching staying the same. Whatever cannot be resolved is left as typed:
+applying the action then raises the rules' own error, in the rules' own order. Resolving twice changes
+nothing. ``apply_typed`` is how the rules read a typed action before they took canonical values only: the
+store's migration of logs stored as typed (schema V2) replays them with it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Action, RuleError, split_list
+from engine.core import Action, RuleError, Step, split_list
 
-from .cards import card
+from .cards import card_named
+from .rules import RULES
 from .state import VolfState, city_named
 
 _CARD_ARGS = {"play": ("card",), "remove": ("card",), "acquire": ("card",), "putaside": ("card",),
@@ -42,7 +45,7 @@ def canonical_action(state: VolfState, action: Action) -> Action:
 
 def _card_id(value: Any) -> Any:
     try:
-        return card(value).name
+        return card_named(value).name
     except RuleError:
         return value
 
@@ -51,3 +54,9 @@ def _city_name(state: VolfState, value: Any) -> Any:
     """The city the rules' lookup finds (name, forgiving, or printed defence), or the value as typed."""
     city = city_named(state.cities, value)
     return value if city is None else city["name"]
+
+
+def apply_typed(state: VolfState, action: Action) -> Step:
+    """``RULES.apply`` of an action as it was typed, read as the rules read it before they took canonical
+    values only (with the lookups above)."""
+    return RULES.apply(state, canonical_action(state, action))

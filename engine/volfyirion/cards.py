@@ -55,6 +55,14 @@ DEFAULT_CITIES: tuple[str, str, str] = ("Tylaris", "Vahylea", "Alantar")
 HOUSE_DECK: dict[str, int] = {"Prospector": 8, "Captain": 1, "Diviner": 1}
 
 
+def card_by_id(card: object) -> Card:
+    """The card of a catalog id (its English name, as the bot resolved it from what was typed with
+    :func:`card_named`); anything else is ``volfyirion.unknown_card`` with suggestions, never a guess."""
+    if isinstance(card, str) and card in CATALOG:
+        return CATALOG[card]
+    raise RuleError("volfyirion.unknown_card", query=str(card), suggestions=CATALOG.suggest(str(card)))
+
+
 @lru_cache(maxsize=4096)
 def find(query: str) -> Card | None:
     """Exact ids first (what buttons and the autoplayer send), then the catalog's forgiving fold, then the one
@@ -65,27 +73,35 @@ def find(query: str) -> Card | None:
     return None if found is None else found[0]
 
 
-def card(query: object) -> Card:
-    """A card by any spelling; a miss is a ``volfyirion.unknown_card`` with suggestions."""
+def card_named(query: object) -> Card:
+    """The card a player means by what they typed (any spelling; for the bot, before ``apply``); a miss is
+    ``volfyirion.unknown_card`` (or ``ambiguous_card``, ``english_names``) with suggestions."""
     found = find(str(query)) if query is not None else None
     if found is None:
         several = CATALOG.ambiguous(str(query or ""))
         if several:
-            raise RuleError("volfyirion.ambiguous_card", query=str(query), suggestion_cards=several)
+            raise RuleError("volfyirion.ambiguous_card", query=str(query), suggestions=several)
         if is_cjk(str(query or "")):  # the box names its cards in English only: say so, not "did you mean: —"
             raise RuleError("volfyirion.english_names", query=str(query))
-        raise RuleError(
-            "volfyirion.unknown_card", query=str(query), suggestion_cards=CATALOG.suggest(str(query or ""))
-        )
+        raise RuleError("volfyirion.unknown_card", query=str(query), suggestions=CATALOG.suggest(str(query or "")))
     return found
 
 
-def city_card(query: object) -> Card:
-    """A city card by name (for the options)."""
+def city_named_card(query: object) -> Card:
+    """The city card a player means by what they typed (forgiving: "akao" for Akao Uket), for the bot."""
     resolved = CITY_CATALOG.resolve(str(query)) if query is not None else None
-    found = None if resolved is None else resolved[0]
-    if found is None:
-        near = CITY_CATALOG.suggest(str(query or ""), n=6)
-        raise RuleError("volfyirion.unknown_city", query=str(query), cities=list(near or CITIES))
-    return found
+    if resolved is None:
+        raise _unknown_city(query)
+    return resolved[0]
 
+
+def city_by_id(city: object) -> Card:
+    """The city card of a catalog id (its name); anything else is ``volfyirion.unknown_city``."""
+    if isinstance(city, str) and city in CITY_CATALOG:
+        return CITY_CATALOG[city]
+    raise _unknown_city(city)
+
+
+def _unknown_city(query: object) -> RuleError:
+    near = CITY_CATALOG.suggest(str(query or ""), n=6)
+    return RuleError("volfyirion.unknown_city", query=str(query), cities=list(near or CITIES))

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.core import JSON, RuleError, split_list
 
-from .cards import DEFAULT_CITIES, city_card
+from .cards import DEFAULT_CITIES, city_by_id, city_named_card
 from .state import DIFFICULTY_K
 
 # V-5.3: ``flat`` (the original's formula, the default) or ``per_city`` (the English rulebook's table).
@@ -28,13 +28,13 @@ def normalize_options(options: Mapping[str, Any] | None) -> JSON:
     for name in options:
         if name not in _KNOWN:
             raise RuleError("volfyirion.unknown_option", option=str(name))
-    difficulty = str(options.get("difficulty") or "normal").strip().casefold()
+    difficulty = options.get("difficulty") or "normal"
     if difficulty not in DIFFICULTY_K:
-        raise RuleError("volfyirion.bad_difficulty", value=difficulty)
-    bonus = str(options.get("bonus") or "flat").strip().casefold()
+        raise RuleError("volfyirion.bad_difficulty", value=str(difficulty))
+    bonus = options.get("bonus") or "flat"
     bonus = BONUS_ALIASES.get(bonus, bonus)
     if bonus not in BONUS_READINGS:
-        raise RuleError("volfyirion.bad_bonus", value=bonus)
+        raise RuleError("volfyirion.bad_bonus", value=str(bonus))
     unseal = options.get("unseal", False)
     if not isinstance(unseal, bool):
         raise RuleError("volfyirion.bad_unseal", value=str(unseal))
@@ -45,15 +45,29 @@ def normalize_options(options: Mapping[str, Any] | None) -> JSON:
             "edition": edition}
 
 
+def resolve_cities(typed: str | list[str]) -> list[str]:
+    """The city names a player means by what they typed for ``cities`` ("tyla, akao, kyr"), for the bot to
+    hand ``normalize_options``; a miss is ``volfyirion.unknown_city``, a count other than three
+    ``volfyirion.cities_count``."""
+    names = split_list(typed) if isinstance(typed, str) else list(typed)
+    _check_count(names)
+    return [city_named_card(name).name for name in names]
+
+
 def _cities(value: Any) -> list[str]:
-    """Three cities, one of each defence 8, 9 and 10 (V-1.1), ordered by defence."""
+    """Three city names, one of each defence 8, 9 and 10 (V-1.1), ordered by defence."""
     if value is None:
         return list(DEFAULT_CITIES)
-    names = split_list(value) if isinstance(value, str) else list(value)
-    if len(names) != 3:
-        raise RuleError("volfyirion.cities_count", count=len(names))
-    cards = [city_card(name) for name in names]
+    if not isinstance(value, (list, tuple)):
+        raise RuleError("volfyirion.cities_count", count=1)
+    _check_count(value)
+    cards = [city_by_id(name) for name in value]
     defences = sorted(c.defence or 0 for c in cards)
     if defences != [8, 9, 10]:
         raise RuleError("volfyirion.cities_defences", defences=", ".join(map(str, defences)))
     return [c.name for c in sorted(cards, key=lambda c: c.defence or 0)]
+
+
+def _check_count(names: Any) -> None:
+    if len(names) != 3:
+        raise RuleError("volfyirion.cities_count", count=len(names))

@@ -11,13 +11,13 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.core import JSON, Action, Event, RuleError, Step, split_list
+from engine.core import JSON, Action, Event, RuleError, Step
 
 from . import attack as arith
 from . import house, undo
-from .cards import CATALOG, HOUSE_DECK, SOLO_ASSET_DECK, SOLO_REMOVED, Card, card
+from .cards import CATALOG, HOUSE_DECK, SOLO_ASSET_DECK, SOLO_REMOVED, Card, card_by_id
 from .options import normalize_options
-from .state import ASSET_ROW, CHOOSE_BUILDING, CHOOSE_TROOP, FINISHED, REVEAL, TURN, VolfState, city_named
+from .state import ASSET_ROW, CHOOSE_BUILDING, CHOOSE_TROOP, FINISHED, REVEAL, TURN, VolfState
 
 Events = list[Event]
 PUT_ASIDE_COST = 6  # V-2.2: 6 Battle or 6 Knowledge points
@@ -131,10 +131,10 @@ def _check_supply(before: VolfState, after: VolfState) -> None:
 
 
 def _city(state: VolfState, query: Any) -> dict[str, Any]:
-    """One of this game's cities, by name (forgiving) or by printed defence ("8")."""
+    """One of this game's cities, by its name (the bot reads a typed one: ``canonical_action``)."""
     if query is None or str(query).strip() == "":
         raise RuleError("volfyirion.city_needed", cities=[c["name"] for c in state.standing()])
-    city = city_named(state.cities, query)
+    city = next((c for c in state.cities if c["name"] == query), None)
     if city is not None:
         return city
     raise RuleError("volfyirion.unknown_city", query=str(query), cities=[c["name"] for c in state.cities])
@@ -150,143 +150,144 @@ def _standing_city(state: VolfState, query: Any) -> dict[str, Any]:
 def _arg_card(args: JSON, name: str = "card") -> Card:
     if args.get(name) in (None, ""):
         raise RuleError("volfyirion.missing_arg", arg=name)
-    return card(args[name])
+    return card_by_id(args[name])
 
 
-def _copies_left(state: VolfState, c: Card, *, count_owned: bool) -> int:
-    return c.qty - state.known_elsewhere(count_owned=count_owned)[c.name]
+def _copies_left(state: VolfState, card: Card, *, count_owned: bool) -> int:
+    return card.qty - state.known_elsewhere(count_owned=count_owned)[card.name]
 
 
-def _check_copies(state: VolfState, c: Card, wanted: int = 1, *, count_owned: bool = True) -> None:
-    left = _copies_left(state, c, count_owned=count_owned)
+def _check_copies(state: VolfState, card: Card, wanted: int = 1, *, count_owned: bool = True) -> None:
+    left = _copies_left(state, card, count_owned=count_owned)
     if wanted > left:
-        raise RuleError("volfyirion.too_many_copies", card=c.name, count=wanted, available=max(left, 0), qty=c.qty)
+        raise RuleError("volfyirion.too_many_copies", card=card.name, count=wanted, available=max(left, 0),
+                        qty=card.qty)
 
 
-def _check_solo(c: Card) -> None:
-    if not c.solo:
-        raise RuleError("volfyirion.not_in_solo", card=c.name)
+def _check_solo(card: Card) -> None:
+    if not card.solo:
+        raise RuleError("volfyirion.not_in_solo", card=card.name)
 
 
-def _slot(c: Card) -> str:
-    return "troop" if c.type == "troop" else "building"
+def _slot(card: Card) -> str:
+    return "troop" if card.type == "troop" else "building"
 
 
 # -- the main phase (V-2, V-3) ---------------------------------------------------------------------
 def _play(state: VolfState, args: JSON, events: Events) -> None:
     """A Troop, Building or Wonder enters play (V-3.1b adds a Rage card; V-3.2 replaces a slot)."""
-    c = _arg_card(args)
-    _check_solo(c)
-    if c.type == "command":
-        raise RuleError("volfyirion.command_not_recorded", card=c.name)
-    if c.type not in ("troop", "building", "wonder"):
-        raise RuleError("volfyirion.cannot_play", card=c.name)
-    _check_copies(state, c, count_owned=False)
-    if c.type == "wonder":
+    card = _arg_card(args)
+    _check_solo(card)
+    if card.type == "command":
+        raise RuleError("volfyirion.command_not_recorded", card=card.name)
+    if card.type not in ("troop", "building", "wonder"):
+        raise RuleError("volfyirion.cannot_play", card=card.name)
+    _check_copies(state, card, count_owned=False)
+    if card.type == "wonder":
         if args.get("city") not in (None, ""):
-            raise RuleError("volfyirion.wonder_takes_no_city", card=c.name)
-        state.wonders.append({"name": c.name, "cost": c.cost, "sealed": False})
-        events.append(Event("volfyirion.event.wonder_played", card=c.name, cost=c.cost))
+            raise RuleError("volfyirion.wonder_takes_no_city", card=card.name)
+        state.wonders.append({"name": card.name, "cost": card.cost, "sealed": False})
+        events.append(Event("volfyirion.event.wonder_played", card=card.name, cost=card.cost))
     else:
         city = _standing_city(state, args.get("city"))
-        slot = _slot(c)
+        slot = _slot(card)
         old = city[slot]
         if old:
             state.removed.append(old)
-            events.append(Event("volfyirion.event.card_replaced", card=old, new_card=c.name, city=city["name"]))
-        city[slot] = c.name
+            events.append(Event("volfyirion.event.card_replaced", card=old, new_card=card.name, city=city["name"]))
+        city[slot] = card.name
         key = "volfyirion.event.troop_played" if slot == "troop" else "volfyirion.event.building_played"
-        events.append(Event(key, card=c.name, city=city["name"]))
-    house.left_the_deck(state, reported=c.name in state.owned)  # played from hand (V-3.4's count)
-    if c.name in state.owned:
-        state.owned.remove(c.name)
+        events.append(Event(key, card=card.name, city=city["name"]))
+    house.left_the_deck(state, reported=card.name in state.owned)  # played from hand (V-3.4's count)
+    if card.name in state.owned:
+        state.owned.remove(card.name)
     _add_rage_card(state, events)
 
 
 def _remove(state: VolfState, args: JSON, events: Events) -> None:
     """The player removes one of their own cards from the game (a REMOVE ability, for instance)."""
-    c = _arg_card(args)
-    _check_solo(c)
-    if c.type in ("troop", "building"):
-        slot = _slot(c)
-        holders = [city for city in state.standing() if city[slot] == c.name]
+    card = _arg_card(args)
+    _check_solo(card)
+    if card.type in ("troop", "building"):
+        slot = _slot(card)
+        holders = [city for city in state.standing() if city[slot] == card.name]
         if args.get("city") not in (None, ""):
             city = _city(state, args["city"])
             holders = [h for h in holders if h is city]
         if not holders:
-            raise RuleError("volfyirion.not_in_play", card=c.name)
+            raise RuleError("volfyirion.not_in_play", card=card.name)
         if len(holders) > 1:
-            raise RuleError("volfyirion.which_city", card=c.name, cities=[h["name"] for h in holders])
+            raise RuleError("volfyirion.which_city", card=card.name, cities=[h["name"] for h in holders])
         holders[0][slot] = None
-        state.removed.append(c.name)
+        state.removed.append(card.name)
         # The player removed it and reported it: said as done, not as an order (V-4's own removals order it).
-        events.append(Event("volfyirion.event.card_removed_reported", card=c.name, city=holders[0]["name"]))
+        events.append(Event("volfyirion.event.card_removed_reported", card=card.name, city=holders[0]["name"]))
         return
-    if c.type == "wonder":
+    if card.type == "wonder":
         # Prefer an unsealed copy: the sealed one is the one the player cannot use anyway.
-        copies = sorted((w for w in state.wonders if w["name"] == c.name), key=lambda w: w["sealed"])
+        copies = sorted((w for w in state.wonders if w["name"] == card.name), key=lambda w: w["sealed"])
         if not copies:
-            raise RuleError("volfyirion.not_in_play", card=c.name)
+            raise RuleError("volfyirion.not_in_play", card=card.name)
         state.wonders.remove(copies[0])
-        state.removed.append(c.name)
-        events.append(Event("volfyirion.event.card_removed", card=c.name))
+        state.removed.append(card.name)
+        events.append(Event("volfyirion.event.card_removed", card=card.name))
         return
-    if c.type == "starting":  # a Prospector thinned from the House Deck: one card fewer to draw (V-3.4's count)
-        _remove_starting(state, c, events)
+    if card.type == "starting":  # a Prospector thinned from the House Deck: one card fewer to draw (V-3.4's count)
+        _remove_starting(state, card, events)
         return
-    if c.type != "command":
-        raise RuleError("volfyirion.cannot_remove", card=c.name)
+    if card.type != "command":
+        raise RuleError("volfyirion.cannot_remove", card=card.name)
     # A Command card from the player's deck: tracked so it no longer counts as a possible Rage card.
-    house.left_the_deck(state, reported=c.name in state.owned)
-    if c.name in state.owned:
-        state.owned.remove(c.name)
+    house.left_the_deck(state, reported=card.name in state.owned)
+    if card.name in state.owned:
+        state.owned.remove(card.name)
     else:
-        _check_copies(state, c)
-    state.removed.append(c.name)
-    events.append(Event("volfyirion.event.card_removed", card=c.name))
+        _check_copies(state, card)
+    state.removed.append(card.name)
+    events.append(Event("volfyirion.event.card_removed", card=card.name))
 
 
-def _remove_starting(state: VolfState, c: Card, events: Events) -> None:
+def _remove_starting(state: VolfState, card: Card, events: Events) -> None:
     """A card of the starting House Deck (V-1.5) removed from the game: it leaves the deck the bot counts."""
-    left = HOUSE_DECK[c.name] - state.removed.count(c.name)
+    left = HOUSE_DECK[card.name] - state.removed.count(card.name)
     if left < 1:
-        raise RuleError("volfyirion.too_many_copies", card=c.name, count=1, available=0, qty=HOUSE_DECK[c.name])
+        raise RuleError("volfyirion.too_many_copies", card=card.name, count=1, available=0, qty=HOUSE_DECK[card.name])
     house.left_the_deck(state, reported=True)
-    state.removed.append(c.name)
-    events.append(Event("volfyirion.event.card_removed", card=c.name))
+    state.removed.append(card.name)
+    events.append(Event("volfyirion.event.card_removed", card=card.name))
 
 
 def _redeploy(state: VolfState, args: JSON, events: Events) -> None:
     """Move a Troop to another city's empty Troop slot (V-2.1); no Rage card."""
-    c = _arg_card(args, "troop")
-    if c.type != "troop":
-        raise RuleError("volfyirion.not_a_troop", card=c.name)
+    card = _arg_card(args, "troop")
+    if card.type != "troop":
+        raise RuleError("volfyirion.not_a_troop", card=card.name)
     target = _standing_city(state, args.get("city"))
-    sources = [city for city in state.standing() if city["troop"] == c.name and city is not target]
+    sources = [city for city in state.standing() if city["troop"] == card.name and city is not target]
     if not sources:
-        if target["troop"] == c.name:
-            raise RuleError("volfyirion.already_there", card=c.name, city=target["name"])
-        raise RuleError("volfyirion.not_in_play", card=c.name)
+        if target["troop"] == card.name:
+            raise RuleError("volfyirion.already_there", card=card.name, city=target["name"])
+        raise RuleError("volfyirion.not_in_play", card=card.name)
     if target["troop"]:
         raise RuleError("volfyirion.troop_slot_taken", city=target["name"], card=target["troop"])
     source = sources[0]
-    source["troop"], target["troop"] = None, c.name
-    events.append(Event("volfyirion.event.troop_redeployed", card=c.name, from_city=source["name"],
+    source["troop"], target["troop"] = None, card.name
+    events.append(Event("volfyirion.event.troop_redeployed", card=card.name, from_city=source["name"],
                         city=target["name"]))
 
 
 def _acquire(state: VolfState, args: JSON, events: Events) -> None:
     """The player acquired a card: it is no longer a possible Rage card. Adds nothing (V-3.1)."""
-    c = _arg_card(args)
-    _check_solo(c)
-    if c.type not in ("command", "troop", "building", "wonder"):
-        raise RuleError("volfyirion.cannot_acquire", card=c.name)
-    _check_copies(state, c)
-    state.owned.append(c.name)
+    card = _arg_card(args)
+    _check_solo(card)
+    if card.type not in ("command", "troop", "building", "wonder"):
+        raise RuleError("volfyirion.cannot_acquire", card=card.name)
+    _check_copies(state, card)
+    state.owned.append(card.name)
     house.acquired(state)
-    if c.in_asset_deck:  # its place in the Asset Row is filled from the Asset Deck (V-3.5); a Wonder's is not
+    if card.in_asset_deck:  # its place in the Asset Row is filled from the Asset Deck (V-3.5); a Wonder's is not
         _draw_from_deck(state)
-    events.append(Event("volfyirion.event.card_acquired", card=c.name))
+    events.append(Event("volfyirion.event.card_acquired", card=card.name))
 
 
 def _reshuffle(state: VolfState, args: JSON, events: Events) -> None:
@@ -300,25 +301,25 @@ def _reshuffle(state: VolfState, args: JSON, events: Events) -> None:
 
 def _putaside(state: VolfState, args: JSON, events: Events) -> None:
     """V-2.2: 6 Battle or 6 Knowledge points put aside the top card of the Rage Pile."""
-    paid = str(args.get("paid") or "").strip().casefold()
+    paid = args.get("paid")
     if paid not in ("battle", "knowledge"):
-        raise RuleError("volfyirion.bad_paid", value=paid)
+        raise RuleError("volfyirion.bad_paid", value=str(paid))
     if state.rage_size == 0:
         raise RuleError("volfyirion.rage_pile_empty")
     named = args.get("card")
     if state.rage_top:
-        if named not in (None, "") and card(named).name != state.rage_top:
+        if named not in (None, "") and card_by_id(named).name != state.rage_top:
             raise RuleError("volfyirion.top_is_known", card=state.rage_top)
         state.put_aside.append(state.rage_top)
         events.append(Event("volfyirion.event.top_put_aside", card=state.rage_top, paid=paid, points=PUT_ASIDE_COST))
         state.rage_top = None
     elif named not in (None, ""):
-        c = card(named)
-        if not c.in_asset_deck:
-            raise RuleError("volfyirion.not_in_asset_deck", card=c.name)
-        _check_copies(state, c)
-        state.put_aside.append(c.name)
-        events.append(Event("volfyirion.event.top_put_aside", card=c.name, paid=paid, points=PUT_ASIDE_COST))
+        card = card_by_id(named)
+        if not card.in_asset_deck:
+            raise RuleError("volfyirion.not_in_asset_deck", card=card.name)
+        _check_copies(state, card)
+        state.put_aside.append(card.name)
+        events.append(Event("volfyirion.event.top_put_aside", card=card.name, paid=paid, points=PUT_ASIDE_COST))
     else:
         state.put_aside_unknown += 1
         events.append(Event("volfyirion.event.unknown_put_aside", paid=paid, points=PUT_ASIDE_COST))
@@ -366,19 +367,19 @@ def _refill_deck(state: VolfState, events: Events) -> None:
 
 def _unseal(state: VolfState, args: JSON, events: Events) -> None:
     """Only with the ``unseal`` option (V-2.3 ruling): the player unseals a sealed Wonder."""
-    c = _arg_card(args)
-    sealed = [w for w in state.wonders if w["name"] == c.name and w["sealed"]]
+    card = _arg_card(args)
+    sealed = [w for w in state.wonders if w["name"] == card.name and w["sealed"]]
     if not sealed:
-        raise RuleError("volfyirion.not_sealed", card=c.name)
+        raise RuleError("volfyirion.not_sealed", card=card.name)
     sealed[0]["sealed"] = False
-    events.append(Event("volfyirion.event.wonder_unsealed", card=c.name))
+    events.append(Event("volfyirion.event.wonder_unsealed", card=card.name))
 
 
 def _win(state: VolfState, args: JSON, events: Events) -> None:
     """V-5.1: 16 Battle points attack Volfyirion, 16 Knowledge points subjugate it; the player wins."""
-    how = str(args.get("how") or "").strip().casefold()
+    how = args.get("how")
     if how not in ("attack", "subjugate"):
-        raise RuleError("volfyirion.bad_how", value=how)
+        raise RuleError("volfyirion.bad_how", value=str(how))
     _check_win_possible(state)
     _finish(state, "won", how)
     key = "volfyirion.event.won_attack" if how == "attack" else "volfyirion.event.won_subjugate"
@@ -445,8 +446,9 @@ def _reveal(state: VolfState, args: JSON, events: Events) -> None:
     copy of the top card is then taken as the top card itself. Any other count is refused.
     """
     raw = args.get("cards")
-    names = split_list(raw) if isinstance(raw, str) else list(raw or [])
-    cards = [card(n) for n in names]
+    if raw is not None and not isinstance(raw, (list, tuple)):  # a list of card ids (the bot splits a typed one)
+        raise RuleError("volfyirion.reveal_count", expected=state.unknown_in_pile, got=0)
+    cards = [card_by_id(n) for n in raw or []]
     for c in cards:
         if not c.in_asset_deck:
             raise RuleError("volfyirion.not_in_asset_deck", card=c.name)

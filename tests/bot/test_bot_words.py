@@ -41,7 +41,7 @@ WORDS = {
     "kp_before": 3, "kp_after": 0, "cost": 3, "max_cost": 3, "k": 1, "bonuses": 1, "hand": 0, "extra": 0,
     "wins": 1, "losses": 0, "abandoned": 0, "games": 1, "turns": 6, "rage_size": 1, "dummbot_crystals": 4,
     "building": "Barracks", "troop": "Guard", "new_card": "Guard", "side": "dummbot", "source": "die",
-    "suggestions": ["16", "1"], "suggested_cards": ["16"], "suggestion_cards": ["Elite Trooper"],
+    "suggestions": ["16", "1"],
     "reason_card": "10", "crystals": 64, "prestige": 109,
     # S-1.4, S-2.4: the round's dice and what is known of Dummbot's hand.
     "dice_season": "winter", "first_closest": ["2 water, 1 crystal, 2 dots"], "second_closest": ["draw, 1 dot"],

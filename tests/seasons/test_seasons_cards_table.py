@@ -6,7 +6,7 @@ import pytest
 from seasons_helpers import act, die, keys, new, params
 
 from engine.core import Action, GameRecord, RuleError
-from engine.seasons import CATALOG, EFFECT_KINDS, RULES
+from engine.seasons import CATALOG, EFFECT_KINDS, RULES, parse_face
 
 
 def dummbot_summons(card: str, **fields):
@@ -291,7 +291,7 @@ def test_s8_3_partial_payment_and_unknown_kind():
 
 def test_s8_4_every_transfer_is_recorded_and_undone():
     record = GameRecord(RULES, {"difficulty": "wizard", "dice": "table"}, 1)  # winter dice 2 and 3
-    record.push(Action("die", face="draw, 1 dot"))
+    record.push(Action("die", face=parse_face("draw, 1 dot")))
     record.push(Action("reveal", cards=["1"]))
     before = record.state
     record.push(Action("played", card="10"))
@@ -307,9 +307,14 @@ def test_s8_5_expansion_cards_count_printed_prestige(card, prestige):
     assert player_plays(card).events[-1].key == "seasons.event.no_effect_on_dummbot"
 
 
-def test_s8_5_cards_named_in_any_language():
+def test_s8_5_cards_named_in_any_language_are_read_by_the_catalog_and_apply_takes_their_ids():
     for name in ("Heart of Argos", "破壊者ケアン", "Âme damnée d'Onys", "#38"):
-        assert act(new(), "played", card=name).state.player_area[0] in CATALOG
+        card, _ = CATALOG.resolve(name)  # what the bot does with what was typed
+        assert act(new(), "played", card=card.id).state.player_area == [card.id]
+        with pytest.raises(RuleError) as err:  # a name is no id: refused, with suggestions, never guessed
+            act(new(), "played", card=name)
+        assert err.value.key == "seasons.card_unknown" and err.value.params["query"] == name
+        assert all(s in CATALOG for s in err.value.params["suggestions"])
 
 
 def test_s8_player_card_left_play_stops_its_effect():

@@ -9,11 +9,11 @@ import pytest
 from seasons_helpers import act, die, keys, new, params
 
 from engine.core import Action, GameRecord, RuleError
-from engine.seasons import RULES
+from engine.seasons import RULES, parse_face
 from engine.seasons import cards as C
 
-REPRO = [Action("die", face="draw, 1 dot"), Action("reveal", cards="33"), Action("die", face="draw, 1 dot"),
-         Action("reveal", cards="39"), Action("effect", kind="summon")]
+REPRO = [Action("die", face=parse_face("draw, 1 dot")), Action("reveal", cards=["33"]), Action("die", face=parse_face("draw, 1 dot")),
+         Action("reveal", cards=["39"]), Action("effect", kind="summon")]
 
 
 def _repro(edition: int | None = None) -> GameRecord:
@@ -161,8 +161,8 @@ def test_s8_1_a_last_summon_says_its_effect_no_longer_applies():
 def test_s8_4_undoing_a_season_change_says_what_goes_back():
     record = GameRecord(RULES, {"difficulty": "archmage", "dice": "table"}, 1)
     record.push(Action("time", steps=1))
-    record.push(Action("die", face="2 water, star, 3 dots"))
-    record.push(Action("reveal", cards="12, 38, 5, 23"))
+    record.push(Action("die", face=parse_face("2 water, star, 3 dots")))
+    record.push(Action("reveal", cards=["12", "38", "5", "23"]))
     undone = record.pop()
     said = [(e.key.rpartition(".")[2], e.params) for e in record.reversal(undone)]
     assert said == [("discarded", {"card": "23"}), ("summoned_hand", {"card": "38"})]

@@ -6,7 +6,7 @@ import pytest
 from seasons_helpers import act, die, keys, new, params
 
 from engine.core import Action, GameRecord, RuleError
-from engine.seasons import RULES, season_faces
+from engine.seasons import RULES, parse_face, resolve_face, season_faces
 from engine.seasons.cards import PRESTIGE
 from engine.seasons.faces import die_faces
 from engine.seasons.state import EDITION
@@ -45,11 +45,18 @@ def test_s1_4_bot_dice_chooses_two_of_five_per_season_seeded():
         assert r["face"] in die_faces("winter", r["die"])
 
 
-@pytest.mark.parametrize("typed, expected", [("apprentice", "apprentice"), ("見習い", "apprentice"),
-                                             ("魔法使い", "wizard"), ("大魔導師", "archmage"), ("ARCHMAGE", "archmage")])
-def test_s1_5_difficulties_in_english_and_japanese(typed, expected):
-    assert RULES.normalize_options({"difficulty": typed, "dice": "bot"}) == {"difficulty": expected, "dice": "bot",
-                                                                              "edition": EDITION}
+@pytest.mark.parametrize("code", ["apprentice", "wizard", "archmage"])
+def test_s1_5_difficulties_are_codes(code):
+    assert RULES.normalize_options({"difficulty": code, "dice": "bot"}) == {"difficulty": code, "dice": "bot",
+                                                                          "edition": EDITION}
+
+
+@pytest.mark.parametrize("typed", ["見習い", "みならい", "ARCHMAGE", " wizard"])
+def test_s1_5_a_difficulty_word_is_refused_not_read(typed):
+    """The bot reads a player's words (its choices, in either language): the rules take the codes only."""
+    with pytest.raises(RuleError) as err:
+        RULES.normalize_options({"difficulty": typed, "dice": "bot"})
+    assert err.value.key == "seasons.bad_option" and err.value.params["value"] == typed
 
 
 def test_s1_5_unknown_difficulty_or_dice_is_refused():
@@ -361,26 +368,32 @@ def test_s9_4_forward_time_past_year_three_ends_the_game_after_dummbots_die():
 # -- contract details --------------------------------------------------------------------------------
 
 
-def test_table_die_accepts_face_without_dots_when_unique_and_refuses_foreign_faces():
+def test_s3_2_a_face_typed_without_dots_is_read_at_the_edge_when_unique_and_apply_takes_it_exact():
     unique = [f for f in season_faces("winter") if f["draw"] == 0 and f["energy"] == {"fire": 2}]
     assert len(unique) == 1
-    assert act(new(), "die", face="2 fire, star").state.month == 1 + unique[0]["dots"]  # on winter die 2
+    meant = resolve_face(new(), "2 fire, star")  # what the bot reads from what was typed
+    assert meant == unique[0]
+    assert act(new(), "die", face=meant).state.month == 1 + unique[0]["dots"]  # on winter die 2
+    for typed in ("2 fire, star", parse_face("2 fire, star")):  # the text, or the face without its dots: no guess
+        with pytest.raises(RuleError) as err:
+            act(new(), "die", face=typed)
+        assert err.value.key in ("seasons.face_unreadable", "seasons.face_not_on_dice")
     edition_2 = RULES.new_game({"difficulty": "wizard", "dice": "table", "edition": 2}, 1).state
     with pytest.raises(RuleError) as err:  # a game of edition 2 took a face of any of the five dice
-        act(edition_2, "die", face="5 earth, 1 dot")
+        act(edition_2, "die", face=parse_face("5 earth, 1 dot"))
     assert err.value.key == "seasons.face_not_in_season" and len(err.value.params["closest_faces"]) == 3
 
 
-def test_dots_omitted_and_ambiguous_is_refused_with_the_candidates():
+def test_s3_2_dots_omitted_and_ambiguous_is_refused_with_the_candidates():
     with pytest.raises(RuleError) as err:  # winter dice 4 and 5 have 6 crystals, with 2 and 3 dots
-        act(new(chosen={**new().chosen, "winter": [4, 5]}), "die", face={"energy": {}, "crystals": 6})
+        resolve_face(new(chosen={**new().chosen, "winter": [4, 5]}), {"energy": {}, "crystals": 6})
     assert err.value.key == "seasons.face_ambiguous"
     assert err.value.params["closest_faces"] == ["6 crystals, 2 dots", "6 crystals, 3 dots"]
 
 
 def test_not_now_names_action_and_waiting():
     with pytest.raises(RuleError) as err:
-        act(new(dice="bot"), "die", face="6 crystals, 2 dots")
+        act(new(dice="bot"), "die", face=parse_face("6 crystals, 2 dots"))
     assert err.value.params == {"action": "die", "waiting": "seasons.waiting.roll"}
     with pytest.raises(RuleError) as err:
         act(new(), "dance")
@@ -414,8 +427,8 @@ def test_summary_and_export_fields():
 
 def test_state_json_round_trip_and_record():
     record = GameRecord(RULES, {"difficulty": "wizard", "dice": "table"}, 3)
-    record.push(Action("die", face="draw, 1 dot"))
-    record.push(Action("reveal", cards=["Amulet of Air"]))
+    record.push(Action("die", face=parse_face("draw, 1 dot")))
+    record.push(Action("reveal", cards=["1"]))  # Amulet of Air
     state = RULES.state_from_json(record.state.to_json())
     assert state == record.state and state.summoned == ["1"]
     with pytest.raises(RuleError):

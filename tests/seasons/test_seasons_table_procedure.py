@@ -7,7 +7,7 @@ import pytest
 from seasons_helpers import act, die, keys, new, params
 
 from engine.core import Action, GameRecord, RuleError
-from engine.seasons import RULES, face_text
+from engine.seasons import RULES, face_text, parse_face
 from engine.seasons.autoplay import play_game
 from engine.seasons.faces import SEASONS, die_faces
 from engine.seasons.state import EDITION
@@ -48,14 +48,14 @@ def test_s1_4_the_start_names_each_chosen_die_of_every_season(dice):
 
 def test_s1_4_a_table_face_of_neither_chosen_die_is_refused_naming_both():
     state = game("table", 1).state  # winter dice 2 and 3; "6 crystals, 2 dots" is die 4's
-    err = refused(state, "die", face="6 crystals, 2 dots")
+    err = refused(state, "die", face=parse_face("6 crystals, 2 dots"))
     assert err.key == "seasons.face_not_on_dice"
     assert (err.params["season"], err.params["first_die"], err.params["second_die"]) == ("winter", 2, 3)
     # Each die's own closest faces, on that die.
     assert err.params["first_closest"][0] in [face_text(f) for f in die_faces("winter", 2)]
     assert err.params["second_closest"][0] in [face_text(f) for f in die_faces("winter", 3)]
     assert err.params["first_closest"][0] == "2 water, 1 crystal, 2 dots"
-    step = act(state, "die", face="2 water, 1 crystal, 2 dots")  # die 2's: taken
+    step = act(state, "die", face=parse_face("2 water, 1 crystal, 2 dots"))  # die 2's: taken
     assert step.state.crystals == 3
 
 
@@ -63,7 +63,7 @@ def test_s1_4_games_begun_before_the_chosen_dice_take_any_of_the_five_and_replay
     old = game("table", 1, edition=2)
     assert old.options["edition"] == 2 and old.state.summary()["chosen_dice"] == {}
     assert params(old.last, "dice_chosen") == []  # never told, so never named
-    old.push(Action("die", face="6 crystals, 2 dots"))  # die 4: not chosen, taken as it always was
+    old.push(Action("die", face=parse_face("6 crystals, 2 dots")))  # die 4: not chosen, taken as it always was
     again = GameRecord.from_json(RULES, old.to_json())
     assert again.state == old.state and again.state.crystals == 6
     assert RULES.normalize_options({"difficulty": "wizard"})["edition"] == EDITION == 3
@@ -72,7 +72,7 @@ def test_s1_4_games_begun_before_the_chosen_dice_take_any_of_the_five_and_replay
 def test_s1_4_the_round_keeps_the_dice_of_the_season_they_were_rolled_in():
     state = act(new(month=3, hand_size=0), "time", steps=1).state  # winter's dice rolled, token now in spring
     assert state.season == "spring" and state.round_dice == state.chosen["winter"]
-    err = refused(state, "die", face="6 crystals, 3 dots")
+    err = refused(state, "die", face=parse_face("6 crystals, 3 dots"))
     assert err.params["season"] == "winter"
 
 
@@ -109,7 +109,7 @@ def test_s2_4_a_card_drawn_face_down_before_the_prelude_stays_unknown():
 
 def test_s2_4_the_prelude_is_refused_clearly_otherwise():
     assert refused(new(), "prelude", cards=PRELUDE[:5]).params == {"expected": 6, "got": 5}
-    assert refused(new(), "prelude", cards="28, 41, 5, 23, 9, 11, 12").key == "seasons.prelude_count"
+    assert refused(new(), "prelude", cards=["28", "41", "5", "23", "9", "11", "12"]).key == "seasons.prelude_count"
     assert refused(new(player_area=["9", "9"]), "prelude", cards=PRELUDE).key == "seasons.too_many_copies"
     after_die = die(new(), "2 water, 1 crystal, 2 dots").state  # Dummbot's first die
     assert "prelude" not in after_die.waiting.legal

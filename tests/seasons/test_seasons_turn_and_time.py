@@ -9,7 +9,7 @@ import pytest
 from seasons_helpers import act, die, keys, new, params
 
 from engine.core import Action, GameRecord, RuleError
-from engine.seasons import RULES
+from engine.seasons import RULES, parse_face
 from engine.seasons import cards as C
 
 
@@ -87,7 +87,7 @@ def test_s3_2_table_face_is_checked_against_the_rounds_dice_after_time_moved_bac
     assert (turn.waiting.params["season"], turn.waiting.params["dice_season"]) == ("winter", "spring")
     step = die(turn, "2 earth, 3 crystals, 1 dot")  # a spring face no winter die has
     assert step.state.crystals == 2 * 3 + 3  # S-4.1: earth at winter's rate, where the token stands
-    err = refused(turn, "die", face="2 water, 3 crystals, 1 dot")  # winter's face: not rolled this round
+    err = refused(turn, "die", face=parse_face("2 water, 3 crystals, 1 dot"))  # winter's face: not rolled this round
     assert err.key == "seasons.face_not_on_dice" and err.params["season"] == "spring"
 
 

@@ -21,6 +21,7 @@ from bot.store.volfyirion_log import MigrationMismatch
 from engine.core import Action, GameRecord
 from engine.volfyirion import RULES, canonical_action
 from engine.volfyirion.autoplay import play_game
+from engine.volfyirion.canonical import apply_typed
 
 OLD_OPTIONS = {"difficulty": "easy", "bonus": "official", "cities": ["Tylaris", "Vahylea", "Alantar"],
                "unseal": False}
@@ -65,7 +66,7 @@ async def _old_release_db(path: Path, monkeypatch, games: list[GameRecord], *, u
                         row = await store.append_action(row.id, expected_ply=row.ply, action=wrong, user_id=7)
                         row = await store.undo_action(row.id, expected_ply=row.ply, user_id=7)
                     stored = typed(action, step.state)
-                    step = RULES.apply(step.state, Action.from_json(stored))
+                    step = apply_typed(step.state, Action.from_json(stored))  # as the release read it
                     state = step.state
                     snapshot = None
                     if (row.ply + 1) % 50 == 0:

@@ -7,7 +7,7 @@ from volfyirion_helpers import events, new, push
 
 from engine import data
 from engine.core import Catalog, RuleError
-from engine.volfyirion import CATALOG, RULES, danger
+from engine.volfyirion import CATALOG, RULES, card_named, danger, resolve_cities
 
 
 def test_exports_and_rules_protocol():
@@ -26,18 +26,22 @@ def test_catalog_ids_are_english_names_and_lookup_forgives():
     assert CATALOG.lookup("celethes law").name == "Celethe's Law"
     # One typo, or a part of one name, is read as the one card it fits; two typos are refused with suggestions.
     assert CATALOG.lookup("Shrewd Dael").name == "Shrewd Deal"
-    assert push(new(), "play", card="Elite Troper", city="Tylaris").state.summary()["cities"][0]["troop"] == \
-        "Elite Trooper"
+    assert card_named("Elite Troper").name == "Elite Trooper"  # what the bot reads before apply
     with pytest.raises(RuleError) as err:
         CATALOG.lookup("Shrood Dael")
     assert "Shrewd Deal" in err.value.params["suggestions"]
     with pytest.raises(RuleError) as err:
-        push(new(), "play", card="Elite Tropr", city="Tylaris")
-    assert err.value.key == "volfyirion.unknown_card" and "Elite Trooper" in err.value.params["suggestion_cards"]
+        card_named("Elite Tropr")
+    assert err.value.key == "volfyirion.unknown_card" and "Elite Trooper" in err.value.params["suggestions"]
+    # apply takes the card ids only: any other spelling is refused with the same suggestions, never read.
+    for typed in ("Elite Troper", "elite trooper"):
+        with pytest.raises(RuleError) as err:
+            push(new(), "play", card=typed, city="Tylaris")
+        assert err.value.key == "volfyirion.unknown_card" and err.value.params["suggestions"][0] == "Elite Trooper"
 
 
 def test_options_are_normalised_and_recorded():
-    opts = RULES.normalize_options({"difficulty": "HARD", "bonus": "flat", "cities": "kyr, yrdesh, Vahylea"})
+    opts = RULES.normalize_options({"difficulty": "hard", "bonus": "flat", "cities": resolve_cities("kyr, yrdesh, Vahylea")})
     assert opts == {"difficulty": "hard", "bonus": "flat", "cities": ["Yrdesh", "Vahylea", "Kyr"], "unseal": False,
                     "edition": 2}
     # V-5.3: the original's formula is the default; games recorded with "official" replay as per_city.
@@ -45,10 +49,13 @@ def test_options_are_normalised_and_recorded():
                                            "cities": ["Tylaris", "Vahylea", "Alantar"], "unseal": False,
                                            "edition": 2}
     assert RULES.normalize_options({"bonus": "official"})["bonus"] == "per_city"
-    assert RULES.normalize_options({"bonus": "Per_City"})["bonus"] == "per_city"
     # V-3.5: a game recorded before the Asset Deck was counted keeps its edition 1.
     assert RULES.normalize_options({"edition": 1})["edition"] == 1
+    # The options are codes and city names: the bot reads what was typed (its choices, ``resolve_cities``).
     for bad, key in (({"bonus": "double"}, "bad_bonus"), ({"unseal": "yes"}, "bad_unseal"),
+                     ({"bonus": "Per_City"}, "bad_bonus"), ({"difficulty": "HARD"}, "bad_difficulty"),
+                     ({"cities": "kyr, yrdesh, Vahylea"}, "cities_count"),
+                     ({"cities": ["kyr", "Yrdesh", "Vahylea"]}, "unknown_city"),
                      ({"edition": 3}, "bad_edition"), ({"edition": True}, "bad_edition")):
         with pytest.raises(RuleError) as err:
             RULES.normalize_options(bad)

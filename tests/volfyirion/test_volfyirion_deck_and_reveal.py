@@ -11,6 +11,7 @@ from volfyirion_helpers import attack, events, grow_pile, keys, new, push
 from engine.core import Action, RuleError
 from engine.volfyirion import RULES, SOLO_ASSET_DECK, canonical_action
 from engine.volfyirion.autoplay import play_game
+from engine.volfyirion.canonical import apply_typed
 
 
 def refused(record, kind: str, **args) -> RuleError:
@@ -37,7 +38,7 @@ def _top_known_reveal():
 def test_v3_3_a_reveal_may_name_the_known_top_card_as_well():
     unknown_only, with_top = _top_known_reveal(), _top_known_reveal()
     step = push(unknown_only, "reveal", cards=["Barter"])
-    step_top = push(with_top, "reveal", cards=["barter", "Book of Wisdom"])  # N + 1 names, the top among them
+    step_top = push(with_top, "reveal", cards=["Barter", "Book of Wisdom"])  # N + 1 names, the top among them
     assert events(step_top, "revealed") == events(step, "revealed") == [{"cards": ["Book of Wisdom", "Barter"]}]
     assert with_top.state.to_json() == unknown_only.state.to_json()
     assert step_top.events == step.events
@@ -141,7 +142,9 @@ def test_v6_actions_are_resolved_to_card_ids_and_city_names():
     meant = canonical_action(state, typed)
     assert meant == Action("play", card="Elite Trooper", city="Yrdesh")
     assert canonical_action(state, meant) == meant  # resolving twice changes nothing
-    assert RULES.apply(state, meant).state == RULES.apply(state, typed).state
+    assert RULES.apply(state, meant).state == apply_typed(state, typed).state
+    with pytest.raises(RuleError, match="unknown_card"):  # apply takes what was meant only: typed text is refused
+        RULES.apply(state, typed)
     assert canonical_action(state, Action("reveal", cards="stab, ＢＯＯＫ ＯＦ ＷＩＳＤＯＭ")) == Action(
         "reveal", cards=["Stab", "Book of Wisdom"])
     assert canonical_action(state, Action("redeploy", troop="guard", city="kyr")) == Action(
@@ -180,6 +183,9 @@ def test_v6_property_typed_and_meant_actions_reach_the_same_states(seed, bonus):
         meant = canonical_action(state, typed)
         assert canonical_action(state, meant) == meant
         after = RULES.apply(state, meant).state
-        assert after == RULES.apply(state, typed).state
+        assert after == apply_typed(state, typed).state
+        if typed != meant:  # apply itself never reads typed text
+            with pytest.raises(RuleError):
+                RULES.apply(state, typed)
         state = after
     assert state == game.state

@@ -181,8 +181,9 @@ class SoloBot(commands.AutoShardedBot):
         from . import games
         from .commands import game
 
-        for entry in games.games():  # each game's command group (its module's install adds it and its UI)
-            games.load(entry.commands).install(self)
+        for entry in games.GAMES:  # each game's command group and UI
+            self.tree.add_command(entry.commands())
+            self.controller.uis[entry.kind] = entry.ui()
         game.install(self)
         self.add_dynamic_items(GameButton)
         self.tree.on_error = self.on_app_command_error

@@ -1,4 +1,4 @@
-"""What both games' commands share: starting a game, card autocomplete, the reveal form."""
+"""What every game's commands share: starting a game, card autocomplete, the reveal form."""
 
 from __future__ import annotations
 
@@ -13,8 +13,7 @@ from engine.core import Catalog, GameRecord, RuleError, split_list
 
 from .. import understood
 from ..buttons import FieldSpec
-from ..controller import lang, send
-from ..i18n import L, card_name, t
+from ..i18n import L, card_name, suggestion_params, t
 from ..sessions import Refusal
 from ..store import GameRow, StoreError
 
@@ -94,12 +93,11 @@ class PickError(RuleError):
         self.choices = choices
 
 
-CANDIDATE_PARAMS = ("candidates", "suggestions", "suggested_cards", "suggestion_cards")
 MAX_ARG = 40  # what a button's custom_id carries after the game, the version and the op
 
 
 def candidates_of(err: RuleError) -> list[str]:
-    for name in CANDIDATE_PARAMS:
+    for name in suggestion_params():
         found = err.params.get(name)
         if isinstance(found, (list, tuple)) and found:
             return [str(c) for c in found]
@@ -188,9 +186,3 @@ def reveal_form(lg: str, count: int | None) -> tuple[str, list[FieldSpec]]:
     placeholder = t(lg, "form.reveal.placeholder")
     label = t(lg, "form.reveal.label", count=count if count is not None else "?")
     return t(lg, "form.reveal.title"), [FieldSpec("cards", label, placeholder, long=True)]
-
-
-async def ephemeral_notice(interaction: discord.Interaction, key: str, **params: Any) -> None:
-    from ..render.embeds import notice_embed
-
-    await send(interaction, embed=notice_embed(lang(interaction), key, kind="info", **params), ephemeral=True)

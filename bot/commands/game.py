@@ -16,7 +16,6 @@ from .. import games
 from ..buttons import ButtonSpec, view_of
 from ..controller import lang, send
 from ..delivery import NotAcknowledged
-from ..games import KINDS
 from ..i18n import L, card_name, t
 from ..render.embeds import COLOURS, colour_of, game_embed, notice_embed
 from ..sessions import Played, Refusal
@@ -33,7 +32,7 @@ HISTORY_LIMIT = 15
 
 def game_choices() -> list[app_commands.Choice[str]]:
     """One choice per registered game (its English name, ``word.<kind>`` in Japanese)."""
-    return [app_commands.Choice(name=L(g.name, f"word.{g.kind}"), value=g.kind) for g in games.games()]
+    return [app_commands.Choice(name=L(g.name, f"word.{g.kind}"), value=g.kind) for g in games.GAMES]
 
 
 def difficulty_choices() -> list[app_commands.Choice[str]]:
@@ -47,12 +46,12 @@ DIFFICULTIES = difficulty_choices()
 
 
 def _default_game() -> str:
-    return games.games()[0].kind
+    return games.GAMES[0].kind
 
 
 def _neutral_colour() -> int:
     """The colour of replies about every game (stats, help): the first game's."""
-    return games.games()[0].colour
+    return games.GAMES[0].colour
 
 
 class GameCommands(app_commands.Group):
@@ -128,14 +127,14 @@ class GameCommands(app_commands.Group):
                           difficulty: str | None = None) -> None:
         lg = lang(interaction)
         # Discord only sends the offered choices; a stale sync could send others: fall back to the defaults.
-        game = game if game in KINDS else _default_game()
+        game = game if game in games.by_kind() else _default_game()
         difficulty = difficulty if difficulty in games.difficulties() else None
         entry = games.get(game)
         rows = await interaction.client.store.leaderboard(interaction.guild_id, game, difficulty, limit=10,
                                                           ranking=entry.ranking)
         lines = []
         for rank, r in enumerate(rows, 1):
-            detail = entry.row_text(lg, r)
+            detail = entry.leaderboard_row(lg, r)
             lines.append(f"**{rank}.** <@{r.user_id}> — {detail} · {r.finished_at[:10]}")
         title = t(lg, "leaderboard.title", game=game) + (f" · {t(lg, f'word.{difficulty}')}" if difficulty else "")
         embed = discord.Embed(title=title, description="\n".join(lines) or t(lg, "leaderboard.empty"),
@@ -152,7 +151,7 @@ class GameCommands(app_commands.Group):
         embed.description = t(lg, "stats.totals", games=stats.get("games", 0), wins=stats.get("wins", 0),
                               losses=stats.get("losses", 0), abandoned=stats.get("abandoned", 0))
         for kind, best in (stats.get("best") or {}).items():
-            value = t(lg, "stats.no_best") if best is None else games.get(kind).row_text(lg, best)
+            value = t(lg, "stats.no_best") if best is None else games.get(kind).leaderboard_row(lg, best)
             embed.add_field(name=t(lg, "stats.best", game=kind), value=value, inline=False)
         await send(interaction, embed=embed)
 
@@ -191,7 +190,7 @@ class GameCommands(app_commands.Group):
             entry = games.get(kind)
             embed = discord.Embed(title=card_name(lg, kind, card_id), colour=entry.colour)
             shown = summary if active is not None and active.kind == kind else None
-            for field_name, value in entry.card_lookup(lg, card_id, shown):
+            for field_name, value in entry.card_fields(lg, card_id, shown):
                 embed.add_field(name=field_name, value=value[:1024], inline=False)
             embed.set_footer(text=t(lg, "card.lookup.footer"))
             embeds.append(embed)
@@ -217,9 +216,9 @@ class GameCommands(app_commands.Group):
     async def help(self, interaction: Interaction, game: str | None = None) -> None:
         lg = lang(interaction)
         # Discord only sends the offered choices; anything else (a stale sync) gets the whole help.
-        shown = [games.get(game)] if game in KINDS else games.games()
-        rows = [(key, g.help_row_params(key)) for g in shown for key in g.help_keys]
-        if game not in KINDS:
+        shown = [games.get(game)] if game in games.by_kind() else games.GAMES
+        rows = [(key, g.help_params(key)) for g in shown for key in g.help_keys]
+        if game not in games.by_kind():
             rows = [("help.intro", {}), *rows, ("help.game", {})]
         embed = discord.Embed(title=t(lg, "help.title"), colour=_neutral_colour())
         for key, params in rows:
@@ -229,11 +228,11 @@ class GameCommands(app_commands.Group):
 
 def _lookup_kinds(game: str | None, active: GameRow | None) -> list[str]:
     """The games whose cards /game card searches: the one chosen, else the channel's game, else all of them."""
-    if game in KINDS:
+    if game in games.by_kind():
         return [game]
-    if active is not None and active.kind in KINDS:
+    if active is not None and active.kind in games.by_kind():
         return [active.kind]
-    return [g.kind for g in games.games() if g.card_option() is not None]
+    return [g.kind for g in games.GAMES if g.card_option() is not None]
 
 
 def lookup_cards(text: str, kinds: list[str]) -> list[tuple[str, str]]:

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.buttons import ButtonSpec
 from bot.commands.common import start_game
+from bot.games import GameUI
 from bot.i18n import L, t
 from engine.core import Action
-
-if TYPE_CHECKING:
-    from bot.app import SoloBot
 
 KIND = "tug"
 
@@ -35,7 +33,7 @@ class TugCommands(app_commands.Group):
         await interaction.client.controller.act(interaction, Action("pass"), kind=KIND)
 
 
-class TugUI:
+class TugUI(GameUI):
     kind = KIND
 
     def buttons(self, step: Any, row: Any, lg: str, summary: dict[str, Any]) -> list[ButtonSpec]:
@@ -48,27 +46,7 @@ class TugUI:
     def button_action(self, op: str, arg: str | None, record: Any) -> Action | None:
         return Action(op) if op in ("push", "pass") else None
 
-    def form(self, op: str, lang: str, record: Any) -> None:
-        return None
-
-    def form_action(self, op: str, values: dict[str, str], record: Any) -> Action:
-        raise ValueError(op)
-
-    def result_parts(self, record: Any) -> dict[str, Any]:
-        return {}
-
     def board(self, summary: dict[str, Any], lang: str = "en") -> bytes:
         from .embed import board
 
         return board(summary, lang)
-
-    def wants_picture(self, played: Any) -> bool:
-        return played.finished_now
-
-    async def extra_button(self, ctl: Any, interaction: Any, row: Any, op: str, arg: str | None) -> bool:
-        return False
-
-
-def install(bot: SoloBot) -> None:
-    bot.tree.add_command(TugCommands())
-    bot.controller.register(TugUI())

@@ -10,15 +10,10 @@ from discord import app_commands
 
 from engine.core import Action, GameRecord, Step
 
-from .. import understood
-from ..buttons import ButtonSpec, FieldSpec, view_of
-from ..controller import Builder, Controller, lang, send, think
-from ..i18n import L, t
-from ..render.volfyirion_danger import danger_embed, next_attack_lines, removal_lines
-from ..sessions import Played, Refusal
-from ..store import GameRow
-from .cards import CardOption, CardTransformer
-from .common import (
+from ... import understood
+from ...buttons import ButtonSpec, FieldSpec, view_of
+from ...commands.cards import CardOption, CardTransformer
+from ...commands.common import (
     current_record,
     record_to_look_at,
     require_text,
@@ -26,9 +21,15 @@ from .common import (
     start_game,
     word_choices,
 )
+from ...controller import Builder, Controller, lang, send, think
+from ...i18n import L, t
+from ...sessions import Played, Refusal
+from ...store import GameRow
+from ..plugin import GameUI
+from .danger import danger_embed, next_attack_lines, removal_lines
 
 if TYPE_CHECKING:
-    from ..app import SoloBot
+    pass
 
 KIND = "volfyirion"
 Interaction = discord.Interaction["SoloBot"]
@@ -257,7 +258,7 @@ async def show_danger(interaction: Interaction, *, game_id: int | None = None, d
     await send(interaction, embed=danger_embed(lg, report, details=details), view=view)
 
 
-class VolfyirionUI:
+class VolfyirionUI(GameUI):
     kind = KIND
 
     def buttons(self, step: Step, row: GameRow, lg: str, summary: dict[str, Any]) -> list[ButtonSpec]:
@@ -337,7 +338,7 @@ class VolfyirionUI:
                 "turn": summary.get("turn")}
 
     def board(self, summary: dict[str, Any], lang: str = "en") -> bytes:
-        from ..render.volfyirion_board import board
+        from .board import board
 
         return board(summary, lang=lang)
 
@@ -410,7 +411,3 @@ def _picked_action(op: str, arg: str | None, record: GameRecord) -> Action | Non
         return None
     return None
 
-
-def install(bot: SoloBot) -> None:
-    bot.tree.add_command(VolfyirionCommands())
-    bot.controller.register(VolfyirionUI())

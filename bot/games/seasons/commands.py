@@ -12,14 +12,9 @@ from discord import app_commands
 
 from engine.core import Action, GameRecord, Step
 
-from ..buttons import MENU_OPTIONS, ButtonSpec, FieldSpec, SelectSpec
-from ..controller import Builder, Controller, lang, send, think
-from ..i18n import L, card_name, english, t
-from ..render.embeds import notice_embed
-from ..sessions import Played, Refusal
-from ..store import GameRow
-from .cards import CardOption, CardTransformer
-from .common import (
+from ...buttons import MENU_OPTIONS, ButtonSpec, FieldSpec, SelectSpec
+from ...commands.cards import CardOption, CardTransformer
+from ...commands.common import (
     card_choices,
     current_record,
     int_field,
@@ -29,9 +24,15 @@ from .common import (
     start_game,
     word_choices,
 )
+from ...controller import Builder, Controller, lang, send, think
+from ...i18n import L, card_name, english, t
+from ...render.embeds import notice_embed
+from ...sessions import Played, Refusal
+from ...store import GameRow
+from ..plugin import GameUI
 
 if TYPE_CHECKING:
-    from ..app import SoloBot
+    pass
 
 KIND = "seasons"
 Interaction = discord.Interaction["SoloBot"]
@@ -247,7 +248,7 @@ async def show_forecast(interaction: Interaction, *, game_id: int | None = None)
     await send(interaction, embed=embed)
 
 
-class SeasonsUI:
+class SeasonsUI(GameUI):
     """Buttons and forms for the states a Seasons game waits in."""
 
     kind = KIND
@@ -378,7 +379,7 @@ class SeasonsUI:
         return parts
 
     def board(self, summary: dict[str, Any], lang: str = "en") -> bytes:
-        from ..render.seasons_board import board
+        from .board import board
 
         return board(summary, lang=lang)
 
@@ -393,7 +394,3 @@ class SeasonsUI:
             return True
         return False
 
-
-def install(bot: SoloBot) -> None:
-    bot.tree.add_command(SeasonsCommands())
-    bot.controller.register(SeasonsUI())

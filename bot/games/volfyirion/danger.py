@@ -6,8 +6,8 @@ from typing import Any
 
 import discord
 
-from ..i18n import t
-from .embeds import notice_embed
+from ...i18n import t
+from ...render.embeds import notice_embed
 
 BAR_WIDTH = 16  # characters for the most likely attack value
 EIGHTHS = " ▏▎▍▌▋▊▉"

@@ -1,0 +1,103 @@
+"""Seasons, Dummbot's Challenge: its plugin (the rows on the leaderboard and in /game stats, its help rows)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...store.base import Ranking
+from ..plugin import GamePlugin
+
+if TYPE_CHECKING:
+    from engine.core import Action, Result, Rules
+
+    from ...commands.cards import CardOption
+    from ...store.base import ResultRow
+    from ..plugin import Fields, GameUI, Lines, Words
+
+
+class SeasonsGame(GamePlugin[Any]):
+    kind = "seasons"
+    name = "Seasons"
+    command = "seasons"
+    colour = 0x3B82F6
+    # The largest margin over Dummbot, won or lost; then the higher score.
+    ranking = Ranking(order=(("margin", "desc"), ("player_score", "desc")), outcomes=("won", "lost"))
+    difficulties = ("apprentice", "wizard", "archmage")
+    help_keys = ("help.seasons", "help.seasons_report", "help.seasons_report_effects")
+
+    def rules(self) -> Rules:
+        from engine.seasons import RULES
+
+        return RULES
+
+    def commands(self) -> Any:
+        from .commands import SeasonsCommands
+
+        return SeasonsCommands()
+
+    def ui(self) -> GameUI:
+        from .commands import SeasonsUI
+
+        return SeasonsUI()
+
+    def leaderboard_row(self, lang: str, row: ResultRow) -> str:
+        """The margin over Dummbot, both scores and the difficulty."""
+        from ...i18n import t
+
+        margin = row.margin
+        return t(lang, "leaderboard.seasons_row", margin="—" if margin is None else t(lang, "leaderboard.margin",
+                                                                                       margin=margin),
+                 player=row.player_score, dummbot=row.opponent_score, difficulty=row.difficulty)
+
+    def help_params(self, key: str) -> dict[str, Any]:
+        """The cards to report with `/seasons played`: every card of the S-8 table (the engine's list)."""
+        if key != "help.seasons_report":
+            return {}
+        from engine.seasons import S8_CARDS
+
+        return {"cards": list(S8_CARDS), "game": "seasons"}  # game: whose card ids
+
+    def state_fields(self, lang: str, summary: Any) -> Fields:
+        from .embed import state_fields
+
+        return state_fields(lang, summary)
+
+    def state_colour(self, summary: Any) -> int | None:
+        from .embed import colour
+
+        return colour(summary)
+
+    def result_lines(self, lang: str, result: Result, parts: dict[str, Any]) -> Lines:
+        from .embed import result_lines
+
+        return result_lines(lang, result, parts)
+
+    def result_picture(self, draw: Any, lang: str, result: Result, parts: dict[str, Any], won: bool) -> None:
+        from .embed import result_picture
+
+        result_picture(draw, lang, result, parts, won)
+
+    def progress(self, lang: str, summary: Any) -> str:
+        from ...i18n import t
+
+        return t(lang, "console.where.seasons", year=summary["year"], month=summary["month"])
+
+    def card_option(self) -> CardOption:
+        from .commands import CARDS
+
+        return CARDS
+
+    def card_fields(self, lang: str, card_id: str, summary: Any) -> Lines:
+        from .card import card_fields
+
+        return card_fields(lang, card_id, summary)
+
+    def make_words(self) -> Words:
+        from .text import WORDS
+
+        return WORDS
+
+    def typed_command(self, action: Action) -> tuple[str, dict[str, Any]]:
+        from ...standin.seasons_typed import seasons_command
+
+        return seasons_command(action)

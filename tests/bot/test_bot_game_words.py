@@ -71,4 +71,4 @@ def test_a_game_gone_from_the_list_takes_its_strings_with_it():
     assert "tiny.took" not in i18n.catalog_texts()["en"]
     assert t("en", "refuse.no_game") == ("There is no game in this channel. Start one with `/seasons start` or "
                                          "`/volfyrion start`.")
-    assert t("ja", "refuse.no_game") == "このチャンネルにはゲームがありません。`/seasons start` か `/volfyrion start` で始めてください。"
+    assert t("ja", "refuse.no_game") == "このチャンネルにはゲームがありません。`/seasons start` か `/volfyrion start`で始めてください。"

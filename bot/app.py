@@ -15,12 +15,13 @@ from discord.ext import commands
 from .buttons import CUSTOM_ID, GameButton, form_values
 from .channels import gate
 from .config import Config
-from .controller import Controller, send
+from .controller import Controller
 from .delivery import commit_state
 from .handled import Handled, Parser, wrap_interaction_parser
 from .i18n import CommandTranslator, lang_of, t
 from .metrics import Metrics, command_name
 from .render.embeds import notice_embed
+from .replies import send
 from .sessions import REFUSALS, GameService
 from .store import make_store
 from .sync import sync_at_start
@@ -182,7 +183,7 @@ class SoloBot(commands.AutoShardedBot):
         from .commands import game
 
         for entry in games.GAMES:  # each game's command group and UI
-            self.tree.add_command(entry.commands())
+            self.tree.add_command(entry.commands(self.controller, self.service))
             self.controller.uis[entry.kind] = entry.ui()
         game.install(self)
         self.add_dynamic_items(GameButton)

@@ -28,11 +28,12 @@ from . import understood
 from .buttons import ButtonSpec, Form, custom_id, view_of
 from .channels import post_to_parent
 from .delivery import Deliveries, Gate, NotAcknowledged
-from .i18n import card_name, lang_of, t
+from .i18n import card_name, t
 from .permissions import fit_interaction
 from .pictures import PictureQueue, picture_key
 from .render.embeds import game_embed, notice_embed
 from .render.picture import drawn
+from .replies import lang, send, think
 from .sessions import REFUSALS, Played, Refusal
 from .store import GameRow, StoreError
 from .store.base import ChannelBusy, GameNotActive, GameNotFound, NothingToUndo, StaleVersion
@@ -66,10 +67,6 @@ class Composed:
 # Store refusals a player's own move brings (a second game in a channel, a button from an older reply):
 # answered, and logged at INFO, not as warnings an operator should look into.
 EXPECTED_REFUSALS = (ChannelBusy, GameNotActive, GameNotFound, NothingToUndo, StaleVersion)
-
-
-def lang(interaction: discord.Interaction) -> str:
-    return lang_of(interaction.locale)
 
 
 class Controller:
@@ -557,34 +554,6 @@ async def within_deadline(interaction: discord.Interaction, started: float, work
             await acking  # the answer, or the refusal, must come after its "thinking…"
 
 
-async def think(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
-    """Answer "thinking…" now, for work that may take longer than Discord's 3 s (forecasts, exports)."""
-    if not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-        interaction.extras["thinking"] = "private" if ephemeral else "public"
-
-
-async def send(interaction: discord.Interaction, *, embed: discord.Embed | None = None,
-               view: discord.ui.View | None = None, files: list[discord.File] | None = None,
-               ephemeral: bool = False, content: str | None = None) -> Any:
-    """Answer the interaction: the initial response if it is still open, else a followup (or the edit of a
-    deferred "thinking…" response). Returns the followup message, or None when the answer is the original."""
-    kwargs: dict[str, Any] = {}
-    if embed is not None:
-        kwargs["embed"] = embed
-    if view is not None:
-        kwargs["view"] = view
-    if files:
-        kwargs["files"] = files
-    if content is not None:
-        kwargs["content"] = content
-    kwargs, *more = fit_interaction(interaction, kwargs)  # no Embed Links / Attach Files: text, no files
-    sent = await _send_one(interaction, kwargs, ephemeral)
-    for extra in more:
-        await interaction.followup.send(ephemeral=ephemeral, **extra)
-    return sent
-
-
 def picture_can_follow(interaction: discord.Interaction) -> bool:
     """Whether the reply's picture may come by a later edit: one message with an embed and a file."""
     perms = interaction.app_permissions
@@ -605,20 +574,3 @@ def picture_edit(interaction: discord.Interaction, sent: Any, embed: discord.Emb
             return await interaction.edit_original_response(embed=embed, attachments=[picture])
         return await sent.edit(embed=embed, attachments=[picture])
     return deliver
-
-
-async def _send_one(interaction: discord.Interaction, kwargs: dict[str, Any], ephemeral: bool) -> Any:
-    if not interaction.response.is_done():
-        await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
-    elif interaction.extras.get("thinking") == "public" and ephemeral:
-        # A public "thinking…" cannot turn private: remove it and answer privately instead.
-        interaction.extras.pop("thinking")
-        await interaction.delete_original_response()
-        return await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
-    elif interaction.extras.pop("thinking", False):
-        if "files" in kwargs:
-            kwargs["attachments"] = kwargs.pop("files")
-        await interaction.edit_original_response(**kwargs)
-    else:
-        return await interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
-    return None

@@ -14,16 +14,19 @@ from engine.core import Action, RuleError
 
 from .. import games
 from ..buttons import ButtonSpec, view_of
-from ..controller import lang, send
 from ..delivery import NotAcknowledged
 from ..i18n import L, card_name, t
 from ..render.embeds import COLOURS, colour_of, game_embed, notice_embed
+from ..replies import lang, send
 from ..sessions import Played, Refusal
 from ..store import GameRow, StaleVersion
 from .common import card_choices, card_id_of, word_choices
 
 if TYPE_CHECKING:
     from ..app import SoloBot
+    from ..controller import Controller
+    from ..sessions import GameService
+    from ..store import Store
 
 Interaction = discord.Interaction["SoloBot"]
 
@@ -55,35 +58,41 @@ def _neutral_colour() -> int:
 
 
 class GameCommands(app_commands.Group):
-    def __init__(self) -> None:
+    """``/game``: given the controller, the session service and the store (leaderboards, stats, history) when
+    it is built."""
+
+    def __init__(self, controller: Controller, service: GameService, store: Store) -> None:
         super().__init__(name="game", description=L("The game in this channel, results and help", "cmd.game"))
+        self.controller = controller
+        self.service = service
+        self.store = store
 
     @app_commands.command(name="status", description=L("Show the game in this channel", "cmd.game.status"))
     async def status(self, interaction: Interaction) -> None:
-        row = await _latest(interaction)
-        record = await interaction.client.service.record(row)
+        row = await self._latest(interaction)
+        record = await self.service.record(row)
         # Anyone may look; only the owner's view carries the buttons that change the game.
         mine = interaction.user.id == row.owner_id
         if row.status in ("abandoned", "finished"):  # no next step, no buttons, no undo footer
             await send(interaction, embed=over_embed(lang(interaction), row, record), ephemeral=not mine)
             return
         played = Played(row, record.last, record)
-        await interaction.client.controller.show(interaction, played, picture=True, ephemeral=not mine,
+        await self.controller.show(interaction, played, picture=True, ephemeral=not mine,
                                                 buttons=mine)
 
     @app_commands.command(name="undo", description=L("Take back the last action", "cmd.game.undo"))
     async def undo(self, interaction: Interaction) -> None:
-        row = await _latest(interaction)
+        row = await self._latest(interaction)
         if row.status == "abandoned":
             raise Refusal("refuse.undo_abandoned", game=row.kind, game_id=row.id)
-        await interaction.client.controller.undo(interaction, game_id=row.id)
+        await self.controller.undo(interaction, game_id=row.id)
 
     @app_commands.command(name="history", description=L("The last actions of the game", "cmd.game.history"))
     async def history(self, interaction: Interaction) -> None:
         lg = lang(interaction)
-        ctl = interaction.client.controller
-        row = await _latest(interaction)
-        actions = await interaction.client.store.history(row.id, HISTORY_LIMIT)
+        ctl = self.controller
+        row = await self._latest(interaction)
+        actions = await self.store.history(row.id, HISTORY_LIMIT)
         lines = []
         for a in reversed(actions):
             text = ctl.describe_action(lg, row.kind, Action.from_json(a.action))
@@ -96,9 +105,9 @@ class GameCommands(app_commands.Group):
 
     @app_commands.command(name="export", description=L("The game record as a JSON file", "cmd.game.export"))
     async def export(self, interaction: Interaction) -> None:
-        row = await _latest(interaction)
-        record = await interaction.client.service.full_record(row)
-        result = await interaction.client.store.result(row.id)
+        row = await self._latest(interaction)
+        record = await self.service.full_record(row)
+        result = await self.store.result(row.id)
         data = export_record(row, record, result)
         text = json.dumps(data, ensure_ascii=False, indent=2)
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"{row.kind}-game-{row.id}.json")
@@ -109,7 +118,7 @@ class GameCommands(app_commands.Group):
     @app_commands.command(name="abandon", description=L("Abandon the game in this channel", "cmd.game.abandon"))
     async def abandon(self, interaction: Interaction) -> None:
         lg = lang(interaction)
-        service = interaction.client.service
+        service = self.service
         row = await service.require(interaction.channel_id)
         perms = interaction.permissions
         if row.owner_id != interaction.user.id and not perms.manage_guild:
@@ -130,7 +139,7 @@ class GameCommands(app_commands.Group):
         game = game if game in games.by_kind() else _default_game()
         difficulty = difficulty if difficulty in games.difficulties() else None
         entry = games.get(game)
-        rows = await interaction.client.store.leaderboard(interaction.guild_id, game, difficulty, limit=10,
+        rows = await self.store.leaderboard(interaction.guild_id, game, difficulty, limit=10,
                                                           ranking=entry.ranking)
         lines = []
         for rank, r in enumerate(rows, 1):
@@ -146,7 +155,7 @@ class GameCommands(app_commands.Group):
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
         lg = lang(interaction)
         who = user or interaction.user
-        stats = await interaction.client.store.stats(interaction.guild_id, who.id, rankings=games.rankings())
+        stats = await self.store.stats(interaction.guild_id, who.id, rankings=games.rankings())
         embed = discord.Embed(title=t(lg, "stats.title", user=who.display_name), colour=_neutral_colour())
         embed.description = t(lg, "stats.totals", games=stats.get("games", 0), wins=stats.get("wins", 0),
                               losses=stats.get("losses", 0), abandoned=stats.get("abandoned", 0))
@@ -160,7 +169,7 @@ class GameCommands(app_commands.Group):
     async def forget(self, interaction: Interaction) -> None:
         """Shows what would go, with a button only the caller can press (see on_forget)."""
         lg = lang(interaction)
-        data = await interaction.client.store.user_data(interaction.user.id)
+        data = await self.store.user_data(interaction.user.id)
         if not data["games"] and not data["ended_others"]:
             await send(interaction, embed=notice_embed(lg, "forget.nothing", kind="info"), ephemeral=True)
             return
@@ -179,14 +188,14 @@ class GameCommands(app_commands.Group):
     async def card(self, interaction: Interaction, name: app_commands.Range[str, 1, 100],
                    game: str | None = None) -> None:
         lg = lang(interaction)
-        row = await interaction.client.store.last_game(interaction.channel_id)
+        row = await self.store.last_game(interaction.channel_id)
         active = row if row is not None and row.status == "active" else None
         found = lookup_cards(name, _lookup_kinds(game, active))
         summary = None
         embeds = []
         for kind, card_id in found:
             if active is not None and active.kind == kind and summary is None:
-                summary = (await interaction.client.service.record(active)).state.summary()
+                summary = (await self.service.record(active)).state.summary()
             entry = games.get(kind)
             embed = discord.Embed(title=card_name(lg, kind, card_id), colour=entry.colour)
             shown = summary if active is not None and active.kind == kind else None
@@ -203,7 +212,7 @@ class GameCommands(app_commands.Group):
     async def card_autocomplete(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
         """The cards of the chosen game, else of the channel's game, else of every game (first game first)."""
         chosen = getattr(interaction.namespace, "game", None)
-        row = await interaction.client.service.active(interaction.channel_id)
+        row = await self.service.active(interaction.channel_id)
         choices: list[app_commands.Choice[str]] = []
         for kind in _lookup_kinds(chosen, row):
             option = games.get(kind).card_option()
@@ -225,6 +234,42 @@ class GameCommands(app_commands.Group):
             embed.add_field(name=t(lg, f"{key}.name"), value=t(lg, key, **params)[:1024], inline=False)
         await send(interaction, embed=embed, ephemeral=True)
 
+
+    async def _latest(self, interaction: Interaction) -> GameRow:
+        """The channel's active game, else its most recent one (status, history and export still work)."""
+        row = await self.store.last_game(interaction.channel_id)
+        if row is None:
+            raise Refusal("refuse.no_game", kind="any")
+        return row
+
+    async def on_forget(self, interaction: Interaction, mark: int, owner: str | None) -> None:
+        """The confirmation button of /game forget: only its user may press it, and only while it is fresh."""
+        ctl = self.controller
+        lg = lang(interaction)
+        gate = await ctl.arrive(interaction, ephemeral=True)
+        if gate is None:
+            return
+        if owner != str(interaction.user.id):
+            await send(interaction, embed=notice_embed(lg, "forget.not_yours"), ephemeral=True)
+            return
+        sent = getattr(interaction.message, "created_at", None)
+        too_old = sent is None or (discord.utils.utcnow() - sent).total_seconds() > FORGET_CONFIRM_MINUTES * 60
+        try:
+            data = await self.store.user_data(interaction.user.id)
+            if too_old or forget_mark(data) != mark:
+                raise StaleVersion(game_id=0)
+            forgotten = await self.service.forget_user(interaction.user.id, expected_mark=data["mark"],
+                                                                     before_commit=gate)
+        except NotAcknowledged as exc:
+            ctl.not_acknowledged(interaction, exc)
+            return
+        except StaleVersion:
+            await send(interaction, embed=notice_embed(lg, "forget.stale", minutes=FORGET_CONFIRM_MINUTES),
+                       ephemeral=True)
+            return
+        await send(interaction, embed=notice_embed(lg, "forget.done", kind="info", games=forgotten["games"],
+                                                   actions=forgotten["actions"], snapshots=forgotten["snapshots"],
+                                                   results=forgotten["results"]), ephemeral=True)
 
 def _lookup_kinds(game: str | None, active: GameRow | None) -> list[str]:
     """The games whose cards /game card searches: the one chosen, else the channel's game, else all of them."""
@@ -266,14 +311,6 @@ def over_embed(lg: str, row: GameRow, record: Any) -> discord.Embed:
     return embed
 
 
-async def _latest(interaction: Interaction) -> GameRow:
-    """The channel's active game, else its most recent one (status, history and export still work)."""
-    row = await interaction.client.store.last_game(interaction.channel_id)
-    if row is None:
-        raise Refusal("refuse.no_game", kind="any")
-    return row
-
-
 def export_record(row: GameRow, record: Any, result: Any) -> dict[str, Any]:
     """The JSON record of DESIGN.md: game, options, seed, actions, state, result."""
     if row.status == "abandoned":
@@ -308,42 +345,12 @@ def forget_mark(data: dict[str, Any]) -> int:
     return zlib.crc32(str(data["mark"]).encode()) % 1_000_000_000
 
 
-async def on_forget(interaction: Interaction, mark: int, owner: str | None) -> None:
-    """The confirmation button of /game forget: only its user may press it, and only while it is fresh."""
-    ctl = interaction.client.controller
-    lg = lang(interaction)
-    gate = await ctl.arrive(interaction, ephemeral=True)
-    if gate is None:
-        return
-    if owner != str(interaction.user.id):
-        await send(interaction, embed=notice_embed(lg, "forget.not_yours"), ephemeral=True)
-        return
-    sent = getattr(interaction.message, "created_at", None)
-    too_old = sent is None or (discord.utils.utcnow() - sent).total_seconds() > FORGET_CONFIRM_MINUTES * 60
-    try:
-        data = await interaction.client.store.user_data(interaction.user.id)
-        if too_old or forget_mark(data) != mark:
-            raise StaleVersion(game_id=0)
-        forgotten = await interaction.client.service.forget_user(interaction.user.id, expected_mark=data["mark"],
-                                                                 before_commit=gate)
-    except NotAcknowledged as exc:
-        ctl.not_acknowledged(interaction, exc)
-        return
-    except StaleVersion:
-        await send(interaction, embed=notice_embed(lg, "forget.stale", minutes=FORGET_CONFIRM_MINUTES),
-                   ephemeral=True)
-        return
-    await send(interaction, embed=notice_embed(lg, "forget.done", kind="info", games=forgotten["games"],
-                                               actions=forgotten["actions"], snapshots=forgotten["snapshots"],
-                                               results=forgotten["results"]), ephemeral=True)
-
-
 def install(bot: SoloBot) -> None:
-    group = GameCommands()
+    group = GameCommands(bot.controller, bot.service, bot.store)
     for name, option, choices in (("leaderboard", "game", game_choices()), ("help", "game", game_choices()),
                                   ("card", "game", game_choices()),
                                   ("leaderboard", "difficulty", difficulty_choices())):
         # The registry's games now (GAMES: at import); discord.py's own decorator, applied to the command.
         app_commands.choices(**{option: choices})(group.get_command(name))
     bot.tree.add_command(group)
-    bot.controller.ops["forget"] = on_forget
+    bot.controller.ops["forget"] = group.on_forget

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..buttons import ButtonSpec, FieldSpec
     from ..commands.cards import CardOption
     from ..controller import Builder, Controller
-    from ..sessions import Played
+    from ..sessions import GameService, Played
     from ..store.base import Ranking, ResultRow
     from ..store.rows import GameRow
 
@@ -120,8 +120,8 @@ class GamePlugin(Generic[Summary]):
     def rules(self) -> Rules:
         raise NotImplementedError
 
-    def commands(self) -> app_commands.Group:
-        """Its slash command group, made for one bot."""
+    def commands(self, controller: Controller, service: GameService) -> app_commands.Group:
+        """Its slash command group, made for one bot (given what its commands need)."""
         raise NotImplementedError
 
     def ui(self) -> GameUI:

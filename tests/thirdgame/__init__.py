@@ -33,10 +33,10 @@ class TugGame(GamePlugin[dict[str, Any]]):
 
         return RULES
 
-    def commands(self) -> Any:
+    def commands(self, controller: Any, service: Any) -> Any:
         from .commands import TugCommands
 
-        return TugCommands()
+        return TugCommands(controller, service)
 
     def ui(self) -> Any:
         from .commands import TugUI

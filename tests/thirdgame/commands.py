@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.buttons import ButtonSpec
-from bot.commands.common import start_game
+from bot.commands.common import GameGroup
 from bot.games import GameUI
 from bot.i18n import L, t
 from engine.core import Action
@@ -16,21 +16,21 @@ from engine.core import Action
 KIND = "tug"
 
 
-class TugCommands(app_commands.Group):
-    def __init__(self) -> None:
-        super().__init__(name="tug", description=L("Tug: a test game", "cmd.tug"))
+class TugCommands(GameGroup):
+    def __init__(self, controller: Any, service: Any) -> None:
+        super().__init__(controller, service, name="tug", description=L("Tug: a test game", "cmd.tug"))
 
     @app_commands.command(name="start", description=L("Start a tug", "cmd.tug.start"))
     async def start(self, interaction: discord.Interaction) -> None:
-        await start_game(interaction, KIND, {"difficulty": "normal"})
+        await self.start_game(interaction, KIND, {"difficulty": "normal"})
 
     @app_commands.command(name="push", description=L("Push", "cmd.tug.push"))
     async def push(self, interaction: discord.Interaction) -> None:
-        await interaction.client.controller.act(interaction, Action("push"), kind=KIND)
+        await self.controller.act(interaction, Action("push"), kind=KIND)
 
     @app_commands.command(name="pass", description=L("Pass", "cmd.tug.pass"))
     async def pass_(self, interaction: discord.Interaction) -> None:
-        await interaction.client.controller.act(interaction, Action("pass"), kind=KIND)
+        await self.controller.act(interaction, Action("pass"), kind=KIND)
 
 
 class TugUI(GameUI):

@@ -11,6 +11,8 @@ if TYPE_CHECKING:
     from engine.core import Action, Result, Rules
 
     from ...commands.cards import CardOption
+    from ...controller import Controller
+    from ...sessions import GameService
     from ...store.base import ResultRow
     from ..plugin import Fields, GameUI, Lines, Words
 
@@ -30,10 +32,10 @@ class SeasonsGame(GamePlugin[Any]):
 
         return RULES
 
-    def commands(self) -> Any:
+    def commands(self, controller: Controller, service: GameService) -> Any:
         from .commands import SeasonsCommands
 
-        return SeasonsCommands()
+        return SeasonsCommands(controller, service)
 
     def ui(self) -> GameUI:
         from .commands import SeasonsUI

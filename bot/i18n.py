@@ -19,10 +19,9 @@ renames) comes from its plugin in the registry (``bot/games``): this module name
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import string
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -32,7 +31,7 @@ import discord
 from discord import app_commands
 
 from . import games
-from .games import GamePlugin
+from .games import GamePlugin, Words
 
 LANGS = ("en", "ja")
 
@@ -56,7 +55,7 @@ def _shared_texts() -> dict[str, dict[str, str]]:
 
 def catalog_texts() -> dict[str, dict[str, str]]:
     """All templates, by language: the shared ones and every registered game's."""
-    return _words().texts
+    return _registered().texts
 
 
 def has(key: str) -> bool:
@@ -66,60 +65,53 @@ def has(key: str) -> bool:
 # Parameters that carry card ids (a game adds its own). Nothing else is ever turned into a card name.
 CARD_PARAMS = frozenset({"card", "cards", "suggestions"})
 # Parameters that carry the candidates of a refused name (a game adds its own).
-SUGGESTION_PARAMS = ("suggestions",)
+SUGGESTION_PARAMS = frozenset({"suggestions"})
 # Parameters whose string values come from a closed set with a ``word.<value>`` translation (a game adds its own).
 WORD_PARAMS = frozenset({"difficulty", "outcome", "game", "type"})
 
 
 @dataclass(frozen=True)
-class _Merged:
-    """The registered games' words, merged (made again only when the list of games changes)."""
+class _Registered:
+    """The registered games, their templates and their words merged (made again when the list of games changes)."""
 
     games: dict[str, GamePlugin[Any]]
     texts: dict[str, dict[str, str]]
-    card_params: frozenset[str]
-    suggestion_params: tuple[str, ...]
-    word_params: frozenset[str]
-    variants: dict[str, Callable[[dict[str, Any]], str | None]]
-    param_names: dict[str, dict[str, str]]
-    event_keys: dict[tuple[str, str], str]
+    words: Words
 
 
-def _words() -> _Merged:
+def _registered() -> _Registered:
     return _merged(tuple(games.GAMES))
 
 
 @lru_cache(maxsize=4)
-def _merged(plugins: tuple[GamePlugin[Any], ...]) -> _Merged:
+def _merged(plugins: tuple[GamePlugin[Any], ...]) -> _Registered:
     texts = {lang: dict(strings) for lang, strings in _shared_texts().items()}
-    merged = _Merged({g.kind: g for g in plugins}, texts, CARD_PARAMS, SUGGESTION_PARAMS, WORD_PARAMS, {}, {}, {})
     for game in plugins:
         for lang, strings in game.texts().items():
             texts.setdefault(lang, {}).update(strings)
-        words = game.words
-        suggestions = tuple(p for p in sorted(words.suggestion_params) if p not in merged.suggestion_params)
-        merged = dataclasses.replace(merged, card_params=merged.card_params | words.card_params | words.suggestion_params,
-                                     suggestion_params=merged.suggestion_params + suggestions,
-                                     word_params=merged.word_params | words.word_params)
-        merged.variants.update(words.variants)
-        merged.param_names.update({key: dict(names) for key, names in words.param_names.items()})
-        merged.event_keys.update(words.event_keys)
-    return merged
+    every = [g.words for g in plugins]
+    words = Words(card_params=CARD_PARAMS.union(*(w.card_params | w.suggestion_params for w in every)),
+                  suggestion_params=SUGGESTION_PARAMS.union(*(w.suggestion_params for w in every)),
+                  word_params=WORD_PARAMS.union(*(w.word_params for w in every)),
+                  variants={k: v for w in every for k, v in w.variants.items()},
+                  param_names={k: v for w in every for k, v in w.param_names.items()},
+                  event_keys={k: v for w in every for k, v in w.event_keys.items()})
+    return _Registered({g.kind: g for g in plugins}, texts, words)
 
 
 def card_params() -> frozenset[str]:
     """Every parameter that carries card ids: the shared ones and each game's."""
-    return _words().card_params
+    return _registered().words.card_params
 
 
-def suggestion_params() -> tuple[str, ...]:
+def suggestion_params() -> frozenset[str]:
     """Every parameter that carries the candidates of a refused name."""
-    return _words().suggestion_params
+    return _registered().words.suggestion_params
 
 
-def param_names(key: str) -> dict[str, str]:
+def param_names(key: str) -> Mapping[str, str]:
     """Engine parameter → template placeholder, for ``key`` (a game's renames)."""
-    return _words().param_names.get(key, {})
+    return _registered().words.param_names.get(key, {})
 
 
 def _num(params: dict[str, Any], name: str) -> int | None:
@@ -141,7 +133,7 @@ def engine_names(key: str, template: str) -> set[str]:
 
 def variant_key(key: str, params: dict[str, Any]) -> str:
     """``key`` or, at an edge its plain sentence gets wrong, the variant that says it right."""
-    pick = _words().variants.get(key)
+    pick = _registered().words.variants.get(key)
     if pick is not None:
         name = pick(params)
         if name and has(f"{key}.{name}"):
@@ -160,7 +152,7 @@ def _say(texts: dict[str, dict[str, str]], lang: str, key: str, params: dict[str
     if template is None:
         return key
     # Card ids are the game's: the key says which (``<game>.…``, ``action.<game>.…``) unless a param does.
-    known = _words().games
+    known = _registered().games
     game = next((part for part in key.split(".") if part in known), "")
     named = params.get("game")
     game = named if isinstance(named, str) and named in known else game
@@ -228,8 +220,8 @@ def start_commands(lang: str) -> str:
 
 def render_param(lang: str, name: str, value: Any, *, game: str, params: dict[str, Any] | None = None) -> Any:
     params = params or {}
-    words = _words()
-    plugin = words.games.get(game)
+    registered = _registered()
+    words, plugin = registered.words, registered.games.get(game)
     if name in words.card_params and _is_ids(value):
         if isinstance(value, (list, tuple)):
             return list_text(lang, (card_name(lang, game, v) for v in value))
@@ -238,7 +230,7 @@ def render_param(lang: str, name: str, value: Any, *, game: str, params: dict[st
 
             return list_text(lang, (card_name(lang, game, v) for v in split_list(value)))
         return card_name(lang, game, value) if value is not None else "—"
-    for other in words.games.values():  # a game's own parameters (die faces, effects, …)
+    for other in registered.games.values():  # a game's own parameters (die faces, effects, …)
         render = other.words.render
         if render is not None:
             said = render(lang, name, value, params)
@@ -285,7 +277,7 @@ def list_text(lang: str, items: Iterable[str]) -> str:
 def card_name(lang: str, game: str, card_id: Any) -> str:
     """The card's name in ``lang`` (the id itself when it is no card of ``game``)."""
     card_id = str(card_id)
-    plugin = _words().games.get(game)
+    plugin = _registered().games.get(game)
     name = plugin.words.card_name(lang, card_id) if plugin is not None else None
     return card_id if name is None else name
 
@@ -294,7 +286,7 @@ def event_lines(lang: str, events: Iterable[Any]) -> list[str]:
     """The sentences of a reply's events, in order. An event's words may depend on the next one: the token's
     last move, at the end of year 3, is said as the end of the game rather than as a month."""
     events = list(events)
-    event_keys = _words().event_keys
+    event_keys = _registered().words.event_keys
     lines = []
     for i, event in enumerate(events):
         key = event.key

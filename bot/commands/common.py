@@ -111,7 +111,7 @@ MAX_ARG = 40  # what a button's custom_id carries after the game, the version an
 
 
 def candidates_of(err: RuleError) -> list[str]:
-    for name in suggestion_params():
+    for name in sorted(suggestion_params()):
         found = err.params.get(name)
         if isinstance(found, (list, tuple)) and found:
             return [str(c) for c in found]

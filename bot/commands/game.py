@@ -107,8 +107,7 @@ class GameCommands(app_commands.Group):
     async def export(self, interaction: Interaction) -> None:
         row = await self._latest(interaction)
         record = await self.service.full_record(row)
-        result = await self.store.result(row.id)
-        data = export_record(row, record, result)
+        data = export_record(row, record)
         text = json.dumps(data, ensure_ascii=False, indent=2)
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"{row.kind}-game-{row.id}.json")
         embed = notice_embed(lang(interaction), "export.text", kind=row.kind, game=row.kind, game_id=row.id,
@@ -311,7 +310,7 @@ def over_embed(lg: str, row: GameRow, record: Any) -> discord.Embed:
     return embed
 
 
-def export_record(row: GameRow, record: Any, result: Any) -> dict[str, Any]:
+def export_record(row: GameRow, record: Any) -> dict[str, Any]:
     """The JSON record of DESIGN.md: game, options, seed, actions, state, result."""
     if row.status == "abandoned":
         outcome: dict[str, Any] | None = {"outcome": "abandoned"}

@@ -1,13 +1,10 @@
-"""A game as the bot sees it: one ``GamePlugin`` subclass per game (in ``bot/games/<game>/``), and its buttons,
-menus and forms as one ``GameUI`` subclass.
-
-What every game must say is a method without a body here; what a game may leave out has its default. A game's
-heavy parts (its engine, its command group, its pictures) are imported inside its methods, so that the registry
-loads none of them and start-up stays quick.
-"""
+"""A game as the bot sees it: a ``GamePlugin`` subclass per game (``bot/games/<game>/``), its buttons, menus and
+forms a ``GameUI`` subclass. What a game may leave out has its default here; a game imports its heavy parts (its
+engine, its command group, its pictures) inside its methods, so that the registry loads none of them."""
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -36,24 +33,19 @@ Lines = list[tuple[str, str]]  # (name, value)
 
 @dataclass(frozen=True)
 class Words:
-    """What a game adds to the bot's sentences (bot.i18n asks every game's). ``card_name(lang, card_id)``: the
-    card's name, None when it is no card of the game; ``split_cards``: a comma-separated text in a card parameter
-    is a list of cards; ``render(lang, name, value, params)``: the game's own parameters (None for any other; asked
-    whatever the key's game, so that a parameter keeps its words in shared keys too); ``card_params``: its own
-    parameters that carry card ids, ``suggestion_params`` those that carry the candidates of a refused name (cards
-    too), ``word_params`` its parameters said through a ``word.<value>`` label; ``variants``: key → a function of
-    the engine's params naming the variant (``<key>.<variant>``) to use, or None; ``param_names``: per key, engine
-    parameter → template placeholder; ``event_keys``: (event key, next event's key) → the key to say it with."""
+    """What a game adds to the bot's sentences (bot.i18n merges every game's). ``render``: the game's own
+    parameters, None for any other (asked whatever the key's game: a parameter keeps its words in shared keys
+    too); ``variants``: key → a function of the engine's params naming the variant (``<key>.<variant>``) to use."""
 
-    card_name: Callable[[str, str], str | None] = lambda lang, card_id: None
-    split_cards: bool = False
+    card_name: Callable[[str, str], str | None] = lambda lang, card_id: None  # None: no card of the game
+    split_cards: bool = False  # a comma-separated text in a card parameter is a list of cards
     render: Callable[[str, str, Any, dict[str, Any]], Any] | None = None
-    card_params: frozenset[str] = frozenset()
-    suggestion_params: frozenset[str] = frozenset()
-    word_params: frozenset[str] = frozenset()
+    card_params: frozenset[str] = frozenset()  # its own parameters that carry card ids
+    suggestion_params: frozenset[str] = frozenset()  # those that carry the candidates of a refused name
+    word_params: frozenset[str] = frozenset()  # those said through a ``word.<value>`` label
     variants: Mapping[str, Callable[[dict[str, Any]], str | None]] = field(default_factory=dict)
-    param_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    event_keys: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    param_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # key → {engine name: placeholder}
+    event_keys: Mapping[tuple[str, str], str] = field(default_factory=dict)  # (event, next event) → key to say it
 
 
 class GameUI:
@@ -61,10 +53,9 @@ class GameUI:
 
     def buttons(self, step: Step, row: GameRow, lang: str, summary: Any) -> list[ButtonSpec]:
         """The buttons of a reply in the state ``step`` left (``summary``: made once for the whole reply)."""
-        raise NotImplementedError
+        return []
 
-    def board(self, summary: Any, lang: str = "en") -> bytes:
-        """The picture of the state (PNG)."""
+    def board(self, summary: Any, lang: str = "en") -> bytes:  # the picture of the state (PNG)
         raise NotImplementedError
 
     def button_action(self, op: str, arg: str | None, record: GameRecord) -> Builder | None:
@@ -95,8 +86,7 @@ class GameUI:
         """The breakdown of a finished game's result (its own rules), for the result card."""
         return {}
 
-    def wants_picture(self, played: Played) -> bool:
-        """Whether a change's reply shows the full state and the picture."""
+    def wants_picture(self, played: Played) -> bool:  # a change's reply shows the full state and the picture
         return played.finished_now
 
     async def extra_button(self, ctl: Controller, interaction: discord.Interaction, row: GameRow, op: str,
@@ -116,7 +106,6 @@ class GamePlugin(Generic[Summary]):
     difficulties: tuple[str, ...] = ()  # the values of its ``difficulty`` option (word.<value> names them)
     help_keys: tuple[str, ...] = ()  # locale keys of its /game help rows (each with a ``.name`` key)
 
-    # -- what every game has -----------------------------------------------------------------------------
     def rules(self) -> Rules:
         raise NotImplementedError
 
@@ -132,12 +121,10 @@ class GamePlugin(Generic[Summary]):
         """A result on the leaderboard and in /game stats."""
         raise NotImplementedError
 
-    # -- replies -----------------------------------------------------------------------------------------
     def state_fields(self, lang: str, summary: Summary) -> Fields:
         return []
 
-    def state_colour(self, summary: Summary) -> int | None:
-        """A colour the state gives its replies (None: the game's own)."""
+    def state_colour(self, summary: Summary) -> int | None:  # a colour of the state's (None: the game's own)
         return None
 
     def result_lines(self, lang: str, result: Result, parts: dict[str, Any]) -> Lines:
@@ -148,15 +135,12 @@ class GamePlugin(Generic[Summary]):
                        won: bool) -> None:
         """Draw the game's part of the result picture, below its title."""
 
-    def progress(self, lang: str, summary: Summary) -> str:
-        """Where a game in progress is (the console's banner)."""
+    def progress(self, lang: str, summary: Summary) -> str:  # where a game in progress is (the console's banner)
         return ""
 
-    def help_params(self, key: str) -> dict[str, Any]:
-        """What its help row ``key`` reads from the engine."""
+    def help_params(self, key: str) -> dict[str, Any]:  # what its help row ``key`` reads from the engine
         return {}
 
-    # -- cards ---------------------------------------------------------------------------------------------
     def names_read(self, action: Action) -> list[tuple[str, str]]:
         """Names in an action that were not exact, (typed, card), for a game whose engine reads typed names."""
         return []
@@ -169,7 +153,6 @@ class GamePlugin(Generic[Summary]):
         """/game card: the card's facts, and where its copies are in ``summary``'s game."""
         return []
 
-    # -- words -----------------------------------------------------------------------------------------------
     @cached_property
     def words(self) -> Words:
         return self.make_words()
@@ -188,6 +171,10 @@ class GamePlugin(Generic[Summary]):
             if len(parts) >= 2 and parts[-1] == "json":
                 texts.setdefault(parts[-2], {}).update(json.loads(entry.read_text(encoding="utf-8")))
         return texts
+
+    def _module(self, name: str) -> Any:
+        """A module of the game's package (``commands``, ``embed``, …), imported on first use."""
+        return importlib.import_module(f"{type(self).__module__}.{name}")
 
     def typed_command(self, action: Action) -> tuple[str, dict[str, Any]]:
         """What a player types for ``action``: the slash command and its options (the stand-in's mapping)."""

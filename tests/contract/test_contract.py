@@ -97,7 +97,7 @@ def test_the_export_has_the_documented_fields(kind: str) -> None:
     row = GameRow(id=1, guild_id=1, channel_id=2, parent_channel_id=None, owner_id=3, kind=kind,
                   options=record.options, seed=record.seed, status=status, ply=record.ply,
                   created_at="2026-01-01", updated_at="2026-01-01", summary=record.state.summary())
-    data = export_record(row, record, None)
+    data = export_record(row, record)
     assert {"game", "options", "seed", "actions", "state", "result"} <= set(data)
     assert data["game"] == kind and data["seed"] == record.seed
     assert [Action.from_json(a) for a in data["actions"]] == record.actions

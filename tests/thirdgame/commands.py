@@ -34,8 +34,6 @@ class TugCommands(GameGroup):
 
 
 class TugUI(GameUI):
-    kind = KIND
-
     def buttons(self, step: Any, row: Any, lg: str, summary: dict[str, Any]) -> list[ButtonSpec]:
         specs = [ButtonSpec(op, t(lg, f"button.tug.{op}"), style=discord.ButtonStyle.primary)
                  for op in ("push", "pass") if op in step.waiting.legal]

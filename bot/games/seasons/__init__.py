@@ -1,4 +1,5 @@
-"""Seasons, Dummbot's Challenge: its plugin (the rows on the leaderboard and in /game stats, its help rows)."""
+"""Seasons, Dummbot's Challenge: its plugin. Each part is imported when first asked (the engine, the command
+group, Pillow's pictures), so the registry loads none of them."""
 
 from __future__ import annotations
 
@@ -28,56 +29,37 @@ class SeasonsGame(GamePlugin[Any]):
     help_keys = ("help.seasons", "help.seasons_report", "help.seasons_report_effects")
 
     def rules(self) -> Rules:
-        from engine.seasons import RULES
-
-        return RULES
+        return _engine().RULES
 
     def commands(self, controller: Controller, service: GameService) -> Any:
-        from .commands import SeasonsCommands
-
-        return SeasonsCommands(controller, service)
+        return self._module("commands").SeasonsCommands(controller, service)
 
     def ui(self) -> GameUI:
-        from .commands import SeasonsUI
-
-        return SeasonsUI()
+        return self._module("commands").SeasonsUI()
 
     def leaderboard_row(self, lang: str, row: ResultRow) -> str:
         """The margin over Dummbot, both scores and the difficulty."""
         from ...i18n import t
 
-        margin = row.margin
-        return t(lang, "leaderboard.seasons_row", margin="—" if margin is None else t(lang, "leaderboard.margin",
-                                                                                       margin=margin),
-                 player=row.player_score, dummbot=row.opponent_score, difficulty=row.difficulty)
+        margin = "—" if row.margin is None else t(lang, "leaderboard.margin", margin=row.margin)
+        return t(lang, "leaderboard.seasons_row", margin=margin, player=row.player_score, dummbot=row.opponent_score,
+                 difficulty=row.difficulty)
 
     def help_params(self, key: str) -> dict[str, Any]:
         """The cards to report with `/seasons played`: every card of the S-8 table (the engine's list)."""
-        if key != "help.seasons_report":
-            return {}
-        from engine.seasons import S8_CARDS
-
-        return {"cards": list(S8_CARDS), "game": "seasons"}  # game: whose card ids
+        return {"cards": list(_engine().S8_CARDS), "game": "seasons"} if key == "help.seasons_report" else {}
 
     def state_fields(self, lang: str, summary: Any) -> Fields:
-        from .embed import state_fields
-
-        return state_fields(lang, summary)
+        return self._module("embed").state_fields(lang, summary)
 
     def state_colour(self, summary: Any) -> int | None:
-        from .embed import colour
-
-        return colour(summary)
+        return self._module("embed").colour(summary)
 
     def result_lines(self, lang: str, result: Result, parts: dict[str, Any]) -> Lines:
-        from .embed import result_lines
-
-        return result_lines(lang, result, parts)
+        return self._module("embed").result_lines(lang, result, parts)
 
     def result_picture(self, draw: Any, lang: str, result: Result, parts: dict[str, Any], won: bool) -> None:
-        from .embed import result_picture
-
-        result_picture(draw, lang, result, parts, won)
+        self._module("embed").result_picture(draw, lang, result, parts, won)
 
     def progress(self, lang: str, summary: Any) -> str:
         from ...i18n import t
@@ -85,21 +67,21 @@ class SeasonsGame(GamePlugin[Any]):
         return t(lang, "console.where.seasons", year=summary["year"], month=summary["month"])
 
     def card_option(self) -> CardOption:
-        from .commands import CARDS
-
-        return CARDS
+        return self._module("commands").CARDS
 
     def card_fields(self, lang: str, card_id: str, summary: Any) -> Lines:
-        from .card import card_fields
-
-        return card_fields(lang, card_id, summary)
+        return self._module("card").card_fields(lang, card_id, summary)
 
     def make_words(self) -> Words:
-        from .text import WORDS
-
-        return WORDS
+        return self._module("text").WORDS
 
     def typed_command(self, action: Action) -> tuple[str, dict[str, Any]]:
         from ...standin.seasons_typed import seasons_command
 
         return seasons_command(action)
+
+
+def _engine() -> Any:
+    import engine.seasons
+
+    return engine.seasons

@@ -251,8 +251,6 @@ async def show_forecast(service: GameService, interaction: Interaction, *, game_
 class SeasonsUI(GameUI):
     """Buttons and forms for the states a Seasons game waits in."""
 
-    kind = KIND
-
     def buttons(self, step: Step, row: GameRow, lg: str, summary: dict[str, Any]) -> list[ButtonSpec]:
         waiting, specs = step.waiting, []
         legal = set(waiting.legal)

@@ -1,4 +1,5 @@
-"""Volfyirion's solo mode: its plugin (its leaderboard rows, and the names read from typed actions)."""
+"""Volfyirion's solo mode: its plugin. Each part is imported when first asked (the engine, the command group,
+Pillow's pictures), so the registry loads none of them."""
 
 from __future__ import annotations
 
@@ -16,12 +17,11 @@ if TYPE_CHECKING:
     from ...store.base import ResultRow
     from ..plugin import Fields, GameUI, Lines, Words
 
-KIND = "volfyirion"
 CARD_ARGS = ("card", "cards", "troop")
 
 
 class VolfyirionGame(GamePlugin[Any]):
-    kind = KIND
+    kind = "volfyirion"
     name = "Volfyirion"
     command = "volfyrion"  # the spelling players type
     colour = 0xB91C1C
@@ -35,14 +35,10 @@ class VolfyirionGame(GamePlugin[Any]):
         return RULES
 
     def commands(self, controller: Controller, service: GameService) -> Any:
-        from .commands import VolfyirionCommands
-
-        return VolfyirionCommands(controller, service)
+        return self._module("commands").VolfyirionCommands(controller, service)
 
     def ui(self) -> GameUI:
-        from .commands import VolfyirionUI
-
-        return VolfyirionUI()
+        return self._module("commands").VolfyirionUI()
 
     def leaderboard_row(self, lang: str, row: ResultRow) -> str:
         """The turn of the win, how, and the difficulty."""
@@ -51,24 +47,16 @@ class VolfyirionGame(GamePlugin[Any]):
         return t(lang, "leaderboard.volfyirion_row", turns=row.length, how=row.how, difficulty=row.difficulty)
 
     def state_fields(self, lang: str, summary: Any) -> Fields:
-        from .embed import state_fields
-
-        return state_fields(lang, summary)
+        return self._module("embed").state_fields(lang, summary)
 
     def state_colour(self, summary: Any) -> int | None:
-        from .embed import colour
-
-        return colour(summary)
+        return self._module("embed").colour(summary)
 
     def result_lines(self, lang: str, result: Result, parts: dict[str, Any]) -> Lines:
-        from .embed import result_lines
-
-        return result_lines(lang, result, parts)
+        return self._module("embed").result_lines(lang, result, parts)
 
     def result_picture(self, draw: Any, lang: str, result: Result, parts: dict[str, Any], won: bool) -> None:
-        from .embed import result_picture
-
-        result_picture(draw, lang, result, parts, won)
+        self._module("embed").result_picture(draw, lang, result, parts, won)
 
     def progress(self, lang: str, summary: Any) -> str:
         from ...i18n import t
@@ -94,19 +82,13 @@ class VolfyirionGame(GamePlugin[Any]):
         return found
 
     def card_option(self) -> CardOption:
-        from .commands import CARDS
-
-        return CARDS
+        return self._module("commands").CARDS
 
     def card_fields(self, lang: str, card_id: str, summary: Any) -> Lines:
-        from .card import card_fields
-
-        return card_fields(lang, card_id, summary)
+        return self._module("card").card_fields(lang, card_id, summary)
 
     def make_words(self) -> Words:
-        from .text import WORDS
-
-        return WORDS
+        return self._module("text").WORDS
 
     def typed_command(self, action: Action) -> tuple[str, dict[str, Any]]:
         from ...standin.volfyirion_typed import volfyirion_command

@@ -258,8 +258,6 @@ async def show_danger(service: GameService, interaction: Interaction, *, game_id
 
 
 class VolfyirionUI(GameUI):
-    kind = KIND
-
     def buttons(self, step: Step, row: GameRow, lg: str, summary: dict[str, Any]) -> list[ButtonSpec]:
         waiting, specs = step.waiting, []
         legal = set(waiting.legal)

@@ -38,9 +38,9 @@ from types import ModuleType
 from typing import Any
 
 from bench.common import print_machine, print_table
+from bot.games.seasons.board import board as seasons_board
+from bot.games.volfyirion.board import board as volfyirion_board
 from bot.render import picture
-from bot.render.seasons_board import board as seasons_board
-from bot.render.volfyirion_board import board as volfyirion_board
 
 BASELINE_COMMIT = "3f01f6f"
 BASELINE_PATH = "bot/render/images.py"

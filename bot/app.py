@@ -15,12 +15,13 @@ from discord.ext import commands
 from .buttons import CUSTOM_ID, GameButton, form_values
 from .channels import gate
 from .config import Config
-from .controller import Controller, send
+from .controller import Controller
 from .delivery import commit_state
 from .handled import Handled, Parser, wrap_interaction_parser
 from .i18n import CommandTranslator, lang_of, t
 from .metrics import Metrics, command_name
 from .render.embeds import notice_embed
+from .replies import send
 from .sessions import REFUSALS, GameService
 from .store import make_store
 from .sync import sync_at_start
@@ -181,8 +182,9 @@ class SoloBot(commands.AutoShardedBot):
         from . import games
         from .commands import game
 
-        for entry in games.games():  # each game's command group (its module's install adds it and its UI)
-            games.load(entry.commands).install(self)
+        for entry in games.GAMES:  # each game's command group and UI
+            self.tree.add_command(entry.commands(self.controller, self.service))
+            self.controller.uis[entry.kind] = entry.ui()
         game.install(self)
         self.add_dynamic_items(GameButton)
         self.tree.on_error = self.on_app_command_error

@@ -14,7 +14,7 @@ Lines, one interaction each (its whole reply is printed before the next line is 
     form cards="12, 31" note=done                    fill the form a button opened (field id or label)
     quit (or exit, or the end of input)              leave
 Blank lines and lines starting with `#` are skipped; a bad line is reported and the console goes on.
-A command is read as Discord's picker would find it: a full-width slash (`／seasons`), any case, one typo.
+A command is read as Discord's picker would find it: a full-width slash (`／game`), any case, one typo.
 The language is --lang, else the terminal's (LC_ALL, LC_MESSAGES, LANG); replies go to stdout, the banner
 (and, with --verbose, log lines) to stderr. `--channel NAME` plays in the channel NAME (made when new),
 `--channel PARENT/NAME` in the thread NAME under PARENT. Attachments (the board, the result card, the export)
@@ -83,8 +83,6 @@ MESSAGES = {
         "console.banner_temporary": "a temporary file deleted when you leave (use `--db PATH`, or `make run`, to keep them)",
         "console.banner_files": "Attachments (pictures, exports) are written to {files}.",
         "console.banner_game": "In progress in #{channel}: {game} #{game_id}, {where}.",
-        "console.where.seasons": "year {year}, month {month}",
-        "console.where.volfyirion": "turn {turn}",
         "console.error.nested_thread": "Cannot play in `{channel}`: a thread cannot hold a thread (`--channel PARENT/NAME` takes a channel as PARENT)",
     },
     "ja": {
@@ -122,8 +120,6 @@ MESSAGES = {
         "console.banner_temporary": "終了時に消える一時ファイル（残すには `--db PATH` か `make run` を使ってください）",
         "console.banner_files": "添付ファイル（画像、エクスポート）の保存先: {files}。",
         "console.banner_game": "#{channel}で進行中: {game} #{game_id}、{where}。",
-        "console.where.seasons": "{year}年目{month}月",
-        "console.where.volfyirion": "ターン{turn}",
         "console.error.nested_thread": "`{channel}` ではプレイできません。スレッドの中にスレッドは作れません（`--channel 親/名前` の親にはチャンネルを指定してください）",
     },
 }
@@ -151,7 +147,7 @@ def parse_command(line: str, names: list[str], option_names: Callable[[str], lis
     """`/<game> die face:2 water` → ("<game> die", {"face": "2 water"}); `names` are the known commands.
 
     The command's words are read as Discord's picker finds them: any case, full-width letters or slash
-    (`／Seasons`, what a Japanese input method types), and one typo when it fits one command only."""
+    (`／Game`, what a Japanese input method types), and one typo when it fits one command only."""
     raw = line.strip().lstrip("".join(SLASHES)).split()
     words = [unicodedata.normalize("NFKC", w).casefold() for w in raw[:max(len(n.split()) for n in names)]] if names else []
     command: list[str] = []
@@ -577,10 +573,11 @@ async def _banner_game(bot: Any, printer: Printer, channel: Any) -> None:
     row = await service.active(channel.id) if service is not None else None
     if row is None:
         return
+    from . import games
     from .i18n import t
 
     summary = (await service.record(row)).state.summary()
-    where = MESSAGES[printer.lang].get(f"console.where.{row.kind}", "").format_map(summary)
+    where = games.get(row.kind).progress(printer.lang, summary)
     print(printer.t("console.banner_game", channel=channel.name, game=t(printer.lang, f"word.{row.kind}"),
                     game_id=row.id, where=where), file=sys.stderr, flush=True)
 

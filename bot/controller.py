@@ -3,7 +3,7 @@
 ``act`` is the whole story of a command: apply it through the session service (lock → load → engine →
 one transaction), then answer — publicly with the new state, or privately with a localized refusal
 that changed nothing. Game-specific parts (which buttons to offer, what a button or form means) live
-in ``bot/commands/<game>.py`` as a ``GameUI``; this module knows none of the rules.
+in the game's package (``bot/games/<game>/``) as its ``GameUI``; this module knows none of the rules.
 """
 
 from __future__ import annotations
@@ -18,27 +18,29 @@ import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from engine.core import Action, GameRecord, Result, RuleError, Step
+from engine.core import Action, GameRecord, Result, RuleError
 
 from . import understood
-from .buttons import ButtonSpec, FieldSpec, Form, custom_id, view_of
+from .buttons import ButtonSpec, Form, custom_id, view_of
 from .channels import post_to_parent
 from .delivery import Deliveries, Gate, NotAcknowledged
-from .i18n import card_name, lang_of, t
+from .i18n import card_name, t
 from .permissions import fit_interaction
 from .pictures import PictureQueue, picture_key
 from .render.embeds import game_embed, notice_embed
 from .render.picture import drawn
+from .replies import lang, send, think
 from .sessions import REFUSALS, Played, Refusal
 from .store import GameRow, StoreError
 from .store.base import ChannelBusy, GameNotActive, GameNotFound, NothingToUndo, StaleVersion
 
 if TYPE_CHECKING:
     from .app import SoloBot
+    from .games import GameUI
 
 log = logging.getLogger(__name__)
 
@@ -62,33 +64,15 @@ class Composed:
     full: bool  # the full state, and a picture
 
 
-class GameUI(Protocol):
-    kind: str
-
-    # ``summary``: ``step.state.summary()``, made once for the whole reply.
-    def buttons(self, step: Step, row: GameRow, lang: str, summary: dict[str, Any]) -> list[ButtonSpec]: ...
-    def button_action(self, op: str, arg: str | None, record: GameRecord) -> Builder | None: ...
-    def form(self, op: str, lang: str, record: GameRecord) -> tuple[str, list[FieldSpec]] | None: ...
-    def form_action(self, op: str, values: dict[str, str], record: GameRecord) -> Builder: ...
-    def board(self, summary: dict[str, Any], lang: str = "en") -> bytes: ...
-    def wants_picture(self, played: Played) -> bool: ...
-    async def extra_button(self, ctl: Controller, interaction: discord.Interaction, row: GameRow, op: str,
-                           arg: str | None) -> bool: ...
-
-
 # Store refusals a player's own move brings (a second game in a channel, a button from an older reply):
 # answered, and logged at INFO, not as warnings an operator should look into.
 EXPECTED_REFUSALS = (ChannelBusy, GameNotActive, GameNotFound, NothingToUndo, StaleVersion)
 
 
-def lang(interaction: discord.Interaction) -> str:
-    return lang_of(interaction.locale)
-
-
 class Controller:
     def __init__(self, bot: SoloBot) -> None:
         self.bot = bot
-        self.uis: dict[str, GameUI] = {}
+        self.uis: dict[str, GameUI] = {}  # each game's, by kind (the bot's setup adds them)
         self.deliveries = Deliveries()
         # Buttons that belong to no game (custom_id game 0), by op: e.g. /game forget's confirmation.
         self.ops: dict[str, Callable[[discord.Interaction, int, str | None], Awaitable[None]]] = {}
@@ -100,9 +84,6 @@ class Controller:
     @property
     def service(self):  # noqa: ANN201 - the bot's GameService
         return self.bot.service
-
-    def register(self, ui: GameUI) -> None:
-        self.uis[ui.kind] = ui
 
     # -- the one path --------------------------------------------------------------------------------
     async def act(self, interaction: discord.Interaction, action: Builder, *, kind: str | None = None,
@@ -232,7 +213,7 @@ class Controller:
         lg = lang(interaction)
         embed = notice_embed(lg, err.key, params=err.params)
         choices = list(getattr(err, "choices", None) or [])
-        offered = [spec for ui in self.uis.values() for spec in ui_refusal_buttons(ui, err.key, lg)]
+        offered = [spec for ui in self.uis.values() for spec in ui.refusal_buttons(err.key, lg)]
         view = None
         if choices or typed or offered:
             row = await self._row_quietly(interaction.channel_id)
@@ -270,7 +251,7 @@ class Controller:
             lg, kind=row.kind, game_id=row.id, ply=row.ply, summary=summary,
             events=played.reversal if played.undone else step.events, waiting=step.waiting, state=full,
         )
-        for name, value in ui_extra_fields(ui, step, lg):
+        for name, value in ui.extra_fields(step, lg):
             embed.add_field(name=name[:256], value=value[:1024] or "—", inline=False)
         if note:
             embed.description = note + ("\n" + embed.description if embed.description else "")
@@ -321,7 +302,7 @@ class Controller:
 
         lg = lang(interaction)
         date = datetime.now(UTC).strftime("%Y-%m-%d")
-        parts = ui_result_parts(self.uis[row.kind], played.record if played else None)
+        parts = self.uis[row.kind].result_parts(played.record) if played else {}
         embed, png = await asyncio.to_thread(result_card, lg, kind=row.kind, owner_id=row.owner_id,
                                              options=row.options, result=result, parts=parts, date=date)
 
@@ -438,9 +419,7 @@ class Controller:
         """A pick from a select menu: it completes the command as if typed, or opens its form filled in."""
         row = await self._row_here(interaction, game_id)
         record = await self._checked_record(interaction, row, ply)
-        ui = self.uis[row.kind]
-        picked = getattr(ui, "select_action", None)
-        outcome = picked(op, arg, values, record, lang(interaction)) if picked is not None else None
+        outcome = self.uis[row.kind].select_action(op, arg, values, record, lang(interaction))
         if outcome is None:
             raise Refusal("refuse.unknown_button")
         if isinstance(outcome, tuple):  # (form op, title, fields): finish typing in the form
@@ -544,24 +523,6 @@ def with_state_button(specs: list[ButtonSpec], lg: str) -> list[ButtonSpec]:
     return [*specs, state]
 
 
-def ui_refusal_buttons(ui: GameUI, key: str, lg: str) -> list[ButtonSpec]:
-    """Buttons a game offers on one of its refusals (a confirmation the rules ask for), if it has any."""
-    hook = getattr(ui, "refusal_buttons", None)
-    return hook(key, lg) if hook is not None else []
-
-
-def ui_extra_fields(ui: GameUI, step: Step, lg: str) -> list[tuple[str, str]]:
-    """Fields a game adds to a reply whatever its size (e.g. which city falls for each choice)."""
-    extra = getattr(ui, "extra_fields", None)
-    return list(extra(step, lg)) if extra is not None else []
-
-
-def ui_result_parts(ui: GameUI, record: GameRecord | None) -> dict[str, Any]:
-    """The breakdown of a finished game's result, from the game's UI (its own rules)."""
-    parts = getattr(ui, "result_parts", None)
-    return dict(parts(record)) if parts is not None and record is not None else {}
-
-
 def age(interaction: discord.Interaction, started: float) -> float:
     """Seconds since the interaction was created: by Discord's clock (its id), or ours if that is behind."""
     local = time.monotonic() - started
@@ -593,34 +554,6 @@ async def within_deadline(interaction: discord.Interaction, started: float, work
             await acking  # the answer, or the refusal, must come after its "thinking…"
 
 
-async def think(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
-    """Answer "thinking…" now, for work that may take longer than Discord's 3 s (forecasts, exports)."""
-    if not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-        interaction.extras["thinking"] = "private" if ephemeral else "public"
-
-
-async def send(interaction: discord.Interaction, *, embed: discord.Embed | None = None,
-               view: discord.ui.View | None = None, files: list[discord.File] | None = None,
-               ephemeral: bool = False, content: str | None = None) -> Any:
-    """Answer the interaction: the initial response if it is still open, else a followup (or the edit of a
-    deferred "thinking…" response). Returns the followup message, or None when the answer is the original."""
-    kwargs: dict[str, Any] = {}
-    if embed is not None:
-        kwargs["embed"] = embed
-    if view is not None:
-        kwargs["view"] = view
-    if files:
-        kwargs["files"] = files
-    if content is not None:
-        kwargs["content"] = content
-    kwargs, *more = fit_interaction(interaction, kwargs)  # no Embed Links / Attach Files: text, no files
-    sent = await _send_one(interaction, kwargs, ephemeral)
-    for extra in more:
-        await interaction.followup.send(ephemeral=ephemeral, **extra)
-    return sent
-
-
 def picture_can_follow(interaction: discord.Interaction) -> bool:
     """Whether the reply's picture may come by a later edit: one message with an embed and a file."""
     perms = interaction.app_permissions
@@ -641,20 +574,3 @@ def picture_edit(interaction: discord.Interaction, sent: Any, embed: discord.Emb
             return await interaction.edit_original_response(embed=embed, attachments=[picture])
         return await sent.edit(embed=embed, attachments=[picture])
     return deliver
-
-
-async def _send_one(interaction: discord.Interaction, kwargs: dict[str, Any], ephemeral: bool) -> Any:
-    if not interaction.response.is_done():
-        await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
-    elif interaction.extras.get("thinking") == "public" and ephemeral:
-        # A public "thinking…" cannot turn private: remove it and answer privately instead.
-        interaction.extras.pop("thinking")
-        await interaction.delete_original_response()
-        return await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
-    elif interaction.extras.pop("thinking", False):
-        if "files" in kwargs:
-            kwargs["attachments"] = kwargs.pop("files")
-        await interaction.edit_original_response(**kwargs)
-    else:
-        return await interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
-    return None

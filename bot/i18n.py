@@ -4,32 +4,34 @@ Templates live in ``bot/locales/<area>.<lang>.json`` (flat key → ``str.format`
 raises and emits *keys*; this module turns a key and its parameters into a sentence in the user's
 language. What a parameter means is decided explicitly, by name *and* value, never by a loose pattern:
 
-- ``CARD_PARAMS`` carry card ids (one id, or a list of ids) and become localized card names (through the
-  game's ``TextHooks.card_name``); a number in one of them is a count, never a card.
-- ``WORD_PARAMS`` come from a closed set and go through a ``word.<value>`` label; ``method`` through
-  ``word.method_<value>``.
-- ``PARAM_NAMES`` renames an engine parameter for the templates where the engine's name misleads
+- card parameters (``CARD_PARAMS`` and a game's own) carry card ids (one id, or a list of ids) and become
+  localized card names (through the game's ``Words.card_name``); a number in one of them is a count, never a card.
+- word parameters (``WORD_PARAMS`` and a game's own) come from a closed set and go through a ``word.<value>``
+  label; ``method`` through ``word.method_<value>``.
+- a game's ``param_names`` renames an engine parameter for the templates where the engine's name misleads
   (a ``kind`` would also be swallowed by callers' own ``kind`` argument).
-- ``VARIANTS`` picks a key's variant for the edges (zero, one, all, a tie, a move back, no city).
+- a game's ``variants`` pick a key's variant for the edges (zero, one, all, a tie, a move back, no city).
 English templates write plurals as ``{n:# card|# cards}`` (``#`` is the number).
 
-What is a game's own (its card names, its parameters such as die faces, its command, its variants and
-renames) comes from the game's ``TextHooks``, registered with ``register_text(kind, hooks)``
-(``bot/text/<game>.py``): this module names no game.
+What is a game's own (its sentences, card names, its parameters such as die faces, its command, its variants and
+renames) comes from its plugin in the registry (``bot/games``): this module names no game.
 """
 
 from __future__ import annotations
 
 import json
 import string
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from functools import cache
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
 import discord
 from discord import app_commands
+
+from . import games
+from .games import GamePlugin, Words
 
 LANGS = ("en", "ja")
 
@@ -41,8 +43,8 @@ def lang_of(locale: discord.Locale | str | None) -> str:
 
 
 @cache
-def catalog_texts() -> dict[str, dict[str, str]]:
-    """All templates, by language: every ``*.<lang>.json`` file of bot/locales merged."""
+def _shared_texts() -> dict[str, dict[str, str]]:
+    """The templates of no game, by language: every ``*.<lang>.json`` file of bot/locales merged."""
     texts: dict[str, dict[str, str]] = {lang: {} for lang in LANGS}
     for entry in sorted(resources.files("bot.locales").iterdir(), key=lambda e: e.name):
         parts = entry.name.split(".")
@@ -51,53 +53,57 @@ def catalog_texts() -> dict[str, dict[str, str]]:
     return texts
 
 
+def catalog_texts() -> dict[str, dict[str, str]]:
+    """All templates, by language: the shared ones and every registered game's."""
+    return _registered().texts
+
+
 def has(key: str) -> bool:
     return key in catalog_texts()["en"]
 
 
-# Parameters that carry card ids. Nothing else is ever turned into a card name.
-CARD_PARAMS = frozenset({
-    "card", "cards", "reason_card", "new_card", "troop", "suggestions", "tied_cards",
-})
-# Parameters whose string values come from a closed set with a ``word.<value>`` translation.
-WORD_PARAMS = frozenset({
-    "season", "difficulty", "dice", "element", "how", "paid", "outcome", "token", "bonus", "game",
-    "type", "slot", "new_season", "old_season", "from_season", "to_season",
-})
-# Engine parameter → template placeholder, per key (filled from the games' hooks).
-PARAM_NAMES: dict[str, dict[str, str]] = {}
+# Parameters that carry card ids (a game adds its own). Nothing else is ever turned into a card name.
+CARD_PARAMS = frozenset({"card", "cards", "suggestions"})
+# Parameters whose string values come from a closed set with a ``word.<value>`` translation (a game adds its own).
+WORD_PARAMS = frozenset({"difficulty", "outcome", "game", "type"})
 
 
 @dataclass(frozen=True)
-class TextHooks:
-    """What one game adds to the bot's sentences. ``command``: its slash command (action types are said as
-    ``/<command> <type>``); ``card_name(lang, card_id)``: the card's name, None when it is no card of the game;
-    ``split_cards``: a comma-separated text in a card parameter is a list of cards; ``render(lang, name, value,
-    params)``: the game's own parameters (None when the parameter is not one of them; asked whatever the key's
-    game, so that a parameter keeps its words in shared keys too); ``variants`` and ``param_names`` as
-    ``VARIANTS`` and ``PARAM_NAMES``; ``event_keys``: (event key, next event's key) → the key to say it with."""
+class _Registered:
+    """The registered games, their templates and their words merged (made again when the list of games changes)."""
 
-    command: str
-    card_name: Callable[[str, str], str | None]
-    split_cards: bool = False
-    render: Callable[[str, str, Any, dict[str, Any]], Any] | None = None
-    variants: Mapping[str, Callable[[dict[str, Any]], str | None]] = field(default_factory=dict)
-    param_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    event_keys: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    games: dict[str, GamePlugin[Any]]
+    texts: dict[str, dict[str, str]]
+    words: Words
 
 
-# Each game's hooks, by kind (in registration order).
-TEXT_HOOKS: dict[str, TextHooks] = {}
-# (event key, next event's key) → the key that says the event in that company (from the games' hooks).
-EVENT_KEYS: dict[tuple[str, str], str] = {}
+def _registered() -> _Registered:
+    return _merged(tuple(games.GAMES))
 
 
-def register_text(kind: str, hooks: TextHooks) -> None:
-    """Make ``kind``'s words known: its card names, parameters, command, variants and renames."""
-    TEXT_HOOKS[kind] = hooks
-    VARIANTS.update(hooks.variants)
-    PARAM_NAMES.update({key: dict(names) for key, names in hooks.param_names.items()})
-    EVENT_KEYS.update(hooks.event_keys)
+@lru_cache(maxsize=4)
+def _merged(plugins: tuple[GamePlugin[Any], ...]) -> _Registered:
+    texts = {lang: dict(strings) for lang, strings in _shared_texts().items()}
+    for game in plugins:
+        for lang, strings in game.texts().items():
+            texts.setdefault(lang, {}).update(strings)
+    every = [g.words for g in plugins]
+    words = Words(card_params=CARD_PARAMS.union(*(w.card_params for w in every)),
+                  word_params=WORD_PARAMS.union(*(w.word_params for w in every)),
+                  variants={k: v for w in every for k, v in w.variants.items()},
+                  param_names={k: v for w in every for k, v in w.param_names.items()},
+                  event_keys={k: v for w in every for k, v in w.event_keys.items()})
+    return _Registered({g.kind: g for g in plugins}, texts, words)
+
+
+def card_params() -> frozenset[str]:
+    """Every parameter that carries card ids: the shared ones and each game's."""
+    return _registered().words.card_params
+
+
+def param_names(key: str) -> Mapping[str, str]:
+    """Engine parameter → template placeholder, for ``key`` (a game's renames)."""
+    return _registered().words.param_names.get(key, {})
 
 
 def _num(params: dict[str, Any], name: str) -> int | None:
@@ -110,20 +116,16 @@ def _sign(params: dict[str, Any], name: str) -> str | None:
     return None if n is None else ("back" if n < 0 else None)
 
 
-# Key → a function of the engine's params naming the variant (``<key>.<variant>``) to use, or None
-# (filled from the games' hooks).
-VARIANTS: dict[str, Callable[[dict[str, Any]], str | None]] = {}
-
 
 def engine_names(key: str, template: str) -> set[str]:
     """The engine parameters ``template`` (of ``key``) reads: its placeholders under the engine's names."""
-    inverse = {new: old for old, new in PARAM_NAMES.get(key, {}).items()}
+    inverse = {new: old for old, new in param_names(key).items()}
     return {inverse.get(name, name) for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
 def variant_key(key: str, params: dict[str, Any]) -> str:
     """``key`` or, at an edge its plain sentence gets wrong, the variant that says it right."""
-    pick = VARIANTS.get(key)
+    pick = _registered().words.variants.get(key)
     if pick is not None:
         name = pick(params)
         if name and has(f"{key}.{name}"):
@@ -142,10 +144,11 @@ def _say(texts: dict[str, dict[str, str]], lang: str, key: str, params: dict[str
     if template is None:
         return key
     # Card ids are the game's: the key says which (``<game>.…``, ``action.<game>.…``) unless a param does.
-    game = next((part for part in key.split(".") if part in TEXT_HOOKS), "")
+    known = _registered().games
+    game = next((part for part in key.split(".") if part in known), "")
     named = params.get("game")
-    game = named if isinstance(named, str) and named in TEXT_HOOKS else game
-    renames = PARAM_NAMES.get(base, {})
+    game = named if isinstance(named, str) and named in known else game
+    renames = param_names(base)
     rendered: dict[str, Any] = {}
     for name, value in params.items():
         rendered[renames.get(name, name)] = _Said(render_param(lang, renames.get(name, name), value, game=game,
@@ -154,6 +157,8 @@ def _say(texts: dict[str, dict[str, str]], lang: str, key: str, params: dict[str
         n = _num(params, name)
         if n is not None:
             rendered.setdefault("back", _Said(-n))
+    if "{start_commands}" in template:
+        rendered.setdefault("start_commands", _Said(start_commands(lang)))
     try:
         return template.format_map(_Lenient(rendered))
     except (IndexError, ValueError):
@@ -200,30 +205,37 @@ def _as_int(value: Any) -> int | None:
         return None
 
 
+def start_commands(lang: str) -> str:
+    """How to start a game, for every game: "`/a start` or `/b start`"."""
+    return f" {t(lang, 'word.or')} ".join(f"`/{g.command} start`" for g in games.GAMES)
+
+
 def render_param(lang: str, name: str, value: Any, *, game: str, params: dict[str, Any] | None = None) -> Any:
     params = params or {}
-    hooks = TEXT_HOOKS.get(game)
-    if name in CARD_PARAMS and _is_ids(value):
+    registered = _registered()
+    words, plugin = registered.words, registered.games.get(game)
+    if name in words.card_params and _is_ids(value):
         if isinstance(value, (list, tuple)):
             return list_text(lang, (card_name(lang, game, v) for v in value))
-        if isinstance(value, str) and hooks is not None and hooks.split_cards and "," in value:
+        if isinstance(value, str) and plugin is not None and plugin.words.split_cards and "," in value:
             from engine.core import split_list
 
             return list_text(lang, (card_name(lang, game, v) for v in split_list(value)))
         return card_name(lang, game, value) if value is not None else "—"
-    for other in TEXT_HOOKS.values():  # a game's own parameters (die faces, effects, …)
-        if other.render is not None:
-            said = other.render(lang, name, value, params)
+    for other in registered.games.values():  # a game's own parameters (die faces, effects, …)
+        render = other.words.render
+        if render is not None:
+            said = render(lang, name, value, params)
             if said is not None:
                 return said
     if name == "die_index" and _num(params, "index") is not None:
         return int(value) + 1  # the engine counts the two rolled dice from 0; players from 1
     if name == "method" and isinstance(value, str) and has(f"word.method_{value}"):
         return t(lang, f"word.method_{value}")
-    if name in ("action", "expected") and isinstance(value, str) and hooks is not None:
+    if name in ("action", "expected") and isinstance(value, str) and plugin is not None:
         # Action types are the commands players type: say the command.
         names = [v.strip() for v in value.split(",") if v.strip() and v.strip() != "—"]
-        return list_text(lang, (f"`/{hooks.command} {v}`" for v in names))
+        return list_text(lang, (f"`/{plugin.command} {v}`" for v in names))
     if name == "choices" and isinstance(value, (list, tuple)):  # closed words by their names: 見習い、魔法使い…
         return list_text(lang, (t(lang, f"word.{v}") if has(f"word.{v}") else str(v) for v in value))
     if isinstance(value, (list, tuple)):
@@ -234,7 +246,7 @@ def render_param(lang: str, name: str, value: Any, *, game: str, params: dict[st
         return t(lang, f"reason.{value}")
     if name == "waiting" and isinstance(value, str) and has(f"step.{value}"):
         return t(lang, f"step.{value}")
-    if name in WORD_PARAMS and isinstance(value, str) and has(f"word.{value}"):
+    if name in words.word_params and isinstance(value, str) and has(f"word.{value}"):
         # Closed words the engine passes as values (difficulties, elements, …) are translated too.
         return t(lang, f"word.{value}")
     if value is None:
@@ -257,8 +269,8 @@ def list_text(lang: str, items: Iterable[str]) -> str:
 def card_name(lang: str, game: str, card_id: Any) -> str:
     """The card's name in ``lang`` (the id itself when it is no card of ``game``)."""
     card_id = str(card_id)
-    hooks = TEXT_HOOKS.get(game)
-    name = hooks.card_name(lang, card_id) if hooks is not None else None
+    plugin = _registered().games.get(game)
+    name = plugin.words.card_name(lang, card_id) if plugin is not None else None
     return card_id if name is None else name
 
 
@@ -266,11 +278,12 @@ def event_lines(lang: str, events: Iterable[Any]) -> list[str]:
     """The sentences of a reply's events, in order. An event's words may depend on the next one: the token's
     last move, at the end of year 3, is said as the end of the game rather than as a month."""
     events = list(events)
+    event_keys = _registered().words.event_keys
     lines = []
     for i, event in enumerate(events):
         key = event.key
         following = events[i + 1].key if i + 1 < len(events) else ""
-        key = EVENT_KEYS.get((key, following), key)
+        key = event_keys.get((key, following), key)
         lines.append(t(lang, key, **event.params))
     return lines
 
@@ -296,6 +309,3 @@ def english(key: str) -> str:
     """The English template of ``key`` (for command-tree strings that are also reply words)."""
     return catalog_texts()["en"].get(key, key)
 
-
-# The games' words (until the game registry registers them itself): imported last, as they use this module.
-from . import text as _games_text  # noqa: E402, F401

@@ -3,8 +3,8 @@
 A card named by part of its name or with a typo is accepted when exactly one card fits (the catalogs'
 ``resolve``); the reply then says which card was understood, so a wrong guess is seen and undone at once.
 A game whose commands turn names into ids before the engine sees them records what they read with ``note``; one
-whose engine reads the typed names itself says so in its registry entry (``read_names``), and ``from_action``
-reads them back from the action.
+whose engine reads the typed names itself reads them back from the action (its plugin's ``names_read``), which
+``from_action`` asks.
 """
 
 from __future__ import annotations
@@ -35,9 +35,10 @@ def from_action(kind: str, action: Action | None) -> list[tuple[str, str, str]]:
     """Names in an action that were not exact, for a game whose engine reads typed names: (game, typed, card)."""
     from . import games
 
-    if action is None or kind not in games.KINDS:
+    game = games.by_kind().get(kind)
+    if action is None or game is None:
         return []
-    return [(kind, typed, card) for typed, card in games.get(kind).names_read(action)]
+    return [(kind, typed, card) for typed, card in game.names_read(action)]
 
 
 def text(lang: str, notes: list[tuple[str, str, str]]) -> str | None:

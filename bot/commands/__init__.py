@@ -1,1 +1,1 @@
-"""Slash commands, one module per game (named in its registry entry, bot/games) and ``/game`` for what is common."""
+"""Slash commands: ``/game`` (what every game shares) and the parts every game's command group uses."""

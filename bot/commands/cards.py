@@ -23,7 +23,7 @@ from discord import app_commands
 
 from engine.core import Catalog
 
-from ..controller import lang
+from ..replies import lang
 from .common import card_choices, ids_of, ids_or_pick
 
 ChoicesSource = Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]]

@@ -1,4 +1,4 @@
-"""What both games' commands share: starting a game, card autocomplete, the reveal form."""
+"""What every game's commands share: starting a game, card autocomplete, the reveal form."""
 
 from __future__ import annotations
 
@@ -13,13 +13,34 @@ from engine.core import Catalog, GameRecord, RuleError, split_list
 
 from .. import understood
 from ..buttons import FieldSpec
-from ..controller import lang, send
 from ..i18n import L, card_name, t
 from ..sessions import Refusal
 from ..store import GameRow, StoreError
 
 if TYPE_CHECKING:
-    from ..app import SoloBot
+    from ..controller import Controller
+    from ..sessions import GameService
+
+
+class GameGroup(app_commands.Group):
+    """A game's slash command group, given what its commands need when it is built: the controller (every
+    change and its reply) and the session service (read-only looks)."""
+
+    def __init__(self, controller: Controller, service: GameService, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.controller = controller
+        self.service = service
+
+    async def start_game(self, interaction: discord.Interaction, kind: str, options: dict[str, Any]) -> None:
+        channel = interaction.channel
+        parent_id = getattr(channel, "parent_id", None) if isinstance(channel, discord.Thread) else None
+        await self.controller.start(interaction, kind, options, parent_id)
+
+
+def group_of(interaction: discord.Interaction) -> GameGroup:
+    """The group of the command being typed: a transformer's autocomplete is given only the interaction, and the
+    group is the command's binding."""
+    return interaction.command.binding  # type: ignore[union-attr, return-value]
 
 
 def word_choices(*values: str) -> list[app_commands.Choice[str]]:
@@ -27,11 +48,10 @@ def word_choices(*values: str) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=L(v, f"word.{v}"), value=v) for v in values]
 
 
-async def current_record(interaction: discord.Interaction[SoloBot], kind: str) -> GameRecord | None:
+async def current_record(service: GameService, channel_id: int | None, kind: str) -> GameRecord | None:
     """The channel's game of ``kind``, for autocomplete: read-only, no lock, None when there is none."""
-    service = interaction.client.service
     try:
-        row = await service.active(interaction.channel_id)
+        row = await service.active(channel_id)
         if row is None or row.kind != kind:
             return None
         return await service.record(row)
@@ -39,21 +59,14 @@ async def current_record(interaction: discord.Interaction[SoloBot], kind: str) -
         return None
 
 
-async def record_to_look_at(interaction: discord.Interaction[SoloBot], kind: str,
+async def record_to_look_at(service: GameService, channel_id: int | None, kind: str,
                             game_id: int | None) -> tuple[GameRow, GameRecord]:
     """The channel's game for a read-only look (forecast, danger meter): anyone may look. A refusal reaches
     the user through the error handler."""
-    service = interaction.client.service
-    row = await service.require(interaction.channel_id, kind=kind)
+    row = await service.require(channel_id, kind=kind)
     if game_id is not None and row.id != game_id:
         raise Refusal("refuse.stale_game")
     return row, await service.record(row)
-
-
-async def start_game(interaction: discord.Interaction[SoloBot], kind: str, options: dict[str, Any]) -> None:
-    channel = interaction.channel
-    parent_id = getattr(channel, "parent_id", None) if isinstance(channel, discord.Thread) else None
-    await interaction.client.controller.start(interaction, kind, options, parent_id)
 
 
 def card_choices(
@@ -185,9 +198,3 @@ def reveal_form(lg: str, count: int | None) -> tuple[str, list[FieldSpec]]:
     placeholder = t(lg, "form.reveal.placeholder")
     label = t(lg, "form.reveal.label", count=count if count is not None else "?")
     return t(lg, "form.reveal.title"), [FieldSpec("cards", label, placeholder, long=True)]
-
-
-async def ephemeral_notice(interaction: discord.Interaction, key: str, **params: Any) -> None:
-    from ..render.embeds import notice_embed
-
-    await send(interaction, embed=notice_embed(lang(interaction), key, kind="info", **params), ephemeral=True)

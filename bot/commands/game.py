@@ -14,17 +14,19 @@ from engine.core import Action, RuleError
 
 from .. import games
 from ..buttons import ButtonSpec, view_of
-from ..controller import lang, send
 from ..delivery import NotAcknowledged
-from ..games import KINDS
 from ..i18n import L, card_name, t
 from ..render.embeds import COLOURS, colour_of, game_embed, notice_embed
+from ..replies import lang, send
 from ..sessions import Played, Refusal
 from ..store import GameRow, StaleVersion
 from .common import card_choices, card_id_of, word_choices
 
 if TYPE_CHECKING:
     from ..app import SoloBot
+    from ..controller import Controller
+    from ..sessions import GameService
+    from ..store import Store
 
 Interaction = discord.Interaction["SoloBot"]
 
@@ -33,7 +35,7 @@ HISTORY_LIMIT = 15
 
 def game_choices() -> list[app_commands.Choice[str]]:
     """One choice per registered game (its English name, ``word.<kind>`` in Japanese)."""
-    return [app_commands.Choice(name=L(g.name, f"word.{g.kind}"), value=g.kind) for g in games.games()]
+    return [app_commands.Choice(name=L(g.name, f"word.{g.kind}"), value=g.kind) for g in games.GAMES]
 
 
 def difficulty_choices() -> list[app_commands.Choice[str]]:
@@ -47,44 +49,50 @@ DIFFICULTIES = difficulty_choices()
 
 
 def _default_game() -> str:
-    return games.games()[0].kind
+    return games.GAMES[0].kind
 
 
 def _neutral_colour() -> int:
     """The colour of replies about every game (stats, help): the first game's."""
-    return games.games()[0].colour
+    return games.GAMES[0].colour
 
 
 class GameCommands(app_commands.Group):
-    def __init__(self) -> None:
+    """``/game``: given the controller, the session service and the store (leaderboards, stats, history) when
+    it is built."""
+
+    def __init__(self, controller: Controller, service: GameService, store: Store) -> None:
         super().__init__(name="game", description=L("The game in this channel, results and help", "cmd.game"))
+        self.controller = controller
+        self.service = service
+        self.store = store
 
     @app_commands.command(name="status", description=L("Show the game in this channel", "cmd.game.status"))
     async def status(self, interaction: Interaction) -> None:
-        row = await _latest(interaction)
-        record = await interaction.client.service.record(row)
+        row = await self._latest(interaction)
+        record = await self.service.record(row)
         # Anyone may look; only the owner's view carries the buttons that change the game.
         mine = interaction.user.id == row.owner_id
         if row.status in ("abandoned", "finished"):  # no next step, no buttons, no undo footer
             await send(interaction, embed=over_embed(lang(interaction), row, record), ephemeral=not mine)
             return
         played = Played(row, record.last, record)
-        await interaction.client.controller.show(interaction, played, picture=True, ephemeral=not mine,
+        await self.controller.show(interaction, played, picture=True, ephemeral=not mine,
                                                 buttons=mine)
 
     @app_commands.command(name="undo", description=L("Take back the last action", "cmd.game.undo"))
     async def undo(self, interaction: Interaction) -> None:
-        row = await _latest(interaction)
+        row = await self._latest(interaction)
         if row.status == "abandoned":
             raise Refusal("refuse.undo_abandoned", game=row.kind, game_id=row.id)
-        await interaction.client.controller.undo(interaction, game_id=row.id)
+        await self.controller.undo(interaction, game_id=row.id)
 
     @app_commands.command(name="history", description=L("The last actions of the game", "cmd.game.history"))
     async def history(self, interaction: Interaction) -> None:
         lg = lang(interaction)
-        ctl = interaction.client.controller
-        row = await _latest(interaction)
-        actions = await interaction.client.store.history(row.id, HISTORY_LIMIT)
+        ctl = self.controller
+        row = await self._latest(interaction)
+        actions = await self.store.history(row.id, HISTORY_LIMIT)
         lines = []
         for a in reversed(actions):
             text = ctl.describe_action(lg, row.kind, Action.from_json(a.action))
@@ -97,10 +105,9 @@ class GameCommands(app_commands.Group):
 
     @app_commands.command(name="export", description=L("The game record as a JSON file", "cmd.game.export"))
     async def export(self, interaction: Interaction) -> None:
-        row = await _latest(interaction)
-        record = await interaction.client.service.full_record(row)
-        result = await interaction.client.store.result(row.id)
-        data = export_record(row, record, result)
+        row = await self._latest(interaction)
+        record = await self.service.full_record(row)
+        data = export_record(row, record)
         text = json.dumps(data, ensure_ascii=False, indent=2)
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"{row.kind}-game-{row.id}.json")
         embed = notice_embed(lang(interaction), "export.text", kind=row.kind, game=row.kind, game_id=row.id,
@@ -110,7 +117,7 @@ class GameCommands(app_commands.Group):
     @app_commands.command(name="abandon", description=L("Abandon the game in this channel", "cmd.game.abandon"))
     async def abandon(self, interaction: Interaction) -> None:
         lg = lang(interaction)
-        service = interaction.client.service
+        service = self.service
         row = await service.require(interaction.channel_id)
         perms = interaction.permissions
         if row.owner_id != interaction.user.id and not perms.manage_guild:
@@ -128,14 +135,14 @@ class GameCommands(app_commands.Group):
                           difficulty: str | None = None) -> None:
         lg = lang(interaction)
         # Discord only sends the offered choices; a stale sync could send others: fall back to the defaults.
-        game = game if game in KINDS else _default_game()
+        game = game if game in games.by_kind() else _default_game()
         difficulty = difficulty if difficulty in games.difficulties() else None
         entry = games.get(game)
-        rows = await interaction.client.store.leaderboard(interaction.guild_id, game, difficulty, limit=10,
+        rows = await self.store.leaderboard(interaction.guild_id, game, difficulty, limit=10,
                                                           ranking=entry.ranking)
         lines = []
         for rank, r in enumerate(rows, 1):
-            detail = entry.row_text(lg, r)
+            detail = entry.leaderboard_row(lg, r)
             lines.append(f"**{rank}.** <@{r.user_id}> — {detail} · {r.finished_at[:10]}")
         title = t(lg, "leaderboard.title", game=game) + (f" · {t(lg, f'word.{difficulty}')}" if difficulty else "")
         embed = discord.Embed(title=title, description="\n".join(lines) or t(lg, "leaderboard.empty"),
@@ -147,12 +154,12 @@ class GameCommands(app_commands.Group):
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
         lg = lang(interaction)
         who = user or interaction.user
-        stats = await interaction.client.store.stats(interaction.guild_id, who.id, rankings=games.rankings())
+        stats = await self.store.stats(interaction.guild_id, who.id, rankings=games.rankings())
         embed = discord.Embed(title=t(lg, "stats.title", user=who.display_name), colour=_neutral_colour())
         embed.description = t(lg, "stats.totals", games=stats.get("games", 0), wins=stats.get("wins", 0),
                               losses=stats.get("losses", 0), abandoned=stats.get("abandoned", 0))
         for kind, best in (stats.get("best") or {}).items():
-            value = t(lg, "stats.no_best") if best is None else games.get(kind).row_text(lg, best)
+            value = t(lg, "stats.no_best") if best is None else games.get(kind).leaderboard_row(lg, best)
             embed.add_field(name=t(lg, "stats.best", game=kind), value=value, inline=False)
         await send(interaction, embed=embed)
 
@@ -161,7 +168,7 @@ class GameCommands(app_commands.Group):
     async def forget(self, interaction: Interaction) -> None:
         """Shows what would go, with a button only the caller can press (see on_forget)."""
         lg = lang(interaction)
-        data = await interaction.client.store.user_data(interaction.user.id)
+        data = await self.store.user_data(interaction.user.id)
         if not data["games"] and not data["ended_others"]:
             await send(interaction, embed=notice_embed(lg, "forget.nothing", kind="info"), ephemeral=True)
             return
@@ -180,18 +187,18 @@ class GameCommands(app_commands.Group):
     async def card(self, interaction: Interaction, name: app_commands.Range[str, 1, 100],
                    game: str | None = None) -> None:
         lg = lang(interaction)
-        row = await interaction.client.store.last_game(interaction.channel_id)
+        row = await self.store.last_game(interaction.channel_id)
         active = row if row is not None and row.status == "active" else None
         found = lookup_cards(name, _lookup_kinds(game, active))
         summary = None
         embeds = []
         for kind, card_id in found:
             if active is not None and active.kind == kind and summary is None:
-                summary = (await interaction.client.service.record(active)).state.summary()
+                summary = (await self.service.record(active)).state.summary()
             entry = games.get(kind)
             embed = discord.Embed(title=card_name(lg, kind, card_id), colour=entry.colour)
             shown = summary if active is not None and active.kind == kind else None
-            for field_name, value in entry.card_lookup(lg, card_id, shown):
+            for field_name, value in entry.card_fields(lg, card_id, shown):
                 embed.add_field(name=field_name, value=value[:1024], inline=False)
             embed.set_footer(text=t(lg, "card.lookup.footer"))
             embeds.append(embed)
@@ -204,7 +211,7 @@ class GameCommands(app_commands.Group):
     async def card_autocomplete(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
         """The cards of the chosen game, else of the channel's game, else of every game (first game first)."""
         chosen = getattr(interaction.namespace, "game", None)
-        row = await interaction.client.service.active(interaction.channel_id)
+        row = await self.service.active(interaction.channel_id)
         choices: list[app_commands.Choice[str]] = []
         for kind in _lookup_kinds(chosen, row):
             option = games.get(kind).card_option()
@@ -217,9 +224,9 @@ class GameCommands(app_commands.Group):
     async def help(self, interaction: Interaction, game: str | None = None) -> None:
         lg = lang(interaction)
         # Discord only sends the offered choices; anything else (a stale sync) gets the whole help.
-        shown = [games.get(game)] if game in KINDS else games.games()
-        rows = [(key, g.help_row_params(key)) for g in shown for key in g.help_keys]
-        if game not in KINDS:
+        shown = [games.get(game)] if game in games.by_kind() else games.GAMES
+        rows = [(key, g.help_params(key)) for g in shown for key in g.help_keys]
+        if game not in games.by_kind():
             rows = [("help.intro", {}), *rows, ("help.game", {})]
         embed = discord.Embed(title=t(lg, "help.title"), colour=_neutral_colour())
         for key, params in rows:
@@ -227,13 +234,49 @@ class GameCommands(app_commands.Group):
         await send(interaction, embed=embed, ephemeral=True)
 
 
+    async def _latest(self, interaction: Interaction) -> GameRow:
+        """The channel's active game, else its most recent one (status, history and export still work)."""
+        row = await self.store.last_game(interaction.channel_id)
+        if row is None:
+            raise Refusal("refuse.no_game", kind="any")
+        return row
+
+    async def on_forget(self, interaction: Interaction, mark: int, owner: str | None) -> None:
+        """The confirmation button of /game forget: only its user may press it, and only while it is fresh."""
+        ctl = self.controller
+        lg = lang(interaction)
+        gate = await ctl.arrive(interaction, ephemeral=True)
+        if gate is None:
+            return
+        if owner != str(interaction.user.id):
+            await send(interaction, embed=notice_embed(lg, "forget.not_yours"), ephemeral=True)
+            return
+        sent = getattr(interaction.message, "created_at", None)
+        too_old = sent is None or (discord.utils.utcnow() - sent).total_seconds() > FORGET_CONFIRM_MINUTES * 60
+        try:
+            data = await self.store.user_data(interaction.user.id)
+            if too_old or forget_mark(data) != mark:
+                raise StaleVersion(game_id=0)
+            forgotten = await self.service.forget_user(interaction.user.id, expected_mark=data["mark"],
+                                                                     before_commit=gate)
+        except NotAcknowledged as exc:
+            ctl.not_acknowledged(interaction, exc)
+            return
+        except StaleVersion:
+            await send(interaction, embed=notice_embed(lg, "forget.stale", minutes=FORGET_CONFIRM_MINUTES),
+                       ephemeral=True)
+            return
+        await send(interaction, embed=notice_embed(lg, "forget.done", kind="info", games=forgotten["games"],
+                                                   actions=forgotten["actions"], snapshots=forgotten["snapshots"],
+                                                   results=forgotten["results"]), ephemeral=True)
+
 def _lookup_kinds(game: str | None, active: GameRow | None) -> list[str]:
     """The games whose cards /game card searches: the one chosen, else the channel's game, else all of them."""
-    if game in KINDS:
+    if game in games.by_kind():
         return [game]
-    if active is not None and active.kind in KINDS:
+    if active is not None and active.kind in games.by_kind():
         return [active.kind]
-    return [g.kind for g in games.games() if g.card_option() is not None]
+    return [g.kind for g in games.GAMES if g.card_option() is not None]
 
 
 def lookup_cards(text: str, kinds: list[str]) -> list[tuple[str, str]]:
@@ -267,15 +310,7 @@ def over_embed(lg: str, row: GameRow, record: Any) -> discord.Embed:
     return embed
 
 
-async def _latest(interaction: Interaction) -> GameRow:
-    """The channel's active game, else its most recent one (status, history and export still work)."""
-    row = await interaction.client.store.last_game(interaction.channel_id)
-    if row is None:
-        raise Refusal("refuse.no_game", kind="any")
-    return row
-
-
-def export_record(row: GameRow, record: Any, result: Any) -> dict[str, Any]:
+def export_record(row: GameRow, record: Any) -> dict[str, Any]:
     """The JSON record of DESIGN.md: game, options, seed, actions, state, result."""
     if row.status == "abandoned":
         outcome: dict[str, Any] | None = {"outcome": "abandoned"}
@@ -309,42 +344,12 @@ def forget_mark(data: dict[str, Any]) -> int:
     return zlib.crc32(str(data["mark"]).encode()) % 1_000_000_000
 
 
-async def on_forget(interaction: Interaction, mark: int, owner: str | None) -> None:
-    """The confirmation button of /game forget: only its user may press it, and only while it is fresh."""
-    ctl = interaction.client.controller
-    lg = lang(interaction)
-    gate = await ctl.arrive(interaction, ephemeral=True)
-    if gate is None:
-        return
-    if owner != str(interaction.user.id):
-        await send(interaction, embed=notice_embed(lg, "forget.not_yours"), ephemeral=True)
-        return
-    sent = getattr(interaction.message, "created_at", None)
-    too_old = sent is None or (discord.utils.utcnow() - sent).total_seconds() > FORGET_CONFIRM_MINUTES * 60
-    try:
-        data = await interaction.client.store.user_data(interaction.user.id)
-        if too_old or forget_mark(data) != mark:
-            raise StaleVersion(game_id=0)
-        forgotten = await interaction.client.service.forget_user(interaction.user.id, expected_mark=data["mark"],
-                                                                 before_commit=gate)
-    except NotAcknowledged as exc:
-        ctl.not_acknowledged(interaction, exc)
-        return
-    except StaleVersion:
-        await send(interaction, embed=notice_embed(lg, "forget.stale", minutes=FORGET_CONFIRM_MINUTES),
-                   ephemeral=True)
-        return
-    await send(interaction, embed=notice_embed(lg, "forget.done", kind="info", games=forgotten["games"],
-                                               actions=forgotten["actions"], snapshots=forgotten["snapshots"],
-                                               results=forgotten["results"]), ephemeral=True)
-
-
 def install(bot: SoloBot) -> None:
-    group = GameCommands()
+    group = GameCommands(bot.controller, bot.service, bot.store)
     for name, option, choices in (("leaderboard", "game", game_choices()), ("help", "game", game_choices()),
                                   ("card", "game", game_choices()),
                                   ("leaderboard", "difficulty", difficulty_choices())):
         # The registry's games now (GAMES: at import); discord.py's own decorator, applied to the command.
         app_commands.choices(**{option: choices})(group.get_command(name))
     bot.tree.add_command(group)
-    bot.controller.ops["forget"] = on_forget
+    bot.controller.ops["forget"] = group.on_forget

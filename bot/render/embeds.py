@@ -15,7 +15,7 @@ from engine.core import Event, Waiting
 from .. import games
 from ..i18n import event_lines, t
 
-# A notice's colours; a game's own comes from its registry entry (``colour_of``).
+# A notice's colours; a game's own comes from its plugin (``colour_of``).
 COLOURS = {"error": 0xDC2626, "won": 0x16A34A, "lost": 0x6B7280}
 MAX_DESCRIPTION = 4000
 MAX_FIELD = 1000
@@ -52,24 +52,19 @@ def game_embed(
 
 
 def state_fields(lang: str, kind: str, summary: dict[str, Any]) -> list[tuple[str, str, bool]]:
-    """The state a reply shows, from the game's registry entry."""
-    fields = games.get(kind).part("state_fields")
-    return fields(lang, summary) if fields is not None else []
+    """The state a reply shows, from the game's plugin."""
+    return games.get(kind).state_fields(lang, summary)
 
 
 def colour_of(kind: str, summary: dict[str, Any] | None = None) -> int:
     """A reply's colour: the game's (or what its state says, e.g. the season), else a notice's own."""
     if kind in COLOURS:
         return COLOURS[kind]
-    if kind not in games.KINDS:
+    game = games.by_kind().get(kind)
+    if game is None:
         return 0x6B7280
-    game = games.get(kind)
-    if summary is not None:
-        own = game.part("colour")
-        colour = own(summary) if own is not None else None
-        if colour is not None:
-            return colour
-    return game.colour
+    colour = game.state_colour(summary) if summary is not None else None
+    return game.colour if colour is None else colour
 
 
 def notice_embed(lang: str, key: str, *, kind: str = "error", params: dict[str, Any] | None = None,

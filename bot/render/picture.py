@@ -10,10 +10,10 @@ the same bytes (no timestamps, no randomness, the basic text layout engine rathe
 machine happens to have).
 
 Cheap pictures (issue 12): what does not change is not drawn again. A board is pasted together from layers
-(panels, tiles, the season wheel) each drawn once per language and the summary parts it shows; a whole picture
+(panels, tiles, a wheel) each drawn once per language and the summary parts it shows; a whole picture
 is remembered by the summary parts it depends on. The static
-layers, those that show nothing of one game (the wheel of each month, every Seasons card's tile, the Lair, each
-city's panel and Troop and Building rows, every Wonder's tile), are drawn on the picture thread at start and
+layers, those that show nothing of one game in progress (a game's wheel of each month, every card's tile, each
+panel of its board), are drawn on the picture thread at start and
 while no picture waits (``prepare``; bot/pictures.py), in the languages pictures have been drawn in, so that
 the first picture of a game draws none of them.
 """

@@ -1,7 +1,7 @@
 """The public result post: the breakdown, the margin and a picture made for sharing; and its withdrawn form.
 
 ``parts`` is the breakdown a game's UI gives (``result_parts``); the game's own lines and picture come from
-its registry entry (``result_lines``, ``result_picture`` of its embed module). Every part is optional: a result
+its plugin (``result_lines``, ``result_picture``). Every part is optional: a result
 without parts (an older game) still gets its card. ``result`` is the engine's ``Result`` (or its JSON).
 """
 
@@ -58,8 +58,7 @@ def result_embed(lang: str, *, kind: str, owner_id: int, options: dict[str, Any]
                           colour=COLOURS["won" if outcome == "won" else "lost"])
     embed.add_field(name=t(lang, "result.player"), value=f"<@{owner_id}>", inline=True)
     embed.add_field(name=t(lang, "result.difficulty"), value=t(lang, f"word.{options.get('difficulty')}"), inline=True)
-    lines = games.get(kind).part("result_lines")
-    for name, value in (lines(lang, result, parts) if lines else []):
+    for name, value in games.get(kind).result_lines(lang, result, parts):
         embed.add_field(name=name, value=value[:1024], inline=False)
     embed.set_footer(text=date)
     return embed
@@ -94,9 +93,7 @@ def result_picture(lang: str, *, kind: str, options: dict[str, Any], result: Res
     difficulty = t(lang, f"word.{options.get('difficulty')}")
     draw.text((WIDTH / 2, 108), f"{game} · {difficulty}", font=picture_text.font(20, lang), fill=MUTED,
               anchor="mm")
-    draw_part = games.get(kind).part("result_picture")
-    if draw_part is not None:
-        draw_part(draw, lang, result, parts, won)
+    games.get(kind).result_picture(draw, lang, result, parts, won)
     return png(image)
 
 

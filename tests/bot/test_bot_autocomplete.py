@@ -44,3 +44,15 @@ async def test_volfyirion_cards_and_cities(driver):
     assert [c["value"] for c in cards] == ["Guard"]
     cities = await driver.autocomplete("volfyrion play", {"card": "Guard", "city": "a"}, focused="city")
     assert {c["value"] for c in cities} == {"Tylaris", "Vahylea", "Alantar"}
+
+
+async def test_v2_1_cards_in_play_come_from_the_channels_game_through_the_commands_group(driver):
+    """A card option's own autocomplete (a transformer's) reads the game through the group the command belongs
+    to, as the group's own autocomplete (the city) does: no service found on the client."""
+    await driver.slash("volfyrion start", {"difficulty": "normal"})
+    assert await driver.autocomplete("volfyrion remove", {"card": ""}, focused="card") == []
+    await driver.slash("volfyrion play", {"card": "Guard", "city": "Tylaris"})
+    in_play = await driver.autocomplete("volfyrion remove", {"card": "gu"}, focused="card")
+    assert [c["value"] for c in in_play] == ["Guard"]
+    troops = await driver.autocomplete("volfyrion redeploy", {"troop": ""}, focused="troop")
+    assert [c["value"] for c in troops] == ["Guard"]

@@ -160,7 +160,8 @@ async def test_undo_says_what_to_put_back_seasons_season_change_both_languages(t
 
 def test_s7_3_the_final_score_says_no_zero_penalty_in_both_languages():
     """Zero counts are not said (ja-style): no "bonus track 0", no "hand 0 × 5", no "0 of 3 standing"."""
-    from bot.render import seasons_embed, volfyirion_embed
+    from bot.games.seasons import embed as seasons_embed
+    from bot.games.volfyirion import embed as volfyirion_embed
     from engine.core import Result
 
     def player(bonus_penalty, hand):

@@ -13,7 +13,7 @@ from play import button
 
 from bot.app import create_bot
 from bot.config import Config
-from bot.controller import think
+from bot.replies import think
 from bot.sessions import Refusal
 from bot.store import StoreError
 

@@ -6,21 +6,17 @@ from __future__ import annotations
 import pytest
 from play import button, export
 
-from bot import games
 from conftest import running_bot
 from engine.core import Result
-from tests.thirdgame import KIND, register
+from tests.thirdgame import KIND, registered
 from tests.thirdgame.rules import autoplay
 
 
 @pytest.fixture
 async def tug(standin, db_path):  # noqa: ANN001, ANN201 - registered before the bot starts, gone after
-    register()
-    try:
+    with registered():
         async with running_bot(standin, db_path, seed=5) as driver:
             yield driver
-    finally:
-        games.unregister(KIND)
 
 
 async def test_a_third_game_plays_end_to_end_through_the_registry(tug) -> None:  # noqa: ANN001

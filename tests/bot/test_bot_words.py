@@ -13,7 +13,7 @@ import string
 
 import pytest
 
-from bot.i18n import CARD_PARAMS, PARAM_NAMES, catalog_texts, event_lines, t
+from bot.i18n import card_params, catalog_texts, event_lines, param_names, t
 from bot.render import embeds
 from engine.core import Event
 
@@ -51,7 +51,7 @@ WORDS = {
 
 def engine_params(key: str, template: str) -> dict:
     """Realistic parameters for ``key``, under the names the engine uses."""
-    inverse = {new: old for old, new in PARAM_NAMES.get(_base(key), {}).items()}
+    inverse = {new: old for old, new in param_names(_base(key)).items()}
     volf = "volfyirion" in key
     params = {}
     for _, name, _, _ in string.Formatter().parse(template):
@@ -120,9 +120,9 @@ def problems_in(lang: str) -> list[str]:
         if "#13" in text or "驚愕の箱" in text or "Amazing Box" in text:
             problems.append(f"{key}: a count shown as a card: {text}")
         for _, name, _, _ in string.Formatter().parse(template):
-            engine_name = {v: k for k, v in PARAM_NAMES.get(_base(key), {}).items()}.get(name, name)
+            engine_name = {v: k for k, v in param_names(_base(key)).items()}.get(name, name)
             value = params.get(engine_name)
-            if name in CARD_PARAMS and isinstance(value, str) and value.isdigit():
+            if name in card_params() and isinstance(value, str) and value.isdigit():
                 if f"#{value}" not in text:
                     problems.append(f"{key}: the card {value} is not named: {text}")
             elif isinstance(value, int) and not isinstance(value, bool) and value == COUNT and name != "game_id":
@@ -215,7 +215,7 @@ def test_bot_dice_are_described_by_a_face_players_can_find(lang):
 
 def test_effect_choices_have_names_in_both_languages():
     """Issue 11 point 10 / issue 10 point 7: `/seasons effect` offered `cannot_pay`, `onys` as names in English."""
-    from bot.commands.seasons import _effect_choices
+    from bot.games.seasons.commands import _effect_choices
     from engine.seasons import EFFECT_KINDS
 
     choices = _effect_choices()

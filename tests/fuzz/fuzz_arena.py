@@ -151,8 +151,7 @@ class Arena:
             misses = 0
             self._owners[game_id] = row.owner_id
             record = await self.bot.service.full_record(row)
-            result = await self.bot.store.result(row.id)
-            data = export_record(row, record, result)
+            data = export_record(row, record)
             data.pop("updated_at", None)
             games[game_id] = json.dumps(data, sort_keys=True, default=str)
             self._games[game_id] = (row.status, row.ply)

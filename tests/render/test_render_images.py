@@ -9,11 +9,11 @@ import math
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
+from bot.games.seasons import board as sb
+from bot.games.seasons.board import board as seasons_board
+from bot.games.volfyirion import board as vb
+from bot.games.volfyirion.board import board as volfyirion_board
 from bot.render import picture
-from bot.render import seasons_board as sb
-from bot.render import volfyirion_board as vb
-from bot.render.seasons_board import board as seasons_board
-from bot.render.volfyirion_board import board as volfyirion_board
 from engine.seasons import cards as seasons_cards
 from engine.volfyirion import RULES as VOLFYIRION
 from engine.volfyirion import cards as volfyirion_cards

@@ -8,11 +8,11 @@ import io
 import pytest
 from PIL import Image, ImageDraw
 
+from bot.games.seasons import board as sb
+from bot.games.volfyirion import board as vb
 from bot.i18n import t
 from bot.render import picture, results
-from bot.render import seasons_board as sb
 from bot.render import text as picture_text
-from bot.render import volfyirion_board as vb
 from engine.seasons import CATALOG as SEASONS_CARDS
 
 

@@ -11,10 +11,10 @@ import threading
 import pytest
 
 from bench.bench_images import start_summaries
+from bot.games.seasons import board as sb
+from bot.games.volfyirion import board as vb
 from bot.pictures import PictureQueue
 from bot.render import picture
-from bot.render import seasons_board as sb
-from bot.render import volfyirion_board as vb
 
 
 async def test_a_picture_the_message_already_shows_is_not_uploaded_again():

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from PIL import ImageDraw
 
+from bot.games.seasons.board import board
 from bot.render import picture
-from bot.render.seasons_board import board
 from engine.seasons import RULES
 
 

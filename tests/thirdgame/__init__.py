@@ -2,43 +2,81 @@
 
 An automaton with two actions: each turn the player pushes (+1 for the player, then the automaton pulls with a
 seeded die) or passes (the automaton gains 1). After five turns the higher score wins; a tie goes to the
-automaton. ``register()`` adds it to the bot's registry (its strings included); nothing outside tests/thirdgame
-names it.
+automaton. ``GAME`` is its plugin: a test appends it to ``bot.games.GAMES`` (``registered``); nothing outside
+tests/thirdgame names it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from bot import games
+from bot.games import GamePlugin
+from bot.store import Ranking
+
 KIND = "tug"
 
 
-def entry():  # noqa: ANN201
-    from bot.games import Game
-    from bot.store import Ranking
+class TugGame(GamePlugin[dict[str, Any]]):
+    kind = KIND
+    name = "Tug"
+    command = "tug"
+    colour = 0x10B981
+    ranking = Ranking(order=(("margin", "desc"), ("length", "asc")), outcomes=("won", "lost"))
+    difficulties = ("normal",)
+    help_keys = ("help.tug",)
 
-    from .texts import TEXTS
+    def rules(self) -> Any:
+        from .rules import RULES
 
-    return Game(
-        kind=KIND,
-        name="Tug",
-        command="tug",
-        rules="tests.thirdgame.rules:RULES",
-        autoplay="tests.thirdgame.rules:autoplay",
-        commands="tests.thirdgame.commands",
-        colour=0x10B981,
-        ranking=Ranking(order=(("margin", "desc"), ("length", "asc")), outcomes=("won", "lost")),
-        embed="tests.thirdgame.embed",
-        board="tests.thirdgame.embed:board",
-        typed="tests.thirdgame.embed:typed_command",
-        leaderboard_row="tests.thirdgame.embed:leaderboard_row",
-        difficulties=("normal",),
-        options={"difficulty": ("normal",)},
-        help_keys=("help.tug",),
-        texts=lambda: TEXTS,
-    )
+        return RULES
+
+    def commands(self, controller: Any, service: Any) -> Any:
+        from .commands import TugCommands
+
+        return TugCommands(controller, service)
+
+    def ui(self) -> Any:
+        from .commands import TugUI
+
+        return TugUI()
+
+    def leaderboard_row(self, lang: str, row: Any) -> str:
+        from .embed import leaderboard_row
+
+        return leaderboard_row(lang, row)
+
+    def state_fields(self, lang: str, summary: dict[str, Any]) -> Any:
+        from .embed import state_fields
+
+        return state_fields(lang, summary)
+
+    def result_lines(self, lang: str, result: Any, parts: dict[str, Any]) -> Any:
+        from .embed import result_lines
+
+        return result_lines(lang, result, parts)
+
+    def texts(self) -> dict[str, dict[str, str]]:
+        from .texts import TEXTS
+
+        return TEXTS
+
+    def typed_command(self, action: Any) -> tuple[str, dict[str, Any]]:
+        from .embed import typed_command
+
+        return typed_command(action)
 
 
-def register() -> None:
-    from bot import games
+GAME = TugGame()
 
-    if KIND not in games.KINDS:
-        games.register(entry())
+
+@contextmanager
+def registered() -> Iterator[TugGame]:
+    """Tug in the registry while the block runs (its strings come and go with it)."""
+    games.GAMES.append(GAME)
+    try:
+        yield GAME
+    finally:
+        games.GAMES.remove(GAME)

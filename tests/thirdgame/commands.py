@@ -2,42 +2,38 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.buttons import ButtonSpec
-from bot.commands.common import start_game
+from bot.commands.common import GameGroup
+from bot.games import GameUI
 from bot.i18n import L, t
 from engine.core import Action
-
-if TYPE_CHECKING:
-    from bot.app import SoloBot
 
 KIND = "tug"
 
 
-class TugCommands(app_commands.Group):
-    def __init__(self) -> None:
-        super().__init__(name="tug", description=L("Tug: a test game", "cmd.tug"))
+class TugCommands(GameGroup):
+    def __init__(self, controller: Any, service: Any) -> None:
+        super().__init__(controller, service, name="tug", description=L("Tug: a test game", "cmd.tug"))
 
     @app_commands.command(name="start", description=L("Start a tug", "cmd.tug.start"))
     async def start(self, interaction: discord.Interaction) -> None:
-        await start_game(interaction, KIND, {"difficulty": "normal"})
+        await self.start_game(interaction, KIND, {"difficulty": "normal"})
 
     @app_commands.command(name="push", description=L("Push", "cmd.tug.push"))
     async def push(self, interaction: discord.Interaction) -> None:
-        await interaction.client.controller.act(interaction, Action("push"), kind=KIND)
+        await self.controller.act(interaction, Action("push"), kind=KIND)
 
     @app_commands.command(name="pass", description=L("Pass", "cmd.tug.pass"))
     async def pass_(self, interaction: discord.Interaction) -> None:
-        await interaction.client.controller.act(interaction, Action("pass"), kind=KIND)
+        await self.controller.act(interaction, Action("pass"), kind=KIND)
 
 
-class TugUI:
-    kind = KIND
-
+class TugUI(GameUI):
     def buttons(self, step: Any, row: Any, lg: str, summary: dict[str, Any]) -> list[ButtonSpec]:
         specs = [ButtonSpec(op, t(lg, f"button.tug.{op}"), style=discord.ButtonStyle.primary)
                  for op in ("push", "pass") if op in step.waiting.legal]
@@ -48,27 +44,7 @@ class TugUI:
     def button_action(self, op: str, arg: str | None, record: Any) -> Action | None:
         return Action(op) if op in ("push", "pass") else None
 
-    def form(self, op: str, lang: str, record: Any) -> None:
-        return None
-
-    def form_action(self, op: str, values: dict[str, str], record: Any) -> Action:
-        raise ValueError(op)
-
-    def result_parts(self, record: Any) -> dict[str, Any]:
-        return {}
-
     def board(self, summary: dict[str, Any], lang: str = "en") -> bytes:
         from .embed import board
 
         return board(summary, lang)
-
-    def wants_picture(self, played: Any) -> bool:
-        return played.finished_now
-
-    async def extra_button(self, ctl: Any, interaction: Any, row: Any, op: str, arg: str | None) -> bool:
-        return False
-
-
-def install(bot: SoloBot) -> None:
-    bot.tree.add_command(TugCommands())
-    bot.controller.register(TugUI())

@@ -11,10 +11,6 @@ from bot.i18n import t
 from engine.core import Action, Result
 
 
-def colour(summary: dict[str, Any]) -> int | None:
-    return None
-
-
 def state_fields(lang: str, s: dict[str, Any]) -> list[tuple[str, str, bool]]:
     return [(t(lang, "tug.field.score"), t(lang, "tug.field.score_value", player=s["player"],
                                            automaton=s["automaton"], turn=s["turn"]), True)]

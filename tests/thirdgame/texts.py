@@ -1,4 +1,4 @@
-"""Tug's strings, in both languages: the registry adds them to the bot's locales when the game registers."""
+"""Tug's strings, in both languages: its plugin gives them to the bot's locales while it is in the registry."""
 
 from __future__ import annotations
 

@@ -10,9 +10,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from . import picture as p
-from . import text as picture_text
-from .picture import BACKGROUND, CARD_BACK, FAINT, GOLD, MUTED, PANEL, PANEL_EDGE, TEXT, Colour
+from ...render import picture as p
+from ...render import text as picture_text
+from ...render.picture import BACKGROUND, CARD_BACK, FAINT, GOLD, MUTED, PANEL, PANEL_EDGE, TEXT, Colour
 
 DRAGON: Colour = (200, 48, 44)
 VOLF_COLOURS: dict[str, Colour] = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..i18n import t
+from ...i18n import t
 
 # Where a copy can be known to be, as the state summary keeps it: (field key, how to read it from the summary).
 PLACES = (

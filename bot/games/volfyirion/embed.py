@@ -9,9 +9,9 @@ from PIL import ImageDraw
 from engine.core import Result
 from engine.volfyirion.summary import VolfyirionSummary
 
-from ..i18n import t
-from . import text as picture_text
-from .results import LOST, MUTED, TEXT, WIDTH, WON, fitting_font
+from ...i18n import t
+from ...render import text as picture_text
+from ...render.results import LOST, MUTED, TEXT, WIDTH, WON, fitting_font
 
 # V-5.3: a summary stored before the readings were renamed says ``official`` for the per-city table.
 _BONUS_READING = {"official": "per_city", None: "flat"}

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..i18n import t
+from ...i18n import t
 
 COLOURS = {"P": "purple", "R": "red", "T": "turquoise"}
 GAINS = re.compile(r"\+(\d+)(CP|BP|KP)")

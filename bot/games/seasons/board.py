@@ -11,9 +11,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from . import picture as p
-from . import text as picture_text
-from .picture import BACKGROUND, FAINT, GOLD, PANEL, PANEL_EDGE, TEXT, Colour
+from ...render import picture as p
+from ...render import text as picture_text
+from ...render.picture import BACKGROUND, FAINT, GOLD, PANEL, PANEL_EDGE, TEXT, Colour
 
 CRYSTAL: Colour = (110, 210, 235)
 SEASON_MONTHS = {"winter": (1, 2, 3), "spring": (4, 5, 6), "summer": (7, 8, 9), "autumn": (10, 11, 12)}
@@ -102,7 +102,7 @@ def _round_dice(draw: ImageDraw.ImageDraw, season: str, dice: Any) -> None:
         return
     from engine.seasons import face_text
 
-    from ..text.seasons import die_mark
+    from .text import die_mark
 
     marks = [die_mark(season, d) for d in dice]
     if None in marks:

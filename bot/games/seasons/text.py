@@ -5,9 +5,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..i18n import TextHooks, _num, _sign, has, list_text, t
-
-KIND = "seasons"
+from ...i18n import _num, _sign, has, list_text, t
+from ..plugin import Words
 
 # Die faces (a face dict, a face text, or a list of them) become the face's symbols in the reader's language.
 FACE_PARAMS = frozenset({"face", "first_face", "second_face", "dummbot_face", "closest_faces", "first_closest",
@@ -158,5 +157,9 @@ VARIANTS = {
 # The token's last move, at the end of year 3, is said as the end of the game rather than as a month.
 EVENT_KEYS = {("seasons.event.token_moved", "seasons.event.year_three_over"): "seasons.event.token_moved_last"}
 
-HOOKS = TextHooks(command="seasons", card_name=card_name, render=render, variants=VARIANTS,
-                  param_names=PARAM_NAMES, event_keys=EVENT_KEYS)
+# Its own parameters that carry card ids and closed words (``word.<value>``).
+CARD_PARAMS = frozenset({"reason_card", "tied_cards"})
+WORD_PARAMS = frozenset({"season", "dice", "element", "new_season", "old_season", "from_season", "to_season"})
+
+WORDS = Words(card_name=card_name, render=render, card_params=CARD_PARAMS, word_params=WORD_PARAMS,
+              variants=VARIANTS, param_names=PARAM_NAMES, event_keys=EVENT_KEYS)

@@ -9,9 +9,9 @@ from PIL import ImageDraw
 from engine.core import Result
 from engine.seasons.summary import SeasonsSummary
 
-from ..i18n import card_name, t
-from . import text as picture_text
-from .results import GOLD, LOST, MUTED, TEXT, WIDTH, WON
+from ...i18n import card_name, t
+from ...render import text as picture_text
+from ...render.results import GOLD, LOST, MUTED, TEXT, WIDTH, WON
 
 SEASON_COLOURS = {"winter": 0x60A5FA, "spring": 0x4ADE80, "summer": 0xF59E0B, "autumn": 0xB45309}
 

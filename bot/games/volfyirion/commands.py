@@ -3,35 +3,35 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from engine.core import Action, GameRecord, Step
 
-from .. import understood
-from ..buttons import ButtonSpec, FieldSpec, view_of
-from ..controller import Builder, Controller, lang, send, think
-from ..i18n import L, t
-from ..render.volfyirion_danger import danger_embed, next_attack_lines, removal_lines
-from ..sessions import Played, Refusal
-from ..store import GameRow
-from .cards import CardOption, CardTransformer
-from .common import (
+from ... import understood
+from ...buttons import ButtonSpec, FieldSpec, view_of
+from ...commands.cards import CardOption, CardTransformer
+from ...commands.common import (
+    GameGroup,
     current_record,
+    group_of,
     record_to_look_at,
     require_text,
     reveal_form,
-    start_game,
     word_choices,
 )
-
-if TYPE_CHECKING:
-    from ..app import SoloBot
+from ...controller import Builder, Controller
+from ...i18n import L, t
+from ...replies import lang, send, think
+from ...sessions import GameService, Played, Refusal
+from ...store import GameRow
+from ..plugin import GameUI
+from .danger import danger_embed, next_attack_lines, removal_lines
 
 KIND = "volfyirion"
-Interaction = discord.Interaction["SoloBot"]
+Interaction = discord.Interaction
 
 DIFFICULTIES = word_choices("easy", "normal", "hard")
 # V-5.3: the formula of the rules text this bot follows (the default) or the English rulebook's table.
@@ -76,12 +76,6 @@ AssetCards = CardTransformer.option(CARDS, max_length=1000, multiple=True, keep=
 Wonder = CardTransformer.option(CARDS, keep=lambda c: c.type == "wonder")
 
 
-def _act(interaction: Interaction, action: Action | Builder) -> Any:
-    """Apply what the player typed, stored as it was meant: card ids and city names resolved against the
-    state it is applied to (built under the channel's lock)."""
-    return interaction.client.controller.act(interaction, _meant(action), kind=KIND)
-
-
 def _meant(action: Action | Builder) -> Builder:
     def build(record: GameRecord) -> Action:
         typed = action(record) if callable(action) else action
@@ -92,10 +86,15 @@ def _meant(action: Action | Builder) -> Builder:
     return build
 
 
-class VolfyirionCommands(app_commands.Group):
-    def __init__(self) -> None:
-        super().__init__(name="volfyrion", description=L("Volfyirion: play the solo mode against the dragon",
-                                                         "cmd.volfyirion"))
+class VolfyirionCommands(GameGroup):
+    def __init__(self, controller: Controller, service: GameService) -> None:
+        super().__init__(controller, service, name="volfyrion",
+                         description=L("Volfyirion: play the solo mode against the dragon", "cmd.volfyirion"))
+
+    def _act(self, interaction: Interaction, action: Action | Builder) -> Any:
+        """Apply what the player typed, stored as it was meant: card ids and city names resolved against the
+        state it is applied to (built under the channel's lock)."""
+        return self.controller.act(interaction, _meant(action), kind=KIND)
 
     @app_commands.command(name="start", description=L("Start a solo game against Volfyirion in this channel",
                                                       "cmd.volfyirion.start"))
@@ -112,7 +111,7 @@ class VolfyirionCommands(app_commands.Group):
         options: dict[str, Any] = {"difficulty": difficulty, "bonus": bonus, "unseal": unseal}
         if cities:  # read here, as the player meant them ("tyla, akao, kyr"): the rules take city names
             options["cities"] = _engine().resolve_cities(cities)
-        await start_game(interaction, KIND, options)
+        await self.start_game(interaction, KIND, options)
 
     @app_commands.command(name="play", description=L("You played a Troop, Building or Wonder",
                                                      "cmd.volfyirion.play"))
@@ -120,7 +119,7 @@ class VolfyirionCommands(app_commands.Group):
                            city=L("The city it goes to (Troops and Buildings)", "opt.volfyirion.city"))
     async def play(self, interaction: Interaction, card: PlayedCard,
                    city: app_commands.Range[str, 1, 100] | None = None) -> None:
-        await _act(interaction, _with_city("play", "card", card, city))
+        await self._act(interaction, _with_city("play", "card", card, city))
 
     @app_commands.command(name="remove", description=L("You removed one of your cards in play",
                                                        "cmd.volfyirion.remove"))
@@ -128,7 +127,7 @@ class VolfyirionCommands(app_commands.Group):
                            city=L("Its city, when the same card stands in two", "opt.volfyirion.remove_city"))
     async def remove(self, interaction: Interaction, card: InPlay,
                      city: app_commands.Range[str, 1, 100] | None = None) -> None:
-        await _act(interaction, _with_city("remove", "card", card, city))
+        await self._act(interaction, _with_city("remove", "card", card, city))
 
     @app_commands.command(name="redeploy", description=L("You moved a Troop to another city",
                                                          "cmd.volfyirion.redeploy"))
@@ -136,19 +135,19 @@ class VolfyirionCommands(app_commands.Group):
                            city=L("The city it moves to", "opt.volfyirion.to_city"))
     async def redeploy(self, interaction: Interaction, troop: InPlayTroop,
                        city: app_commands.Range[str, 1, 100]) -> None:
-        await _act(interaction, _with_city("redeploy", "troop", troop, city))
+        await self._act(interaction, _with_city("redeploy", "troop", troop, city))
 
     @app_commands.command(name="acquire", description=L("You acquired an Asset card (helps the danger meter)",
                                                         "cmd.volfyirion.acquire"))
     @app_commands.describe(card=L("The card", "opt.volfyirion.card"))
     async def acquire(self, interaction: Interaction, card: AssetCard) -> None:
-        await _act(interaction, lambda _r: Action("acquire", card=card.pick("pk_acquire")))
+        await self._act(interaction, lambda _r: Action("acquire", card=card.pick("pk_acquire")))
 
     @app_commands.command(name="reshuffle", description=L(
         "You reshuffled your discard into a new House Deck during the turn (not in the end-of-turn draw)",
         "cmd.volfyirion.reshuffle"))
     async def reshuffle(self, interaction: Interaction) -> None:
-        await _act(interaction, Action("reshuffle"))
+        await self._act(interaction, Action("reshuffle"))
 
     @app_commands.command(name="putaside", description=L("Put aside the top card of the Rage Pile",
                                                          "cmd.volfyirion.putaside"))
@@ -157,54 +156,54 @@ class VolfyirionCommands(app_commands.Group):
     @app_commands.choices(paid=PAID)
     async def putaside(self, interaction: Interaction, paid: str, card: AssetCard | None = None) -> None:
         if card is None:
-            await _act(interaction, Action("putaside", paid=paid, card=None))
+            await self._act(interaction, Action("putaside", paid=paid, card=None))
             return
         code = PAID_CODES.get(paid.strip().casefold())
-        await _act(interaction, lambda _r: Action("putaside", paid=paid, card=card.pick(
+        await self._act(interaction, lambda _r: Action("putaside", paid=paid, card=card.pick(
             "pk_putaside", lambda i: None if code is None else f"{i}.{code}")))
 
     @app_commands.command(name="danger", description=L("How dangerous the Rage Pile is right now",
                                                        "cmd.volfyirion.danger"))
     async def danger(self, interaction: Interaction) -> None:
-        await show_danger(interaction)
+        await show_danger(self.service, interaction)
 
     @app_commands.command(name="end", description=L(
         "End your turn once you drew your new hand (Volfyirion attacks if its token is away)", "cmd.volfyirion.end"))
     @app_commands.describe(reshuffled=L("Drawing your new hand made you reshuffle your House Deck (it attacks now)",
                                         "opt.volfyirion.reshuffled"))
     async def end(self, interaction: Interaction, reshuffled: bool = False) -> None:
-        await _act(interaction, end_action(reshuffled))
+        await self._act(interaction, end_action(reshuffled))
 
     @app_commands.command(name="reveal", description=L("Name the Rage Pile's revealed cards",
                                                        "cmd.volfyirion.reveal"))
     @app_commands.describe(cards=L("Card names, comma separated", "opt.volfyirion.cards"))
     async def reveal(self, interaction: Interaction, cards: AssetCards) -> None:
-        await _act(interaction, lambda _r: Action("reveal", cards=cards.pick_many("pk_reveal")))
+        await self._act(interaction, lambda _r: Action("reveal", cards=cards.pick_many("pk_reveal")))
 
     @app_commands.command(name="choose", description=L("Which of your Troops or Buildings is removed",
                                                        "cmd.volfyirion.choose"))
     @app_commands.describe(city=L("The city it stands in", "opt.volfyirion.choose_city"))
     async def choose(self, interaction: Interaction, city: app_commands.Range[str, 1, 100]) -> None:
-        await _act(interaction, Action("choose", city=city))
+        await self._act(interaction, Action("choose", city=city))
 
     @app_commands.command(name="refill", description=L(
         "The Asset Deck ran out (put-aside cards shuffled into a new one, or none to shuffle)", "cmd.volfyirion.refill"))
     @app_commands.describe(confirm=L("Yes: the Asset Deck really ran out, even though the bot's count says it can hold "
                                      "cards", "opt.volfyirion.confirm"))
     async def refill(self, interaction: Interaction, confirm: bool = False) -> None:
-        await _act(interaction, refill_action(confirm))
+        await self._act(interaction, refill_action(confirm))
 
     @app_commands.command(name="unseal", description=L("You unsealed a Wonder (only if the game allows it)",
                                                        "cmd.volfyirion.unseal"))
     @app_commands.describe(card=L("The Wonder", "opt.volfyirion.wonder"))
     async def unseal(self, interaction: Interaction, card: Wonder) -> None:
-        await _act(interaction, lambda _r: Action("unseal", card=card.pick("pk_unseal")))
+        await self._act(interaction, lambda _r: Action("unseal", card=card.pick("pk_unseal")))
 
     @app_commands.command(name="win", description=L("You defeated Volfyirion", "cmd.volfyirion.win"))
     @app_commands.describe(how=L("How", "opt.volfyirion.how"))
     @app_commands.choices(how=HOW)
     async def win(self, interaction: Interaction, how: str) -> None:
-        await _act(interaction, Action("win", how=how))
+        await self._act(interaction, Action("win", how=how))
 
     @play.autocomplete("city")
     @remove.autocomplete("city")
@@ -226,7 +225,7 @@ def _cards_or_pick(text: str) -> list[str]:
 
 
 async def _summary(interaction: Interaction) -> dict[str, Any] | None:
-    record = await current_record(interaction, KIND)
+    record = await current_record(group_of(interaction).service, interaction.channel_id, KIND)
     return None if record is None else record.state.summary()
 
 
@@ -243,9 +242,10 @@ async def _in_play_choices(interaction: Interaction, current: str,
     return [app_commands.Choice(name=n, value=n) for n in unique][:25]
 
 
-async def show_danger(interaction: Interaction, *, game_id: int | None = None, details: bool = False) -> None:
+async def show_danger(service: GameService, interaction: Interaction, *, game_id: int | None = None,
+                      details: bool = False) -> None:
     """The Rage Pile's danger meter (anyone may look): its headline with a Details button, or the details."""
-    row, record = await record_to_look_at(interaction, KIND, game_id)
+    row, record = await record_to_look_at(service, interaction.channel_id, KIND, game_id)
     await think(interaction)
     lg = lang(interaction)
     from engine.volfyirion.whatif import danger_report
@@ -257,9 +257,7 @@ async def show_danger(interaction: Interaction, *, game_id: int | None = None, d
     await send(interaction, embed=danger_embed(lg, report, details=details), view=view)
 
 
-class VolfyirionUI:
-    kind = KIND
-
+class VolfyirionUI(GameUI):
     def buttons(self, step: Step, row: GameRow, lg: str, summary: dict[str, Any]) -> list[ButtonSpec]:
         waiting, specs = step.waiting, []
         legal = set(waiting.legal)
@@ -337,7 +335,7 @@ class VolfyirionUI:
                 "turn": summary.get("turn")}
 
     def board(self, summary: dict[str, Any], lang: str = "en") -> bytes:
-        from ..render.volfyirion_board import board
+        from .board import board
 
         return board(summary, lang=lang)
 
@@ -349,7 +347,7 @@ class VolfyirionUI:
     async def extra_button(self, ctl: Controller, interaction: Interaction, row: GameRow, op: str,
                            arg: str | None) -> bool:
         if op in ("danger", DANGER_DETAILS):
-            await show_danger(interaction, game_id=row.id, details=op == DANGER_DETAILS)
+            await show_danger(ctl.service, interaction, game_id=row.id, details=op == DANGER_DETAILS)
             return True
         return False
 
@@ -410,7 +408,3 @@ def _picked_action(op: str, arg: str | None, record: GameRecord) -> Action | Non
         return None
     return None
 
-
-def install(bot: SoloBot) -> None:
-    bot.tree.add_command(VolfyirionCommands())
-    bot.controller.register(VolfyirionUI())

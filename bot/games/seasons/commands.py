@@ -5,36 +5,36 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from engine.core import Action, GameRecord, Step
 
-from ..buttons import MENU_OPTIONS, ButtonSpec, FieldSpec, SelectSpec
-from ..controller import Builder, Controller, lang, send, think
-from ..i18n import L, card_name, english, t
-from ..render.embeds import notice_embed
-from ..sessions import Played, Refusal
-from ..store import GameRow
-from .cards import CardOption, CardTransformer
-from .common import (
+from ...buttons import MENU_OPTIONS, ButtonSpec, FieldSpec, SelectSpec
+from ...commands.cards import CardOption, CardTransformer
+from ...commands.common import (
+    GameGroup,
     card_choices,
     current_record,
+    group_of,
     int_field,
     record_to_look_at,
     require_text,
     reveal_form,
-    start_game,
     word_choices,
 )
-
-if TYPE_CHECKING:
-    from ..app import SoloBot
+from ...controller import Builder, Controller
+from ...i18n import L, card_name, english, t
+from ...render.embeds import notice_embed
+from ...replies import lang, send, think
+from ...sessions import GameService, Played, Refusal
+from ...store import GameRow
+from ..plugin import GameUI
 
 KIND = "seasons"
-Interaction = discord.Interaction["SoloBot"]
+Interaction = discord.Interaction
 
 DIFFICULTIES = word_choices("apprentice", "wizard", "archmage")
 DICE = [
@@ -58,7 +58,7 @@ Cards = CardTransformer.option(CARDS, max_length=500, multiple=True)  # a comma-
 async def _reveal_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """A reveal's autocomplete: while a draw from Dummbot's hand is asked for, the cards known to be there come
     first (every one of them, S-2.4), then the catalog's matches, as for any card list."""
-    record = await current_record(interaction, KIND)
+    record = await current_record(group_of(interaction).service, interaction.channel_id, KIND)
     known = record.state.hand_known if record is not None and record.waiting.key in _FROM_HAND else ()
     return card_choices(lang(interaction), KIND, CARDS.catalog(), current, multiple=True, first=known)
 
@@ -74,9 +74,10 @@ def _effect_choices() -> list[app_commands.Choice[str]]:
             for kind in _engine().EFFECT_KINDS]
 
 
-class SeasonsCommands(app_commands.Group):
-    def __init__(self) -> None:
-        super().__init__(name="seasons", description=L("Seasons: play against Dummbot", "cmd.seasons"))
+class SeasonsCommands(GameGroup):
+    def __init__(self, controller: Controller, service: GameService) -> None:
+        super().__init__(controller, service, name="seasons",
+                         description=L("Seasons: play against Dummbot", "cmd.seasons"))
 
     @app_commands.command(name="start", description=L("Start a Dummbot's Challenge game in this channel",
                                                       "cmd.seasons.start"))
@@ -84,16 +85,16 @@ class SeasonsCommands(app_commands.Group):
                            dice=L("Who rolls: you on the table, or the bot", "opt.seasons.dice"))
     @app_commands.choices(difficulty=DIFFICULTIES, dice=DICE)
     async def start(self, interaction: Interaction, difficulty: str, dice: str = "table") -> None:
-        await start_game(interaction, KIND, {"difficulty": difficulty, "dice": dice})
+        await self.start_game(interaction, KIND, {"difficulty": difficulty, "dice": dice})
 
     @app_commands.command(name="roll", description=L("Bot dice: roll this season's two dice", "cmd.seasons.roll"))
     async def roll(self, interaction: Interaction) -> None:
-        await interaction.client.controller.act(interaction, Action("roll"), kind=KIND)
+        await self.controller.act(interaction, Action("roll"), kind=KIND)
 
     @app_commands.command(name="end", description=L("Bot dice: your turn is over; Dummbot resolves its die",
                                                     "cmd.seasons.end"))
     async def end(self, interaction: Interaction) -> None:
-        await interaction.client.controller.act(interaction, Action("end"), kind=KIND)
+        await self.controller.act(interaction, Action("end"), kind=KIND)
 
     @app_commands.command(name="die", description=L("Table dice: the face of the die left for Dummbot",
                                                     "cmd.seasons.die"))
@@ -102,11 +103,11 @@ class SeasonsCommands(app_commands.Group):
         def build(record: GameRecord) -> Action:
             return Action("die", face=_engine().resolve_face(record.state, face))
 
-        await interaction.client.controller.act(interaction, build, kind=KIND)
+        await self.controller.act(interaction, build, kind=KIND)
 
     @die.autocomplete("face")
     async def die_face(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        record = await current_record(interaction, KIND)
+        record = await current_record(self.service, interaction.channel_id, KIND)
         if record is None:
             return []
         seasons, lg = _engine(), lang(interaction)
@@ -119,20 +120,20 @@ class SeasonsCommands(app_commands.Group):
                                                        "cmd.seasons.reveal"))
     @app_commands.describe(cards=L("Card numbers or names, comma separated", "opt.seasons.cards"))
     async def reveal(self, interaction: Interaction, cards: RevealCards) -> None:
-        await interaction.client.controller.act(interaction, lambda _r: Action("reveal", cards=_reveal_ids(cards)),
+        await self.controller.act(interaction, lambda _r: Action("reveal", cards=_reveal_ids(cards)),
                                                 kind=KIND)
 
     @app_commands.command(name="prelude", description=L("Dummbot's 6 prelude cards (optional, before its first die)",
                                                         "cmd.seasons.prelude"))
     @app_commands.describe(cards=L("The 6 cards: numbers or names, comma separated", "opt.seasons.prelude_cards"))
     async def prelude(self, interaction: Interaction, cards: Cards) -> None:
-        await interaction.client.controller.act(interaction, lambda _r: _prelude_action(cards), kind=KIND)
+        await self.controller.act(interaction, lambda _r: _prelude_action(cards), kind=KIND)
 
     @app_commands.command(name="played", description=L("You summoned a card that touches Dummbot",
                                                        "cmd.seasons.played"))
     @app_commands.describe(card=L("The card you summoned (number or name)", "opt.seasons.card"))
     async def played(self, interaction: Interaction, card: Card) -> None:
-        await interaction.client.controller.act(
+        await self.controller.act(
             interaction, lambda _r: Action("played", card=card.pick("pk_played")), kind=KIND
         )
 
@@ -147,24 +148,24 @@ class SeasonsCommands(app_commands.Group):
                 return Action("effect", kind=kind)
             return Action("effect", kind=kind, card=card.pick("pk_effect", lambda c: f"{kind}.{c}"))
 
-        await interaction.client.controller.act(interaction, build, kind=KIND)
+        await self.controller.act(interaction, build, kind=KIND)
 
     @app_commands.command(name="answer", description=L("Answer the bot's question: how many crystals you have",
                                                        "cmd.seasons.answer"))
     @app_commands.describe(crystals=L("Your crystals", "opt.seasons.score.crystals"))
     async def answer(self, interaction: Interaction, crystals: app_commands.Range[int, 0, 10000]) -> None:
-        await interaction.client.controller.act(interaction, Action("answer", crystals=crystals), kind=KIND)
+        await self.controller.act(interaction, Action("answer", crystals=crystals), kind=KIND)
 
     @app_commands.command(name="time", description=L("One of your cards moved the season token",
                                                      "cmd.seasons.time"))
     @app_commands.describe(steps=L("Spaces moved: 1 to 3 forward, -1 to -3 back", "opt.seasons.steps"))
     async def time(self, interaction: Interaction, steps: app_commands.Range[int, -3, 3]) -> None:
-        await interaction.client.controller.act(interaction, Action("time", steps=steps), kind=KIND)
+        await self.controller.act(interaction, Action("time", steps=steps), kind=KIND)
 
     @app_commands.command(name="crystals", description=L("Correct Dummbot's crystals", "cmd.seasons.crystals"))
     @app_commands.describe(change=L("How many to add (negative to take away)", "opt.seasons.change"))
     async def crystals(self, interaction: Interaction, change: app_commands.Range[int, -500, 500]) -> None:
-        await interaction.client.controller.act(interaction, Action("crystals", change=change), kind=KIND)
+        await self.controller.act(interaction, Action("crystals", change=change), kind=KIND)
 
     @app_commands.command(name="score", description=L("Your final score, to compare with Dummbot's",
                                                       "cmd.seasons.score"))
@@ -181,12 +182,12 @@ class SeasonsCommands(app_commands.Group):
         hand: app_commands.Range[int, 0, 100], extra: app_commands.Range[int, -1000, 1000] = 0,
     ) -> None:
         action = Action("score", crystals=crystals, prestige=prestige, bonuses=bonuses, hand=hand, extra=extra)
-        await interaction.client.controller.act(interaction, action, kind=KIND)
+        await self.controller.act(interaction, action, kind=KIND)
 
     @app_commands.command(name="forecast", description=L("Dummbot's projected final score",
                                                          "cmd.seasons.forecast"))
     async def forecast(self, interaction: Interaction) -> None:
-        await show_forecast(interaction)
+        await show_forecast(self.service, interaction)
 
 
 def _reveal_ids(text: str) -> list[str]:
@@ -232,9 +233,9 @@ def _cannot_pay_buttons(step: Step, lg: str, summary: dict[str, Any]) -> list[Bu
             for card in named]
 
 
-async def show_forecast(interaction: Interaction, *, game_id: int | None = None) -> None:
+async def show_forecast(service: GameService, interaction: Interaction, *, game_id: int | None = None) -> None:
     """Monte Carlo over the rest of the game: Dummbot's projected score (anyone may look)."""
-    row, record = await record_to_look_at(interaction, KIND, game_id)
+    row, record = await record_to_look_at(service, interaction.channel_id, KIND, game_id)
     await think(interaction)
     state = record.state
     lg = lang(interaction)
@@ -247,10 +248,8 @@ async def show_forecast(interaction: Interaction, *, game_id: int | None = None)
     await send(interaction, embed=embed)
 
 
-class SeasonsUI:
+class SeasonsUI(GameUI):
     """Buttons and forms for the states a Seasons game waits in."""
-
-    kind = KIND
 
     def buttons(self, step: Step, row: GameRow, lg: str, summary: dict[str, Any]) -> list[ButtonSpec]:
         waiting, specs = step.waiting, []
@@ -378,7 +377,7 @@ class SeasonsUI:
         return parts
 
     def board(self, summary: dict[str, Any], lang: str = "en") -> bytes:
-        from ..render.seasons_board import board
+        from .board import board
 
         return board(summary, lang=lang)
 
@@ -389,11 +388,7 @@ class SeasonsUI:
     async def extra_button(self, ctl: Controller, interaction: Interaction, row: GameRow, op: str,
                            arg: str | None) -> bool:
         if op == "forecast":
-            await show_forecast(interaction, game_id=row.id)
+            await show_forecast(ctl.service, interaction, game_id=row.id)
             return True
         return False
 
-
-def install(bot: SoloBot) -> None:
-    bot.tree.add_command(SeasonsCommands())
-    bot.controller.register(SeasonsUI())

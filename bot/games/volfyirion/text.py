@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from ..i18n import TextHooks, _num
-
-KIND = "volfyirion"
+from ...i18n import _num
+from ..plugin import Words
 
 
 def card_name(lang: str, card_id: str) -> str | None:
@@ -29,5 +28,7 @@ VARIANTS = {
     "action.volfyirion.putaside": lambda p: "card" if p.get("card") not in (None, "") else None,
 }
 
-# The command keeps the spelling players type; a comma-separated text in a card parameter is a list of names.
-HOOKS = TextHooks(command="volfyrion", card_name=card_name, split_cards=True, variants=VARIANTS)
+# A comma-separated text in a card parameter is a list of names. Its own parameters that carry card ids
+# and closed words (``word.<value>``).
+WORDS = Words(card_name=card_name, split_cards=True, card_params=frozenset({"troop", "new_card", "tied_cards"}),
+              word_params=frozenset({"how", "paid", "token", "bonus", "type", "slot"}), variants=VARIANTS)

@@ -1,0 +1,180 @@
+"""A game as the bot sees it: a ``GamePlugin`` subclass per game (``bot/games/<game>/``), its buttons, menus and
+forms a ``GameUI`` subclass. What a game may leave out has its default here; a game imports its heavy parts (its
+engine, its command group, its pictures) inside its methods, so that the registry loads none of them."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    import discord
+    from discord import app_commands
+    from PIL import ImageDraw
+
+    from engine.core import Action, GameRecord, Result, Rules, Step
+
+    from ..buttons import ButtonSpec, FieldSpec
+    from ..commands.cards import CardOption
+    from ..controller import Builder, Controller
+    from ..sessions import GameService, Played
+    from ..store.base import Ranking, ResultRow
+    from ..store.rows import GameRow
+
+Summary = TypeVar("Summary")  # what the game's state says of itself (``state.summary()``)
+Fields = list[tuple[str, str, bool]]  # embed fields: (name, value, inline)
+Lines = list[tuple[str, str]]  # (name, value)
+
+
+@dataclass(frozen=True)
+class Words:
+    """What a game adds to the bot's sentences (bot.i18n merges every game's). ``render``: the game's own
+    parameters, None for any other (asked whatever the key's game: a parameter keeps its words in shared keys
+    too); ``variants``: key → a function of the engine's params naming the variant (``<key>.<variant>``) to use."""
+
+    card_name: Callable[[str, str], str | None] = lambda lang, card_id: None  # None: no card of the game
+    split_cards: bool = False  # a comma-separated text in a card parameter is a list of cards
+    render: Callable[[str, str, Any, dict[str, Any]], Any] | None = None
+    card_params: frozenset[str] = frozenset()  # its own parameters that carry card ids
+    word_params: frozenset[str] = frozenset()  # those said through a ``word.<value>`` label
+    variants: Mapping[str, Callable[[dict[str, Any]], str | None]] = field(default_factory=dict)
+    param_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # key → {engine name: placeholder}
+    event_keys: Mapping[tuple[str, str], str] = field(default_factory=dict)  # (event, next event) → key to say it
+
+
+class GameUI:
+    """One game's buttons, select menus and forms, as the controller asks for them."""
+
+    def buttons(self, step: Step, row: GameRow, lang: str, summary: Any) -> list[ButtonSpec]:
+        """The buttons of a reply in the state ``step`` left (``summary``: made once for the whole reply)."""
+        return []
+
+    def board(self, summary: Any, lang: str = "en") -> bytes:  # the picture of the state (PNG)
+        raise NotImplementedError
+
+    def button_action(self, op: str, arg: str | None, record: GameRecord) -> Builder | None:
+        return None
+
+    def select_action(self, op: str, arg: str | None, values: list[str], record: GameRecord,
+                      lang: str) -> Builder | tuple[str, str, list[FieldSpec]] | None:
+        """A pick from a menu: the action, or (form op, title, fields) to finish typing in a form."""
+        return None
+
+    def form(self, op: str, lang: str, record: GameRecord) -> tuple[str, list[FieldSpec]] | None:
+        return None
+
+    def form_action(self, op: str, values: dict[str, str], record: GameRecord) -> Builder:
+        from ..sessions import Refusal
+
+        raise Refusal("refuse.unknown_button")
+
+    def refusal_buttons(self, key: str, lang: str) -> list[ButtonSpec]:
+        """Buttons the game offers on one of its refusals (a confirmation its rules ask for)."""
+        return []
+
+    def extra_fields(self, step: Step, lang: str) -> Lines:
+        """Fields the game adds to a reply whatever its size."""
+        return []
+
+    def result_parts(self, record: GameRecord) -> dict[str, Any]:
+        """The breakdown of a finished game's result (its own rules), for the result card."""
+        return {}
+
+    def wants_picture(self, played: Played) -> bool:  # a change's reply shows the full state and the picture
+        return played.finished_now
+
+    async def extra_button(self, ctl: Controller, interaction: discord.Interaction, row: GameRow, op: str,
+                           arg: str | None) -> bool:
+        """A button of the game's own that is no action (a forecast, a meter): True when it was answered."""
+        return False
+
+
+class GamePlugin(Generic[Summary]):
+    """One game: its names, its engine, its command group and UI, its replies, results and words."""
+
+    kind: str  # the stored name: games.kind, locale keys (``word.<kind>``, ``result.title.<kind>.won``, …)
+    name: str  # the English name of its choice in /game leaderboard and /game help (``word.<kind>`` in Japanese)
+    command: str  # the name of its slash command group
+    colour: int  # the embed colour of its replies
+    ranking: Ranking  # how its leaderboard orders results
+    difficulties: tuple[str, ...] = ()  # the values of its ``difficulty`` option (word.<value> names them)
+    help_keys: tuple[str, ...] = ()  # locale keys of its /game help rows (each with a ``.name`` key)
+
+    def rules(self) -> Rules:
+        raise NotImplementedError
+
+    def commands(self, controller: Controller, service: GameService) -> app_commands.Group:
+        """Its slash command group, made for one bot (given what its commands need)."""
+        raise NotImplementedError
+
+    def ui(self) -> GameUI:
+        """Its buttons, menus and forms, made for one bot."""
+        raise NotImplementedError
+
+    def leaderboard_row(self, lang: str, row: ResultRow) -> str:
+        """A result on the leaderboard and in /game stats."""
+        raise NotImplementedError
+
+    def state_fields(self, lang: str, summary: Summary) -> Fields:
+        return []
+
+    def state_colour(self, summary: Summary) -> int | None:  # a colour of the state's (None: the game's own)
+        return None
+
+    def result_lines(self, lang: str, result: Result, parts: dict[str, Any]) -> Lines:
+        """The result card's lines (``parts``: the UI's ``result_parts``, empty for an older game)."""
+        return []
+
+    def result_picture(self, draw: ImageDraw.ImageDraw, lang: str, result: Result, parts: dict[str, Any],
+                       won: bool) -> None:
+        """Draw the game's part of the result picture, below its title."""
+
+    def progress(self, lang: str, summary: Summary) -> str:  # where a game in progress is (the console's banner)
+        return ""
+
+    def help_params(self, key: str) -> dict[str, Any]:  # what its help row ``key`` reads from the engine
+        return {}
+
+    def names_read(self, action: Action) -> list[tuple[str, str]]:
+        """Names in an action that were not exact, (typed, card), for a game whose engine reads typed names."""
+        return []
+
+    def card_option(self) -> CardOption | None:
+        """How its cards are typed, for /game card (None: it has no cards to look up)."""
+        return None
+
+    def card_fields(self, lang: str, card_id: str, summary: Summary | None) -> Lines:
+        """/game card: the card's facts, and where its copies are in ``summary``'s game."""
+        return []
+
+    @cached_property
+    def words(self) -> Words:
+        return self.make_words()
+
+    def make_words(self) -> Words:
+        return Words()
+
+    def texts(self) -> dict[str, dict[str, str]]:
+        """Its sentences, by language: every ``*.<lang>.json`` of the ``locales`` folder beside its module."""
+        texts: dict[str, dict[str, str]] = {}
+        folder = resources.files(type(self).__module__).joinpath("locales")
+        if not folder.is_dir():
+            return texts
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+            parts = entry.name.split(".")
+            if len(parts) >= 2 and parts[-1] == "json":
+                texts.setdefault(parts[-2], {}).update(json.loads(entry.read_text(encoding="utf-8")))
+        return texts
+
+    def _module(self, name: str) -> Any:
+        """A module of the game's package (``commands``, ``embed``, …), imported on first use."""
+        return importlib.import_module(f"{type(self).__module__}.{name}")
+
+    def typed_command(self, action: Action) -> tuple[str, dict[str, Any]]:
+        """What a player types for ``action``: the slash command and its options (the stand-in's mapping)."""
+        raise NotImplementedError

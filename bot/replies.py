@@ -1,0 +1,60 @@
+"""Answering an interaction: the reader's language, "thinking…" for slow work, and the reply itself (the initial
+response while it is open, else a followup or the edit of a deferred response)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from .i18n import lang_of
+from .permissions import fit_interaction
+
+
+def lang(interaction: discord.Interaction) -> str:
+    return lang_of(interaction.locale)
+
+
+async def think(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
+    """Answer "thinking…" now, for work that may take longer than Discord's 3 s (forecasts, exports)."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        interaction.extras["thinking"] = "private" if ephemeral else "public"
+
+
+async def send(interaction: discord.Interaction, *, embed: discord.Embed | None = None,
+               view: discord.ui.View | None = None, files: list[discord.File] | None = None,
+               ephemeral: bool = False, content: str | None = None) -> Any:
+    """Answer the interaction: the initial response if it is still open, else a followup (or the edit of a
+    deferred "thinking…" response). Returns the followup message, or None when the answer is the original."""
+    kwargs: dict[str, Any] = {}
+    if embed is not None:
+        kwargs["embed"] = embed
+    if view is not None:
+        kwargs["view"] = view
+    if files:
+        kwargs["files"] = files
+    if content is not None:
+        kwargs["content"] = content
+    kwargs, *more = fit_interaction(interaction, kwargs)  # no Embed Links / Attach Files: text, no files
+    sent = await _send_one(interaction, kwargs, ephemeral)
+    for extra in more:
+        await interaction.followup.send(ephemeral=ephemeral, **extra)
+    return sent
+
+
+async def _send_one(interaction: discord.Interaction, kwargs: dict[str, Any], ephemeral: bool) -> Any:
+    if not interaction.response.is_done():
+        await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+    elif interaction.extras.get("thinking") == "public" and ephemeral:
+        # A public "thinking…" cannot turn private: remove it and answer privately instead.
+        interaction.extras.pop("thinking")
+        await interaction.delete_original_response()
+        return await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
+    elif interaction.extras.pop("thinking", False):
+        if "files" in kwargs:
+            kwargs["attachments"] = kwargs.pop("files")
+        await interaction.edit_original_response(**kwargs)
+    else:
+        return await interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
+    return None

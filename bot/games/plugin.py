@@ -174,7 +174,3 @@ class GamePlugin(Generic[Summary]):
     def _module(self, name: str) -> Any:
         """A module of the game's package (``commands``, ``embed``, …), imported on first use."""
         return importlib.import_module(f"{type(self).__module__}.{name}")
-
-    def typed_command(self, action: Action) -> tuple[str, dict[str, Any]]:
-        """What a player types for ``action``: the slash command and its options (the stand-in's mapping)."""
-        raise NotImplementedError

@@ -63,11 +63,6 @@ class TugGame(GamePlugin[dict[str, Any]]):
 
         return TEXTS
 
-    def typed_command(self, action: Any) -> tuple[str, dict[str, Any]]:
-        from .embed import typed_command
-
-        return typed_command(action)
-
 
 GAME = TugGame()
 

@@ -9,7 +9,7 @@ from ...store.base import Ranking
 from ..plugin import GamePlugin
 
 if TYPE_CHECKING:
-    from engine.core import Action, Result, Rules
+    from engine.core import Result, Rules
 
     from ...commands.cards import CardOption
     from ...controller import Controller
@@ -75,10 +75,6 @@ class SeasonsGame(GamePlugin[Any]):
     def make_words(self) -> Words:
         return self._module("text").WORDS
 
-    def typed_command(self, action: Action) -> tuple[str, dict[str, Any]]:
-        from ...standin.seasons_typed import seasons_command
-
-        return seasons_command(action)
 
 
 def _engine() -> Any:

@@ -90,7 +90,3 @@ class VolfyirionGame(GamePlugin[Any]):
     def make_words(self) -> Words:
         return self._module("text").WORDS
 
-    def typed_command(self, action: Action) -> tuple[str, dict[str, Any]]:
-        from ...standin.volfyirion_typed import volfyirion_command
-
-        return volfyirion_command(action)

@@ -8,9 +8,10 @@ from PIL import ImageDraw
 from bot.render import picture
 from bot.render.seasons_board import board
 from engine.seasons import RULES
+from engine.seasons.summary import SeasonsSummary
 
 
-def drawn_texts(monkeypatch, summary: dict, lang: str) -> list[str]:
+def drawn_texts(monkeypatch, summary: SeasonsSummary, lang: str) -> list[str]:
     picture.clear_caches()  # a picture drawn before would not be drawn again
     drawn: list[str] = []
     original = ImageDraw.ImageDraw.text

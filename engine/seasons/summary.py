@@ -12,6 +12,7 @@ comparisons with the engine's plain strings keep working.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -203,8 +204,14 @@ class SeasonsSummary:
             dummbot_ongoing=tuple(data.get("dummbot_ongoing", ())), player_ongoing=tuple(data.get("player_ongoing", ())),
             pending_params=copy.deepcopy(dict(data.get("pending_params") or {})),
             game_over=bool(data.get("game_over", False)), past_end=bool(data.get("past_end", False)),
-            result=None if data.get("result") is None else Result.from_json(data["result"]),
+            result=None if data.get("result") is None else _result(data["result"], int(data.get("round", 1))),
         )
+
+
+def _result(data: Mapping[str, Any], rounds: int) -> Result:
+    """The Result the JSON names: a Seasons result leaves its length out (``RESULT_NAMES``), the rounds played."""
+    result = Result.from_json(data)
+    return result if result.length is not None else dataclasses.replace(result, length=rounds)
 
 
 # -- the final scores' breakdown (S-7) -----------------------------------------------------------------------

@@ -59,10 +59,16 @@ class Played:
     withdrawn: Result | None = None
     # ``step.state.summary()`` when the change made it already (once per change, for the reply); None: not made
     # yet.
-    summary: dict[str, Any] | None = None
+    summary: Any = None
 
-    def state_summary(self) -> dict[str, Any]:
+    def state_summary(self) -> Any:
         return self.summary if self.summary is not None else self.step.state.summary()
+
+
+def summary_json(summary: Any) -> dict[str, Any]:
+    """A game's summary as JSON (the export's ``state``, the store's copy): a typed summary (Seasons') says it
+    with ``to_json``; a game whose summary is still a dict gives it as it is."""
+    return summary if isinstance(summary, dict) else summary.to_json()
 
 
 @dataclass

@@ -10,7 +10,7 @@
     ['seasons.event.dummbot_die', 'seasons.event.crystals_from_energy', 'seasons.event.crystals_from_die', 'seasons.event.token_moved']
     >>> step.waiting.key, step.waiting.params["season"], step.waiting.legal[:2]
     ('seasons.waiting.die', 'winter', ('die', 'played'))
-    >>> game.state.summary()["dummbot"]["crystals"]
+    >>> game.state.summary().dummbot.crystals
     3
     >>> game.push(Action("played", card="10")).events[0].key  # Syllas: Dummbot has nothing to sacrifice yet
     'seasons.event.nothing_in_play'

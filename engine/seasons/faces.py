@@ -42,7 +42,7 @@ _WORDS: dict[str, str] = {
     "transmute": "transmute", "transmutation": "transmute", "circle": "transmute", "変転": "transmute",
     "サークル": "transmute", "変転サークル": "transmute", "変換": "transmute", "変換サークル": "transmute",
     "変転のサークル": "transmute", "trans": "transmute", "convert": "transmute", "conversion": "transmute",
-    "dot": "dots", "dots": "dots", "点": "dots",
+    "dot": "dots", "dots": "dots", "ドット": "dots", "点": "dots",  # 「ドット1」 as the bot writes it; 「1点」 as players type
 }
 # Words that carry no symbol ("2 water energy", "クリスタル3個").
 _NOISE = {"energy", "energies", "魔力", "個", "and", "+", "x", "の", "と"}
@@ -170,7 +170,7 @@ def face_text(face: dict[str, Any], lang: str = "en") -> str:
         parts.append("変転" if ja else "transmute")
     if face["dots"]:
         n = face["dots"]
-        parts.append(f"{n}点" if ja else f"{n} dot{'s' if n > 1 else ''}")
+        parts.append(f"ドット{n}" if ja else f"{n} dot{'s' if n > 1 else ''}")  # dots are not points (ja-style)
     return ("、" if ja else ", ").join(parts)
 
 
@@ -267,7 +267,7 @@ def _distance(a: dict[str, Any], b: dict[str, Any]) -> int:
 def search_faces(season: str, typed: str, lang: str = "en", limit: int = 25) -> list[dict[str, Any]]:
     """Autocomplete: the season's faces whose English or Japanese text holds every typed word."""
     wanted = _typed_face(typed)
-    if wanted is not None:  # "water 2", "水2 1点": match the symbols, not the words
+    if wanted is not None:  # "water 2", "水2 ドット1": match the symbols, not the words
         return [f for f in season_faces(season) if _contains(f, wanted)][:limit]
     words = [w for w in re.split(r"[\s,、，]+", unicodedata.normalize("NFKC", typed).casefold()) if w]
     first: list[dict[str, Any]] = []

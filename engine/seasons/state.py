@@ -16,7 +16,7 @@ from engine.core.result import Result
 
 from .cards import FAIRIES, KAIRN, LEECH, ONYS, PRESTIGE
 from .faces import SEASONS
-from .summary import SeasonsSummary
+from .summary import DiceMode, Difficulty, DummbotSummary, Payment, Pending, RolledDie, Season, SeasonsSummary
 
 STATE_VERSION = 1
 
@@ -193,40 +193,23 @@ class SeasonsState:
         return Result(self.outcome, player_score=self.player_score, opponent_score=self.score, length=self.round)
 
     def summary(self) -> SeasonsSummary:
-        result = self.result()
-        return {
-            "year": self.year,
-            "month": self.month,
-            "season": self.season,
-            "dice_season": self.dice_season,
-            "round": self.round,
-            "difficulty": self.difficulty,
-            "dice": self.dice,
-            "dummbot": {
-                "crystals": self.crystals,
-                "hand_size": self.hand_size,
-                "summoned": list(self.summoned),
-                "score": self.score,
-                "hand_known": list(self.hand_known),
-                "hand_unknown": self.hand_unknown,
-            },
-            "chosen_dice": {s: list(d) for s, d in self.chosen.items()} if self.uses_chosen_dice else {},
-            "round_dice": self.round_dice,
-            "prelude_open": self.prelude_open,
-            "discards": list(self.discards),
-            "player_area": list(self.player_area),
-            "rolled": copy.deepcopy(self.rolled),
-            "taken": self.taken,
-            "pending": self.wait_key,
-            "can_correct_payment": bool(self.payments),
-            "payments": [dict(p) for p in self.payments],
-            "dummbot_ongoing": sorted({c for c in self.summoned if c in _ONGOING}),
-            "player_ongoing": sorted({c for c in self.player_area if c in _ONGOING}),
-            "pending_params": copy.deepcopy(self.wait_params),
-            "game_over": self.over,
-            "past_end": self.past_end,
-            "result": None if result is None else result.to_json(RESULT_NAMES),
-        }
+        chosen = {Season(s): (d[0], d[1]) for s, d in self.chosen.items()} if self.uses_chosen_dice else {}
+        return SeasonsSummary(
+            year=self.year, month=self.month, season=Season(self.season), dice_season=Season(self.dice_season),
+            round=self.round, difficulty=Difficulty(self.difficulty), dice=DiceMode(self.dice),
+            dummbot=DummbotSummary(crystals=self.crystals, hand_size=self.hand_size, summoned=tuple(self.summoned),
+                                   score=self.score, hand_known=tuple(self.hand_known), hand_unknown=self.hand_unknown),
+            chosen_dice=chosen, round_dice=tuple(self.round_dice), prelude_open=self.prelude_open,
+            discards=tuple(self.discards), player_area=tuple(self.player_area),
+            rolled=None if self.rolled is None else tuple(RolledDie(d["die"], copy.deepcopy(d["face"]))
+                                                          for d in self.rolled),
+            taken=self.taken, pending=Pending(self.wait_key),
+            payments=tuple(Payment(p["card"], p["n"], bool(p.get("funded", False))) for p in self.payments),
+            dummbot_ongoing=tuple(sorted({c for c in self.summoned if c in _ONGOING})),
+            player_ongoing=tuple(sorted({c for c in self.player_area if c in _ONGOING})),
+            pending_params=copy.deepcopy(self.wait_params), game_over=self.over, past_end=self.past_end,
+            result=self.result(),
+        )
 
     # -- copying and JSON --------------------------------------------------------------------------
     def clone(self) -> SeasonsState:

@@ -163,9 +163,11 @@ def test_s7_3_the_final_score_says_no_zero_penalty_in_both_languages():
     from bot.games.seasons import embed as seasons_embed
     from bot.games.volfyirion import embed as volfyirion_embed
     from engine.core import Result
+    from engine.seasons.summary import PlayerScore
 
     def player(bonus_penalty, hand):
-        return {"player": {"crystals": 10, "prestige": 5, "extra": 0, "bonus_penalty": bonus_penalty, "hand": hand}}
+        return {"player": PlayerScore(crystals=10, prestige=5, bonuses=int(bonus_penalty > 0), hand=hand, extra=0,
+                                      bonus_penalty=bonus_penalty)}
 
     result = Result("won", player_score=15, opponent_score=5, length=18)
     assert dict(seasons_embed.result_lines("en", result, player(0, 0)))["Your score"] == \

@@ -8,6 +8,7 @@ import json
 from console_session import SIX_CRYSTALS_SEED
 from test_bot_console_games import console, exported
 
+from bot.sessions import summary_json
 from engine.seasons.rules import SeasonsRules
 
 EPHEMERAL = 64
@@ -140,5 +141,5 @@ def test_s9_2_a_whole_bot_dice_game_with_boots_both_ways_typed_into_the_console(
     items = console(lines, "--lang", "en", "--db", str(tmp_path / "g.sqlite3"), seed=seed)
     assert refusals(items) == []
     record = exported(items)
-    assert record["state"] == step.state.summary()
+    assert record["state"] == summary_json(step.state.summary())
     assert record["result"] == step.state.result().to_json(SeasonsRules.result_names)

@@ -9,9 +9,11 @@ import json
 import pytest
 from console_session import buttons, console_session, refusals, text_of
 
+from bot.sessions import summary_json
+
 # Seed 1: winter's dice are the ones with "draw, 3 dots" and "draw, 1 dot" (dice 2 and 3).
 WINTER = {"en": ("the die with “draw, 3 dots”", "the die with “draw, 1 dot”"),
-          "ja": ("「ドロー、3点」の面があるダイス", "「ドロー、1点」の面があるダイス")}
+          "ja": ("「ドロー、ドット3」の面があるダイス", "「ドロー、ドット1」の面があるダイス")}
 PRELUDE = "28, 41, 5, 23, 9, 11"
 
 
@@ -35,7 +37,7 @@ async def test_s1_4_table_dice_are_named_and_a_face_of_neither_is_refused(tmp_pa
         refused = await session.type("/seasons die face:6 crystals, 2 dots")  # winter die 4's face
         said = refusals(refused)
         assert len(said) == 1 and first in said[0] and second in said[0]
-        closest = {"en": "closest: 2 water, 1 crystal, 2 dots", "ja": "近い面: 「水2、クリスタル1、2点」"}[lang]
+        closest = {"en": "closest: 2 water, 1 crystal, 2 dots", "ja": "近い面: 「水2、クリスタル1、ドット2」"}[lang]
         assert closest in said[0]
         status = text_of(await session.type("/game status"))
         assert f"{first}" in status and ("spring: " in status or "春: " in status)
@@ -176,7 +178,7 @@ def test_s2_4_a_whole_game_told_its_prelude_typed_into_the_console(tmp_path):
     items = console(lines + ["/game export"], "--lang", "ja", "--db", str(tmp_path / "g.sqlite3"), seed=11)
     assert refusals(items) == []
     record = exported(items)
-    assert record["actions"][0]["type"] == "prelude" and record["state"] == steps[-1].state.summary()
+    assert record["actions"][0]["type"] == "prelude" and record["state"] == summary_json(steps[-1].state.summary())
 
 
 @pytest.mark.parametrize(("lang", "said"), [("en", "go on with your turn (no new roll), then tell me the face of the "

@@ -12,6 +12,7 @@ import string
 
 from bot.console import MESSAGES
 from bot.i18n import catalog_texts, t
+from engine.seasons import season_faces
 from engine.volfyirion.cards import CATALOG as VOLF
 
 KANA_KANJI = "\u3040-\u30ff\u3400-\u9fff"
@@ -83,8 +84,30 @@ def test_die_face_suggestions_in_a_japanese_reply_are_japanese():
     face = {"energy": {"water": 2}, "crystals": 0, "star": 0, "draw": 0, "transmute": False, "dots": 1}
     text = t("ja", "seasons.face_not_in_season", season="winter", face=face,
              closest_faces=["2 water, star, 2 dots", "draw, 3 dots"])
-    assert "「水2、星、2点」" in text and "「ドロー、3点」" in text
+    assert "「水2、星、ドット2」" in text and "「ドロー、ドット3」" in text
     assert not re.search(r"[A-Za-z]", text)
+
+
+# Placeholders a Japanese template may follow with 点: scores, margins and score parts, never a die's dots.
+SCORE_PLACEHOLDERS = {"bonus_penalty", "dummbot", "dummbot_score", "extra", "margin", "mean", "now", "p10", "p90",
+                      "player", "player_score", "prestige", "score", "total"}
+# Words where 点 is no count of dots: prestige (勝利点), the margin (点差), a tie (同点), "at the start" (時点), and
+# the five points a card left in hand costs (×5点).
+POINT_WORDS = re.compile(r"勝利点|点差|同点|時点|×5点")
+
+
+def test_s3_3_no_japanese_template_writes_a_dies_dots_as_points():
+    """ja-style.md, Turn 3 rule 2: the dots of a die (S-3.3) are 「ドット1」, and 点 is kept for scores (issue 25,
+    point 8)."""
+    for key, text in _japanese().items():
+        after = {m.group(1) for m in re.finditer(r"\{(\w+)[^}]*\}点", text)}
+        assert after <= SCORE_PLACEHOLDERS, (key, after - SCORE_PLACEHOLDERS)
+        rest = POINT_WORDS.sub("", re.sub(r"\{[^}]*\}点", "", text))
+        assert "点" not in rest, (key, text)  # 「1点」 in an example face, 「点の数」 for the dots
+    for season in ("winter", "spring", "summer", "autumn"):
+        for face in season_faces(season):
+            shown = t("ja", "seasons.event.dummbot_die", face=face)
+            assert ("ドット" in shown) == bool(face["dots"]) and not re.search(r"\d点", shown), shown
 
 
 # -- issue 25, point 8: what a player at the table misread (rules ja-style.md should gain) -------------------

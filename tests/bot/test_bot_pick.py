@@ -19,7 +19,7 @@ async def until_reveal(driver, *, locale: str = "en", known: bool = False):
     actions, steps = seasons_game("wizard", "table", BOT_SEED, extras=False)
     reply = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"}, locale=locale)
     for action, before in zip(actions, steps, strict=False):
-        hand_known = before.state.summary()["dummbot"]["hand_known"]
+        hand_known = before.state.summary().dummbot.hand_known
         if action.type == "reveal" and (hand_known or not known) and "hand" in before.waiting.key:
             return reply, action
         name, options = seasons_command(action)

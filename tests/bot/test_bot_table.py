@@ -84,8 +84,8 @@ async def test_the_result_post_has_the_breakdown_the_margin_and_a_picture_and_un
     assert f"Crystals {score['crystals']} + prestige {score['prestige']}" in text
     margin = abs(mine - bot)
     assert (f"You win by **{margin}**" if mine > bot else f"Dummbot wins by **{margin}**") in text
-    summary = steps[-1].state.summary()["dummbot"]
-    assert f"prestige of {len(summary['summoned'])} cards {summary['score'] - summary['crystals']}" in text
+    summary = steps[-1].state.summary().dummbot
+    assert f"prestige of {len(summary.summoned)} cards {summary.prestige}" in text
     picture = next(f for f in post.files if f.filename == "result-card.png")
     assert Image.open(io.BytesIO(picture.data)).size == (800, 420)
     stats = await driver.slash("game stats", {})

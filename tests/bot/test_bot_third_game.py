@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from play import button, export
 
+from bot.sessions import summary_json
 from conftest import running_bot
 from engine.core import Result
 from tests.thirdgame import KIND, registered
@@ -40,7 +41,7 @@ async def test_a_third_game_plays_end_to_end_through_the_registry(tug) -> None: 
                                     for m in r.messages for e in m.payload.get("embeds") or []))
     result = expected.state.result()
     record = await export(driver)
-    assert record["game"] == KIND and record["state"] == expected.state.summary()
+    assert record["game"] == KIND and record["state"] == summary_json(expected.state.summary())
     assert Result.from_json(record["result"]) == result
     status = await driver.slash("game status", {})
     assert f"you {result.player_score} · automaton {result.opponent_score}" in status.text, status.text

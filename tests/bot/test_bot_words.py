@@ -16,6 +16,7 @@ import pytest
 from bot.i18n import card_params, catalog_texts, event_lines, param_names, t
 from bot.render import embeds
 from engine.core import Event
+from engine.seasons.summary import SeasonsSummary
 
 FACE = {"energy": {"water": 2}, "crystals": 0, "star": 1, "draw": 0, "transmute": False, "dots": 2}
 COUNT = 13  # Seasons has a card #13 (驚愕の箱, "Amazing Box"…): a count read as a card would show it.
@@ -185,8 +186,9 @@ def test_edges_say_the_right_words(lang):
 
 def test_the_final_score_and_a_lost_game_say_so_in_the_state():
     """「現在の得点」 for the final score; the dragon's token line after a loss."""
-    over = {"year": 3, "month": 12, "season": "autumn", "difficulty": "wizard", "dice": "table", "game_over": True,
-            "dummbot": {"crystals": 64, "hand_size": 0, "summoned": ["12"], "score": 173}}
+    over = SeasonsSummary.from_json({"year": 3, "month": 12, "season": "autumn", "difficulty": "wizard", "dice": "table",
+                                     "game_over": True,
+                                     "dummbot": {"crystals": 64, "hand_size": 0, "summoned": ["12"], "score": 173}})
     names = [name for name, _, _ in embeds.state_fields("ja", "seasons", over)]
     assert "ダムボットの最終スコア" in names and "ダムボットの現在のスコア" not in names
     values = dict((n, v) for n, v, _ in embeds.state_fields("ja", "seasons", over))

@@ -67,8 +67,8 @@ def test_japanese_card_names_are_drawn_in_japanese_and_wrapped_not_cut(monkeypat
 
 def test_english_pictures_wrap_long_card_names_instead_of_cutting_them(monkeypatch):
     drawn = drawn_texts(monkeypatch)
-    summary = {"year": 1, "month": 2, "season": "winter", "dummbot": {"crystals": 0, "hand_size": 0,
-                                                                      "summoned": ["11"], "score": 0}}
+    summary = {"year": 1, "month": 2, "season": "winter", "difficulty": "wizard", "dice": "table",
+               "dummbot": {"crystals": 0, "hand_size": 0, "summoned": ["11"], "score": 0}}
     sb.board(summary)
     name = SEASONS_CARDS["11"].name_en  # Figrim the Avaricious: cut to "Figrim the A…" before
     assert name.startswith("Figrim")
@@ -107,8 +107,8 @@ def test_without_the_font_pictures_fall_back_to_english(monkeypatch):
     try:
         assert picture_text.cjk_font(20) is None and picture_text.picture_lang("ja") == "en"
         drawn = drawn_texts(monkeypatch)
-        summary = {"year": 1, "month": 2, "season": "winter", "dummbot": {"crystals": 0, "hand_size": 0,
-                                                                          "summoned": ["1"], "score": 0}}
+        summary = {"year": 1, "month": 2, "season": "winter", "difficulty": "wizard", "dice": "table",
+                   "dummbot": {"crystals": 0, "hand_size": 0, "summoned": ["1"], "score": 0}}
         sb.board(summary, lang="ja")
         assert "Dummbot" in drawn and all(ord(ch) < 0x3000 for text in drawn for ch in text)
         results.result_picture("ja", kind="seasons", options={"difficulty": "wizard"},

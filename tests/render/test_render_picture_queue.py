@@ -15,6 +15,7 @@ from bot.games.seasons import board as sb
 from bot.games.volfyirion import board as vb
 from bot.pictures import PictureQueue
 from bot.render import picture
+from engine.seasons.summary import SeasonsSummary
 
 
 async def test_a_picture_the_message_already_shows_is_not_uploaded_again():
@@ -101,7 +102,7 @@ async def test_the_static_layers_are_drawn_at_start_and_while_idle_and_a_first_p
     picture.clear_caches(static=False)  # what one game leaves behind is forgotten; the static layers stay
     for lang in ("en", "ja"):
         sb.board(_seasons_start(), lang=lang)
-        sb.board(dict(_seasons_start(), month=5, year=2, season="spring",
+        sb.board(dict(_seasons_start().to_json(), month=5, year=2, season="spring",
                       dummbot={"crystals": 3, "hand_size": 2, "summoned": ["1", "12", "EK3"], "score": 9}),
                  lang=lang)
         vb.board(_volfyirion_start(), lang=lang)
@@ -115,7 +116,7 @@ def test_prepared_layers_give_the_pixels_of_a_fresh_render(monkeypatch):
     picture.clear_caches()
     assert picture.prepare() > 100 and picture.is_prepared()
     summaries = [(sb.board, _seasons_start()),
-                 (sb.board, dict(_seasons_start(), month=8, year=3, season="summer",
+                 (sb.board, dict(_seasons_start().to_json(), month=8, year=3, season="summer",
                                  dummbot={"crystals": 3, "hand_size": 2, "summoned": ["1", "12", "EK3"]})),
                  (vb.board, _volfyirion_start()), (vb.board, _volfyirion_mid_game())]
     for lang in ("en", "ja"):
@@ -138,7 +139,7 @@ def _pixels(png: bytes) -> bytes:
     return Image.open(io.BytesIO(png)).convert("RGB").tobytes()
 
 
-def _seasons_start() -> dict:
+def _seasons_start() -> SeasonsSummary:
     return start_summaries()[0]  # the bench's own start positions: what it measures, these test
 
 

@@ -8,9 +8,10 @@ from PIL import ImageDraw
 from bot.games.seasons.board import board
 from bot.render import picture
 from engine.seasons import RULES
+from engine.seasons.summary import SeasonsSummary
 
 
-def drawn_texts(monkeypatch, summary: dict, lang: str) -> list[str]:
+def drawn_texts(monkeypatch, summary: SeasonsSummary, lang: str) -> list[str]:
     picture.clear_caches()  # a picture drawn before would not be drawn again
     drawn: list[str] = []
     original = ImageDraw.ImageDraw.text
@@ -25,7 +26,7 @@ def drawn_texts(monkeypatch, summary: dict, lang: str) -> list[str]:
 
 
 @pytest.mark.parametrize(("lang", "line"), [("en", "winter dice: draw, 3 dots | draw, 1 dot"),
-                                            ("ja", "冬のダイス: ドロー、3点｜ドロー、1点")])
+                                            ("ja", "冬のダイス: ドロー、ドット3｜ドロー、ドット1")])
 def test_s1_4_the_picture_names_the_rounds_two_dice(monkeypatch, lang, line):
     summary = RULES.new_game({"difficulty": "wizard", "dice": "table"}, 1).state.summary()
     assert line in drawn_texts(monkeypatch, summary, lang)

@@ -263,10 +263,10 @@ def test_s8_2_onys_never_costs_dummbot_crystals_but_counts_minus_five():
 def test_s8_3_cannot_pay_corrects_the_last_assumed_payment():
     state = dummbot_summons("41").state
     state = act(state, "effect", kind="activate").state
-    assert state.summary()["can_correct_payment"] is True
+    assert state.summary().can_correct_payment is True
     step = act(state, "effect", kind="cannot_pay")
     assert step.state.crystals == 1 and step.state.payments == []
-    assert step.state.summary()["can_correct_payment"] is False
+    assert step.state.summary().can_correct_payment is False
     with pytest.raises(RuleError) as err:
         act(step.state, "effect", kind="cannot_pay")
     assert err.value.key == "seasons.nothing_to_correct"

@@ -57,7 +57,7 @@ def test_face_text_parses_back(face, lang):
 def test_face_text_examples():
     face = parse_face("2 water, 3 crystals, 1 dot")
     assert face_text(face) == "2 water, 3 crystals, 1 dot"
-    assert face_text(face, "ja") == "水2、クリスタル3、1点"
+    assert face_text(face, "ja") == "水2、クリスタル3、ドット1"
 
 
 def test_season_faces_table_and_bot_modes():

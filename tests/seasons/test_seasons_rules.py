@@ -10,6 +10,7 @@ from engine.seasons import RULES, parse_face, resolve_face, season_faces
 from engine.seasons.cards import PRESTIGE
 from engine.seasons.faces import die_faces
 from engine.seasons.state import EDITION
+from engine.seasons.summary import Season
 
 # -- S-1 setup ------------------------------------------------------------------------------------
 
@@ -17,7 +18,7 @@ from engine.seasons.state import EDITION
 def test_s1_1_player_side_is_not_tracked_at_setup():
     step = RULES.new_game({"difficulty": "wizard", "dice": "table"}, 3)
     summary = step.state.summary()
-    assert summary["player_area"] == [] and "player" not in summary
+    assert summary.player_area == () and "player" not in summary.to_json()
     assert step.waiting.key == "seasons.waiting.die"
 
 
@@ -34,8 +35,8 @@ def test_s1_3_dummbot_hand_is_face_down():
 def test_s1_4_bot_dice_chooses_two_of_five_per_season_seeded():
     a = RULES.new_game({"difficulty": "wizard", "dice": "bot"}, 11).state
     b = RULES.new_game({"difficulty": "wizard", "dice": "bot"}, 11).state
-    assert a.summary()["chosen_dice"] == b.summary()["chosen_dice"]
-    for dice in a.summary()["chosen_dice"].values():
+    assert a.summary().chosen_dice == b.summary().chosen_dice
+    for dice in a.summary().chosen_dice.values():
         assert len(set(dice)) == 2 and all(1 <= d <= 5 for d in dice)
     seen = {tuple(RULES.new_game({"dice": "bot"}, s).state.chosen["winter"]) for s in range(40)}
     assert len(seen) > 3
@@ -77,12 +78,12 @@ def test_s2_1_prelude_puts_two_of_each_five_onto_dummbots_hand():
 
 def test_s2_2_dummbot_starts_with_six_cards():
     for difficulty in ("apprentice", "wizard", "archmage"):
-        assert RULES.new_game({"difficulty": difficulty}, 5).state.summary()["dummbot"]["hand_size"] == 6
+        assert RULES.new_game({"difficulty": difficulty}, 5).state.summary().dummbot.hand_size == 6
 
 
 def test_s2_3_game_starts_in_winter_month_1_year_1():
     summary = RULES.new_game({}, 5).state.summary()
-    assert (summary["year"], summary["month"], summary["season"]) == (1, 1, "winter")
+    assert (summary.year, summary.month, summary.season) == (1, 1, Season.WINTER) and summary.season == "winter"
 
 
 # -- S-3 a round ----------------------------------------------------------------------------------
@@ -305,7 +306,7 @@ def test_s7_1_score_refused_before_the_end():
 def test_s7_2_dummbot_score_is_crystals_plus_printed_prestige():
     state = new(crystals=40, summoned=["38", "25", "50"], hand_size=9)
     assert state.score == 40 + 16 + 0 - 5
-    assert state.summary()["dummbot"]["score"] == state.score
+    assert state.summary().dummbot.score == state.score
 
 
 def _ended(crystals=50, summoned=("38",)):
@@ -418,7 +419,7 @@ def test_crystals_correction_never_below_zero():
 
 def test_summary_and_export_fields():
     state = act(new(dice="bot", seed=8), "roll").state
-    summary = state.summary()
+    summary = state.summary().to_json()
     assert {"year", "month", "season", "difficulty", "dice", "dummbot", "chosen_dice"} <= set(summary)
     assert set(summary["dummbot"]) >= {"crystals", "hand_size", "summoned", "score"}
     assert set(summary["chosen_dice"]) == {"winter", "spring", "summer", "autumn"}

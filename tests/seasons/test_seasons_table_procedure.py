@@ -32,8 +32,8 @@ def game(dice: str = "table", seed: int = 1, **options) -> GameRecord:
 def test_s1_4_both_modes_choose_the_same_two_dice_of_each_season_from_the_seed():
     table, bot = game("table", 1).state, game("bot", 1).state
     assert table.chosen == bot.chosen == {"winter": [2, 3], "spring": [3, 5], "summer": [2, 4], "autumn": [1, 4]}
-    assert table.summary()["chosen_dice"] == bot.summary()["chosen_dice"] == table.chosen  # the export's field
-    assert table.summary()["round_dice"] == [2, 3]
+    assert table.summary().to_json()["chosen_dice"] == bot.summary().to_json()["chosen_dice"] == table.chosen  # the export's field
+    assert table.summary().round_dice == (2, 3)
     # The choice draws on the seed's stream exactly as before it was used at the table: an edition-2 game of the
     # same seed is in the same place afterwards, so its recorded random draws replay unchanged.
     assert game("table", 1, edition=2).state.rng == table.rng == bot.rng
@@ -61,7 +61,7 @@ def test_s1_4_a_table_face_of_neither_chosen_die_is_refused_naming_both():
 
 def test_s1_4_games_begun_before_the_chosen_dice_take_any_of_the_five_and_replay():
     old = game("table", 1, edition=2)
-    assert old.options["edition"] == 2 and old.state.summary()["chosen_dice"] == {}
+    assert old.options["edition"] == 2 and old.state.summary().chosen_dice == {}
     assert params(old.last, "dice_chosen") == []  # never told, so never named
     old.push(Action("die", face=parse_face("6 crystals, 2 dots")))  # die 4: not chosen, taken as it always was
     again = GameRecord.from_json(RULES, old.to_json())
@@ -96,8 +96,8 @@ def test_s2_4_the_prelude_makes_dummbots_six_cards_known():
     assert params(step, "prelude_told") == [{"cards": PRELUDE, "hand_size": 6, "unknown": 0}]
     told_again = act(step.state, "prelude", cards=["1", "2", "3", "4", "6", "7"])  # a typo corrected: replaced
     assert told_again.state.hand_known == ["1", "2", "3", "4", "6", "7"]
-    summary = step.state.summary()["dummbot"]
-    assert (summary["hand_known"], summary["hand_unknown"]) == (PRELUDE, 0)
+    summary = step.state.summary().dummbot
+    assert (list(summary.hand_known), summary.hand_unknown) == (PRELUDE, 0)
 
 
 def test_s2_4_a_card_drawn_face_down_before_the_prelude_stays_unknown():

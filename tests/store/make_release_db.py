@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from bot.games import finish_info, rules_for
+from bot.sessions import summary_json
 from bot.store import FinishInfo, SqliteStore
 from engine.core import GameRecord
 from engine.seasons.autoplay import play_game as seasons_game
@@ -74,20 +75,20 @@ async def fill(store: SqliteStore, db_path: Path, out_dir: Path) -> None:
             finish = FinishInfo(**finish_info(plan["kind"], record.options, result)) if result else None
             snapshot = state.to_json() if record.ply % SNAPSHOT_EVERY == 0 else None
             row = await store.append_action(row.id, expected_ply=row.ply, action=action.to_json(), user_id=user,
-                                            snapshot=snapshot, summary=state.summary(), finish=finish)
+                                            snapshot=snapshot, summary=summary_json(state.summary()), finish=finish)
             if i == 1 and n == 10:  # two actions taken back and played again
                 for _ in range(2):
                     record.pop()
                     row = await store.undo_action(row.id, expected_ply=row.ply, user_id=user,
-                                                  summary=record.state.summary())
+                                                  summary=summary_json(record.state.summary()))
                 for again in actions[n - 1: n + 1]:
                     record.push(again)
                     row = await store.append_action(row.id, expected_ply=row.ply, action=again.to_json(),
-                                                    user_id=user, summary=record.state.summary())
+                                                    user_id=user, summary=summary_json(record.state.summary()))
         if i == 6:
             row = await store.abandon(row.id, expected_ply=row.ply, by_user=user)
         expected["games"][str(row.id)] = {"kind": row.kind, "status": row.status, "ply": row.ply,
-                                          "state": record.state.to_json(), "summary": record.state.summary()}
+                                          "state": record.state.to_json(), "summary": summary_json(record.state.summary())}
         found = await store.result(row.id)
         expected["results"][str(row.id)] = None if found is None else {
             "outcome": found.outcome, "difficulty": found.difficulty, "player_score": found.player_score,

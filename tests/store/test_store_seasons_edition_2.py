@@ -25,4 +25,4 @@ async def test_s1_4_s2_4_a_stored_edition_2_table_game_replays_as_it_was_played(
     record = GameRecord.replay(RULES, row.options, row.seed, actions)
     assert RULES.new_game(row.options, row.seed).state.chosen["winter"] == [2, 3]
     assert record.state.crystals == 6 and record.state.summoned == ["9"]
-    assert record.state.hand_known == ["28", "41", "5"] and record.state.summary()["chosen_dice"] == {}
+    assert record.state.hand_known == ["28", "41", "5"] and record.state.summary().chosen_dice == {}

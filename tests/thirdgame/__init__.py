@@ -70,7 +70,12 @@ GAME = TugGame()
 @contextmanager
 def registered() -> Iterator[TugGame]:
     """Tug in the registry while the block runs (its strings come and go with it)."""
+    from tests.support import typed
+
+    from .embed import typed_command
+
     games.GAMES.append(GAME)
+    typed.register(KIND, typed_command)  # what a player types for its actions, for the tests that replay games
     try:
         yield GAME
     finally:

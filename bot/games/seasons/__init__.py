@@ -64,7 +64,7 @@ class SeasonsGame(GamePlugin[Any]):
     def progress(self, lang: str, summary: Any) -> str:
         from ...i18n import t
 
-        return t(lang, "console.where.seasons", year=summary["year"], month=summary["month"])
+        return t(lang, "console.where.seasons", year=summary.year, month=summary.month)
 
     def card_option(self) -> CardOption:
         return self._module("commands").CARDS

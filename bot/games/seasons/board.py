@@ -11,6 +11,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.seasons.summary import Season, SeasonsSummary
+
 from ...render import picture as p
 from ...render import text as picture_text
 from ...render.picture import BACKGROUND, FAINT, GOLD, PANEL, PANEL_EDGE, TEXT, Colour
@@ -48,30 +50,30 @@ def _word(value: str) -> str:
     return p.word(WORDS_JA, value)
 
 
-def board(summary: Mapping[str, Any], lang: str = "en", cards: Mapping[str, Mapping[str, Any]] | None = None) -> bytes:
+def board(summary: SeasonsSummary | Mapping[str, Any], lang: str = "en",
+          cards: Mapping[str, Mapping[str, Any]] | None = None) -> bytes:
     """The season wheel with the token on the current month, the year, and Dummbot's crystals, hand and cards.
 
+    ``summary`` is the game's summary, or its JSON form (the export's ``state``; the bench's figures).
     ``cards`` maps card ids to ``{"name": str, "prestige": int}``; without it the names and prestige come
     from ``engine.seasons.CATALOG`` (or the engine's card data) when available, else tiles show ids only.
     ``lang`` is the language of the labels and card names ("en" or "ja"). A picture already drawn for the
     same parts of the summary is not drawn again.
     """
+    s = summary if isinstance(summary, SeasonsSummary) else SeasonsSummary.from_json(summary)
     with p.drawing_in(lang):
-        bot = summary.get("dummbot") or {}
-        parts = [summary.get(k) for k in ("month", "year", "season", "difficulty", "dice", "dice_season", "round_dice")]
-        parts += [bot.get(k) for k in ("score", "crystals", "hand_size", "summoned")] if isinstance(bot, Mapping) \
-            else [bot]
-        return p.remembered("seasons", [parts, cards], lambda: _board(summary, cards))
+        bot = s.dummbot
+        parts = [s.month, s.year, s.season, s.difficulty, s.dice, s.dice_season, s.round_dice,
+                 bot.score, bot.crystals, bot.hand_size, bot.summoned]
+        return p.remembered("seasons", [parts, cards], lambda: _board(s, cards))
 
 
-def _board(summary: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]] | None) -> bytes:
+def _board(summary: SeasonsSummary, cards: Mapping[str, Mapping[str, Any]] | None) -> bytes:
     image = Image.new("RGB", (p.WIDTH, p.HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    month = p.clamp(p.as_int(summary.get("month"), 1), 1, 12)
-    year = p.clamp(p.as_int(summary.get("year"), 1), 1, 3)
-    season = str(summary.get("season") or "").lower()
-    if season not in SEASON_MONTHS:
-        season = _season_of(month)
+    month = p.clamp(summary.month, 1, 12)
+    year = p.clamp(summary.year, 1, 3)
+    season = str(summary.season)
     if p.USE_LAYERS:  # the ring every month shares, then what this month changes on it
         image.paste(_reduced_ring(), WHEEL_AT)
         patch, (x, y) = _season_wheel(month, year, season)
@@ -79,26 +81,22 @@ def _board(summary: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]] | 
     else:
         image.paste(_wheel_in_full(month, year, season), WHEEL_AT)
 
-    bot = summary.get("dummbot") or {}
-    difficulty = _word(str(summary["difficulty"])) if summary.get("difficulty") else ""
-    dice = _word(str(summary["dice"])) if summary.get("dice") else ""
-    header = (difficulty, dice, p.as_int(bot.get("score"), 0), p.as_int(bot.get("crystals"), 0),
-              max(0, p.as_int(bot.get("hand_size"), 0)))
+    bot = summary.dummbot
+    header = (_word(summary.difficulty), _word(summary.dice), bot.score, bot.crystals, max(0, bot.hand_size))
     if p.USE_LAYERS:
         image.paste(_header_top(p.lang(), *header[:3]), HEADER_TOP[:2])
         image.paste(_header_bottom(p.lang(), *header[3:]), HEADER_BOTTOM[:2])
     else:
         _dummbot_header(draw, *header)
-    summoned = [str(c) for c in bot.get("summoned") or []]
-    _summoned_tiles(draw, summoned, cards, box=TILES, image=image)
-    _round_dice(draw, str(summary.get("dice_season") or season), summary.get("round_dice"))
+    _summoned_tiles(draw, list(bot.summoned), cards, box=TILES, image=image)
+    _round_dice(draw, summary.dice_season, summary.round_dice)
     return p.png(image)
 
 
-def _round_dice(draw: ImageDraw.ImageDraw, season: str, dice: Any) -> None:
+def _round_dice(draw: ImageDraw.ImageDraw, season: Season, dice: tuple[int, ...]) -> None:
     """S-1.4: the round's two dice, each by the face only it has, under Dummbot's cards (older table-dice games,
     which took any die, have none)."""
-    if not isinstance(dice, (list, tuple)) or len(dice) != 2 or season not in SEASON_MONTHS:
+    if len(dice) != 2:
         return
     from engine.seasons import face_text
 

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable
+
+from engine.seasons.summary import SeasonsSummary
 
 from ...i18n import t
 
-# Where a copy can be known to be, as the state summary keeps it: (field key, how to read it from the summary).
-PLACES = (
-    ("dummbot_area", lambda s: s.get("dummbot", {}).get("summoned", [])),
-    ("dummbot_hand", lambda s: s.get("dummbot", {}).get("hand_known", [])),
-    ("discard", lambda s: s.get("discards", [])),
-    ("player_area", lambda s: s.get("player_area", [])),
+# Where a copy can be known to be, as the state summary keeps it: (field key, the cards the summary has there).
+PLACES: tuple[tuple[str, Callable[[SeasonsSummary], tuple[str, ...]]], ...] = (
+    ("dummbot_area", lambda s: s.dummbot.summoned),
+    ("dummbot_hand", lambda s: s.dummbot.hand_known),
+    ("discard", lambda s: s.discards),
+    ("player_area", lambda s: s.player_area),
 )
 
 
-def card_fields(lang: str, card_id: str, summary: Mapping[str, Any] | None) -> list[tuple[str, str]]:
+def card_fields(lang: str, card_id: str, summary: SeasonsSummary | None) -> list[tuple[str, str]]:
     """The lookup's fields (name, value): names, facts, the copies in the channel's game, the automaton's rule."""
     from engine.seasons import CATALOG, S8_CARDS
 
@@ -35,11 +36,11 @@ def card_fields(lang: str, card_id: str, summary: Mapping[str, Any] | None) -> l
     return fields
 
 
-def _where(lang: str, card_id: str, copies: int, summary: Mapping[str, Any]) -> str:
+def _where(lang: str, card_id: str, copies: int, summary: SeasonsSummary) -> str:
     """Each place holding copies, and how many the bot has not seen (the deck, your hand, the box)."""
     lines, seen = [], 0
     for place, read in PLACES:
-        count = list(read(summary)).count(card_id)
+        count = read(summary).count(card_id)
         if count:
             seen += count
             lines.append(t(lang, f"card.seasons.where.{place}", count=count))

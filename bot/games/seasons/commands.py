@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections import Counter
-from typing import Any
 
 import discord
 from discord import app_commands
 
 from engine.core import Action, GameRecord, Step
+from engine.seasons.summary import DummbotScore, Pending, PlayerScore, SeasonsSummary, final_scores
 
 from ...buttons import MENU_OPTIONS, ButtonSpec, FieldSpec, SelectSpec
 from ...commands.cards import CardOption, CardTransformer
@@ -59,13 +58,11 @@ async def _reveal_choices(interaction: Interaction, current: str) -> list[app_co
     """A reveal's autocomplete: while a draw from Dummbot's hand is asked for, the cards known to be there come
     first (every one of them, S-2.4), then the catalog's matches, as for any card list."""
     record = await current_record(group_of(interaction).service, interaction.channel_id, KIND)
-    known = record.state.hand_known if record is not None and record.waiting.key in _FROM_HAND else ()
+    known = record.state.hand_known if record is not None and Pending(record.waiting.key).from_hand else ()
     return card_choices(lang(interaction), KIND, CARDS.catalog(), current, multiple=True, first=known)
 
 
 RevealCards = CardTransformer.option(CARDS, max_length=500, multiple=True, source=_reveal_choices)
-# The waits that draw from Dummbot's hand: a reveal there must fit what is known of it (S-2.4).
-_FROM_HAND = ("seasons.waiting.reveal_hand", "seasons.waiting.reveal_discard")
 
 
 def _effect_choices() -> list[app_commands.Choice[str]]:
@@ -200,30 +197,10 @@ def _prelude_action(text: str) -> Action:
     return Action("prelude", cards=CARDS.pick_many(text, "pk_prelude"))
 
 
-def reveal_candidates(summary: dict[str, Any], waiting_key: str,
-                      limit: int = MENU_OPTIONS) -> list[tuple[str, bool]]:
-    """The first ``limit`` cards a reveal can name (by default a picker's room), as (card id, known to be in Dummbot's
-    hand): for a draw from its hand the cards known to be there first (each copy once), then every card with a
-    copy not known elsewhere (S-4, S-5); for a summon from the draw pile only the latter."""
-    seasons = _engine()
-    bot = summary.get("dummbot", {})
-    from_hand = not waiting_key.endswith("reveal_summon")
-    hand_known = [str(c) for c in bot.get("hand_known", [])] if from_hand else []
-    known = Counter(str(c) for c in bot.get("summoned", []) + summary.get("discards", [])
-                    + summary.get("player_area", []) + bot.get("hand_known", []))
-    found = [(c, True) for c in hand_known[:limit]]  # every known card, whatever its number (S-2.4)
-    for card_id in seasons.CATALOG.ids():
-        if len(found) >= limit:
-            break
-        if seasons.cards.COPIES.get(card_id, 1) - known[card_id] > 0:
-            found.append((card_id, False))
-    return found
-
-
-def _cannot_pay_buttons(step: Step, lg: str, summary: dict[str, Any]) -> list[ButtonSpec]:
+def _cannot_pay_buttons(step: Step, lg: str, summary: SeasonsSummary) -> list[ButtonSpec]:
     """“I could not pay” for the payments this reply names (S-8.3): one button that corrects that payment, or one
     per card when it names several; a reply that names none corrects the latest."""
-    open_cards = {p["card"] for p in summary.get("payments", [])}
+    open_cards = {p.card for p in summary.payments}
     named = list(dict.fromkeys(e.params["card"] for e in step.events
                                if e.key == "seasons.event.crystals_from_player" and e.params.get("card") in open_cards
                                and e.params.get("assumed", True)))
@@ -244,14 +221,14 @@ async def show_forecast(service: GameService, interaction: Interaction, *, game_
     result = await asyncio.to_thread(forecast, state, samples=10_000, seed=row.seed ^ row.ply)
     embed = notice_embed(lg, "forecast.text", kind="seasons", mean=round(result["mean"], 1),
                          p10=result["p10"], p90=result["p90"], samples=result["samples"],
-                         now=state.summary()["dummbot"]["score"])
+                         now=state.score)
     await send(interaction, embed=embed)
 
 
 class SeasonsUI(GameUI):
     """Buttons and forms for the states a Seasons game waits in."""
 
-    def buttons(self, step: Step, row: GameRow, lg: str, summary: dict[str, Any]) -> list[ButtonSpec]:
+    def buttons(self, step: Step, row: GameRow, lg: str, summary: SeasonsSummary) -> list[ButtonSpec]:
         waiting, specs = step.waiting, []
         legal = set(waiting.legal)
         if "roll" in legal:
@@ -271,7 +248,7 @@ class SeasonsUI(GameUI):
             specs.append(ButtonSpec("answer", t(lg, "button.answer"), style=discord.ButtonStyle.primary))
         if "score" in legal:
             specs.append(ButtonSpec("score", t(lg, "button.score"), style=discord.ButtonStyle.primary))
-        if "effect" in legal and summary.get("can_correct_payment"):
+        if "effect" in legal and summary.can_correct_payment:
             specs += _cannot_pay_buttons(step, lg, summary)
         # The effects the player reports as they happen, a button each while they can be (the engine says which).
         specs += [ButtonSpec("fx", t(lg, f"seasons.effect.{kind}"), arg=kind)
@@ -282,11 +259,11 @@ class SeasonsUI(GameUI):
             specs.append(ButtonSpec("undo", t(lg, "button.undo"), style=discord.ButtonStyle.danger))
         return specs
 
-    def _reveal_picker(self, step: Step, lg: str, summary: dict[str, Any]) -> SelectSpec:
+    def _reveal_picker(self, step: Step, lg: str, summary: SeasonsSummary) -> SelectSpec:
         count = int(step.waiting.params.get("count") or 1)
         seen: dict[str, int] = {}
         options = []
-        for card_id, known in reveal_candidates(summary, step.waiting.key):
+        for card_id, known in summary.reveal_candidates(MENU_OPTIONS):
             seen[card_id] = seen.get(card_id, 0) + 1
             value = card_id if seen[card_id] == 1 else f"{card_id}~{seen[card_id]}"  # a second known copy
             options.append((card_name(lg, KIND, card_id), value, t(lg, "pick.reveal.known") if known else None))
@@ -362,21 +339,11 @@ class SeasonsUI(GameUI):
                           extra=int_field(values, "extra", default=0))
         raise Refusal("refuse.unknown_button")
 
-    def result_parts(self, record: GameRecord) -> dict[str, Any]:
-        """The breakdown of both final scores (S-7): the player's from the score action, Dummbot's from its state."""
-        parts: dict[str, Any] = {}
-        bot = record.state.summary().get("dummbot", {})
-        parts["dummbot"] = {"crystals": bot.get("crystals", 0), "prestige": bot.get("score", 0) - bot.get("crystals", 0),
-                            "card_count": len(bot.get("summoned", []))}
-        last = record.actions[-1] if record.actions else None
-        if last is not None and last.type == "score":
-            a = last.args
-            parts["player"] = {"crystals": a.get("crystals", 0), "prestige": a.get("prestige", 0),
-                               "bonuses": a.get("bonuses", 0), "hand": a.get("hand", 0), "extra": a.get("extra", 0),
-                               "bonus_penalty": _engine().rules.BONUS_PENALTY[a.get("bonuses", 0)]}
-        return parts
+    def result_parts(self, record: GameRecord) -> dict[str, PlayerScore | DummbotScore]:
+        """The breakdown of both final scores (S-7), as the engine gives it; the result card words it."""
+        return final_scores(record.state.summary(), record.actions)
 
-    def board(self, summary: dict[str, Any], lang: str = "en") -> bytes:
+    def board(self, summary: SeasonsSummary, lang: str = "en") -> bytes:
         from .board import board
 
         return board(summary, lang=lang)

@@ -234,13 +234,13 @@ def resolve_face(state_or_season: Any, face: dict[str, Any] | str) -> dict[str, 
     return check_face(state_or_season, face)
 
 
-def check_face(state_or_season: Any, face: Any) -> dict[str, Any]:
-    """``face`` when it is exactly one of the round's faces (a face dict, dots given), in canonical shape.
+def check_face(state_or_season: Any, given: Any) -> dict[str, Any]:
+    """``given`` when it is exactly one of the round's faces (a face dict, dots given), in canonical shape.
 
     Raises ``seasons.face_unreadable`` for anything but a face dict, ``seasons.face_not_on_dice`` (the round's
     two dice, S-1.4) or ``seasons.face_not_in_season``, each with the faces nearest to it.
     """
-    face = canonical(face)
+    face = canonical(given)
     faces = season_faces(state_or_season)
     if face in faces:
         return face

@@ -56,7 +56,7 @@ def _city_name(state: VolfState, value: Any) -> Any:
     return value if city is None else city["name"]
 
 
-def apply_typed(state: VolfState, action: Action) -> Step:
+def apply_typed(state: VolfState, action: Action) -> Step[VolfState]:
     """``RULES.apply`` of an action as it was typed, read as the rules read it before they took canonical
     values only (with the lookups above)."""
     return RULES.apply(state, canonical_action(state, action))

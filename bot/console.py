@@ -578,9 +578,10 @@ async def _banner_game(bot: Any, printer: Printer, channel: Any) -> None:
     if row is None:
         return
     from .i18n import t
+    from .sessions import summary_json
 
     summary = (await service.record(row)).state.summary()
-    where = MESSAGES[printer.lang].get(f"console.where.{row.kind}", "").format_map(summary)
+    where = MESSAGES[printer.lang].get(f"console.where.{row.kind}", "").format_map(summary_json(summary))
     print(printer.t("console.banner_game", channel=channel.name, game=t(printer.lang, f"word.{row.kind}"),
                     game_id=row.id, where=where), file=sys.stderr, flush=True)
 

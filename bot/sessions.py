@@ -64,10 +64,16 @@ class Played:
     withdrawn: dict[str, Any] | None = None
     # ``step.state.summary()`` when the change made it already (once per change: the store keeps it, the reply
     # shows it); None: not made yet.
-    summary: dict[str, Any] | None = None
+    summary: Any = None
 
-    def state_summary(self) -> dict[str, Any]:
+    def state_summary(self) -> Any:
         return self.summary if self.summary is not None else self.step.state.summary()
+
+
+def summary_json(summary: Any) -> dict[str, Any]:
+    """A summary as the store and ``/game export`` keep it: a typed summary's ``to_json()`` (a summary that is
+    still a dict is its own JSON)."""
+    return summary if isinstance(summary, dict) else summary.to_json()
 
 
 @dataclass
@@ -278,7 +284,7 @@ class GameService:
                 if before_commit is not None:
                     await before_commit()
                 row = await self.store.undo_action(
-                    row.id, expected_ply=row.ply, user_id=user_id, summary=summary,
+                    row.id, expected_ply=row.ply, user_id=user_id, summary=summary_json(summary),
                     expected_revision=row.revision, interaction_id=interaction_id,
                 )
             except BaseException:
@@ -337,7 +343,7 @@ class GameService:
         return row
 
     async def _save(self, row: GameRow, record: GameRecord, action: Action, user_id: int,
-                    interaction_id: int | None, summary: dict[str, Any]) -> GameRow:
+                    interaction_id: int | None, summary: Any) -> GameRow:
         state = record.state
         snapshot = state.to_json() if record.ply % SNAPSHOT_EVERY == 0 else None
         result = state.result() if state.finished else None
@@ -345,7 +351,8 @@ class GameService:
         try:
             return await self.store.append_action(
                 row.id, expected_ply=row.ply, action=action.to_json(), user_id=user_id, snapshot=snapshot,
-                summary=summary, finish=finish, expected_revision=row.revision, interaction_id=interaction_id,
+                summary=summary_json(summary), finish=finish, expected_revision=row.revision,
+                interaction_id=interaction_id,
             )
         except StaleVersion:
             # Another process wrote first: our record is behind. The caller sees a clear refusal and the

@@ -19,7 +19,7 @@ from ..delivery import NotAcknowledged
 from ..games import KINDS
 from ..i18n import L, card_name, t
 from ..render.embeds import COLOURS, colour_of, game_embed, notice_embed
-from ..sessions import Played, Refusal
+from ..sessions import Played, Refusal, summary_json
 from ..store import GameRow, StaleVersion
 from .common import card_choices, card_id_of, word_choices
 
@@ -293,7 +293,7 @@ def export_record(row: GameRow, record: Any, result: Any) -> dict[str, Any]:
         "options": dict(row.options),
         "seed": row.seed,
         "actions": [a.to_json() for a in record.actions],
-        "state": record.state.summary(),
+        "state": summary_json(record.state.summary()),
         "result": outcome,
         "created_at": row.created_at,
         "updated_at": row.updated_at,

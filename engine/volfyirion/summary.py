@@ -17,6 +17,8 @@ from typing import Any
 from engine.core import JSON
 from engine.core.result import Result
 
+from .cards import Card
+
 
 class Difficulty(StrEnum):
     EASY = "easy"
@@ -206,10 +208,6 @@ class VolfyirionSummary:
         found(Place.REMOVED, self.removed.count(name))
         return Whereabouts(tuple(places), max(copies - sum(n for _, n, _ in places), 0))
 
-    def locale_params(self) -> dict[str, int]:
-        """What a short line about the game in progress may name (the console's banner: ``turn {turn}``)."""
-        return {"turn": self.turn, "cities_left": self.cities_left}
-
     # -- JSON (/game export's ``state``) ----------------------------------------------------------------
     def to_json(self) -> JSON:
         return {
@@ -281,3 +279,20 @@ class Ending:
         left = result.details.get("cities_left")
         return cls(how=None if result.how is None else How(result.how), turn=result.length,
                    cities_left=None if left is None else int(left))
+
+
+class SoloRole(StrEnum):
+    """How the solo mode treats a card (the card lookup's ``card.volfyirion.solo.<role>``)."""
+
+    REMOVED = "removed"  # its secondary ability moves Volfyirion: back in the box before the game (V-1.2)
+    COMMAND = "command"  # can reach the Rage Pile; in an attack, its cost and Knowledge points (V-4.3, V-4.6)
+    TROOP = "troop"  # can reach the Rage Pile; in an attack, removes a Troop (V-4.1)
+    BUILDING = "building"  # can reach the Rage Pile; in an attack, removes a Building (V-4.2)
+    STARTING = "starting"  # a House Deck card: never in the Rage Pile
+    WONDER = "wonder"  # never in the Rage Pile; sealed by Knowledge points (V-4.6)
+    CITY = "city"  # one of the six cities (V-1.1)
+
+
+def solo_role(card: Card) -> SoloRole:
+    """Which of the solo mode's rules ``card`` falls under: V-1.2 first, else its type."""
+    return SoloRole.REMOVED if card.moves_volfyirion else SoloRole(card.type)

@@ -28,6 +28,7 @@ from .summary import (
     Token,
     VolfyirionSummary,
     WonderSummary,
+    troop_defence,
 )
 
 STATE_VERSION = 1
@@ -172,14 +173,12 @@ class VolfState:
         return Waiting("volfyirion.waiting.finished", {"turn": self.turn}, ())
 
     def summary(self) -> VolfyirionSummary:
-        from .attack import city_defence
-
         return VolfyirionSummary(
             turn=self.turn,
             difficulty=Difficulty(self.options["difficulty"]),
             bonus=BonusReading.read(self.options.get("bonus")),
             cities=tuple(CitySummary(c["name"], c["defence"], c["destroyed"], c["troop"], c["building"],
-                                     city_defence(c) - c["defence"] if c["troop"] else None) for c in self.cities),
+                                     troop_defence(c["troop"])) for c in self.cities),
             rage_pile=RagePileSummary(self.rage_size, self.rage_top),
             token=Token(self.token),
             wonders=tuple(WonderSummary(w["name"], w["cost"], w["sealed"]) for w in self.wonders),

@@ -17,7 +17,7 @@ from typing import Any
 from engine.core import JSON
 from engine.core.result import Result
 
-from .cards import Card
+from .cards import CATALOG, Card
 
 
 class Difficulty(StrEnum):
@@ -109,12 +109,15 @@ class CitySummary:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> CitySummary:
-        from .attack import city_defence
-
         troop = data.get("troop")
-        return cls(name=data["name"], defence=data["defence"], destroyed=bool(data["destroyed"]), troop=troop,
-                   building=data.get("building"),
-                   troop_defence=city_defence(data) - data["defence"] if troop else None)
+        return cls(name=data["name"], defence=int(data["defence"]), destroyed=bool(data["destroyed"]), troop=troop,
+                   building=data.get("building"), troop_defence=troop_defence(troop))
+
+
+def troop_defence(troop: str | None) -> int | None:
+    """V-4.4: the defence a Troop adds to its city (``attack.city_defence``); None without a Troop or for a name
+    the catalog does not know."""
+    return None if troop is None or troop not in CATALOG else CATALOG[troop].defence or 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.sessions import summary_json
 from bot.standin.seasons_typed import seasons_console_line
 from engine.core import Action
 from engine.seasons.autoplay import play_game as seasons_game
@@ -54,7 +55,7 @@ def test_a_whole_seasons_game_typed_into_the_console(tmp_path, difficulty, dice,
     items = console(lines, "--lang", lang, "--db", str(tmp_path / "games.sqlite3"), seed=21)
     assert not any("error" in item for item in items), [i for i in items if "error" in i][:3]
     record = exported(items)
-    assert record["state"] == steps[-1].state.summary()
+    assert record["state"] == summary_json(steps[-1].state.summary())
     assert record["result"] == steps[-1].state.result().to_json(SeasonsRules.result_names)
     # The public result card was printed too, in the console's language.
     titles = {("en", "won"): "🏆 Victory over Dummbot!", ("en", "lost"): "Dummbot wins this time",
@@ -85,4 +86,4 @@ def test_a_volfyirion_game_goes_on_in_the_next_console_run(tmp_path):
     second = console([line(a) for a in game.actions[half:]] + ["/game export"], *japanese, seed=4)
     assert not any("error" in item for item in second)
     record = exported(second)
-    assert record["state"] == game.state.summary() and record["result"] == game.state.result().to_json(VolfyirionRules.result_names)
+    assert record["state"] == summary_json(game.state.summary()) and record["result"] == game.state.result().to_json(VolfyirionRules.result_names)

@@ -17,6 +17,7 @@ import asyncio
 import pytest
 from play import button, export, pictured, play_seasons, play_volfyirion, seasons_command
 
+from bot.sessions import summary_json
 from conftest import running_bot
 from engine.core import GameRecord
 from engine.seasons import RULES as SEASONS
@@ -42,7 +43,7 @@ async def test_whole_seasons_game_through_commands_buttons_and_forms(driver, sta
     assert record["game"] == "seasons"
     assert record["seed"] == SEED
     assert record["actions"] == [a.to_json() for a in actions]
-    assert record["state"] == expected.summary()
+    assert record["state"] == summary_json(expected.summary())
     assert record["result"] == expected.result().to_json(SeasonsRules.result_names)
     assert record["result"]["outcome"] in ("won", "lost")
     # The public result card: in the channel, as a message of its own.
@@ -59,7 +60,7 @@ async def test_whole_volfyirion_game_through_commands(driver):
     await play_volfyirion(driver, game.actions)
     record = await export(driver)
     assert record["game"] == "volfyirion"
-    assert record["state"] == game.state.summary()
+    assert record["state"] == summary_json(game.state.summary())
     assert record["result"] == game.state.result().to_json(VolfyirionRules.result_names)
 
 
@@ -93,7 +94,7 @@ async def test_restart_in_the_middle_carries_on(standin, db_path):
         assert status.text == before.text
         await play_seasons(driver, actions[half:])
         record = await export(driver)
-    assert record["state"] == steps[-1].state.summary()
+    assert record["state"] == summary_json(steps[-1].state.summary())
 
 
 async def test_volfyirion_restart_keeps_a_pending_attack(standin, db_path):
@@ -110,7 +111,7 @@ async def test_volfyirion_restart_keeps_a_pending_attack(standin, db_path):
         assert not reply.ephemeral, reply.text
         await play_volfyirion(driver, game.actions[reveal_at + 1:])
         record = await export(driver)
-    assert record["state"] == game.state.summary()
+    assert record["state"] == summary_json(game.state.summary())
 
 
 async def test_undo_is_repeatable_and_equals_replay(driver):
@@ -123,11 +124,11 @@ async def test_undo_is_repeatable_and_equals_replay(driver):
     record = await export(driver)
     replay = GameRecord.replay(SEASONS, {"difficulty": "archmage", "dice": "table"}, SEED, actions[:9])
     assert record["actions"] == [a.to_json() for a in actions[:9]]
-    assert record["state"] == replay.state.summary()
+    assert record["state"] == summary_json(replay.state.summary())
     # Undo by button too.
     reply = await driver.slash(*seasons_command(actions[9]))
     reply = await driver.press(button(reply, "undo"))
-    assert (await export(driver))["state"] == replay.state.summary()
+    assert (await export(driver))["state"] == summary_json(replay.state.summary())
 
 
 async def test_undo_after_the_final_score_reopens_the_game(driver):
@@ -168,4 +169,4 @@ async def test_export_fields_follow_the_design(driver):
     assert set(state["rage_pile"]) >= {"size", "top"}
     assert record["options"]["bonus"] == "flat" and record["result"] is None
     fresh = GameRecord(VOLFYIRION, record["options"], record["seed"])
-    assert state == fresh.state.summary()
+    assert state == summary_json(fresh.state.summary())

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.sessions import summary_json
 from bot.standin import World
 from bot.standin.driver import Driver, NoReply, Reply
 from bot.standin.typed import slash_command
@@ -352,7 +353,7 @@ def check_record(game: ChannelGame, record: dict[str, Any], log: list[Action] | 
     log = game.log if log is None else log
     replay = game.replay(log)
     assert record["actions"] == [a.to_json() for a in log], f"{game.channel.name}: the log differs"
-    assert record["state"] == replay.state.summary(), f"{game.channel.name}: the state differs from a replay"
+    assert record["state"] == summary_json(replay.state.summary()), f"{game.channel.name}: the state differs from a replay"
     result = replay.state.result()
     names = getattr(replay.rules, "result_names", None)  # the export's words for the result's fields
     assert record["result"] == (None if result is None else result.to_json(names)), f"{game.channel.name}: the result differs"

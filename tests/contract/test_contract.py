@@ -7,6 +7,7 @@ import pytest
 from bot import games
 from bot.commands.game import export_record
 from bot.i18n import catalog_texts
+from bot.sessions import summary_json
 from bot.store import GameRow
 from engine.core import Action, GameRecord, Result
 from tests.thirdgame import KIND as THIRD
@@ -92,12 +93,12 @@ def test_the_export_has_the_documented_fields(kind: str) -> None:
     status = "finished" if record.state.finished else "active"
     row = GameRow(id=1, guild_id=1, channel_id=2, parent_channel_id=None, owner_id=3, kind=kind,
                   options=record.options, seed=record.seed, status=status, ply=record.ply,
-                  created_at="2026-01-01", updated_at="2026-01-01", summary=record.state.summary())
+                  created_at="2026-01-01", updated_at="2026-01-01", summary=summary_json(record.state.summary()))
     data = export_record(row, record, None)
     assert {"game", "options", "seed", "actions", "state", "result"} <= set(data)
     assert data["game"] == kind and data["seed"] == record.seed
     assert [Action.from_json(a) for a in data["actions"]] == record.actions
-    assert data["state"] == record.state.summary()
+    assert data["state"] == summary_json(record.state.summary())
     if status == "finished":
         assert data["result"]["outcome"] in ("won", "lost")
         # In the game's own words (DESIGN.md: a Seasons export says dummbot_score), read back the same result.

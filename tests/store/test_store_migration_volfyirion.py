@@ -64,7 +64,7 @@ async def _old_release_db(path: Path, monkeypatch, games: list[GameRecord], *, u
                         row = await store.append_action(row.id, expected_ply=row.ply, action=wrong, user_id=7,
                                                         summary=None)
                         row = await store.undo_action(row.id, expected_ply=row.ply, user_id=7,
-                                                      summary=_old(step.state.summary()))
+                                                      summary=_old(step.state.summary().to_json()))
                     stored = typed(action, step.state)
                     step = RULES.apply(step.state, Action.from_json(stored))
                     state = step.state
@@ -72,7 +72,7 @@ async def _old_release_db(path: Path, monkeypatch, games: list[GameRecord], *, u
                     if (row.ply + 1) % 50 == 0:
                         snapshot = _old_snapshot(state.to_json())
                     row = await store.append_action(row.id, expected_ply=row.ply, action=stored, user_id=7,
-                                                    snapshot=snapshot, summary=_old(state.summary()))
+                                                    snapshot=snapshot, summary=_old(state.summary().to_json()))
                 ids.append(row.id)
     with sqlite3.connect(path) as conn:
         for statement in _V7_UNDO:

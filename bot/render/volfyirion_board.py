@@ -94,7 +94,7 @@ def _city_box(slot: int) -> tuple[int, int, int, int]:
 
 
 def _layer(image: Image.Image, draw: ImageDraw.ImageDraw, region: tuple[int, int, int, int], cached: Any,
-           key: tuple, paint: Any) -> None:
+           key: tuple[Any, ...], paint: Any) -> None:
     """Paste the region's layer remembered by ``key`` (in the drawing language), or draw it straight on the
     board (no layers)."""
     if not p.USE_LAYERS:
@@ -232,10 +232,10 @@ def _city_panel(
         return
     destroyed = city.destroyed
     fill, ink, muted = (CITY_RUIN, CITY_RUIN_INK, CITY_RUIN_INK) if destroyed else (CITY_STONE, TEXT, MUTED)
-    pasted = image is not None and p.USE_LAYERS
+    pasted = image if p.USE_LAYERS else None  # where the static parts are pasted, if they are
     name = city.name or "?"
-    if pasted:
-        image.paste(_city_base(p.lang(), x1 - x0, y1 - y0, name, destroyed), (x0, y0))
+    if pasted is not None:
+        pasted.paste(_city_base(p.lang(), x1 - x0, y1 - y0, name, destroyed), (x0, y0))
     else:
         _city_frame(draw, name, box, destroyed)
 
@@ -251,8 +251,8 @@ def _city_panel(
     slots = (("troop", city.troop), ("building", city.building))
     for k, (kind, slot_name) in enumerate(slots):
         sy = y0 + 128 + k * 32
-        if pasted:
-            image.paste(_city_slot(p.lang(), x1 - x0 - 20, destroyed, kind, slot_name or None), (x0 + 10, sy))
+        if pasted is not None:
+            pasted.paste(_city_slot(p.lang(), x1 - x0 - 20, destroyed, kind, slot_name or None), (x0 + 10, sy))
         else:
             _slot(draw, (x0 + 10, sy, x1 - 10, sy + SLOT_HEIGHT), destroyed, kind, slot_name)
 
@@ -399,7 +399,7 @@ def _volf_colour(name: str) -> str | None:
         return None if card is None else p.str_or_none(p.field(card, "colour", "color"))
     for card in p.engine_data("volfyirion_cards") or []:
         if card.get("name") == name:
-            return card.get("colour")
+            return p.str_or_none(card.get("colour"))
     return None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 
@@ -47,7 +48,7 @@ def danger_embed(lg: str, report: DangerMeter, *, details: bool = False) -> disc
     is lost, and what putting the top card aside would change; ``details`` adds the expected attack, the
     distribution and the formula."""
     now = report.now
-    chances = {"p_city": percent(now.p_city_falls), "p_lost": percent(now.p_game_lost)}
+    chances: dict[str, Any] = {"p_city": percent(now.p_city_falls), "p_lost": percent(now.p_game_lost)}
     if details:
         embed = notice_embed(lg, "danger.text", kind="volfyirion", **chances,
                              sealed=f"{now.expected_wonders_sealed:.2f}", attack=f"{now.expected_attack:.1f}",

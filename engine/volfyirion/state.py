@@ -23,6 +23,7 @@ from .summary import (
     Difficulty,
     Ending,
     How,
+    Outcome,
     Phase,
     RagePileSummary,
     Token,
@@ -196,7 +197,7 @@ class VolfState:
         if self.outcome is None:
             return None
         o = self.outcome
-        ending = Ending(how=How(o["how"]) if o.get("how") else None, turn=o.get("turn"),
+        ending = Ending(Outcome(o["outcome"]), how=How(o["how"]) if o.get("how") else None, turn=o.get("turn"),
                         cities_left=o.get("cities_left"),
                         cities=tuple(CityEnding(c["name"], bool(c["destroyed"])) for c in self.cities))
         return Result(o["outcome"], length=o.get("turn"), how=o.get("how"),

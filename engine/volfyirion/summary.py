@@ -64,8 +64,12 @@ class Slot(StrEnum):
 
 
 class Outcome(StrEnum):
+    """How a game ended for the player (``engine.core.Result.outcome``); ``abandoned`` is the bot's word for a
+    game given up, never the engine's."""
+
     WON = "won"
     LOST = "lost"
+    ABANDONED = "abandoned"
 
 
 class How(StrEnum):
@@ -257,10 +261,11 @@ class CityEnding:
 
 @dataclass(frozen=True, slots=True)
 class Ending:
-    """The result card's breakdown (the engine's ``Result.breakdown``): how and on which turn the game ended,
-    how many cities stood, and each city standing or fallen — empty for a result read back from the store,
-    which kept only the count."""
+    """The result card's breakdown (the engine's ``Result.breakdown``): the outcome, how and on which turn the
+    game ended, how many cities stood, and each city standing or fallen — empty for a result read back from the
+    store, which kept only the count."""
 
+    outcome: Outcome
     how: How | None
     turn: int | None
     cities_left: int | None
@@ -280,7 +285,7 @@ class Ending:
         if isinstance(result.breakdown, Ending):
             return result.breakdown
         left = result.details.get("cities_left")
-        return cls(how=None if result.how is None else How(result.how), turn=result.length,
+        return cls(Outcome(result.outcome), how=None if result.how is None else How(result.how), turn=result.length,
                    cities_left=None if left is None else int(left))
 
 

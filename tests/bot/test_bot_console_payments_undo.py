@@ -162,7 +162,7 @@ def test_s7_3_the_final_score_says_no_zero_penalty_in_both_languages():
     """Zero counts are not said (ja-style): no "bonus track 0", no "hand 0 × 5", no "0 of 3 standing"."""
     from bot.render import seasons_embed, volfyirion_embed
     from engine.core import Result
-    from engine.volfyirion.summary import CityEnding, Ending, How
+    from engine.volfyirion.summary import CityEnding, Ending, How, Outcome
 
     def player(bonus_penalty, hand):
         return {"player": {"crystals": 10, "prestige": 5, "extra": 0, "bonus_penalty": bonus_penalty, "hand": hand}}
@@ -176,7 +176,7 @@ def test_s7_3_the_final_score_says_no_zero_penalty_in_both_languages():
         "クリスタル10個 + 勝利点5点 − ボーナストラック5点 = **15点**"
     fallen = tuple(CityEnding(n, destroyed=True) for n in ("Tylaris", "Vahylea", "Alantar"))
     lost = Result("lost", length=9, how="cities_destroyed", details={"cities_left": 0},
-                  breakdown=Ending(How.CITIES_DESTROYED, 9, 0, fallen))
+                  breakdown=Ending(Outcome.LOST, How.CITIES_DESTROYED, 9, 0, fallen))
     assert dict(volfyirion_embed.result_lines("ja", lost, {}))["街"] == \
         "3つの街はすべて破壊されました: Tylaris、Vahylea、Alantar"
     assert dict(volfyirion_embed.result_lines("en", lost, {}))["Cities"] == \

@@ -15,7 +15,7 @@ from bot.render import text as picture_text
 from bot.render import volfyirion_board as vb
 from engine.core import Result
 from engine.seasons import CATALOG as SEASONS_CARDS
-from engine.volfyirion.summary import CityEnding, Ending, How
+from engine.volfyirion.summary import CityEnding, Ending, How, Outcome
 
 
 def drawn_texts(monkeypatch) -> list[str]:
@@ -90,7 +90,7 @@ def test_wrap_breaks_at_spaces_or_between_japanese_characters():
 @pytest.mark.parametrize("kind", ["seasons", "volfyirion"])
 def test_the_result_picture_is_drawn_in_japanese(monkeypatch, kind):
     drawn = drawn_texts(monkeypatch)
-    ending = Ending(How.CITIES_DESTROYED, 9, 0, (CityEnding("Kyr", destroyed=True),))
+    ending = Ending(Outcome.LOST, How.CITIES_DESTROYED, 9, 0, (CityEnding("Kyr", destroyed=True),))
     result = (Result.from_json({"outcome": "won", "player_score": 150, "dummbot_score": 140}) if kind == "seasons"
               else Result("lost", length=9, how="cities_destroyed", details={"cities_left": 0}, breakdown=ending))
     parts: dict = {}

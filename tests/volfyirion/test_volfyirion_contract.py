@@ -17,6 +17,7 @@ from engine.volfyirion.summary import (
     Difficulty,
     Ending,
     How,
+    Outcome,
     Phase,
     Place,
     RagePileSummary,
@@ -88,7 +89,8 @@ def test_summary_and_result_shapes():
     push(record, "win", how="attack")
     result = record.state.result()
     assert result.to_json() == {"outcome": "won", "length": 1, "how": "attack", "cities_left": 3}
-    assert result.breakdown == Ending(How.ATTACK, 1, 3, tuple(CityEnding(c.name, False) for c in summary.cities))
+    assert result.breakdown == Ending(Outcome.WON, How.ATTACK, 1, 3,
+                                      tuple(CityEnding(c.name, False) for c in summary.cities))
 
 
 def test_summary_json_is_the_exports_state_and_reads_back():

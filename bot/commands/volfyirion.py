@@ -9,7 +9,6 @@ import discord
 from discord import app_commands
 
 from engine.core import Action, GameRecord, Step
-from engine.volfyirion.summary import Slot, VolfyirionSummary
 
 from .. import understood
 from ..buttons import ButtonSpec, FieldSpec, view_of
@@ -28,7 +27,9 @@ from .common import (
     word_choices,
 )
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the engine loads with the first game, not when the command group is built
+    from engine.volfyirion.summary import VolfyirionSummary
+
     from ..app import SoloBot
 
 KIND = "volfyirion"
@@ -71,7 +72,7 @@ def _miss(text: str) -> Any:
 CARDS = CardOption(KIND, lambda: _engine().CATALOG, miss=_miss, arg=lambda name: _index(name))
 PlayedCard = CardTransformer.option(CARDS, keep=lambda c: c.type in IN_PLAY_TYPES and c.solo)
 InPlay = CardTransformer.option(CARDS, source=lambda i, typed: _in_play_choices(i, typed))
-InPlayTroop = CardTransformer.option(CARDS, source=lambda i, typed: _in_play_choices(i, typed, slots=(Slot.TROOP,)))
+InPlayTroop = CardTransformer.option(CARDS, source=lambda i, typed: _in_play_choices(i, typed, troops_only=True))
 AssetCard = CardTransformer.option(CARDS, keep=lambda c: c.in_asset_deck)
 AssetCards = CardTransformer.option(CARDS, max_length=1000, multiple=True, keep=lambda c: c.in_asset_deck)
 Wonder = CardTransformer.option(CARDS, keep=lambda c: c.type == "wonder")
@@ -232,9 +233,9 @@ async def _summary(interaction: Interaction) -> VolfyirionSummary | None:
 
 
 async def _in_play_choices(interaction: Interaction, current: str,
-                           slots: tuple[Slot, ...] = (Slot.TROOP, Slot.BUILDING)) -> list[app_commands.Choice[str]]:
+                           troops_only: bool = False) -> list[app_commands.Choice[str]]:
     summary = await _summary(interaction)
-    names = [] if summary is None else summary.in_play(slots)
+    names = [] if summary is None else summary.in_play(troops_only=troops_only)
     typed = current.casefold().strip()
     unique = list(dict.fromkeys(n for n in names if typed in n.casefold()))
     return [app_commands.Choice(name=n, value=n) for n in unique][:25]

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-from engine.volfyirion.figures import Danger, DangerMeter, NextAttack, Removal
-
 from ..i18n import t
 from .embeds import notice_embed
+
+if TYPE_CHECKING:  # the command group imports this module at start, before any game loads the engine
+    from engine.volfyirion.figures import Danger, DangerMeter, NextAttack, Removal
 
 BAR_WIDTH = 16  # characters for the most likely attack value
 EIGHTHS = " ▏▎▍▌▋▊▉"

@@ -9,7 +9,7 @@ and the locale keys have always used.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -188,14 +188,12 @@ class VolfyirionSummary:
         """V-3.4: while the token is on its Lair a reshuffle sends it to the pile (and so attacks)."""
         return self.token is Token.LAIR
 
-    def in_play(self, slots: Sequence[Slot] = (Slot.TROOP, Slot.BUILDING)) -> list[str]:
-        """The player's cards in ``slots`` of the cities (and the Wonders, when both slots are asked), each
-        place once, in the order of the cities."""
-        names = [name for c in self.cities for name in (c.troop if s is Slot.TROOP else c.building for s in slots)
-                 if name]
-        if Slot.TROOP in slots and Slot.BUILDING in slots:
-            names += [w.name for w in self.wonders]
-        return names
+    def in_play(self, *, troops_only: bool = False) -> list[str]:
+        """The player's cards in play, each place once: the Troops and Buildings in the order of the cities, then
+        the Wonders; ``troops_only``: the Troops alone."""
+        if troops_only:
+            return [c.troop for c in self.cities if c.troop]
+        return [name for c in self.cities for name in (c.troop, c.building) if name] + [w.name for w in self.wonders]
 
     def whereabouts(self, name: str, copies: int) -> Whereabouts:
         """Each place the bot knows a copy of ``name`` to be (V-6), of the ``copies`` in the box."""

@@ -39,8 +39,9 @@ from typing import Any
 
 from bench.common import print_machine, print_table
 from bot.games.seasons.board import board as seasons_board
-from bot.games.volfyirion.board import board as volfyirion_board
+from bot.games.volfyirion.board import board as typed_volfyirion_board
 from bot.render import picture
+from engine.volfyirion.summary import VolfyirionSummary
 
 BASELINE_COMMIT = "3f01f6f"
 BASELINE_PATH = "bot/render/images.py"
@@ -90,6 +91,7 @@ VOLF_TYPICAL = {
         {"name": "Sibilant Crystal", "cost": 3, "sealed": False},
         {"name": "Emerald Horn", "cost": 6, "sealed": True},
     ],
+    "phase": "turn",
 }
 VOLF_CROWDED = dict(
     VOLF_TYPICAL,
@@ -251,12 +253,18 @@ def prepare_ms() -> tuple[float, float, int]:
 
 
 def start_summaries() -> tuple[dict[str, Any], dict[str, Any]]:
-    """The summaries of a Seasons and a Volfyirion game at their start, from the engine."""
+    """The summaries of a Seasons and a Volfyirion game at their start, from the engine (as JSON: the form the
+    baseline reads)."""
     from engine.seasons.autoplay import autoplay as seasons_autoplay
     from engine.volfyirion.autoplay import autoplay as volfyirion_autoplay
 
     return (seasons_autoplay({"difficulty": "wizard", "dice": "bot"}, 1, max_actions=0).state.summary(),
-            volfyirion_autoplay({}, 1, max_actions=0).state.summary())
+            volfyirion_autoplay({}, 1, max_actions=0).state.summary().to_json())
+
+
+def volfyirion_board(summary: dict[str, Any]) -> bytes:
+    """The board of a case: it reads the engine's typed summary (the baseline read this JSON itself)."""
+    return typed_volfyirion_board(VolfyirionSummary.from_json(summary))
 
 
 def main() -> None:

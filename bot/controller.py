@@ -60,7 +60,7 @@ class Composed:
 
     embed: discord.Embed
     view: discord.ui.View | None
-    summary: dict[str, Any]
+    summary: Any  # the game's own summary type (each game's ``state.summary()``)
     full: bool  # the full state, and a picture
 
 

@@ -66,8 +66,8 @@ class Played:
 
 
 def summary_json(summary: Any) -> dict[str, Any]:
-    """A game's summary as JSON (the export's ``state``, the store's copy): a typed summary (Seasons') says it
-    with ``to_json``; a game whose summary is still a dict gives it as it is."""
+    """A summary as the store and ``/game export`` keep it: a typed summary's ``to_json()`` (a summary that is
+    still a dict is its own JSON)."""
     return summary if isinstance(summary, dict) else summary.to_json()
 
 

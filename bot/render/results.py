@@ -7,6 +7,7 @@ without parts (an older game) still gets its card. ``result`` is the engine's ``
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import discord
@@ -66,8 +67,9 @@ def result_embed(lang: str, *, kind: str, owner_id: int, options: dict[str, Any]
 
 def withdrawn_embed(lang: str, *, kind: str, owner_id: int, options: dict[str, Any], result: ResultLike,
                     game_id: int) -> discord.Embed:
-    """What a result post becomes once the end of its game is undone."""
-    embed = result_embed(lang, kind=kind, owner_id=owner_id, options=options, result=result, parts={}, date="")
+    """What a result post becomes once the end of its game is undone: the result alone, without its breakdown."""
+    bare = dataclasses.replace(_typed(result), breakdown=None)
+    embed = result_embed(lang, kind=kind, owner_id=owner_id, options=options, result=bare, parts={}, date="")
     embed.title = t(lang, "result.withdrawn.title", title=embed.title)
     embed.colour = discord.Colour(COLOURS["lost"])
     embed.description = t(lang, "result.withdrawn", game_id=game_id)

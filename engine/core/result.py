@@ -38,6 +38,9 @@ class Result:
     length: int | None = None
     how: str | None = None
     details: Mapping[str, JSONValue] = field(default_factory=dict)
+    # What a result card shows beyond these, typed by its game (Volfyirion's ``Ending``); never stored, never
+    # compared: a result read back from the store has none.
+    breakdown: object | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.outcome not in OUTCOMES:

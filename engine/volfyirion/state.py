@@ -17,7 +17,21 @@ from engine.core.model import JSONObject
 from engine.core.result import Result
 
 from .cards import SOLO_ASSET_DECK
-from .summary import CitySummary, VolfyirionSummary, WonderSummary
+from .summary import (
+    BonusReading,
+    CityEnding,
+    CitySummary,
+    Difficulty,
+    Ending,
+    How,
+    Outcome,
+    Phase,
+    RagePileSummary,
+    Token,
+    VolfyirionSummary,
+    WonderSummary,
+    troop_defence,
+)
 
 STATE_VERSION = 1
 
@@ -171,29 +185,34 @@ class VolfState:
         return Waiting("volfyirion.waiting.finished", {"turn": self.turn}, ())
 
     def summary(self) -> VolfyirionSummary:
-        return {
-            "turn": self.turn,
-            "difficulty": self.options["difficulty"],
-            "bonus": self.options["bonus"],
-            "cities": [cast(CitySummary, dict(c)) for c in self.cities],  # the state's cities have its keys
-            "rage_pile": {"size": self.rage_size, "top": self.rage_top},
-            "token": self.token,
-            "wonders": [cast(WonderSummary, dict(w)) for w in self.wonders],
-            "put_aside": list(self.put_aside),
-            "put_aside_unknown": self.put_aside_unknown,
-            "removed": list(self.removed),
-            "acquired": list(self.owned),
-            "phase": self.phase,
-            "cities_left": len(self.standing()),
-        }
+        return VolfyirionSummary(
+            turn=self.turn,
+            difficulty=Difficulty(self.options["difficulty"]),
+            bonus=BonusReading.read(self.options.get("bonus")),
+            cities=tuple(CitySummary(c["name"], c["defence"], c["destroyed"], c["troop"], c["building"],
+                                     troop_defence(c["troop"])) for c in self.cities),
+            rage_pile=RagePileSummary(self.rage_size, self.rage_top),
+            token=Token(self.token),
+            wonders=tuple(WonderSummary(w["name"], w["cost"], w["sealed"]) for w in self.wonders),
+            put_aside=tuple(self.put_aside),
+            put_aside_unknown=self.put_aside_unknown,
+            removed=tuple(self.removed),
+            acquired=tuple(self.owned),
+            phase=Phase(self.phase),
+            cities_left=len(self.standing()),
+        )
 
     def result(self) -> Result | None:
-        """The stored outcome (``{"outcome", "turn", "how", "cities_left"}``) as the engine's ``Result``."""
+        """The stored outcome (``{"outcome", "turn", "how", "cities_left"}``) as the engine's ``Result``, with
+        the result card's breakdown (each city standing or fallen)."""
         if self.outcome is None:
             return None
         o = self.outcome
+        ending = Ending(Outcome(o["outcome"]), how=How(o["how"]) if o.get("how") else None, turn=o.get("turn"),
+                        cities_left=o.get("cities_left"),
+                        cities=tuple(CityEnding(c["name"], bool(c["destroyed"])) for c in self.cities))
         return Result(o["outcome"], length=o.get("turn"), how=o.get("how"),
-                      details={"cities_left": o.get("cities_left")})
+                      details={"cities_left": o.get("cities_left")}, breakdown=ending)
 
     # -- JSON --------------------------------------------------------------------------------------
     def to_json(self) -> JSONObject:

@@ -164,6 +164,7 @@ def test_s7_3_the_final_score_says_no_zero_penalty_in_both_languages():
     from bot.games.volfyirion import embed as volfyirion_embed
     from engine.core import Result
     from engine.seasons.summary import PlayerScore
+    from engine.volfyirion.summary import CityEnding, Ending, How, Outcome
 
     def player(bonus_penalty, hand):
         return {"player": PlayerScore(crystals=10, prestige=5, bonuses=int(bonus_penalty > 0), hand=hand, extra=0,
@@ -176,11 +177,12 @@ def test_s7_3_the_final_score_says_no_zero_penalty_in_both_languages():
         "Crystals 10 + prestige 5 − bonus track 5 − hand 1 × 5 = **15**"
     assert dict(seasons_embed.result_lines("ja", result, player(5, 0)))["あなたのスコア"] == \
         "クリスタル10個 + 勝利点5点 − ボーナストラック5点 = **15点**"
-    cities = {"cities": [{"name": n, "destroyed": True} for n in ("Tylaris", "Vahylea", "Alantar")]}
-    lost = Result("lost", length=9, how="cities_destroyed", details={"cities_left": 0})
-    assert dict(volfyirion_embed.result_lines("ja", lost, cities))["街"] == \
+    fallen = tuple(CityEnding(n, destroyed=True) for n in ("Tylaris", "Vahylea", "Alantar"))
+    lost = Result("lost", length=9, how="cities_destroyed", details={"cities_left": 0},
+                  breakdown=Ending(Outcome.LOST, How.CITIES_DESTROYED, 9, 0, fallen))
+    assert dict(volfyirion_embed.result_lines("ja", lost, {}))["街"] == \
         "3つの街はすべて破壊されました: Tylaris、Vahylea、Alantar"
-    assert dict(volfyirion_embed.result_lines("en", lost, cities))["Cities"] == \
+    assert dict(volfyirion_embed.result_lines("en", lost, {}))["Cities"] == \
         "All 3 cities fell: Tylaris, Vahylea, Alantar"
 
 

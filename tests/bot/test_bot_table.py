@@ -160,7 +160,7 @@ def test_danger_percentages_stay_readable_when_small():
 
     assert percent(0.053) == "5.3%" and percent(0.0004) == "<0.1%" and percent(0) == "0%" and percent(0.5) == "50%"
     assert percent(0.999) == ">99%" and percent(1.0) == "100%"
-    lines = distribution_lines({8: 0.05, 12: 0.6, 15: 0.0001})
+    lines = distribution_lines(((8, 0.05), (12, 0.6), (15, 0.0001)))
     assert lines[0] == "`  8   5.0%` " + bar(0.05, 0.6) and bar(0.05, 0.6) == "█▍"  # 1/12 of 16 characters: 11 eighths
     assert lines[1].endswith("█" * 16) and len(lines) == 2
 

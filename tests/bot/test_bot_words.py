@@ -7,6 +7,7 @@ unfilled or a raw code in a sentence fails here, key by key.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import re
 import string
@@ -17,6 +18,7 @@ from bot.i18n import card_params, catalog_texts, event_lines, param_names, t
 from bot.render import embeds
 from engine.core import Event
 from engine.seasons.summary import SeasonsSummary
+from engine.volfyirion.summary import Phase, VolfyirionSummary
 
 FACE = {"energy": {"water": 2}, "crystals": 0, "star": 1, "draw": 0, "transmute": False, "dots": 2}
 COUNT = 13  # Seasons has a card #13 (驚愕の箱, "Amazing Box"…): a count read as a card would show it.
@@ -193,11 +195,12 @@ def test_the_final_score_and_a_lost_game_say_so_in_the_state():
     assert "ダムボットの最終スコア" in names and "ダムボットの現在のスコア" not in names
     values = dict((n, v) for n, v, _ in embeds.state_fields("ja", "seasons", over))
     assert values["ダムボットの最終スコア"] == "173点" and values["ダムボットのクリスタル"] == "64個"
-    lost = {"turn": 9, "difficulty": "normal", "bonus": "flat", "token": "rage_pile", "phase": "finished",
-            "rage_pile": {"size": 0, "top": None}, "cities": [], "wonders": []}
+    lost = VolfyirionSummary.from_json({"turn": 9, "difficulty": "normal", "bonus": "flat", "token": "rage_pile",
+                                        "phase": "finished", "rage_pile": {"size": 0, "top": None}, "cities": [],
+                                        "wonders": []})
     text = " ".join(f"{n} {v}" for n, v, _ in embeds.state_fields("en", "volfyirion", lost))
     assert "attacks at the end of this turn" not in text
-    live = dict(lost, phase="turn")
+    live = dataclasses.replace(lost, phase=Phase.TURN)
     assert "attacks at the end of this turn" in " ".join(v for _, v, _ in embeds.state_fields("en", "volfyirion", live))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import io
 import math
 
@@ -18,6 +19,7 @@ from engine.seasons import cards as seasons_cards
 from engine.seasons.summary import SeasonsSummary
 from engine.volfyirion import RULES as VOLFYIRION
 from engine.volfyirion import cards as volfyirion_cards
+from engine.volfyirion.summary import VolfyirionSummary
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -32,7 +34,11 @@ def seasons_summary(**changes) -> SeasonsSummary:
     return SeasonsSummary.from_json(summary)
 
 
-def volf_summary(**changes) -> dict:
+def volf_summary(**changes) -> VolfyirionSummary:
+    return VolfyirionSummary.from_json(volf_json(**changes))
+
+
+def volf_json(**changes) -> dict:
     summary = {
         "turn": 7,
         "difficulty": "normal",
@@ -53,6 +59,7 @@ def volf_summary(**changes) -> dict:
             {"name": "Pure Qoam", "cost": 3, "sealed": False},
             {"name": "Emerald Horn", "cost": 6, "sealed": True},
         ],
+        "phase": "turn",
     }
     summary.update(changes)
     return summary
@@ -180,7 +187,7 @@ def test_volfyirion_board_is_deterministic():
 @pytest.mark.parametrize("index", [0, 1, 2])
 def test_destroyed_city_is_greyed(index):
     standing = decode(volfyirion_board(volf_summary()))
-    cities = copy.deepcopy(volf_summary()["cities"])
+    cities = copy.deepcopy(volf_json()["cities"])
     cities[index]["destroyed"] = True
     ruined = decode(volfyirion_board(volf_summary(cities=cities)))
     point = city_panel_point(index)
@@ -190,9 +197,16 @@ def test_destroyed_city_is_greyed(index):
         assert ruined.getpixel(city_panel_point(other)) == standing.getpixel(city_panel_point(other))
 
 
-def test_troop_defence_shows_from_the_given_table():
-    low = volfyirion_board(volf_summary(), troop_defence={"Elite Trooper": 1})
-    high = volfyirion_board(volf_summary(), troop_defence={"Elite Trooper": 6})
+def with_troop_defence(defence: int, summary: VolfyirionSummary | None = None) -> VolfyirionSummary:
+    """The summary (``volf_summary()`` unless given) with its first city's Troop adding ``defence``."""
+    summary = summary or volf_summary()
+    first = dataclasses.replace(summary.cities[0], troop_defence=defence)
+    return dataclasses.replace(summary, cities=(first, *summary.cities[1:]))
+
+
+def test_troop_defence_shows_as_the_summary_counts_it():
+    low = volfyirion_board(with_troop_defence(1))
+    high = volfyirion_board(with_troop_defence(6))
     box = changed_box(low, high)
     assert box is not None and box[2] <= 15 + 250  # only the first city changed
 
@@ -240,12 +254,12 @@ def test_long_names_and_long_lists_are_cut_to_fit():
     assert_good_png(volfyirion_board(summary))
 
 
-def test_volfyirion_board_tolerates_missing_and_odd_keys():
-    assert_good_png(volfyirion_board({}))
-    assert_good_png(volfyirion_board({"cities": [{"name": "Kyr"}], "rage_pile": {}, "token": None}))
-    assert_good_png(
-        volfyirion_board({"turn": "x", "wonders": [{}], "rage_pile": {"size": 0, "top": "Ghost"}})
-    )
+def test_volfyirion_board_draws_an_empty_table():
+    """No city, no Wonder, an empty pile: drawn, and a top card without a pile is not shown."""
+    empty = volf_summary(cities=[], wonders=[], rage_pile={"size": 0, "top": "Ghost"})
+    assert_good_png(volfyirion_board(empty))
+    assert volfyirion_board(empty) == volfyirion_board(
+        volf_summary(cities=[], wonders=[], rage_pile={"size": 0, "top": None}))
 
 
 def test_fit_truncates_with_an_ellipsis():
@@ -284,12 +298,13 @@ def test_a_real_volfyirion_summary_renders():
     assert_good_png(volfyirion_board(summary))
 
 
-def test_troop_defence_comes_from_the_catalog_when_not_given():
+def test_v4_4_troop_defence_comes_from_the_catalog():
     elite = volfyirion_cards.CATALOG.find("Elite Trooper")
     assert elite is not None and elite.defence
-    given = volfyirion_board(volf_summary(), troop_defence={"Elite Trooper": elite.defence})
-    assert volfyirion_board(volf_summary()) == given
-    assert volfyirion_board(volf_summary(), troop_defence={"Elite Trooper": elite.defence + 1}) != given
+    summary = volf_summary()
+    assert summary.cities[0].troop_defence == elite.defence and summary.cities[0].defence_now == 8 + elite.defence
+    assert volfyirion_board(with_troop_defence(elite.defence)) == volfyirion_board(summary)
+    assert volfyirion_board(with_troop_defence(elite.defence + 1)) != volfyirion_board(summary)
 
 
 def test_prestige_comes_from_the_catalog_when_not_given():
@@ -409,8 +424,9 @@ async def test_a_burst_of_pictures_is_drawn_one_at_a_time_on_the_picture_thread(
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_cached_city_panels_give_the_pixels_of_a_fresh_render(monkeypatch, lang):
-    summary = volf_summary(token="rage_pile")
-    summary["cities"][1] = {"name": "Kyr", "defence": 9, "destroyed": True, "troop": None, "building": None}
+    cities = copy.deepcopy(volf_json()["cities"])
+    cities[1] = {"name": "Kyr", "defence": 9, "destroyed": True, "troop": None, "building": None}
+    summary = volf_summary(token="rage_pile", cities=cities)
     picture.clear_caches()
     cold = volfyirion_board(summary, lang=lang)
     assert vb._city_layer.cache_info().currsize == 3
@@ -419,15 +435,16 @@ def test_cached_city_panels_give_the_pixels_of_a_fresh_render(monkeypatch, lang)
     assert vb._city_layer.cache_info().hits == 3
     for layer in (vb._header_layer, vb._lair_layer, vb._rage_pile_layer, vb._wonders_layer):
         assert layer.cache_info().hits == 1
-    given = volfyirion_board(summary, troop_defence={"Elite Trooper": 5}, lang=lang)  # another key: drawn anew
+    given = volfyirion_board(with_troop_defence(5, summary), lang=lang)  # another key: drawn anew
     assert vb._city_layer.cache_info().currsize == 4  # only the city with the troop changes
     monkeypatch.setattr(picture, "USE_LAYERS", False)
     fresh = volfyirion_board(summary, lang=lang)
-    fresh_given = volfyirion_board(summary, troop_defence={"Elite Trooper": 5}, lang=lang)
+    fresh_given = volfyirion_board(with_troop_defence(5, summary), lang=lang)
     assert decode(cold).tobytes() == decode(fresh).tobytes() == decode(warm).tobytes()
     assert decode(given).tobytes() == decode(fresh_given).tobytes()
-    for token in ("lair", "rage_pile"):  # the other panels' layers too, with odd wonders drawn straight on
-        odd = volf_summary(token=token, wonders=[{"name": "Pure Qoam", "cost": [3]}], rage_pile={"size": 0})
+    for token in ("lair", "rage_pile"):  # the other panels' layers too
+        odd = volf_summary(token=token, wonders=[{"name": "Pure Qoam", "cost": 3, "sealed": False}],
+                           rage_pile={"size": 0, "top": None})
         monkeypatch.setattr(picture, "USE_LAYERS", True)
         layered = volfyirion_board(odd, lang=lang)
         monkeypatch.setattr(picture, "USE_LAYERS", False)

@@ -13,7 +13,9 @@ from bot.games.volfyirion import board as vb
 from bot.i18n import t
 from bot.render import picture, results
 from bot.render import text as picture_text
+from engine.core import Result
 from engine.seasons import CATALOG as SEASONS_CARDS
+from engine.volfyirion.summary import CityEnding, Ending, How, Outcome
 
 
 def drawn_texts(monkeypatch) -> list[str]:
@@ -88,9 +90,10 @@ def test_wrap_breaks_at_spaces_or_between_japanese_characters():
 @pytest.mark.parametrize("kind", ["seasons", "volfyirion"])
 def test_the_result_picture_is_drawn_in_japanese(monkeypatch, kind):
     drawn = drawn_texts(monkeypatch)
-    result = ({"outcome": "won", "player_score": 150, "dummbot_score": 140} if kind == "seasons"
-              else {"outcome": "lost", "turn": 9, "how": "cities_destroyed", "cities_left": 0})
-    parts = {} if kind == "seasons" else {"cities": [{"name": "Kyr", "destroyed": True}]}
+    ending = Ending(Outcome.LOST, How.CITIES_DESTROYED, 9, 0, (CityEnding("Kyr", destroyed=True),))
+    result = (Result.from_json({"outcome": "won", "player_score": 150, "dummbot_score": 140}) if kind == "seasons"
+              else Result("lost", length=9, how="cities_destroyed", details={"cities_left": 0}, breakdown=ending))
+    parts: dict = {}
     png = results.result_picture("ja", kind=kind, options={"difficulty": "hard"}, result=result, parts=parts)
     assert Image.open(io.BytesIO(png)).size == (results.WIDTH, results.HEIGHT)
     joined = "".join(drawn)

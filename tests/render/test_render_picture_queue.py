@@ -16,6 +16,7 @@ from bot.games.volfyirion import board as vb
 from bot.pictures import PictureQueue
 from bot.render import picture
 from engine.seasons.summary import SeasonsSummary
+from engine.volfyirion.summary import VolfyirionSummary
 
 
 async def test_a_picture_the_message_already_shows_is_not_uploaded_again():
@@ -143,8 +144,8 @@ def _seasons_start() -> SeasonsSummary:
     return start_summaries()[0]  # the bench's own start positions: what it measures, these test
 
 
-def _volfyirion_start() -> dict:
-    return start_summaries()[1]
+def _volfyirion_start() -> VolfyirionSummary:
+    return VolfyirionSummary.from_json(start_summaries()[1])
 
 
 def test_the_static_layers_are_prepared_again_in_a_language_first_drawn_after_them(monkeypatch):
@@ -160,13 +161,13 @@ def test_the_static_layers_are_prepared_again_in_a_language_first_drawn_after_th
     assert sb._tile_layer.cache_info().currsize == 2 * tiles and picture.is_prepared()
 
 
-def _volfyirion_mid_game() -> dict:
-    summary = _volfyirion_start()
+def _volfyirion_mid_game() -> VolfyirionSummary:
+    summary = start_summaries()[1]
     summary["cities"][0] = dict(summary["cities"][0], troop="Elite Trooper", building="Barracks")
     summary["cities"][2] = dict(summary["cities"][2], destroyed=True)
     summary["wonders"] = [{"name": "Sharp Qoam", "cost": 2, "sealed": True},
                           {"name": "Living Knife", "cost": 3, "sealed": False}]
-    return summary
+    return VolfyirionSummary.from_json(summary)
 
 
 async def test_a_newer_picture_of_a_game_replaces_its_older_one_for_another_message():

@@ -2,12 +2,31 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from volfyirion_helpers import events, new, push
 
 from engine import data
 from engine.core import Catalog, RuleError
 from engine.volfyirion import CATALOG, RULES, card_named, danger, resolve_cities
+from engine.volfyirion.summary import (
+    BonusReading,
+    CityEnding,
+    CitySummary,
+    Difficulty,
+    Ending,
+    How,
+    Outcome,
+    Phase,
+    Place,
+    RagePileSummary,
+    SoloRole,
+    Token,
+    VolfyirionSummary,
+    WonderSummary,
+    solo_role,
+)
 
 
 def test_exports_and_rules_protocol():
@@ -67,15 +86,48 @@ def test_summary_and_result_shapes():
     push(record, "play", card="Guard", city="Tylaris")
     push(record, "play", card="Pure Qoam")
     summary = record.state.summary()
-    assert {"turn", "difficulty", "bonus", "cities", "rage_pile", "token", "wonders", "put_aside",
-            "removed"} <= set(summary)
-    assert set(summary["cities"][0]) == {"name", "defence", "destroyed", "troop", "building"}
-    assert summary["cities"][0]["troop"] == "Guard" and summary["cities"][0]["defence"] == 8
-    assert summary["rage_pile"] == {"size": 3, "top": None} and summary["token"] == "lair"
-    assert summary["wonders"] == [{"name": "Pure Qoam", "cost": 3, "sealed": False}]
+    assert summary.cities[0] == CitySummary("Tylaris", 8, destroyed=False, troop="Guard", building=None,
+                                            troop_defence=CATALOG["Guard"].defence)
+    assert summary.cities[0].defence_now == 8 + CATALOG["Guard"].defence  # V-4.4
+    assert summary.rage_pile == RagePileSummary(3, None) and summary.token is Token.LAIR
+    assert summary.wonders == (WonderSummary("Pure Qoam", 3, False),)
+    assert (summary.difficulty, summary.bonus, summary.phase) == (Difficulty.NORMAL, BonusReading.FLAT, Phase.TURN)
     assert record.state.result() is None and not record.state.finished
     push(record, "win", how="attack")
-    assert record.state.result().to_json() == {"outcome": "won", "length": 1, "how": "attack", "cities_left": 3}
+    result = record.state.result()
+    assert result.to_json() == {"outcome": "won", "length": 1, "how": "attack", "cities_left": 3}
+    assert result.breakdown == Ending(Outcome.WON, How.ATTACK, 1, 3,
+                                      tuple(CityEnding(c.name, False) for c in summary.cities))
+
+
+def test_summary_json_is_the_exports_state_and_reads_back():
+    """``/game export``'s ``state``: the same fields as ever, JSON values only, read back to the same summary."""
+    record = new()
+    push(record, "play", card="Guard", city="Tylaris")
+    push(record, "play", card="Pure Qoam")
+    summary = record.state.summary()
+    data = json.loads(json.dumps(summary.to_json()))
+    assert set(data) == {"turn", "difficulty", "bonus", "cities", "rage_pile", "token", "wonders", "put_aside",
+                         "put_aside_unknown", "removed", "acquired", "phase", "cities_left"}
+    assert data["cities"][0] == {"name": "Tylaris", "defence": 8, "destroyed": False, "troop": "Guard",
+                                 "building": None}
+    assert data["rage_pile"] == {"size": 3, "top": None} and data["token"] == "lair"
+    assert data["wonders"] == [{"name": "Pure Qoam", "cost": 3, "sealed": False}]
+    assert VolfyirionSummary.from_json(data) == summary
+
+
+def test_v1_2_solo_role_and_whereabouts_of_a_card():
+    """The card lookup's rules come from the engine: a card that moves Volfyirion is out of the solo game
+    (V-1.2); the copies are counted where the bot knows them to be (V-6)."""
+    moving = next(c for c in CATALOG if c.moves_volfyirion)
+    assert solo_role(moving) is SoloRole.REMOVED and solo_role(CATALOG["Guard"]) is SoloRole.TROOP
+    record = new()
+    push(record, "play", card="Guard", city="Tylaris")
+    push(record, "play", card="Guard", city="Alantar")
+    found = record.state.summary().whereabouts("Guard", CATALOG["Guard"].qty)
+    assert found.places == ((Place.CITY, 1, "Tylaris"), (Place.CITY, 1, "Alantar"))
+    assert found.unseen == CATALOG["Guard"].qty - 2
+    assert record.state.summary().whereabouts("Tylaris", 1).places == ((Place.YOUR_CITY, 1, None),)
 
 
 def test_remove_needs_the_city_when_the_card_stands_in_two():
@@ -91,7 +143,7 @@ def test_remove_needs_the_city_when_the_card_stands_in_two():
         push(record, "remove", card="Guard", city="Alantar")
     push(record, "play", card="Pure Qoam")
     push(record, "remove", card="Pure Qoam")
-    assert record.state.summary()["wonders"] == []
+    assert record.state.summary().wonders == ()
 
 
 def test_events_of_new_game_are_the_setup_checklist_then_turn_one():

@@ -107,7 +107,7 @@ def test_v2_4_when_the_deck_is_known_to_be_empty_the_put_aside_cards_make_a_new_
     assert "asset_deck_refilled" not in keys(step) and record.state.deck_left() == 0
     step = push(record, "end")  # turn 3: the deck is known to be empty: Stab comes back in a new one first
     assert keys(step)[-3:] == ["turn_started", "asset_deck_refilled", "rage_card_added"]
-    assert record.state.summary()["put_aside"] == [] and record.state.rage_size == 2
+    assert record.state.summary().put_aside == () and record.state.rage_size == 2
     err = refused(record, "end")  # edition 1: nothing left and nothing put aside was refused (V-3.5 adds none)
     assert err.key == "volfyirion.asset_deck_exhausted"
 

@@ -60,7 +60,7 @@ def test_property_rage_pile_size_is_added_minus_taken(seed, options):
             if name == "rage_card_added":
                 assert event.params["size"] == size
         state = step.state
-        assert state.summary()["rage_pile"]["size"] == state.rage_size == size >= 0
+        assert state.summary().rage_pile.size == state.rage_size == size >= 0
         assert state.rage_size == state.added - state.taken
         assert state.unknown_in_pile >= 0
 

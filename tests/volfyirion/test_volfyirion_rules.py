@@ -9,16 +9,17 @@ from engine.core import Action, GameRecord, RuleError
 from engine.volfyirion import CATALOG, RULES, SOLO_ASSET_DECK
 from engine.volfyirion.autoplay import play_game
 from engine.volfyirion.rules import VolfyirionRules
+from engine.volfyirion.summary import CitySummary, RagePileSummary, WonderSummary
 
 
 # -- V-1 Setup --------------------------------------------------------------------------------------
 def test_v1_1_three_cities_one_of_each_defence():
     record = new()
-    cities = record.state.summary()["cities"]
-    assert [(c["name"], c["defence"]) for c in cities] == [("Tylaris", 8), ("Vahylea", 9), ("Alantar", 10)]
-    assert all(c["troop"] is None and c["building"] is None and not c["destroyed"] for c in cities)
-    chosen = new(cities=["Kyr", "Yrdesh", "Akao Uket"]).state.summary()["cities"]
-    assert [c["name"] for c in chosen] == ["Yrdesh", "Akao Uket", "Kyr"]
+    cities = record.state.summary().cities
+    assert [(c.name, c.defence) for c in cities] == [("Tylaris", 8), ("Vahylea", 9), ("Alantar", 10)]
+    assert all(c.troop is None and c.building is None and not c.destroyed for c in cities)
+    chosen = new(cities=["Kyr", "Yrdesh", "Akao Uket"]).state.summary().cities
+    assert [c.name for c in chosen] == ["Yrdesh", "Akao Uket", "Kyr"]
     with pytest.raises(RuleError) as err:
         new(cities=["Tylaris", "Yrdesh", "Kyr"])
     assert err.value.key == "volfyirion.cities_defences"
@@ -50,19 +51,19 @@ def test_v1_4_asset_row_without_top_card_and_lair_of_cheap_wonders():
     step = new().last
     assert "setup_asset_row" in keys(step)
     assert events(step, "setup_lair") == [{"max_cost": 3}]
-    assert step.state.summary()["rage_pile"] == {"size": 1, "top": None}
+    assert step.state.summary().rage_pile == RagePileSummary(1, None)
 
 
 def test_v1_5_house_deck_and_token_on_the_lair():
     step = new().last
     assert events(step, "setup_house_deck") == [{"prospectors": 8, "captains": 1, "diviners": 1}]
     assert "setup_token" in keys(step)
-    assert step.state.summary()["token"] == "lair"
+    assert step.state.summary().token == "lair"
 
 
 def test_v1_6_difficulties_and_bad_options():
     for level in ("easy", "normal", "hard"):
-        assert new(difficulty=level).state.summary()["difficulty"] == level
+        assert new(difficulty=level).state.summary().difficulty == level
     assert RULES.normalize_options({})["difficulty"] == "normal"
     with pytest.raises(RuleError, match="bad_difficulty"):
         new(difficulty="nightmare")
@@ -77,7 +78,7 @@ def test_v1_6_every_difficulty_plays_a_whole_game(difficulty):
     outcomes = set()
     for seed in range(12):
         game = play_game(seed, max_actions=400, options={"difficulty": difficulty})
-        assert game.state.finished and game.state.summary()["difficulty"] == difficulty
+        assert game.state.finished and game.state.summary().difficulty == difficulty
         outcomes.add(game.state.result().to_json(VolfyirionRules.result_names)["outcome"])
         replayed = GameRecord.replay(RULES, game.options, seed, [a.to_json() for a in game.actions])
         assert replayed.state == game.state
@@ -91,7 +92,7 @@ def test_v2_1_core_actions_attack_volfyirion_wins_and_redeploy_adds_nothing():
     size = record.state.rage_size
     step = push(record, "redeploy", troop="Guard", city="Alantar")
     assert keys(step) == ["troop_redeployed"] and record.state.rage_size == size
-    assert city(record, "Alantar")["troop"] == "Guard" and city(record, "Tylaris")["troop"] is None
+    assert city(record, "Alantar").troop == "Guard" and city(record, "Tylaris").troop is None
     push(record, "acquire", card="Stab")
     assert record.state.rage_size == size
     step = push(record, "win", how="attack")
@@ -126,13 +127,13 @@ def test_v2_3_no_unsealing_by_default_ruling_option_allows_it():
         return record
 
     record = sealed_game()
-    assert record.state.summary()["wonders"][0]["sealed"] is True
+    assert record.state.summary().wonders[0].sealed is True
     with pytest.raises(RuleError, match="not_now"):
         push(record, "unseal", card="Pure Qoam")
     record = sealed_game(unseal=True)
     assert "unseal" in record.waiting.legal
     push(record, "unseal", card="Pure Qoam")
-    assert record.state.summary()["wonders"][0]["sealed"] is False
+    assert record.state.summary().wonders[0].sealed is False
     with pytest.raises(RuleError, match="not_sealed"):
         push(record, "unseal", card="Pure Qoam")
 
@@ -140,13 +141,13 @@ def test_v2_3_no_unsealing_by_default_ruling_option_allows_it():
 def test_v2_4_put_aside_cards_return_with_a_new_asset_deck_removed_never():
     record = new()
     push(record, "putaside", paid="battle", card="Book of Wisdom")
-    assert record.state.summary()["put_aside"] == ["Book of Wisdom"]
+    assert record.state.summary().put_aside == ("Book of Wisdom",)
     push(record, "play", card="Elite Trooper", city="Tylaris")
     push(record, "remove", card="Elite Trooper")
-    assert record.state.summary()["removed"] == ["Elite Trooper"]
+    assert record.state.summary().removed == ("Elite Trooper",)
     step = push(record, "refill", confirm=True)  # on turn 1 the bot's count asks for a confirmation (V-3.5)
     assert events(step, "asset_deck_refilled") == [{"count": 1}]
-    assert record.state.summary()["put_aside"] == []
+    assert record.state.summary().put_aside == ()
     grow_pile(record, 2)
     # Book of Wisdom is back in the deck and can be revealed; the removed Elite Trooper cannot.
     with pytest.raises(RuleError) as err:
@@ -176,8 +177,8 @@ def test_v3_2_playing_into_a_full_slot_removes_the_old_card():
     push(record, "play", card="Novice", city="Tylaris")
     step = push(record, "play", card="Guard", city="Tylaris")
     assert events(step, "card_replaced") == [{"card": "Novice", "new_card": "Guard", "city": "Tylaris"}]
-    assert city(record, "Tylaris")["troop"] == "Guard"
-    assert record.state.summary()["removed"] == ["Novice"]
+    assert city(record, "Tylaris").troop == "Guard"
+    assert record.state.summary().removed == ("Novice",)
     with pytest.raises(RuleError, match="city_needed"):
         push(record, "play", card="Bank")
     with pytest.raises(RuleError, match="wonder_takes_no_city"):
@@ -188,18 +189,18 @@ def test_v3_3_top_is_oldest_and_known_after_an_attack():
     record = new()
     grow_pile(record, 2)
     attack(record, ["Strategic Attack", "Hidden Cache"])
-    assert record.state.summary()["rage_pile"] == {"size": 2, "top": "Strategic Attack"}
+    assert record.state.summary().rage_pile == RagePileSummary(2, "Strategic Attack")
     with pytest.raises(RuleError, match="top_is_known"):
         push(record, "putaside", paid="battle", card="Stab")
     step = push(record, "putaside", paid="battle")
     assert events(step, "top_put_aside")[0]["card"] == "Strategic Attack"
-    assert record.state.summary()["rage_pile"] == {"size": 1, "top": None}
+    assert record.state.summary().rage_pile == RagePileSummary(1, None)
 
 
 def test_v3_4_reshuffle_moves_the_token_once():
     record = new()
     step = push(record, "reshuffle")
-    assert keys(step) == ["token_to_rage_pile"] and record.state.summary()["token"] == "rage_pile"
+    assert keys(step) == ["token_to_rage_pile"] and record.state.summary().token == "rage_pile"
     with pytest.raises(RuleError, match="token_already_away"):
         push(record, "reshuffle")
 
@@ -220,10 +221,10 @@ def test_v4_1_each_revealed_troop_removes_a_troop_the_player_chooses():
         push(record, "choose", city="Vahylea")
     step = push(record, "choose", city="Alantar")
     assert step.waiting.key == "volfyirion.waiting.turn"
-    assert city(record, "Tylaris")["troop"] == "Novice"
+    assert city(record, "Tylaris").troop == "Novice"
     summary = record.state.summary()
-    assert summary["removed"] == ["Guard", "Soldier"]
-    assert {"Fighter", "Scholar", "Barracks"} <= set(summary["put_aside"])
+    assert summary.removed == ("Guard", "Soldier")
+    assert {"Fighter", "Scholar", "Barracks"} <= set(summary.put_aside)
 
 
 def test_v4_1_not_asked_without_a_real_choice_and_extra_troops_do_nothing():
@@ -268,7 +269,7 @@ def test_v4_2_each_revealed_building_removes_a_building():
     assert step.waiting.key == "volfyirion.waiting.choose_building" and step.waiting.params["remaining"] == 1
     step = push(record, "choose", city="Alantar")
     assert events(step, "building_lost") == [{"card": "Mint", "city": "Alantar"}]
-    assert city(record, "Tylaris")["building"] == "Bank" and city(record, "Alantar")["building"] is None
+    assert city(record, "Tylaris").building == "Bank" and city(record, "Alantar").building is None
 
 
 def test_v4_3_attack_is_command_costs_plus_one_per_destroyed_city_plus_d_by_default():
@@ -310,7 +311,7 @@ def test_v4_3_no_command_card_no_attack_whatever_the_cities():
     push(record, "putaside", paid="battle")  # the kept Sabotage leaves
     step = attack(record, ["Soldier"])
     assert "no_command_cards" in keys(step) and attack_line(step) is None
-    assert record.state.summary()["rage_pile"] == {"size": 1, "top": None}
+    assert record.state.summary().rage_pile == RagePileSummary(1, None)
 
 
 def test_v4_4_highest_payable_defence_falls_repeatedly_troops_add_defence():
@@ -324,9 +325,8 @@ def test_v4_4_highest_payable_defence_falls_repeatedly_troops_add_defence():
     assert [(e["city"], e["defence"], e["attack_before"], e["attack_after"]) for e in fallen] == [
         ("Tylaris", 14, 24, 10), ("Alantar", 10, 10, 0)]
     assert fallen[0]["troop_defence"] == 6 and fallen[0]["printed"] == 8
-    assert city(record, "Tylaris") == {"name": "Tylaris", "defence": 8, "destroyed": True, "troop": None,
-                                       "building": None}
-    assert "Elite Trooper" in record.state.summary()["removed"]
+    assert city(record, "Tylaris") == CitySummary("Tylaris", 8, destroyed=True, troop=None, building=None)
+    assert "Elite Trooper" in record.state.summary().removed
 
 
 def test_v4_4_engine_ruling_equal_defences_higher_printed_falls_first():
@@ -334,7 +334,7 @@ def test_v4_4_engine_ruling_equal_defences_higher_printed_falls_first():
     push(record, "play", card="Fighter", city="Tylaris")  # 8 + 2 = 10, like Alantar
     step = attack(record, ["Sabotage", "Sabotage"])  # 10: Alantar (printed 10) rather than Tylaris
     assert [e["city"] for e in events(step, "city_destroyed")] == ["Alantar"]
-    assert city(record, "Tylaris")["troop"] == "Fighter"
+    assert city(record, "Tylaris").troop == "Fighter"
 
 
 def test_v4_5_last_city_falling_loses_at_once():
@@ -372,7 +372,7 @@ def test_v4_7_highest_cost_command_is_kept_face_up_ruling_ties():
     grow_pile(record, 3)
     step = attack(record, ["Shrewd Deal", "Strategic Attack", "Sabotage"])  # all cost 5; KP 1, 0, 0
     assert events(step, "command_kept")[0]["card"] == "Shrewd Deal"
-    assert record.state.summary()["rage_pile"]["top"] == "Shrewd Deal"
+    assert record.state.summary().rage_pile.top == "Shrewd Deal"
     record = new(difficulty="easy")
     grow_pile(record, 2)
     step = attack(record, ["Strategic Attack", "Sabotage"])  # cost 5, KP 0 both: name order
@@ -386,7 +386,7 @@ def test_v4_8_token_returns_and_the_next_turn_begins():
     turn = record.state.turn
     step = attack(record, ["Stab", "Stab"])
     assert keys(step)[-3:] == ["token_returned", "turn_started", "rage_card_added"]
-    assert record.state.turn == turn + 1 and record.state.summary()["token"] == "lair"
+    assert record.state.turn == turn + 1 and record.state.summary().token == "lair"
 
 
 def test_v4_9_empty_rage_pile_only_returns_the_token():
@@ -410,10 +410,10 @@ def _v4_10_worked_example(**options):
     assert events(step, "wonder_sealed") == [{"card": "Sibilant Crystal", "cost": 3, "kp_before": 3, "kp_after": 0}]
     assert events(step, "command_kept")[0]["card"] == "Shrewd Deal"
     summary = record.state.summary()
-    assert set(summary["put_aside"]) == {"Feasible Solution", "Novice", "Barracks"}
-    assert summary["rage_pile"] == {"size": 2, "top": "Shrewd Deal"}  # + the new turn's card
-    assert summary["wonders"] == [{"name": "Sibilant Crystal", "cost": 3, "sealed": True}]
-    assert city(record, "Tylaris")["troop"] is None
+    assert set(summary.put_aside) == {"Feasible Solution", "Novice", "Barracks"}
+    assert summary.rage_pile == RagePileSummary(2, "Shrewd Deal")  # + the new turn's card
+    assert summary.wonders == (WonderSummary("Sibilant Crystal", 3, True),)
+    assert city(record, "Tylaris").troop is None
     return record, step
 
 
@@ -424,7 +424,7 @@ def test_v4_10_worked_example_on_easy_destroys_the_9_city():
                                                               "destroyed_before": 0, "d": 0, "difficulty": "easy"})
     fallen = events(step, "city_destroyed")
     assert [(e["city"], e["defence"], e["attack_after"]) for e in fallen] == [("Vahylea", 9, 0)]
-    assert not city(record, "Tylaris")["destroyed"] and not city(record, "Alantar")["destroyed"]
+    assert not city(record, "Tylaris").destroyed and not city(record, "Alantar").destroyed
 
 
 def test_v4_10_worked_example_on_normal_flat_destroys_the_10_city():
@@ -434,7 +434,7 @@ def test_v4_10_worked_example_on_normal_flat_destroys_the_10_city():
                                                          "destroyed_before": 0, "d": 1, "difficulty": "normal"})
     fallen = events(step, "city_destroyed")
     assert [(e["city"], e["defence"], e["attack_after"]) for e in fallen] == [("Alantar", 10, 0)]
-    assert not city(record, "Tylaris")["destroyed"] and not city(record, "Vahylea")["destroyed"]
+    assert not city(record, "Tylaris").destroyed and not city(record, "Vahylea").destroyed
 
 
 def test_v4_10_worked_example_on_normal_per_city_is_the_rulebooks_9():
@@ -479,7 +479,7 @@ def test_v5_2_loss_when_all_three_cities_are_destroyed_over_several_attacks():
     push(record, "putaside", paid="battle")  # the kept Book of Wisdom leaves
     attack(record, ["Stab"])  # Stab 1 + 1 destroyed = 2: nothing falls
     attack(record, ["Sabotage"])  # top Stab 1 + Sabotage 5 + 1 = 7 < 8: nothing falls
-    assert [c["destroyed"] for c in record.state.summary()["cities"]] == [False, True, False]
+    assert [c.destroyed for c in record.state.summary().cities] == [False, True, False]
     step = attack(record, ["Alchemic Key"])  # top Sabotage 5 + 7 + 1 = 13 → Alantar (10), 3 left < 8
     assert [e["city"] for e in events(step, "city_destroyed")] == ["Alantar"] and record.state.result() is None
     step = attack(record, ["Barter"])  # top Alchemic Key 7 + 1 + 2 destroyed = 10 → Tylaris (8): the last city
@@ -498,7 +498,7 @@ def test_v5_2_loss_when_all_three_cities_are_destroyed_over_several_attacks():
 ])
 def test_v5_3_difficulty_flat_by_default_or_per_destroyed_city(difficulty, bonus, first, second, line):
     record = new(difficulty=difficulty, bonus=bonus)
-    assert record.state.summary()["bonus"] == bonus and record.options["bonus"] == bonus
+    assert record.state.summary().bonus == bonus and record.options["bonus"] == bonus
     d = {"easy": 0, "normal": 1, "hard": 2}[difficulty]
     setup = [e for e in record.last.events if e.key.startswith("volfyirion.event.setup_difficulty")]
     suffix = bonus + ("_easy" if d == 0 else "")
@@ -507,7 +507,7 @@ def test_v5_3_difficulty_flat_by_default_or_per_destroyed_city(difficulty, bonus
     grow_pile(record, 2)
     step = attack(record, ["Book of Wisdom", "Stab"])  # 9, 10 or 11: exactly one city falls whatever the reading
     assert attack_line(step)[1]["attack"] == first
-    assert sum(c["destroyed"] for c in record.state.summary()["cities"]) == 1
+    assert sum(c.destroyed for c in record.state.summary().cities) == 1
     step = attack(record, ["Soldier"])  # the known Book of Wisdom (8) is the only Command card
     assert attack_line(step) == (line, {"attack": second, "costs": 8, "bonus": second - 8, "destroyed_before": 1,
                                         "d": d, "difficulty": difficulty})
@@ -519,9 +519,9 @@ def test_v5_3_games_recorded_with_official_replay_as_per_city():
                             [{"type": "end"}, {"type": "reshuffle"}, {"type": "end"},
                              {"type": "reveal", "cards": ["Sabotage", "Sabotage"]},
                              {"type": "reshuffle"}, {"type": "end"}, {"type": "reveal", "cards": ["Stab"]}])
-    assert old.options["bonus"] == "per_city" and old.state.summary()["bonus"] == "per_city"
+    assert old.options["bonus"] == "per_city" and old.state.summary().bonus == "per_city"
     # 5 + 5 + 2 × 0 = 10: Alantar falls; then top Sabotage 5 + Stab 1 + 2 × 1 = 8: Tylaris falls.
-    assert [c["destroyed"] for c in old.state.summary()["cities"]] == [True, False, True]
+    assert [c.destroyed for c in old.state.summary().cities] == [True, False, True]
     assert attack_line(old.last)[1] == {"attack": 8, "costs": 6, "bonus": 2, "destroyed_before": 1, "d": 2,
                                         "difficulty": "hard"}
 

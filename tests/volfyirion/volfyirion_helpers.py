@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.core import Action, GameRecord, Step
 from engine.volfyirion import RULES
+from engine.volfyirion.summary import CitySummary
 
 
 def new(**options) -> GameRecord:
@@ -47,5 +48,5 @@ def attack(record: GameRecord, cards: list[str]) -> Step:
     return step
 
 
-def city(record: GameRecord, name: str) -> dict:
-    return next(c for c in record.state.summary()["cities"] if c["name"] == name)
+def city(record: GameRecord, name: str) -> CitySummary:
+    return next(c for c in record.state.summary().cities if c.name == name)

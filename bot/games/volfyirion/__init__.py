@@ -61,7 +61,7 @@ class VolfyirionGame(GamePlugin[Any]):
     def progress(self, lang: str, summary: Any) -> str:
         from ...i18n import t
 
-        return t(lang, "console.where.volfyirion", turn=summary["turn"])
+        return t(lang, "console.where.volfyirion", turn=summary.turn)
 
     def names_read(self, action: Action) -> list[tuple[str, str]]:
         """Names in an action that were not exact (a part of a name, a typo): (typed, card). The engine reads

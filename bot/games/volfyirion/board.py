@@ -10,6 +10,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.volfyirion.summary import CitySummary, Token, VolfyirionSummary, WonderSummary
+
 from ...render import picture as p
 from ...render import text as picture_text
 from ...render.picture import BACKGROUND, CARD_BACK, FAINT, GOLD, MUTED, PANEL, PANEL_EDGE, TEXT, Colour
@@ -47,52 +49,43 @@ def _word(value: str) -> str:
     return p.word(WORDS_JA, value)
 
 
-def board(summary: Mapping[str, Any], lang: str = "en", troop_defence: Mapping[str, int] | None = None) -> bytes:
+def board(summary: VolfyirionSummary, lang: str = "en") -> bytes:
     """Three cities (destroyed ones greyed and crossed), the Lair, the Rage Pile, the dragon token, Wonders.
 
-    ``troop_defence`` maps Troop names to the defence they add; without it the values come from
-    ``engine.volfyirion.CATALOG`` (or the engine's card data) when available, else only printed defence shows.
     ``lang`` is the language of the labels (Volfyirion's card names are English in every language). A picture
     already drawn for the same parts of the summary is not drawn again.
     """
     with p.drawing_in(lang):
-        parts = [summary.get(k) for k in ("turn", "difficulty", "cities", "rage_pile", "token", "wonders")]
-        return p.remembered("volfyirion", [parts, troop_defence], lambda: _board(summary, troop_defence))
+        parts = [summary.turn, summary.difficulty, summary.cities, summary.rage_pile, summary.token, summary.wonders]
+        return p.remembered("volfyirion", parts, lambda: _board(summary))
 
 
-def _board(summary: Mapping[str, Any], troop_defence: Mapping[str, int] | None) -> bytes:
+def _board(summary: VolfyirionSummary) -> bytes:
     image = Image.new("RGB", (p.WIDTH, p.HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    turn = p.as_int(summary.get("turn"), 0)
-    difficulty = _word(str(summary.get("difficulty") or ""))  # "" stays "" in every language
+    turn = summary.turn
+    difficulty = _word(str(summary.difficulty))
     _layer(image, draw, HEADER, _header_layer, (turn, difficulty), lambda d: _header(d, turn, difficulty))
 
-    cities = list(summary.get("cities") or [])[:3]
+    cities = summary.cities[:3]
     for i in range(3):
         box = _city_box(i)
         city = cities[i] if i < len(cities) else None
-        layer = _city_layer_for(city, box, troop_defence) if p.USE_LAYERS else None
-        if layer is None:
-            _city_panel(draw, city, box, troop_defence)
-        else:  # the panel as drawn once (a static layer), pasted: the same pixels (tests/render checks)
-            image.paste(layer, box[:2])
+        if p.USE_LAYERS:  # the panel as drawn once (a static layer), pasted: the same pixels (tests/render checks)
+            image.paste(_city_layer_for(city, box), box[:2])
+        else:
+            _city_panel(draw, city, box)
 
-    pile = summary.get("rage_pile") or {}
-    token = str(summary.get("token") or "lair")
-    on_lair, on_pile = token != "rage_pile", token == "rage_pile"
+    pile = summary.rage_pile
+    on_pile = summary.token is Token.RAGE_PILE
+    on_lair = not on_pile
     _layer(image, draw, LAIR, _lair_layer, (on_lair,), lambda d: _lair(d, LAIR, token_here=on_lair))
-    size = max(0, p.as_int(pile.get("size"), 0))
-    top = p.str_or_none(pile.get("top")) if size else None
+    size = max(0, pile.size)
+    top = (pile.top or None) if size else None
     _layer(image, draw, RAGE_PILE, _rage_pile_layer, (size, top, on_pile),
            lambda d: _rage_pile(d, size, top, RAGE_PILE, token_here=on_pile))
-    wonders = list(summary.get("wonders") or [])
-    try:
-        key: tuple | None = tuple(tuple(sorted(w.items())) for w in wonders)
-        hash(key)
-    except (TypeError, AttributeError):  # odd input: drawn, not remembered
-        key = None
-    _layer(image, draw, WONDERS, _wonders_layer, None if key is None else (key,),
-           lambda d: _wonders(d, wonders, WONDERS))
+    wonders = summary.wonders
+    _layer(image, draw, WONDERS, _wonders_layer, (wonders,), lambda d: _wonders(d, wonders, WONDERS))
     return p.png(image)
 
 
@@ -101,10 +94,10 @@ def _city_box(slot: int) -> tuple[int, int, int, int]:
 
 
 def _layer(image: Image.Image, draw: ImageDraw.ImageDraw, region: tuple[int, int, int, int], cached: Any,
-           key: tuple | None, paint: Any) -> None:
+           key: tuple[Any, ...], paint: Any) -> None:
     """Paste the region's layer remembered by ``key`` (in the drawing language), or draw it straight on the
-    board (no layers, or a key that cannot be remembered)."""
-    if not p.USE_LAYERS or key is None:
+    board (no layers)."""
+    if not p.USE_LAYERS:
         paint(draw)
     else:
         image.paste(cached(p.lang(), *key), region[:2])
@@ -131,11 +124,11 @@ def _rage_pile_layer(lang: str, size: int, top: str | None, token_here: bool) ->
 
 
 @p.layer_cache(maxsize=128)
-def _wonders_layer(lang: str, wonders: tuple) -> Image.Image:
+def _wonders_layer(lang: str, wonders: tuple[WonderSummary, ...]) -> Image.Image:
     """The Wonders panel drawn at the origin, each Wonder's tile pasted (a static layer), not drawn."""
     x0, y0, x1, y1 = WONDERS
     layer = Image.new("RGB", (x1 - x0 + 1, y1 - y0 + 1), BACKGROUND)
-    _wonders(ImageDraw.Draw(layer), [dict(w) for w in wonders], (0, 0, x1 - x0, y1 - y0), image=layer)
+    _wonders(ImageDraw.Draw(layer), wonders, (0, 0, x1 - x0, y1 - y0), image=layer)
     return layer
 
 
@@ -153,45 +146,34 @@ def _header(draw: ImageDraw.ImageDraw, turn: int, difficulty: str) -> None:
         draw.text((782, 16), difficulty, font=p.font(15), fill=MUTED, anchor="ra")
 
 
-def _city_layer_for(city: Any, box: tuple[int, int, int, int],
-                    troop_defence: Mapping[str, int] | None) -> Image.Image | None:
-    """The city's panel from the layer cache, or None when its values cannot be a key (odd input)."""
-    try:
-        key = None if city is None else tuple(sorted(city.items()))
-        troop = None if city is None or city.get("destroyed") else p.str_or_none(city.get("troop"))
-        # Only this city's troop bonus is in the key: another city's troop does not redraw this panel.
-        given = ((troop, _troop_defence(troop, troop_defence)),) if troop else None
-        width, height = box[2] - box[0], box[3] - box[1]
-        if city is not None and _as_it_starts(city):
-            return _start_city_layer(p.lang(), width, height, key)
-        return _city_layer(p.lang(), width, height, key, given)
-    except (TypeError, AttributeError):
-        return None
+def _city_layer_for(city: CitySummary | None, box: tuple[int, int, int, int]) -> Image.Image:
+    """The city's panel from the layer cache (a city as games start with it: prepared at start)."""
+    width, height = box[2] - box[0], box[3] - box[1]
+    if city is not None and _as_it_starts(city):
+        return _start_city_layer(p.lang(), width, height, city)
+    return _city_layer(p.lang(), width, height, city)
 
 
-def _as_it_starts(city: Mapping[str, Any]) -> bool:
+def _as_it_starts(city: CitySummary) -> bool:
     """A city as every game starts with it: intact, its printed defence, no Troop, no Building."""
-    name = city.get("name")
-    return (set(city) <= {"name", "defence", "destroyed", "troop", "building"} and not city.get("destroyed")
-            and city.get("troop") is None and city.get("building") is None and isinstance(name, str)
-            and city.get("defence") == _cities().get(name))
+    return (not city.destroyed and city.troop is None and city.building is None
+            and city.defence == _cities().get(city.name))
 
 
 @p.layer_cache(maxsize=256)
-def _city_layer(lang: str, width: int, height: int, city: tuple | None, given: tuple | None) -> Image.Image:
+def _city_layer(lang: str, width: int, height: int, city: CitySummary | None) -> Image.Image:
     """One city's panel, drawn once per language and reused (issue 12): the panels were half of a Volfyirion
     picture's drawing, and a city changes far less often than the turn. Drawn from its static parts (the
     panel with the name, each Troop and Building row): only the defence is drawn here."""
     layer = Image.new("RGB", (width + 1, height + 1), BACKGROUND)
-    _city_panel(ImageDraw.Draw(layer), None if city is None else dict(city), (0, 0, width, height),
-                None if given is None else dict(given), image=layer)
+    _city_panel(ImageDraw.Draw(layer), city, (0, 0, width, height), image=layer)
     return layer
 
 
 @p.layer_cache(maxsize=32, static=True)  # prepared at start: the cities every first picture shows
-def _start_city_layer(lang: str, width: int, height: int, city: tuple) -> Image.Image:
+def _start_city_layer(lang: str, width: int, height: int, city: CitySummary) -> Image.Image:
     """A city as a game starts with it (``_as_it_starts``): the same panel, prepared at start."""
-    return _city_layer.__wrapped__(lang, width, height, city, None)
+    return _city_layer.__wrapped__(lang, width, height, city)
 
 
 @p.layer_cache(maxsize=32, static=True)
@@ -239,9 +221,8 @@ def _slot(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], destroyed: 
 
 def _city_panel(
     draw: ImageDraw.ImageDraw,
-    city: Mapping[str, Any] | None,
+    city: CitySummary | None,
     box: tuple[int, int, int, int],
-    troop_defence: Mapping[str, int] | None,
     image: Image.Image | None = None,
 ) -> None:
     """The city's panel in ``box``; on ``image`` (and with layers) its static parts are pasted, not drawn."""
@@ -249,29 +230,29 @@ def _city_panel(
     if city is None:
         draw.rounded_rectangle(box, radius=10, outline=FAINT, width=2)
         return
-    destroyed = bool(city.get("destroyed"))
+    destroyed = city.destroyed
     fill, ink, muted = (CITY_RUIN, CITY_RUIN_INK, CITY_RUIN_INK) if destroyed else (CITY_STONE, TEXT, MUTED)
-    pasted = image is not None and p.USE_LAYERS
-    name = str(city.get("name") or "?")
-    if pasted:
-        image.paste(_city_base(p.lang(), x1 - x0, y1 - y0, name, destroyed), (x0, y0))
+    pasted = image if p.USE_LAYERS else None  # where the static parts are pasted, if they are
+    name = city.name or "?"
+    if pasted is not None:
+        pasted.paste(_city_base(p.lang(), x1 - x0, y1 - y0, name, destroyed), (x0, y0))
     else:
         _city_frame(draw, name, box, destroyed)
 
-    printed = p.as_int(city.get("defence"), 0)
-    troop = None if destroyed else p.str_or_none(city.get("troop"))
-    bonus = _troop_defence(troop, troop_defence) if troop else None
+    printed = city.defence
+    troop = None if destroyed else city.troop or None
+    bonus = city.troop_defence if troop else None  # V-4.4, as the engine counts it
     total = printed + (bonus or 0)
     _shield(draw, x0 + 44, y0 + 84, 30, (70, 96, 140) if not destroyed else (96, 96, 96))
     draw.text((x0 + 44, y0 + 82), str(total), font=p.font(30), fill=ink, anchor="mm")
     breakdown = f"{printed} + {bonus}" if bonus else f"{printed} + ?" if troop else ""
     draw.text((x0 + 88, y0 + 84), breakdown, font=p.font(20), fill=muted, anchor="lm")
 
-    slots = (("troop", city.get("troop")), ("building", city.get("building")))
+    slots = (("troop", city.troop), ("building", city.building))
     for k, (kind, slot_name) in enumerate(slots):
         sy = y0 + 128 + k * 32
-        if pasted:
-            image.paste(_city_slot(p.lang(), x1 - x0 - 20, destroyed, kind, slot_name or None), (x0 + 10, sy))
+        if pasted is not None:
+            pasted.paste(_city_slot(p.lang(), x1 - x0 - 20, destroyed, kind, slot_name or None), (x0 + 10, sy))
         else:
             _slot(draw, (x0 + 10, sy, x1 - 10, sy + SLOT_HEIGHT), destroyed, kind, slot_name)
 
@@ -279,19 +260,6 @@ def _city_panel(
         cross = (30, 30, 30)
         draw.line((x0 + 16, y0 + 16, x1 - 16, y1 - 16), fill=cross, width=7)
         draw.line((x0 + 16, y1 - 16, x1 - 16, y0 + 16), fill=cross, width=7)
-
-
-def _troop_defence(troop: str, given: Mapping[str, int] | None) -> int | None:
-    if given is not None and troop in given:
-        return p.int_or_none(given[troop])
-    catalog = p.engine_catalog("engine.volfyirion")
-    if catalog is not None:
-        card = p.catalog_find(catalog, troop)
-        return None if card is None else p.int_or_none(p.field(card, "defence"))
-    for card in p.engine_data("volfyirion_cards") or []:
-        if card.get("name") == troop and card.get("type") == "troop":
-            return p.int_or_none(card.get("defence"))
-    return None
 
 
 def _lair(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], token_here: bool) -> None:
@@ -366,7 +334,7 @@ def _rage_pile(
 
 
 def _wonders(
-    draw: ImageDraw.ImageDraw, wonders: Sequence[Mapping[str, Any]], box: tuple[int, int, int, int],
+    draw: ImageDraw.ImageDraw, wonders: Sequence[WonderSummary], box: tuple[int, int, int, int],
     image: Image.Image | None = None,
 ) -> None:
     """The Wonders panel in ``box``; on ``image`` (and with layers) each tile is pasted, not drawn."""
@@ -384,7 +352,7 @@ def _wonders(
     for i, wonder in enumerate(visible):
         tx = left + (i % cols) * (tile_w + gap)
         ty = top + (i // cols) * (tile_h + gap)
-        name, cost, sealed = str(wonder.get("name") or "?"), p.int_or_none(wonder.get("cost")), bool(wonder.get("sealed"))
+        name, cost, sealed = wonder.name or "?", wonder.cost, wonder.sealed
         if image is not None and p.USE_LAYERS:
             image.paste(_wonder_tile(p.lang(), tile_w, tile_h, name, cost, sealed), (tx, ty))
         else:
@@ -431,7 +399,7 @@ def _volf_colour(name: str) -> str | None:
         return None if card is None else p.str_or_none(p.field(card, "colour", "color"))
     for card in p.engine_data("volfyirion_cards") or []:
         if card.get("name") == name:
-            return card.get("colour")
+            return p.str_or_none(card.get("colour"))
     return None
 
 
@@ -554,9 +522,9 @@ def _slot_cards() -> dict[str, list[str | None]]:
 def _prepare_city(lang: str, name: str) -> None:
     """The city ``name`` as a game starts with it: the key the board's summary gives (every slot is the same
     size: one layer serves the three)."""
-    city = {"name": name, "defence": _cities().get(name, 0), "destroyed": False, "troop": None, "building": None}
+    city = CitySummary(name, _cities().get(name, 0), destroyed=False, troop=None, building=None)
     with p.drawing_in(lang):
-        _city_layer_for(city, _city_box(0), None)
+        _city_layer_for(city, _city_box(0))
 
 
 def _cities() -> Mapping[str, int]:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
+
+from engine.volfyirion.summary import VolfyirionSummary
 
 from ...i18n import t
 
@@ -12,9 +12,10 @@ COLOURS = {"P": "purple", "R": "red", "T": "turquoise"}
 GAINS = re.compile(r"\+(\d+)(CP|BP|KP)")
 
 
-def card_fields(lang: str, name: str, summary: Mapping[str, Any] | None) -> list[tuple[str, str]]:
+def card_fields(lang: str, name: str, summary: VolfyirionSummary | None) -> list[tuple[str, str]]:
     """The lookup's fields (name, value): names, facts, the copies in the channel's game, the solo mode's rule."""
     from engine.volfyirion.cards import CATALOG
+    from engine.volfyirion.summary import solo_role
 
     card = CATALOG[name]
     facts = [t(lang, "card.volfyirion.type_value", type=t(lang, f"word.{card.type}"), copies=card.qty)]
@@ -30,15 +31,9 @@ def card_fields(lang: str, name: str, summary: Mapping[str, Any] | None) -> list
               (t(lang, "card.facts"), "\n".join(facts))]
     if summary is not None:
         fields.append((t(lang, "card.where"), _where(lang, name, card.qty, summary)))
-    fields.append((t(lang, "card.volfyirion.solo"), t(lang, f"card.volfyirion.solo.{_solo_role(card)}",
+    fields.append((t(lang, "card.volfyirion.solo"), t(lang, f"card.volfyirion.solo.{solo_role(card)}",
                                                      cost=card.cost or 0, kp=card.kp or 0)))
     return fields
-
-
-def _solo_role(card: Any) -> str:
-    """Which of the solo mode's rules the card falls under (a locale key's last part)."""
-    # V-1.2 first; else by type: a Command card, Troop or Building can reach the Rage Pile (V-3, V-4).
-    return "removed" if card.moves_volfyirion else card.type
 
 
 def secondary_text(lang: str, code: str) -> str:
@@ -56,23 +51,10 @@ def secondary_text(lang: str, code: str) -> str:
     return f"{head}: {what}"
 
 
-def _where(lang: str, name: str, copies: int, summary: Mapping[str, Any]) -> str:
+def _where(lang: str, name: str, copies: int, summary: VolfyirionSummary) -> str:
     """Each place the bot knows a copy to be, and how many it has not seen (decks, hands, discard piles)."""
-    lines, seen = [], 0
-
-    def found(key: str, count: int, **params: Any) -> None:
-        nonlocal seen
-        if count:
-            seen += count
-            lines.append(t(lang, f"card.volfyirion.where.{key}", count=count, **params))
-
-    for city in summary.get("cities", []):
-        if city.get("name") == name:
-            found("city_destroyed" if city.get("destroyed") else "your_city", 1)
-        found("city", [city.get("troop"), city.get("building")].count(name), city=city.get("name"))
-    found("rage_top", int(summary.get("rage_pile", {}).get("top") == name))
-    found("wonders", [w.get("name") for w in summary.get("wonders", [])].count(name))
-    found("put_aside", list(summary.get("put_aside", [])).count(name))
-    found("removed", list(summary.get("removed", [])).count(name))
-    lines.append(t(lang, "card.where.unseen", count=max(copies - seen, 0)))
+    found = summary.whereabouts(name, copies)
+    lines = [t(lang, f"card.volfyirion.where.{place}", count=count, **({} if city is None else {"city": city}))
+             for place, count, city in found.places]
+    lines.append(t(lang, "card.where.unseen", count=found.unseen))
     return "\n".join(lines)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -29,6 +29,9 @@ from ...sessions import GameService, Played, Refusal
 from ...store import GameRow
 from ..plugin import GameUI
 from .danger import danger_embed, next_attack_lines, removal_lines
+
+if TYPE_CHECKING:  # the engine loads with the first game, not when the command group is built
+    from engine.volfyirion.summary import VolfyirionSummary
 
 KIND = "volfyirion"
 Interaction = discord.Interaction
@@ -70,7 +73,7 @@ def _miss(text: str) -> Any:
 CARDS = CardOption(KIND, lambda: _engine().CATALOG, miss=_miss, arg=lambda name: _index(name))
 PlayedCard = CardTransformer.option(CARDS, keep=lambda c: c.type in IN_PLAY_TYPES and c.solo)
 InPlay = CardTransformer.option(CARDS, source=lambda i, typed: _in_play_choices(i, typed))
-InPlayTroop = CardTransformer.option(CARDS, source=lambda i, typed: _in_play_choices(i, typed, slots=("troop",)))
+InPlayTroop = CardTransformer.option(CARDS, source=lambda i, typed: _in_play_choices(i, typed, troops_only=True))
 AssetCard = CardTransformer.option(CARDS, keep=lambda c: c.in_asset_deck)
 AssetCards = CardTransformer.option(CARDS, max_length=1000, multiple=True, keep=lambda c: c.in_asset_deck)
 Wonder = CardTransformer.option(CARDS, keep=lambda c: c.type == "wonder")
@@ -211,7 +214,7 @@ class VolfyirionCommands(GameGroup):
     @choose.autocomplete("city")
     async def _city(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
         summary = await _summary(interaction)
-        names = [c["name"] for c in (summary or {}).get("cities", []) if not c.get("destroyed")]
+        names = [] if summary is None else [c.name for c in summary.standing]
         typed = current.casefold().strip()
         return [app_commands.Choice(name=n, value=n) for n in names if typed in n.casefold()][:25]
 
@@ -224,19 +227,15 @@ def _cards_or_pick(text: str) -> list[str]:
     return CARDS.pick_many(text, "pk_reveal")
 
 
-async def _summary(interaction: Interaction) -> dict[str, Any] | None:
+async def _summary(interaction: Interaction) -> VolfyirionSummary | None:
     record = await current_record(group_of(interaction).service, interaction.channel_id, KIND)
     return None if record is None else record.state.summary()
 
 
 async def _in_play_choices(interaction: Interaction, current: str,
-                           slots: tuple[str, ...] = ("troop", "building")) -> list[app_commands.Choice[str]]:
-    summary = await _summary(interaction) or {}
-    names: list[str] = []
-    for city in summary.get("cities", []):
-        names += [city[s] for s in slots if city.get(s)]
-    if "troop" in slots and "building" in slots:
-        names += [w["name"] for w in summary.get("wonders", [])]
+                           troops_only: bool = False) -> list[app_commands.Choice[str]]:
+    summary = await _summary(interaction)
+    names = [] if summary is None else summary.in_play(troops_only=troops_only)
     typed = current.casefold().strip()
     unique = list(dict.fromkeys(n for n in names if typed in n.casefold()))
     return [app_commands.Choice(name=n, value=n) for n in unique][:25]
@@ -248,33 +247,33 @@ async def show_danger(service: GameService, interaction: Interaction, *, game_id
     row, record = await record_to_look_at(service, interaction.channel_id, KIND, game_id)
     await think(interaction)
     lg = lang(interaction)
-    from engine.volfyirion.whatif import danger_report
+    from engine.volfyirion.figures import danger_meter
 
     # The same seed for the headline and its details: the Monte Carlo figures agree between the two.
-    report = await asyncio.to_thread(danger_report, record.state, seed=row.seed ^ row.ply)
+    report = await asyncio.to_thread(danger_meter, record.state, seed=row.seed ^ row.ply)
     details_button = ButtonSpec(DANGER_DETAILS, t(lg, "button.danger_details"))
     view = None if details else view_of(row.id, row.ply, [details_button])
     await send(interaction, embed=danger_embed(lg, report, details=details), view=view)
 
 
 class VolfyirionUI(GameUI):
-    def buttons(self, step: Step, row: GameRow, lg: str, summary: dict[str, Any]) -> list[ButtonSpec]:
+    def buttons(self, step: Step, row: GameRow, lg: str, summary: VolfyirionSummary) -> list[ButtonSpec]:
         waiting, specs = step.waiting, []
         legal = set(waiting.legal)
-        if waiting.key.endswith(("choose_troop", "choose_building")):
+        if summary.choosing is not None:
             for i, city in enumerate(waiting.params.get("cities", [])):
                 specs.append(ButtonSpec("choose", city, arg=i, style=discord.ButtonStyle.primary))
         if "reveal" in legal:
             specs.append(ButtonSpec("reveal", t(lg, "button.reveal"), style=discord.ButtonStyle.primary))
         if "end" in legal:
             specs.append(ButtonSpec("end", t(lg, "button.end_turn"), style=discord.ButtonStyle.primary))
-            if summary.get("token") == "lair":  # V-3.4: the end-of-turn draw may reshuffle
+            if summary.draw_may_reshuffle:  # V-3.4: the end-of-turn draw may reshuffle
                 specs.append(ButtonSpec("end", t(lg, "button.end_turn_reshuffled"), arg=RESHUFFLED,
                                         style=discord.ButtonStyle.primary))
             specs.append(ButtonSpec("danger", t(lg, "button.danger")))
-        if "reshuffle" in legal and summary.get("token") == "lair":
+        if "reshuffle" in legal and summary.draw_may_reshuffle:
             specs.append(ButtonSpec("reshuffle", t(lg, "button.reshuffle")))
-        if "putaside" in legal and summary.get("rage_pile", {}).get("size"):
+        if "putaside" in legal and summary.rage_pile.size:
             specs.append(ButtonSpec("putaside", t(lg, "button.putaside_battle"), arg="battle"))
             specs.append(ButtonSpec("putaside", t(lg, "button.putaside_knowledge"), arg="knowledge"))
         if row.ply:
@@ -319,22 +318,15 @@ class VolfyirionUI(GameUI):
     def extra_fields(self, step: Step, lg: str) -> list[tuple[str, str]]:
         """At each turn's prompt: when the next reshuffle, so the next attack, comes (V-3.4). At an attack that
         asks which Troop to remove: which city falls for each choice (V-4.1)."""
-        from engine.volfyirion.house import next_attack
+        from engine.volfyirion.figures import next_attack_figures, removal_figures
         from engine.volfyirion.state import TURN
-        from engine.volfyirion.whatif import removal_outcomes
 
         if step.state.phase == TURN:
-            return [(t(lg, "volfyirion.next.name"), next_attack_lines(lg, next_attack(step.state)))]
-        outcomes = removal_outcomes(step.state)
+            return [(t(lg, "volfyirion.next.name"), next_attack_lines(lg, next_attack_figures(step.state)))]
+        outcomes = removal_figures(step.state)
         return [(t(lg, "whatif.choose.name"), removal_lines(lg, outcomes))] if outcomes else []
 
-    def result_parts(self, record: GameRecord) -> dict[str, Any]:
-        """The cities as the game ended (which stand, which fell) and the turn."""
-        summary = record.state.summary()
-        return {"cities": [{"name": c["name"], "destroyed": bool(c.get("destroyed"))} for c in summary.get("cities", [])],
-                "turn": summary.get("turn")}
-
-    def board(self, summary: dict[str, Any], lang: str = "en") -> bytes:
+    def board(self, summary: VolfyirionSummary, lang: str = "en") -> bytes:
         from .board import board
 
         return board(summary, lang=lang)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -10,9 +10,8 @@ import discord
 from ...i18n import t
 from ...render.embeds import notice_embed
 
-if TYPE_CHECKING:
-    from engine.volfyirion.house import NextAttack
-    from engine.volfyirion.whatif import RemovalOutcome
+if TYPE_CHECKING:  # the command group imports this module at start, before any game loads the engine
+    from engine.volfyirion.figures import Danger, DangerMeter, NextAttack, Removal
 
 BAR_WIDTH = 16  # characters for the most likely attack value
 EIGHTHS = " ▏▎▍▌▋▊▉"
@@ -39,91 +38,89 @@ def bar(p: float, top: float, width: int = BAR_WIDTH) -> str:
     return "█" * (eighths // 8) + (EIGHTHS[eighths % 8] if eighths % 8 else "")
 
 
-def distribution_lines(attack: dict[Any, float]) -> list[str]:
-    values = sorted(((int(v), p) for v, p in attack.items() if p >= 0.0005), key=lambda x: x[0])
+def distribution_lines(attack: Sequence[tuple[int, float]]) -> list[str]:
+    values = [(value, p) for value, p in attack if p >= 0.0005]
     top = max((p for _, p in values), default=0.0)
     return [f"`{value:>3} {percent(p):>6}` {bar(p, top)}" for value, p in values]
 
 
-def danger_embed(lg: str, report: Mapping[str, Any], *, details: bool = False) -> discord.Embed:
-    """``report`` from ``engine.volfyirion.whatif.danger_report`` (or a bare ``danger`` report). The headline
-    is what a player reads at the table — the chance a city falls, the chance the game is lost, and what putting
-    the top card aside would change; ``details`` adds the expected attack, the distribution and the formula."""
-    now = report.get("now", report)
-    chances = {"p_city": percent(now.get("p_city_falls", 0)), "p_lost": percent(now.get("p_game_lost", 0))}
+def danger_embed(lg: str, report: DangerMeter, *, details: bool = False) -> discord.Embed:
+    """The meter's headline is what a player reads at the table — the chance a city falls, the chance the game
+    is lost, and what putting the top card aside would change; ``details`` adds the expected attack, the
+    distribution and the formula."""
+    now = report.now
+    chances: dict[str, Any] = {"p_city": percent(now.p_city_falls), "p_lost": percent(now.p_game_lost)}
     if details:
         embed = notice_embed(lg, "danger.text", kind="volfyirion", **chances,
-                             sealed=f"{now.get('expected_wonders_sealed', 0):.2f}",
-                             attack=f"{now.get('expected_attack', 0):.1f}", unknown=now.get("unknown", 0),
-                             method=now.get("method", "?"))
+                             sealed=f"{now.expected_wonders_sealed:.2f}", attack=f"{now.expected_attack:.1f}",
+                             unknown=now.unknown, method=now.method)
     else:
         embed = notice_embed(lg, "danger.headline", kind="volfyirion", **chances)
-    if report.get("attack_this_turn") is False:
+    if not report.attack_this_turn:
         embed.description = t(lg, "danger.lair") + "\n" + (embed.description or "")
     if details:
         _detail_fields(lg, embed, now)
     else:
-        _putaside_field(lg, embed, report, now)
+        _putaside_field(lg, embed, report)
     return embed
 
 
-def _putaside_field(lg: str, embed: discord.Embed, report: Mapping[str, Any], now: Mapping[str, Any]) -> None:
+def _putaside_field(lg: str, embed: discord.Embed, report: DangerMeter) -> None:
     """The advice: the same chances with the top card put aside (V-2.2), when that is possible."""
-    after = report.get("putaside")
+    now, after = report.now, report.putaside
     if after is None:
         return
-    key = "danger.putaside" if report.get("putaside_top_known") else "danger.putaside.unknown"
+    key = "danger.putaside" if report.putaside_top_known else "danger.putaside.unknown"
     embed.add_field(name=t(lg, "danger.putaside.name"), value=t(
-        lg, key, p_city_before=percent(now.get("p_city_falls", 0)), p_city=percent(after.get("p_city_falls", 0)),
-        p_lost_before=percent(now.get("p_game_lost", 0)), p_lost=percent(after.get("p_game_lost", 0)),
-        attack_before=f"{now.get('expected_attack', 0):.1f}", attack=f"{after.get('expected_attack', 0):.1f}",
+        lg, key, p_city_before=percent(now.p_city_falls), p_city=percent(after.p_city_falls),
+        p_lost_before=percent(now.p_game_lost), p_lost=percent(after.p_game_lost),
+        attack_before=f"{now.expected_attack:.1f}", attack=f"{after.expected_attack:.1f}",
     )[:1024], inline=False)
 
 
-def _detail_fields(lg: str, embed: discord.Embed, now: Mapping[str, Any]) -> None:
-    """Behind the Details button: the attack's distribution and the formula this game uses."""
-    lines = distribution_lines(now.get("attack", {}))
+def _detail_fields(lg: str, embed: discord.Embed, now: Danger) -> None:
+    """Behind the Details button: the attack's distribution and the formula this game uses (V-4.3, V-5.3) and
+    what it adds now."""
+    from engine.volfyirion import attack_rule_key
+
+    lines = distribution_lines(now.attack)
     if lines:
         embed.add_field(name=t(lg, "danger.distribution"), value="\n".join(lines[:30])[:1000], inline=False)
-    if "reading" in now:  # the formula this game uses (V-4.3, V-5.3) and what it adds now
-        from engine.volfyirion import attack_rule_key
-
-        rule = t(lg, attack_rule_key(now["reading"], now["d"]), difficulty=now["difficulty"], bonus=now["reading"],
-                 d=now["d"])
-        added = (t(lg, "volfyirion.danger.bonus_now", bonus=now["bonus"]) if now["bonus"]
-                 else t(lg, "volfyirion.danger.no_bonus_now"))
-        embed.add_field(name=t(lg, "volfyirion.danger.formula"), value=f"{rule}\n{added}"[:1000], inline=False)
+    f = now.formula
+    rule = t(lg, attack_rule_key(f.reading, f.d), difficulty=f.difficulty, bonus=f.reading, d=f.d)
+    added = (t(lg, "volfyirion.danger.bonus_now", bonus=f.bonus) if f.bonus
+             else t(lg, "volfyirion.danger.no_bonus_now"))
+    embed.add_field(name=t(lg, "volfyirion.danger.formula"), value=f"{rule}\n{added}"[:1000], inline=False)
 
 
-def removal_lines(lg: str, outcomes: list[RemovalOutcome]) -> str:
+def removal_lines(lg: str, outcomes: Sequence[Removal]) -> str:
     """One line per city the player may take a Troop from: what this attack then destroys."""
     sep = "、" if lg == "ja" else ", "
     lines = []
     for o in outcomes:
-        if o.get("lost"):
+        if o.lost:
             outcome = t(lg, "whatif.choose.lost")
-        elif o.get("fallen"):
-            outcome = t(lg, "whatif.choose.falls", city_names=sep.join(o["fallen"]))
+        elif o.fallen:
+            outcome = t(lg, "whatif.choose.falls", city_names=sep.join(o.fallen))
         else:
             outcome = t(lg, "whatif.choose.none")
-        if o.get("attack") is None:
-            lines.append(t(lg, "whatif.choose.row_no_attack", city=o["city"], outcome=outcome))
+        if o.attack is None:
+            lines.append(t(lg, "whatif.choose.row_no_attack", city=o.city, outcome=outcome))
         else:
-            lines.append(t(lg, "whatif.choose.row", city=o["city"], outcome=outcome, attack=o["attack"]))
+            lines.append(t(lg, "whatif.choose.row", city=o.city, outcome=outcome, attack=o.attack))
     return "\n".join(lines)
 
 
 def next_attack_lines(lg: str, found: NextAttack) -> str:
-    """When the next reshuffle — and so the next attack — comes (V-3.4), from ``house.next_attack``; or why
-    it cannot be known."""
-    if not found["known"]:
-        return t(lg, f"volfyirion.next.unknown.{found['why']}")
-    key = "volfyirion.next.known_now" if found["turns"] == 0 else "volfyirion.next.known"
-    lines = [t(lg, key, draw=found["draw"], cards=found["cards"], turn=found["turn"], turns=found["turns"])]
-    figures = found["danger"]
-    if figures is None:
+    """When the next reshuffle — and so the next attack — comes (V-3.4); or why it cannot be known."""
+    if found.why is not None:
+        return t(lg, f"volfyirion.next.unknown.{found.why}")
+    key = "volfyirion.next.known_now" if found.turns == 0 else "volfyirion.next.known"
+    lines = [t(lg, key, draw=found.draw, cards=found.cards, turn=found.turn, turns=found.turns)]
+    chances = found.chances
+    if chances is None:
         lines.append(t(lg, "volfyirion.next.figures_elsewhere"))
     else:
-        lines.append(t(lg, "volfyirion.next.figures", size=figures["size"], p_city=percent(figures["p_city_falls"]),
-                       p_lost=percent(figures["p_game_lost"])))
+        lines.append(t(lg, "volfyirion.next.figures", size=chances.size, p_city=percent(chances.p_city_falls),
+                       p_lost=percent(chances.p_game_lost)))
     return "\n".join(lines)

@@ -18,7 +18,7 @@ SOURCES = sorted((ROOT / "engine" / "seasons").glob("*.py"))
 
 
 def _locale(lang: str) -> dict[str, str]:
-    return json.loads((ROOT / "bot" / "locales" / f"seasons.{lang}.json").read_text(encoding="utf-8"))
+    return json.loads((ROOT / "bot" / "games" / "seasons" / "locales" / f"seasons.{lang}.json").read_text(encoding="utf-8"))
 
 
 def _fields(template: str) -> set[str]:
@@ -50,7 +50,8 @@ def test_every_engine_key_has_a_template(lang):
 
 def test_same_placeholders_in_both_languages():
     en, ja = _locale("en"), _locale("ja")
-    assert set(en) == set(ja)
+    # The command group's Japanese (cmd.*, opt.*) has no English twin: its English is in the code.
+    assert set(en) == {key for key in ja if not key.startswith(("cmd.", "opt."))}
     for key in en:
         assert _fields(en[key]) == _fields(ja[key]), key
 

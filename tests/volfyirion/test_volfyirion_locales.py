@@ -20,7 +20,7 @@ KEY = re.compile(r"[\"'](volfyirion\.[a-z_][a-z0-9_.]*)[\"']")
 
 
 def _templates(lang: str) -> dict[str, str]:
-    return json.loads((ROOT / "bot" / "locales" / f"volfyirion.{lang}.json").read_text(encoding="utf-8"))
+    return json.loads((ROOT / "bot" / "games" / "volfyirion" / "locales" / f"volfyirion.{lang}.json").read_text(encoding="utf-8"))
 
 
 def _fields(template: str) -> set[str]:
@@ -41,7 +41,8 @@ def test_every_engine_key_has_both_templates_with_the_same_placeholders():
     assert sorted(keys - set(en)) == [] and sorted(keys - set(ja)) == []
     for key in keys:
         assert _fields(en[key]) == _fields(ja[key]), key
-    assert set(en) == set(ja)
+    # The command group's Japanese (cmd.*, opt.*) has no English twin: its English is in the code.
+    assert set(en) == {key for key in ja if not key.startswith(("cmd.", "opt."))}
 
 
 def test_japanese_templates_use_the_glossary_words():

@@ -258,7 +258,7 @@ def start_summaries() -> tuple[dict[str, Any], dict[str, Any]]:
     from engine.seasons.autoplay import autoplay as seasons_autoplay
     from engine.volfyirion.autoplay import autoplay as volfyirion_autoplay
 
-    return (seasons_autoplay({"difficulty": "wizard", "dice": "bot"}, 1, max_actions=0).state.summary(),
+    return (seasons_autoplay({"difficulty": "wizard", "dice": "bot"}, 1, max_actions=0).state.summary().to_json(),
             volfyirion_autoplay({}, 1, max_actions=0).state.summary().to_json())
 
 

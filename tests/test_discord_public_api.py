@@ -42,7 +42,6 @@ def discord_private_names() -> frozenset[str]:
     return frozenset(n for n in names if private(n))
 
 
-
 def from_discord(base: ast.expr) -> bool:
     """A class base spelled from discord.py (``discord.Client``, ``app_commands.CommandTree``, ``commands.Bot``)."""
     root = base

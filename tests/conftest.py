@@ -3,9 +3,8 @@
 `make soak` runs `pytest tests --soak` (everything, the long forms included); `make test` leaves every
 soak-marked test skipped, so the short forms of the load and fault suites are all that `make test` pays for.
 
-`make test` runs the tests on several xdist workers (`-n`). The load suites (tests/load: many channels against
-Discord's deadline, the memory count) are one unit of work: one worker runs them one after another, so no two of
-them share the CPU, and, being the largest unit, it is handed out first. Every other test is a unit of its own.
+`make test` runs the tests on several xdist workers (`-n`); tests/scheduling.py says how they are handed out
+(the load suites on one worker, with at most one other worker beside them).
 """
 
 from __future__ import annotations
@@ -28,7 +27,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 _FIGURE = "figure"  # the user property a figure line travels in (from an xdist worker to the terminal)
-LOAD_SUITES = "tests/load"  # as xdist names its tests: relative to the repository root
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -53,15 +51,10 @@ def pytest_terminal_summary(terminalreporter) -> None:  # noqa: ANN001
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log):  # noqa: ANN001, ANN201 - xdist's hook
-    """xdist's scope scheduler, with the load suites as one scope. (Not `--dist loadgroup` with xdist_group marks:
-    xdist 3.8 groups by rewriting `item._nodeid`, which pytest 9 no longer reads.)"""
-    from xdist.scheduler import LoadScopeScheduling
+    """The load suites on one worker, with at most one other beside them (tests/scheduling.py)."""
+    from scheduling import LoadSuitesBesideOneWorker
 
-    class LoadSuitesTogether(LoadScopeScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            return LOAD_SUITES if nodeid.startswith(LOAD_SUITES + "/") else nodeid
-
-    return LoadSuitesTogether(config, log)
+    return LoadSuitesBesideOneWorker(config, log)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

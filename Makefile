@@ -31,7 +31,7 @@ run: $(RUN_STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check engine bot tests bench tools
 	$(BIN)/mypy
-	$(BIN)/python -m pytest
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n 3
 
 lint: $(STAMP)
 	$(BIN)/ruff check engine bot tests bench tools

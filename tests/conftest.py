@@ -2,6 +2,9 @@
 
 `make soak` runs `pytest tests --soak` (everything, the long forms included); `make test` leaves every
 soak-marked test skipped, so the short forms of the load and fault suites are all that `make test` pays for.
+
+`make test` runs the tests on several xdist workers (`-n`); tests/scheduling.py says how they are handed out
+(the load suites on one worker, with at most one other worker beside them).
 """
 
 from __future__ import annotations
@@ -23,26 +26,35 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="run the long load, fault and fuzz suites (tests marked soak)")
 
 
-_FIGURES = pytest.StashKey[list[str]]()
+_FIGURE = "figure"  # the user property a figure line travels in (from an xdist worker to the terminal)
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "soak: long form of the load/fault/fuzz suites; runs only with --soak")
-    config.stash[_FIGURES] = []
 
 
 @pytest.fixture
 def figures(request: pytest.FixtureRequest):  # noqa: ANN201 - a (str) -> None
-    """`figures("load: ...")` — a line for the end of the run: what a load or fault suite tried and what held."""
-    return request.config.stash[_FIGURES].append
+    """`figures("load: ...")` — a line for the end of the run: what a load or fault suite tried and what held.
+    It rides on the test's report, which xdist carries from its worker to the process printing the summary."""
+    return lambda line: request.node.user_properties.append((_FIGURE, line))
 
 
-def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:  # noqa: ANN001
-    lines = config.stash.get(_FIGURES, [])
+def pytest_terminal_summary(terminalreporter) -> None:  # noqa: ANN001
+    reports = [r for kept in terminalreporter.stats.values() for r in kept if getattr(r, "when", None) == "call"]
+    lines = [value for r in reports for key, value in r.user_properties if key == _FIGURE]
     if lines:
         terminalreporter.section("load and fault figures: what was tried, what held")
         for line in lines:
             terminalreporter.write_line(line)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):  # noqa: ANN001, ANN201 - xdist's hook
+    """The load suites on one worker, with at most one other beside them (tests/scheduling.py)."""
+    from scheduling import LoadSuitesBesideOneWorker
+
+    return LoadSuitesBesideOneWorker(config, log)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

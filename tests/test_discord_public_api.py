@@ -11,6 +11,7 @@ own attribute."""
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +27,7 @@ def private(name: str) -> bool:
     return name.startswith("_") and not name.startswith("__")
 
 
+@functools.cache  # read when first asked for: not at collection, which every xdist worker repeats
 def discord_private_names() -> frozenset[str]:
     """Every underscored name discord.py's source defines or reads: attributes, methods, module names."""
     names: set[str] = set()
@@ -38,9 +40,6 @@ def discord_private_names() -> frozenset[str]:
             elif isinstance(node, ast.Name):
                 names.add(node.id)
     return frozenset(n for n in names if private(n))
-
-
-DISCORD_PRIVATE = discord_private_names()
 
 
 def from_discord(base: ast.expr) -> bool:
@@ -73,11 +72,11 @@ def _attributes(node: ast.AST, *, inside_discord_class: bool) -> Iterator[tuple[
             derived = any(from_discord(base) for base in child.bases)
             if derived:
                 for item in child.body:
-                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name in DISCORD_PRIVATE:
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name in discord_private_names():
                         yield item.lineno, "override", item.name
             yield from _attributes(child, inside_discord_class=derived)
             continue
-        if isinstance(child, ast.Attribute) and child.attr in DISCORD_PRIVATE:
+        if isinstance(child, ast.Attribute) and child.attr in discord_private_names():
             own = isinstance(child.value, ast.Name) and child.value.id in ("self", "cls")
             if not own or inside_discord_class:
                 yield child.lineno, "attribute", child.attr

@@ -10,7 +10,7 @@ from bot.sessions import summary_json
 from conftest import running_bot
 from engine.core import Result
 from tests.thirdgame import KIND, registered
-from tests.thirdgame.rules import autoplay
+from tests.thirdgame.engine import autoplay
 
 
 @pytest.fixture

@@ -7,9 +7,10 @@ from collections.abc import Mapping
 from engine.core import Action, GameRecord, Rng
 
 from .rules import RULES
+from .state import TugState
 
 
-def autoplay(options: Mapping[str, object] | None, seed: int, *, max_actions: int = 2000) -> GameRecord:
+def autoplay(options: Mapping[str, object] | None, seed: int, *, max_actions: int = 2000) -> GameRecord[TugState]:
     record = GameRecord(RULES, options or {}, seed)
     rng = Rng(seed + 1)
     while not record.state.finished and record.ply < max_actions:

@@ -23,12 +23,12 @@ class TugRules:
             raise RuleError("tug.bad_option", value=difficulty)
         return {"difficulty": difficulty}
 
-    def new_game(self, options: Mapping[str, object], seed: int) -> Step:
+    def new_game(self, options: Mapping[str, object], seed: int) -> Step[TugState]:
         opts = self.normalize_options(options)
         state = TugState(1, 0, 0, int(seed) & 0xFFFFFFFF, opts["difficulty"])
         return Step(state, (Event("tug.event.started", turns=TURNS),), state.waiting)
 
-    def apply(self, state: TugState, action: Action) -> Step:
+    def apply(self, state: TugState, action: Action) -> Step[TugState]:
         if action.type not in state.waiting.legal:
             raise RuleError("tug.not_now", action=action.type)
         rng = Rng(state.rng)
@@ -44,7 +44,7 @@ class TugRules:
             events.append(Event("tug.event.over", player=new.player, automaton=new.automaton))
         return Step(new, tuple(events), new.waiting)
 
-    def reversal(self, before: TugState, action: Action, step: Step) -> tuple[Event, ...]:
+    def reversal(self, before: TugState, action: Action, step: Step[TugState]) -> tuple[Event, ...]:
         return ()  # a tug has nothing on a table to put back
 
     def state_from_json(self, data: JSON) -> TugState:

@@ -4,7 +4,7 @@ group, the picture), so registering it loads none of them. Its strings are the d
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.games.plugin import GamePlugin
 from bot.store.base import Ranking
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from bot.sessions import GameService
     from bot.store.base import ResultRow
     from engine.core import Result, Rules
-    from tests.thirdgame.engine import TugSummary
+    from tests.thirdgame.engine import TugState, TugSummary
 
 
 class TugGame(GamePlugin["TugSummary"]):
@@ -30,25 +30,35 @@ class TugGame(GamePlugin["TugSummary"]):
     difficulties = ("normal",)
     help_keys = ("help.tug",)
 
-    def rules(self) -> Rules:
+    def rules(self) -> Rules[TugState]:
         from tests.thirdgame.engine import RULES
 
         return RULES
 
     def commands(self, controller: Controller, service: GameService) -> app_commands.Group:
-        return self._module("commands").TugCommands(controller, service)
+        from .commands import TugCommands
+
+        return TugCommands(controller, service)
 
     def ui(self) -> GameUI:
-        return self._module("commands").TugUI()
+        from .commands import TugUI
+
+        return TugUI()
 
     def leaderboard_row(self, lang: str, row: ResultRow) -> str:
-        return self._module("embed").leaderboard_row(lang, row)
+        from .embed import leaderboard_row
+
+        return leaderboard_row(lang, row)
 
     def state_fields(self, lang: str, summary: TugSummary) -> Fields:
-        return self._module("embed").state_fields(lang, summary)
+        from .embed import state_fields
 
-    def result_lines(self, lang: str, result: Result, parts: dict[str, object]) -> Lines:
-        return self._module("embed").result_lines(lang, result)
+        return state_fields(lang, summary)
+
+    def result_lines(self, lang: str, result: Result, parts: dict[str, Any]) -> Lines:
+        from .embed import result_lines
+
+        return result_lines(lang, result)
 
     def progress(self, lang: str, summary: TugSummary) -> str:
         from bot.i18n import t
@@ -56,4 +66,6 @@ class TugGame(GamePlugin["TugSummary"]):
         return t(lang, "console.where.tug", turn=summary.turn)
 
     def make_words(self) -> Words:
-        return self._module("text").WORDS
+        from .text import WORDS
+
+        return WORDS

@@ -13,7 +13,7 @@ from bot.i18n import L, t
 from bot.sessions import GameService
 from bot.store import GameRow
 from engine.core import Action, GameRecord, Step
-from tests.thirdgame.engine import TugSummary
+from tests.thirdgame.engine import TugState, TugSummary
 
 KIND = "tug"
 MOVES = ("push", "pass")
@@ -37,14 +37,14 @@ class TugCommands(GameGroup):
 
 
 class TugUI(GameUI):
-    def buttons(self, step: Step, row: GameRow, lang: str, summary: TugSummary) -> list[ButtonSpec]:
+    def buttons(self, step: Step[TugState], row: GameRow, lang: str, summary: TugSummary) -> list[ButtonSpec]:
         specs = [ButtonSpec(op, t(lang, f"button.tug.{op}"), style=discord.ButtonStyle.primary)
                  for op in MOVES if op in step.waiting.legal]
         if row.ply:
             specs.append(ButtonSpec("undo", t(lang, "button.undo"), style=discord.ButtonStyle.danger))
         return specs
 
-    def button_action(self, op: str, arg: str | None, record: GameRecord) -> Action | None:
+    def button_action(self, op: str, arg: str | None, record: GameRecord[TugState]) -> Action | None:
         return Action(op) if op in MOVES else None
 
     def board(self, summary: TugSummary, lang: str = "en") -> bytes:

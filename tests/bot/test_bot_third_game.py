@@ -24,51 +24,55 @@ async def tug(standin, db_path):  # noqa: ANN001, ANN201 - registered before the
             yield driver
 
 
-async def test_a_third_game_plays_end_to_end_through_the_registry(tug) -> None:  # noqa: ANN001
-    driver = tug
+# What Tug says, in each language (its locale files' words), and the Discord locale of each.
+SAYS = {
+    "ja": {"name": "綱引き", "turn": "ターン{turn}：押すかパスしてください。", "undone": "取り消しました: 押す",
+           "push": "押す", "pass": "パス", "score": "あなた{player}・オートマ{automaton}（ターン{turn}）",
+           "won": "🏆 綱引きに勝ちました！", "lost": "今回はオートマの勝ちです", "help": "`/tug start` のあと、5ターンの間",
+           "row": "{margin:+d}（{player}対{automaton}）", "second": "このチャンネルには進行中のゲームがあります"},
+    "en": {"name": "Tug", "turn": "Turn {turn}: push or pass.", "undone": "Taken back: push",
+           "push": "Push", "pass": "Pass", "score": "you {player} · automaton {automaton} (turn {turn})",
+           "won": "🏆 You won the tug!", "lost": "The automaton won the tug",
+           "help": "`/tug start`, then `/tug push` or `/tug pass`",
+           "row": "{margin:+d} ({player} vs {automaton})", "second": "This channel already has a game"},
+}
+LOCALES = {"ja": "ja", "en": "en-US"}
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+async def test_a_third_game_plays_end_to_end_through_the_registry(tug, lang: str) -> None:  # noqa: ANN001
+    driver, says, locale = tug, SAYS[lang], LOCALES[lang]
     expected = autoplay(None, 5)  # the same seed: the same automaton pulls
-    started = await driver.slash("tug start", {})
-    assert not started.ephemeral and "Turn 1: push or pass." in started.text, started.text
+    started = await driver.slash("tug start", {}, locale=locale)
+    assert not started.ephemeral and says["turn"].format(turn=1) in started.text, started.text
     # A button, then its undo, then the game played to the end with commands and buttons.
-    pushed = await driver.press(button(started, "push"), message=started.original)
-    assert "The automaton pulls" in pushed.text
-    undone = await driver.press(button(pushed, "undo"), message=pushed.original)
-    assert "Turn 1: push or pass." in undone.text
+    pushed = await driver.press(button(started, "push"), message=started.original, locale=locale)
+    assert says["turn"].format(turn=2) in pushed.text
+    undone = await driver.press(button(pushed, "undo"), message=pushed.original, locale=locale)
+    assert says["undone"] in undone.text and says["turn"].format(turn=1) in undone.text
     assert (await export(driver))["actions"] == []
     reply = undone
     for i, action in enumerate(expected.actions):
         if i % 2:
-            reply = await driver.press(button(reply, action.type), message=reply.original)
+            reply = await driver.press(button(reply, action.type), message=reply.original, locale=locale)
         else:
-            reply = await driver.slash(f"tug {action.type}", {})
-    await reply.until(lambda r: any((e.get("title") or "").startswith(("🏆", "The automaton won"))
-                                    for m in r.messages for e in m.payload.get("embeds") or []))
+            reply = await driver.slash(f"tug {action.type}", {}, locale=locale)
     result = expected.state.result()
+    await reply.until(lambda r: any((e.get("title") or "") == says[result.outcome]
+                                    for m in r.messages for e in m.payload.get("embeds") or []))
     record = await export(driver)
     assert record["game"] == KIND and record["state"] == summary_json(expected.state.summary())
     assert Result.from_json(record["result"]) == result
-    status = await driver.slash("game status", {})
-    assert f"you {result.player_score} · automaton {result.opponent_score}" in status.text, status.text
-    history = await driver.slash("game history", {})
-    assert history.text.count("push") + history.text.count("pass") >= len(expected.actions)
-    board = await driver.slash("game leaderboard", {"game": KIND})
-    if result.outcome in ("won", "lost"):
-        assert f"{result.margin:+d} ({result.player_score} vs {result.opponent_score})" in board.text, board.text
-    help_ = await driver.slash("game help", {"game": KIND}, locale="ja")
-    assert "/tug push" in help_.text
-
-
-# What the console shows of Tug, in each language (its locale files' words).
-SAYS = {
-    "ja": {"turn": "ターン{turn}：押すかパスしてください。", "undone": "取り消しました: 押す", "push": "押す",
-           "pass": "パス", "score": "得点: あなた{player}・オートマ{automaton}（ターン{turn}）",
-           "won": "🏆 綱引きに勝ちました！", "lost": "今回はオートマの勝ちです", "help": "綱引き: `/tug start` のあと",
-           "row": "{margin:+d}（{player}対{automaton}）", "second": "このチャンネルには進行中のゲームがあります"},
-    "en": {"turn": "Turn {turn}: push or pass.", "undone": "Taken back: push", "push": "Push", "pass": "Pass",
-           "score": "Score: you {player} · automaton {automaton} (turn {turn})", "won": "🏆 You won the tug!",
-           "lost": "The automaton won the tug", "help": "Tug: `/tug start`, then",
-           "row": "{margin:+d} ({player} vs {automaton})", "second": "This channel already has a game"},
-}
+    status = await driver.slash("game status", {}, locale=locale)
+    assert _score(says, expected.state.summary()) in status.text, status.text
+    history = await driver.slash("game history", {}, locale=locale)
+    words = (says["push"].lower(), says["pass"].lower())
+    assert sum(history.text.lower().count(w) for w in words) >= len(expected.actions), history.text
+    board = await driver.slash("game leaderboard", {"game": KIND}, locale=locale)
+    assert says["row"].format(margin=result.margin, player=result.player_score,
+                              automaton=result.opponent_score) in board.text, board.text
+    help_ = await driver.slash("game help", {"game": KIND}, locale=locale)
+    assert says["help"] in help_.text and "/tug push" in help_.text
 
 
 async def _exported(session: Session) -> dict:
@@ -117,7 +121,7 @@ async def test_a_whole_tug_game_typed_into_the_console(tmp_path, lang: str) -> N
             board = text_of(await session.type(f"/game leaderboard game:{KIND}"))
             assert says["row"].format(margin=result.margin, player=result.player_score,
                                       automaton=result.opponent_score) in board
-            assert says["help"] in text_of(await session.type("/game help"))
+            assert f"{says['name']}: {says['help']}" in text_of(await session.type("/game help"))  # Tug listed
             # A move after the end is refused and changes nothing.
             assert refusals(await session.type("/tug push"))
             assert (await _exported(session))["actions"] == [a.to_json() for a in expected.actions]

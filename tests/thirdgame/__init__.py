@@ -9,7 +9,8 @@ a built-in game's:
   ``summary.py`` (``TugSummary``, a frozen dataclass with ``to_json``), ``autoplay.py`` (seeded legal play);
 - ``tug/`` as ``bot/games/<game>/``: ``__init__.py`` (``TugGame``, its ``GamePlugin``), ``commands.py`` (``/tug``
   and its ``GameUI``), ``embed.py``, ``board.py``, ``text.py`` (its ``Words``), ``locales/tug.{en,ja}.json``;
-- ``tug_typed.py`` as ``tests/support/<game>_typed.py``: what a player types for an action (test support).
+- ``tug_typed.py`` as ``tests/support/<game>_typed.py``: what a player types for an action (test support);
+- ``console.py``: ``python -m tests.thirdgame.console``, the local console with Tug registered.
 
 ``registered()`` is the registry line (``GAMES.append``), for the block it runs.
 """

@@ -62,3 +62,21 @@ def test_its_summary_is_a_frozen_dataclass_read_back_from_its_json() -> None:
 def test_its_engine_examples_hold() -> None:
     tried = doctest.testmod(tug_engine)
     assert tried.attempted and not tried.failed
+
+
+def test_its_console_entry_point_plays_it(tmp_path: Path) -> None:
+    """``python -m tests.thirdgame.console``: the console's own main, with Tug registered in its process."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, SOLO_BOT_SEED="1")
+    env.pop("DISCORD_TOKEN", None)
+    done = subprocess.run([sys.executable, "-m", "tests.thirdgame.console", "--json", "--lang", "en", "--db",
+                           str(tmp_path / "tug.sqlite3")], input="/tug start\n/tug pass\n", capture_output=True,
+                          text=True, cwd=ROOT, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    items = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    said = [e.get("description") or "" for item in items for e in item.get("embeds") or []]
+    assert any("A tug of 5 turns begins." in d for d in said) and any("You pass" in d for d in said), said

@@ -14,7 +14,7 @@ from engine.seasons.autoplay import autoplay as seasons_autoplay
 from engine.volfyirion.autoplay import autoplay as volfyirion_autoplay
 from tests.thirdgame import KIND as THIRD
 from tests.thirdgame import registered
-from tests.thirdgame.rules import autoplay as tug_autoplay
+from tests.thirdgame.engine import autoplay as tug_autoplay
 
 # Every game of the registry, and Tug (tests/thirdgame), registered for these tests only.
 KINDS = [*(g.kind for g in games.GAMES if g.kind != THIRD), THIRD]

@@ -1,82 +1,42 @@
-"""Tug, a third game that exists only under tests/: the proof that a game is its own files plus a registry entry.
+"""Tug, a third game that exists only under tests/: the proof that a game is its engine, its bot package and one
+line in the registry, and that nothing else in the bot names it.
 
-An automaton with two actions: each turn the player pushes (+1 for the player, then the automaton pulls with a
-seeded die) or passes (the automaton gains 1). After five turns the higher score wins; a tie goes to the
-automaton. ``GAME`` is its plugin: a test appends it to ``bot.games.GAMES`` (``registered``); nothing outside
-tests/thirdgame names it.
+Each turn the player pushes (+1 for the player, then the automaton pulls 0–2 with the seeded die) or passes
+(the automaton gains 1); after five turns the higher score wins, a tie goes to the automaton. Its files mirror
+a built-in game's:
+
+- ``engine/`` as ``engine/<game>/``: ``rules.py`` (``RULES``), ``state.py`` (the state, its JSON and result),
+  ``summary.py`` (``TugSummary``, a frozen dataclass with ``to_json``), ``autoplay.py`` (seeded legal play);
+- ``tug/`` as ``bot/games/<game>/``: ``__init__.py`` (``TugGame``, its ``GamePlugin``), ``commands.py`` (``/tug``
+  and its ``GameUI``), ``embed.py``, ``board.py``, ``text.py`` (its ``Words``), ``locales/tug.{en,ja}.json``;
+- ``tug_typed.py`` as ``tests/support/<game>_typed.py``: what a player types for an action (test support);
+- ``console.py``: ``python -m tests.thirdgame.console``, the local console with Tug registered.
+
+``registered()`` is the registry line (``GAMES.append``), for the block it runs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from bot import games
-from bot.games import GamePlugin
-from bot.store import Ranking
+from tests.support import typed
 
-KIND = "tug"
-
-
-class TugGame(GamePlugin[dict[str, Any]]):
-    kind = KIND
-    name = "Tug"
-    command = "tug"
-    colour = 0x10B981
-    ranking = Ranking(order=(("margin", "desc"), ("length", "asc")), outcomes=("won", "lost"))
-    difficulties = ("normal",)
-    help_keys = ("help.tug",)
-
-    def rules(self) -> Any:
-        from .rules import RULES
-
-        return RULES
-
-    def commands(self, controller: Any, service: Any) -> Any:
-        from .commands import TugCommands
-
-        return TugCommands(controller, service)
-
-    def ui(self) -> Any:
-        from .commands import TugUI
-
-        return TugUI()
-
-    def leaderboard_row(self, lang: str, row: Any) -> str:
-        from .embed import leaderboard_row
-
-        return leaderboard_row(lang, row)
-
-    def state_fields(self, lang: str, summary: dict[str, Any]) -> Any:
-        from .embed import state_fields
-
-        return state_fields(lang, summary)
-
-    def result_lines(self, lang: str, result: Any, parts: dict[str, Any]) -> Any:
-        from .embed import result_lines
-
-        return result_lines(lang, result, parts)
-
-    def texts(self) -> dict[str, dict[str, str]]:
-        from .texts import TEXTS
-
-        return TEXTS
-
+from .tug import TugGame
+from .tug_typed import tug_command
 
 GAME = TugGame()
+KIND = GAME.kind
 
 
 @contextmanager
 def registered() -> Iterator[TugGame]:
-    """Tug in the registry while the block runs (its strings come and go with it)."""
-    from tests.support import typed
-
-    from .embed import typed_command
-
+    """Tug in the registry while the block runs (its strings, commands and leaderboard come and go with it)."""
     games.GAMES.append(GAME)
-    typed.register(KIND, typed_command)  # what a player types for its actions, for the tests that replay games
+    typed.register(KIND, tug_command)  # for the tests that replay its games through the bot
     try:
         yield GAME
     finally:
         games.GAMES.remove(GAME)
+

@@ -1,6 +1,6 @@
 """How `make test` hands the tests to its xdist workers (tests/conftest.py installs it when xdist runs).
 
-xdist's scope scheduler, with two changes. The load suites (tests/load) are one unit of work, so one worker runs
+xdist's scope scheduler, with two changes. The load suites (tests/load, and the stand-in's burst of 200 interactions) are one unit of work, so one worker runs
 them one after another; being the largest unit, it is handed out first. And while they run, at most one other
 worker takes new tests beside them: they count commands answered within Discord's deadline and the bytes the bot
 holds, and on a 2-core machine each of the two then has a core. Once they are done, every worker takes tests
@@ -15,12 +15,14 @@ from __future__ import annotations
 from xdist.scheduler import LoadScopeScheduling
 from xdist.workermanage import WorkerController
 
-LOAD_SUITES = "tests/load"  # as xdist names the tests: relative to the repository root
+LOAD_SUITES = "tests/load"  # the unit's name; as xdist names the tests: relative to the repository root
+# The tests in that unit: the load suites, and the stand-in's own burst of 200 interactions at once.
+IN_THE_UNIT = (LOAD_SUITES + "/", "tests/standin/test_standin_concurrency.py::")
 
 
 class LoadSuitesBesideOneWorker(LoadScopeScheduling):
     def _split_scope(self, nodeid: str) -> str:
-        return LOAD_SUITES if nodeid.startswith(LOAD_SUITES + "/") else nodeid
+        return LOAD_SUITES if nodeid.startswith(IN_THE_UNIT) else nodeid
 
     def _load_running(self) -> bool:
         if LOAD_SUITES in self.workqueue:

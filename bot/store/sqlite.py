@@ -57,7 +57,7 @@ from .rows import (
     result_row,
     signed,
 )
-from .schema import MIGRATIONS, SCHEMA_VERSION
+from .schema import MIGRATIONS, SCHEMA_VERSION, step
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -780,7 +780,7 @@ async def _migrate(db: Db) -> None:
                 version = (await _one(db, "PRAGMA user_version"))[0]
                 if version < SCHEMA_VERSION:
                     before = len(await db.execute_fetchall("PRAGMA foreign_key_check"))
-                    for statement in MIGRATIONS[version]:
+                    for statement in step(MIGRATIONS[version], version + 1, "sqlite"):
                         if callable(statement):  # a step written in Python (it must not commit)
                             await statement(db)
                         else:

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -36,7 +36,10 @@ class SoloTree(app_commands.CommandTree):
     command sync can send those): without this a user option would reach a text parameter as an object.
 
     Every slash command is timed under its full name (bot.metrics): from this check to discord.py's
-    ``on_app_command_completion`` event, or to the error handler (``SoloBot.on_app_command_error``)."""
+    ``on_app_command_completion`` event, or to the error handler (``SoloBot.on_app_command_error``).
+    discord.py builds the tree itself (``tree_cls``), so the bot gives it its metrics just after."""
+
+    metrics: Metrics
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.type is discord.InteractionType.application_command:
@@ -56,7 +59,7 @@ class SoloTree(app_commands.CommandTree):
         else:
             embed = notice_embed(lang_of(interaction.locale), "refuse.bad_option", value=str(wrong[0].get("name")))
             await send(interaction, embed=embed, ephemeral=True)
-            timed(interaction)
+            timed(self.metrics, interaction)
         return False
 
 
@@ -65,11 +68,11 @@ EXPECTED_ERRORS = (app_commands.CheckFailure, app_commands.TransformerError, app
                    app_commands.CommandSignatureMismatch)
 
 
-def timed(interaction: discord.Interaction, *, failed: bool = False) -> None:
+def timed(metrics: Metrics, interaction: discord.Interaction, *, failed: bool = False) -> None:
     """A slash command is over: count it and its time, once (bot.metrics)."""
     began = interaction.extras.pop("began", None)
     if began is not None:
-        interaction.client.metrics.observe(command_name(interaction.data), began, failed=failed)
+        metrics.observe(command_name(interaction.data), began, failed=failed)
 
 
 def leaf_options(data: dict | None) -> list:
@@ -116,6 +119,7 @@ class SoloBot(commands.AutoShardedBot):
         self.config = config
         self.store = make_store(config.db_target)
         self.metrics = Metrics(self)
+        cast(SoloTree, self.tree).metrics = self.metrics
         self.metrics.watch_store(self.store)  # store write latency, stale-version refusals
         self.http_server = None  # bot.http, on SOLO_BOT_HTTP_PORT
         if seed is None and config.seed is not None:
@@ -206,7 +210,7 @@ class SoloBot(commands.AutoShardedBot):
             await self.store.close()
 
     async def on_app_command_completion(self, interaction: discord.Interaction, command: Any) -> None:
-        timed(interaction)
+        timed(self.metrics, interaction)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Form submissions are handled here, so that a form opened before a restart still works."""
@@ -241,7 +245,7 @@ class SoloBot(commands.AutoShardedBot):
         (``Controller.answering``): a refusal (``Refusal``, ``RuleError``, ``StoreError``) is answered privately
         as the controller refuses, what else the user can fix gets a localized answer, the rest a log line."""
         expected = isinstance(getattr(error, "original", error), REFUSALS) or isinstance(error, EXPECTED_ERRORS)
-        timed(interaction, failed=not expected)
+        timed(self.metrics, interaction, failed=not expected)
         lg = lang_of(interaction.locale)
         if isinstance(error, app_commands.CheckFailure) and interaction.response.is_done():
             return  # the check has answered already

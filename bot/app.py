@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -25,6 +25,9 @@ from .replies import send
 from .sessions import REFUSALS, GameService
 from .store import make_store
 from .sync import sync_at_start
+
+if TYPE_CHECKING:
+    from .http import HttpServer
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +53,7 @@ class SoloTree(app_commands.CommandTree):
         if command is None:
             return True  # an unknown command is answered by the tree's own error path
         declared = {p.name: p.type.value for p in getattr(command, "parameters", [])}
-        wrong = [o for o in leaf_options(interaction.data) if isinstance(o, dict) and o.get("name") in declared
+        wrong = [o for o in leaf_options(payload(interaction)) if isinstance(o, dict) and o.get("name") in declared
                  and not _well_typed(o, declared[o["name"]])]
         if not wrong:
             return True
@@ -72,7 +75,12 @@ def timed(metrics: Metrics, interaction: discord.Interaction, *, failed: bool = 
     """A slash command is over: count it and its time, once (bot.metrics)."""
     began = interaction.extras.pop("began", None)
     if began is not None:
-        metrics.observe(command_name(interaction.data), began, failed=failed)
+        metrics.observe(command_name(payload(interaction)), began, failed=failed)
+
+
+def payload(interaction: discord.Interaction) -> dict[str, Any]:
+    """The interaction's data as the plain JSON object Discord sent (discord.py types it per interaction type)."""
+    return cast(dict[str, Any], interaction.data or {})
 
 
 def leaf_options(data: dict | None) -> list:
@@ -109,7 +117,8 @@ class SoloBot(commands.AutoShardedBot):
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          tree_cls=SoloTree, shard_count=config.shards.count,
-                         shard_ids=list(config.shards.ids) if config.shards.ids is not None else None,
+                         # None: every shard (documented as Optional; discord.py's options TypedDict says List)
+                         shard_ids=list(config.shards.ids) if config.shards.ids is not None else None,  # type: ignore[arg-type]
                          allowed_contexts=app_commands.AppCommandContext(guild=True),
                          allowed_installs=app_commands.AppInstallationType(guild=True))
         self._gate_tasks: set[asyncio.Task] = set()
@@ -121,7 +130,7 @@ class SoloBot(commands.AutoShardedBot):
         self.metrics = Metrics(self)
         cast(SoloTree, self.tree).metrics = self.metrics
         self.metrics.watch_store(self.store)  # store write latency, stale-version refusals
-        self.http_server = None  # bot.http, on SOLO_BOT_HTTP_PORT
+        self.http_server: HttpServer | None = None  # bot.http, on SOLO_BOT_HTTP_PORT
         if seed is None and config.seed is not None:
             seed = lambda: config.seed  # noqa: E731 - fixed seeds make console sessions reproducible
         self.service = GameService(self.store, cache_seconds=config.cache_seconds, seed=seed)
@@ -164,7 +173,7 @@ class SoloBot(commands.AutoShardedBot):
         self._identified[bucket] = time.monotonic()
 
     def _refuse_raw(self, data: dict, key: str) -> None:
-        interaction = discord.Interaction(data=data, state=self._connection)
+        interaction = discord.Interaction(data=cast(Any, data), state=self._connection)
         task = asyncio.get_running_loop().create_task(self._answer_refusal(interaction, key))
         self._gate_tasks.add(task)
         task.add_done_callback(self._gate_tasks.discard)
@@ -191,7 +200,7 @@ class SoloBot(commands.AutoShardedBot):
             self.controller.uis[entry.kind] = entry.ui()
         game.install(self)
         self.add_dynamic_items(GameButton)
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)
         await sync_at_start(self)  # only when the commands changed, only from the process holding shard 0
         if self.config.http_port is not None:
             from .http import HttpServer
@@ -214,7 +223,7 @@ class SoloBot(commands.AutoShardedBot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Form submissions are handled here, so that a form opened before a restart still works."""
-        data = interaction.data or {}
+        data = payload(interaction)
         if interaction.type is discord.InteractionType.component:
             # Our buttons are DynamicItems, which discord.py only calls for a custom_id that is really on
             # the message; anything else (forged, foreign, or from an old message format) gets a clear answer.
@@ -275,7 +284,7 @@ class SoloBot(commands.AutoShardedBot):
             # "Nothing was changed" only when no change went to the store (bot.delivery.commit_state).
             key = "refuse.internal_unknown" if commit_state(interaction) else "refuse.internal"
             params = {}
-        embed = notice_embed(lg, key, **params)
+        embed = notice_embed(lg, key, params=params)
         try:
             await send(interaction, embed=embed, ephemeral=True)
         except discord.HTTPException:

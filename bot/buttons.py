@@ -52,7 +52,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID):
         self.game_id, self.ply, self.op, self.arg = game_id, ply, op, arg
 
     @classmethod
-    async def from_custom_id(
+    async def from_custom_id(  # type: ignore[override]  # one template for both kinds: a menu makes a GameSelect
         cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
     ) -> GameButton | GameSelect:
         if isinstance(item, discord.ui.Select):  # one template for both: a select menu is answered the same way
@@ -94,7 +94,7 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=CUSTOM_ID):
         self.game_id, self.ply, self.op, self.arg = game_id, ply, op, arg
 
     @classmethod
-    async def from_custom_id(
+    async def from_custom_id(  # type: ignore[override]  # a button pressed makes a GameButton
         cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
     ) -> GameButton | GameSelect:
         """As ``GameButton``'s: a reply whose view ends with a menu registers this class for the template."""

@@ -31,7 +31,9 @@ class VolfyirionGame(GamePlugin[Any]):
     help_keys = ("help.volfyirion", "help.volfyirion_report")
 
     def store_steps(self, engine: str) -> Mapping[int, Sequence[StoreStep]]:
-        return self._module("migrations").STEPS.get(engine, {})
+        from .migrations import STEPS  # only when a database migrates
+
+        return STEPS.get(engine, {})
 
     def rules(self) -> Rules:
         from engine.volfyirion import RULES

@@ -103,8 +103,8 @@ def _renamed_bonus(data: Any) -> tuple[Any, bool]:
 
 async def migrate_volfyirion_actions(db: aiosqlite.Connection) -> None:
     """The schema step (runs inside the migration's transaction; raising rolls everything back)."""
-    games = await db.execute_fetchall(
-        "SELECT id, options, seed, summary FROM games WHERE kind = 'volfyirion' ORDER BY id")
+    games = list(await db.execute_fetchall(
+        "SELECT id, options, seed, summary FROM games WHERE kind = 'volfyirion' ORDER BY id"))
     rewritten = skipped = 0
     for game_id, options_text, seed, summary_text in games:
         options = json.loads(options_text)

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -26,6 +26,9 @@ from .sessions import REFUSALS, GameService
 from .store import make_store
 from .sync import sync_at_start
 
+if TYPE_CHECKING:
+    from .http import HttpServer
+
 log = logging.getLogger(__name__)
 
 IDENTIFY_INTERVAL = 5.0  # seconds between two identifies in one bucket (Discord's rate limit)
@@ -36,7 +39,10 @@ class SoloTree(app_commands.CommandTree):
     command sync can send those): without this a user option would reach a text parameter as an object.
 
     Every slash command is timed under its full name (bot.metrics): from this check to discord.py's
-    ``on_app_command_completion`` event, or to the error handler (``SoloBot.on_app_command_error``)."""
+    ``on_app_command_completion`` event, or to the error handler (``SoloBot.on_app_command_error``).
+    discord.py builds the tree itself (``tree_cls``), so the bot gives it its metrics just after."""
+
+    metrics: Metrics
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.type is discord.InteractionType.application_command:
@@ -47,7 +53,7 @@ class SoloTree(app_commands.CommandTree):
         if command is None:
             return True  # an unknown command is answered by the tree's own error path
         declared = {p.name: p.type.value for p in getattr(command, "parameters", [])}
-        wrong = [o for o in leaf_options(interaction.data) if isinstance(o, dict) and o.get("name") in declared
+        wrong = [o for o in leaf_options(payload(interaction)) if isinstance(o, dict) and o.get("name") in declared
                  and not _well_typed(o, declared[o["name"]])]
         if not wrong:
             return True
@@ -56,7 +62,7 @@ class SoloTree(app_commands.CommandTree):
         else:
             embed = notice_embed(lang_of(interaction.locale), "refuse.bad_option", value=str(wrong[0].get("name")))
             await send(interaction, embed=embed, ephemeral=True)
-            timed(interaction)
+            timed(self.metrics, interaction)
         return False
 
 
@@ -65,11 +71,16 @@ EXPECTED_ERRORS = (app_commands.CheckFailure, app_commands.TransformerError, app
                    app_commands.CommandSignatureMismatch)
 
 
-def timed(interaction: discord.Interaction, *, failed: bool = False) -> None:
+def timed(metrics: Metrics, interaction: discord.Interaction, *, failed: bool = False) -> None:
     """A slash command is over: count it and its time, once (bot.metrics)."""
     began = interaction.extras.pop("began", None)
     if began is not None:
-        interaction.client.metrics.observe(command_name(interaction.data), began, failed=failed)
+        metrics.observe(command_name(payload(interaction)), began, failed=failed)
+
+
+def payload(interaction: discord.Interaction) -> dict[str, Any]:
+    """The interaction's data as the plain JSON object Discord sent (discord.py types it per interaction type)."""
+    return cast(dict[str, Any], interaction.data or {})
 
 
 def leaf_options(data: dict | None) -> list:
@@ -106,7 +117,8 @@ class SoloBot(commands.AutoShardedBot):
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          tree_cls=SoloTree, shard_count=config.shards.count,
-                         shard_ids=list(config.shards.ids) if config.shards.ids is not None else None,
+                         # None: every shard (documented as Optional; discord.py's options TypedDict says List)
+                         shard_ids=list(config.shards.ids) if config.shards.ids is not None else None,  # type: ignore[arg-type]
                          allowed_contexts=app_commands.AppCommandContext(guild=True),
                          allowed_installs=app_commands.AppInstallationType(guild=True))
         self._gate_tasks: set[asyncio.Task] = set()
@@ -116,8 +128,9 @@ class SoloBot(commands.AutoShardedBot):
         self.config = config
         self.store = make_store(config.db_target)
         self.metrics = Metrics(self)
+        cast(SoloTree, self.tree).metrics = self.metrics
         self.metrics.watch_store(self.store)  # store write latency, stale-version refusals
-        self.http_server = None  # bot.http, on SOLO_BOT_HTTP_PORT
+        self.http_server: HttpServer | None = None  # bot.http, on SOLO_BOT_HTTP_PORT
         if seed is None and config.seed is not None:
             seed = lambda: config.seed  # noqa: E731 - fixed seeds make console sessions reproducible
         self.service = GameService(self.store, cache_seconds=config.cache_seconds, seed=seed)
@@ -160,7 +173,7 @@ class SoloBot(commands.AutoShardedBot):
         self._identified[bucket] = time.monotonic()
 
     def _refuse_raw(self, data: dict, key: str) -> None:
-        interaction = discord.Interaction(data=data, state=self._connection)
+        interaction = discord.Interaction(data=cast(Any, data), state=self._connection)
         task = asyncio.get_running_loop().create_task(self._answer_refusal(interaction, key))
         self._gate_tasks.add(task)
         task.add_done_callback(self._gate_tasks.discard)
@@ -187,7 +200,7 @@ class SoloBot(commands.AutoShardedBot):
             self.controller.uis[entry.kind] = entry.ui()
         game.install(self)
         self.add_dynamic_items(GameButton)
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)
         await sync_at_start(self)  # only when the commands changed, only from the process holding shard 0
         if self.config.http_port is not None:
             from .http import HttpServer
@@ -206,11 +219,11 @@ class SoloBot(commands.AutoShardedBot):
             await self.store.close()
 
     async def on_app_command_completion(self, interaction: discord.Interaction, command: Any) -> None:
-        timed(interaction)
+        timed(self.metrics, interaction)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Form submissions are handled here, so that a form opened before a restart still works."""
-        data = interaction.data or {}
+        data = payload(interaction)
         if interaction.type is discord.InteractionType.component:
             # Our buttons are DynamicItems, which discord.py only calls for a custom_id that is really on
             # the message; anything else (forged, foreign, or from an old message format) gets a clear answer.
@@ -241,7 +254,7 @@ class SoloBot(commands.AutoShardedBot):
         (``Controller.answering``): a refusal (``Refusal``, ``RuleError``, ``StoreError``) is answered privately
         as the controller refuses, what else the user can fix gets a localized answer, the rest a log line."""
         expected = isinstance(getattr(error, "original", error), REFUSALS) or isinstance(error, EXPECTED_ERRORS)
-        timed(interaction, failed=not expected)
+        timed(self.metrics, interaction, failed=not expected)
         lg = lang_of(interaction.locale)
         if isinstance(error, app_commands.CheckFailure) and interaction.response.is_done():
             return  # the check has answered already
@@ -271,7 +284,7 @@ class SoloBot(commands.AutoShardedBot):
             # "Nothing was changed" only when no change went to the store (bot.delivery.commit_state).
             key = "refuse.internal_unknown" if commit_state(interaction) else "refuse.internal"
             params = {}
-        embed = notice_embed(lg, key, **params)
+        embed = notice_embed(lg, key, params=params)
         try:
             await send(interaction, embed=embed, ephemeral=True)
         except discord.HTTPException:

@@ -4,6 +4,13 @@ A button's ``custom_id`` carries the game id, the game's version (ply) when the 
 operation and an argument: ``solo:42:17:take:0``. Nothing is kept in memory for it: a press after a
 restart is parsed by ``GameButton`` (a ``DynamicItem``) and handled from the store like a command; a
 press on a finished game, or on a game that has moved on, is refused as stale.
+
+A press reaches its bot's controller through ``interaction.client``, the one place the bot is still looked up
+from an interaction, because discord.py offers no other: a ``DynamicItem`` is made by discord.py from the
+class alone (``from_custom_id`` gets only the interaction, the pressed item and the match), and every view a
+reply sends registers its items' classes again under their template (``ViewStore.add_view``), replacing any
+class bound to one bot at ``add_dynamic_items``. Binding would hold only if every view of every command were
+built from that bot's own classes, and a class attribute set at install would be one bot per process.
 """
 
 from __future__ import annotations
@@ -45,7 +52,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID):
         self.game_id, self.ply, self.op, self.arg = game_id, ply, op, arg
 
     @classmethod
-    async def from_custom_id(
+    async def from_custom_id(  # type: ignore[override]  # one template for both kinds: a menu makes a GameSelect
         cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
     ) -> GameButton | GameSelect:
         if isinstance(item, discord.ui.Select):  # one template for both: a select menu is answered the same way
@@ -56,6 +63,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID):
                    or "…")
 
     async def callback(self, interaction: discord.Interaction[SoloBot]) -> None:  # type: ignore[override]
+        # interaction.client: the bot, the only way to it discord.py gives an item (see the module's doc).
         async with interaction.client.metrics.command(f"button {self.op}"):
             await interaction.client.controller.on_button(interaction, self.game_id, self.ply, self.op, self.arg)
 
@@ -74,8 +82,8 @@ class SelectSpec:
 
 
 class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=CUSTOM_ID):
-    """A select menu that survives restarts like the buttons (same ``custom_id`` form, so never registered
-    itself: ``GameButton.from_custom_id`` builds it when the pressed component is a select)."""
+    """A select menu that survives restarts like the buttons (same ``custom_id`` form, so not registered itself:
+    ``GameButton.from_custom_id`` builds it when the pressed component is a select)."""
 
     def __init__(self, game_id: int, ply: int, op: str, arg: str | None, *, placeholder: str,
                  options: list[discord.SelectOption], min_values: int = 1, max_values: int = 1) -> None:
@@ -84,6 +92,13 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=CUSTOM_ID):
                                            options=options, min_values=min_values,
                                            max_values=max(min_values, min(max_values, len(options)))))
         self.game_id, self.ply, self.op, self.arg = game_id, ply, op, arg
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]  # a button pressed makes a GameButton
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
+    ) -> GameButton | GameSelect:
+        """As ``GameButton``'s: a reply whose view ends with a menu registers this class for the template."""
+        return await GameButton.from_custom_id(interaction, item, match)
 
     async def callback(self, interaction: discord.Interaction[SoloBot]) -> None:  # type: ignore[override]
         async with interaction.client.metrics.command(f"select {self.op}"):

@@ -14,8 +14,8 @@ import dataclasses
 import io
 import json
 import logging
-import re
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -80,6 +80,7 @@ class Controller:
         self._quiet = asyncio.Event()
         self._quiet.set()
         self.pictures = PictureQueue()  # pictures that follow their reply (issue 12)
+        self.kept = KeptForms()  # what refused forms held, for their "Edit what I typed…" button
 
     @property
     def service(self):  # noqa: ANN201 - the bot's GameService
@@ -224,6 +225,7 @@ class Controller:
                                      style=discord.ButtonStyle.primary) for card, op, arg in choices[:20]]
             if row is not None and typed:
                 name, values = typed
+                self.kept.keep((row.id, row.ply, interaction.user.id, name), values)
                 lines = [f"`{k}` {' '.join(str(v).split())}"[:300] for k, v in values.items()]
                 embed.add_field(name=t(lg, "pick.edit"), value="\n".join(lines)[:1024] or "—", inline=False)
                 specs.append(ButtonSpec("edit", t(lg, "button.edit"), arg=name))
@@ -399,13 +401,13 @@ class Controller:
         await self.act(interaction, action, game_id=game_id, ply=ply)
 
     async def _reopen_form(self, interaction: discord.Interaction, row: GameRow, ply: int, name: str) -> None:
-        """"Edit": the form a refusal came from, again, with what was typed (read back from the refusal)."""
+        """"Edit": the form a refusal came from, again, with what was typed (``KeptForms``)."""
         record = await self._checked_record(interaction, row, ply)
         form = self.uis[row.kind].form(name, lang(interaction), record)
         if form is None:
             raise Refusal("refuse.unknown_button")
         title, fields = form
-        typed = typed_values(interaction.message)
+        typed = self.kept.get((row.id, ply, interaction.user.id, name))
         fields = [dataclasses.replace(f, default=typed[f.name][:1000]) if typed.get(f.name) else f for f in fields]
         await interaction.response.send_modal(Form(title=title, form_id=custom_id(row.id, ply, f"form_{name}"),
                                                    fields=fields))
@@ -500,19 +502,26 @@ class Controller:
         return text if text != key else f"{action.type} {json.dumps(action.args, ensure_ascii=False)}"
 
 
-def typed_values(message: discord.Message | None) -> dict[str, str]:
-    """What a refused form held, read back from the refusal's "Edit" field (lines "`name` value")."""
-    values: dict[str, str] = {}
-    for embed in getattr(message, "embeds", None) or []:
-        for fld in embed.fields:
-            for line in str(fld.value or "").splitlines():
-                match = TYPED_LINE.fullmatch(line)
-                if match:
-                    values[match["name"]] = match["value"]
-    return values
+class KeptForms:
+    """What refused forms held, by (game, ply, user, form), for the refusal's "Edit what I typed…" button.
 
+    Held here rather than read back from the refusal's text: the reply shows the values for the player, it
+    is no store of ours. A refusal changes nothing, so the button carries the same game and ply as the key.
+    Bounded (the oldest go first) and in memory only: after a restart, or ``size`` refusals later, the form
+    opens as new, and the refusal above it still shows what was typed."""
 
-TYPED_LINE = re.compile(r"`(?P<name>[a-z_]{1,30})` (?P<value>.*)")
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._values: OrderedDict[tuple[int, int, int, str], dict[str, str]] = OrderedDict()
+
+    def keep(self, key: tuple[int, int, int, str], values: dict[str, str]) -> None:
+        self._values[key] = dict(values)
+        self._values.move_to_end(key)
+        while len(self._values) > self.size:
+            self._values.popitem(last=False)
+
+    def get(self, key: tuple[int, int, int, str]) -> dict[str, str]:
+        return self._values.get(key, {})
 
 
 def with_state_button(specs: list[ButtonSpec], lg: str) -> list[ButtonSpec]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pickle
 
+from bot.games.volfyirion.migrations import MigrationMismatch
 from bot.sessions import REFUSALS, Refusal
 from bot.store import StoreError
-from bot.store.volfyirion_log import MigrationMismatch
 from engine.core import RuleError, SoloError
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 Summary = TypeVar("Summary")  # what the game's state says of itself (``state.summary()``)
 Fields = list[tuple[str, str, bool]]  # embed fields: (name, value, inline)
 Lines = list[tuple[str, str]]  # (name, value)
+# A statement of a store's schema step: SQL, or a coroutine function given the step's connection (which must not
+# commit: the step is one transaction).
+StoreStep = str | Callable[[Any], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -151,6 +154,12 @@ class GamePlugin(Generic[Summary]):
     def card_fields(self, lang: str, card_id: str, summary: Summary | None) -> Lines:
         """/game card: the card's facts, and where its copies are in ``summary``'s game."""
         return []
+
+    def store_steps(self, engine: str) -> Mapping[int, Sequence[StoreStep]]:
+        """What the game adds to the store's schema steps (``engine``: "sqlite" or "postgresql"), by the version
+        the step brings a database to; run after that step's shared statements, in its transaction. Steps that
+        shipped never change: a game appends its own at a new version with the store's next step."""
+        return {}
 
     @cached_property
     def words(self) -> Words:

@@ -675,8 +675,8 @@ def _chosen(choices: list[dict], typed: str) -> dict | None:
     """The choice ``typed`` names: by its value or its name in any language (``ノーマル`` as well as
     ``normal``), forgiving as card names are (``engine.core.fold``: case, width, separators); else the one
     choice whose value or name it begins (``ボットのダイス`` for 「ボットのダイス（ボットが振る）」); else the one
-    it misses by a single typo (``engine.core.one_edit``: ``volfyrion``, the command's spelling, for
-    ``volfyirion``) — as Discord's client narrows its list while one types. None when it names none, or
+    it misses by a single typo (``engine.core.one_edit``: a command's spelling for the game's name it differs
+    from by one letter) — as Discord's client narrows its list while one types. None when it names none, or
     several."""
     want = fold(typed)
 

@@ -56,6 +56,7 @@ from .rows import (
     result_row,
     signed,
 )
+from .schema import step
 
 # The rows read the same from both databases (mapping access by column name).
 
@@ -154,13 +155,8 @@ PG_V1 = (
     )
     """,
 )
-# SQLite's V8: Volfyirion games recorded before the rules counted the Asset Deck (V-3.5) keep edition 1.
-PG_V2 = (
-    """
-    UPDATE games SET options = (options::jsonb || '{"edition": 1}'::jsonb)::text
-    WHERE kind = 'volfyirion' AND NOT (options::jsonb ? 'edition')
-    """,
-)
+# A game's older records keep edition 1 of its rules (SQLite's V8): the game's own statements only.
+PG_V2: tuple[str, ...] = ()
 # -- issue 24, the store's part -----------------------------------------------------------------------------
 # SQLite's V10: ``games.summary``, written on every action and never read, goes.
 PG_V3 = ("ALTER TABLE games DROP COLUMN summary",)
@@ -809,9 +805,9 @@ async def _migrate(conn: asyncpg.Connection) -> None:
             raise SchemaTooNew(found=version, supported=PG_SCHEMA_VERSION)
         if version == PG_SCHEMA_VERSION:
             return
-        for step in PG_MIGRATIONS[version:]:
-            for statement in step:
-                await conn.execute(statement)
+        for number, shared in enumerate(PG_MIGRATIONS[version:], version + 1):
+            for statement in step(shared, number, "postgresql"):
+                await (statement(conn) if callable(statement) else conn.execute(statement))
         await conn.execute("DELETE FROM solo_schema")
         await conn.execute("INSERT INTO solo_schema (version) VALUES ($1)", PG_SCHEMA_VERSION)
     log.info("PostgreSQL store schema at version %d", PG_SCHEMA_VERSION)

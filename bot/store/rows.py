@@ -4,6 +4,7 @@ read back, and why a conditional write touched no row. The SQL differs per store
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -22,6 +23,9 @@ from .base import (
 )
 
 _U64 = (1 << 64) - 1
+
+# A row read by column name: SQLite's ``sqlite3.Row`` or asyncpg's ``Record`` (neither a typing ``Mapping``).
+Columns = Mapping[str, Any] | sqlite3.Row
 
 
 def signed(seed: int) -> int:
@@ -55,7 +59,7 @@ def check_finish(finish: FinishInfo) -> None:
         raise ValueError(f"unknown outcome {finish.outcome!r}")
 
 
-def game_row(row: Mapping[str, Any]) -> GameRow:
+def game_row(row: Columns) -> GameRow:
     return GameRow(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -73,7 +77,7 @@ def game_row(row: Mapping[str, Any]) -> GameRow:
     )
 
 
-def action_row(row: Mapping[str, Any]) -> ActionRow:
+def action_row(row: Columns) -> ActionRow:
     return ActionRow(
         seq=row["seq"],
         game_id=row["game_id"],
@@ -85,7 +89,7 @@ def action_row(row: Mapping[str, Any]) -> ActionRow:
     )
 
 
-def result_row(row: Mapping[str, Any]) -> ResultRow:
+def result_row(row: Columns) -> ResultRow:
     values = {key: row[key] for key in ResultRow.__dataclass_fields__}
     values["result"] = None if values["result"] is None else json.loads(values["result"])
     return ResultRow(**values)

@@ -4,14 +4,20 @@
 statements (not a script: ``executescript`` would commit the surrounding transaction) and runs in
 one transaction together with the new ``user_version``. Never edit a step that has shipped; append
 a new one.
+
+A game's own statements (a rewrite of its stored logs, its options) live in its package
+(``bot/games/<game>/migrations.py``) and join the step of the version they were written for
+(``GamePlugin.store_steps``, see ``step``): after the shared statements, in the same transaction, in the
+order of ``bot.games.GAMES``. A version whose only content is a game's has an empty shared step here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from .volfyirion_log import migrate_volfyirion_actions
+# A statement of a step: SQL, or a coroutine function given the aiosqlite connection (it must not commit).
+Statement = str | Callable[[Any], Awaitable[None]]
 
 V1 = (
     # One row per game. ``ply`` counts the live actions and is the game's version: every write checks
@@ -23,7 +29,7 @@ V1 = (
         channel_id        INTEGER NOT NULL,
         parent_channel_id INTEGER,
         owner_id          INTEGER NOT NULL,
-        kind              TEXT    NOT NULL CHECK (kind IN ('seasons', 'volfyirion')),
+        kind              TEXT    NOT NULL,
         options           TEXT    NOT NULL,
         seed              INTEGER NOT NULL,
         status            TEXT    NOT NULL DEFAULT 'active'
@@ -34,6 +40,8 @@ V1 = (
         summary           TEXT
     )
     """,
+    # (The first release also checked ``kind`` against the names of its two games. V6 drops that CHECK and a
+    # new file runs every step at its first opening, so V1 leaves it out: no shared step names a game.)
     # The rule "one active game per channel" lives in the database, so two processes cannot both
     # start a game in one channel.
     "CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id) WHERE status = 'active'",
@@ -86,19 +94,12 @@ V1 = (
     "CREATE INDEX results_user ON results (guild_id, user_id)",
 )
 
-# Volfyirion's stored actions rewritten to what was meant (card ids, city names), each game replayed before
-# and after and the whole step refused if any state differs (bot/store/volfyirion_log.py). A step may hold
-# such a Python coroutine function (``async (aiosqlite connection) -> None``) as well as SQL statements.
-V2 = (migrate_volfyirion_actions,)
+# A game's stored actions rewritten from what was typed to what was meant (card ids, city names), each game
+# replayed before and after: the game's own statements only.
+V2: tuple[Statement, ...] = ()
 
-# Seasons games recorded before the rules' edition 2 (the player's turn before Dummbot's die, time moves
-# both ways, …) keep the rules they were played under, so they replay to the state their players saw.
-V3 = (
-    """
-    UPDATE games SET options = json_set(options, '$.edition', 1)
-    WHERE kind = 'seasons' AND json_extract(options, '$.edition') IS NULL
-    """,
-)
+# Games recorded before their rules' edition 2 keep the rules they were played under: the game's own statements.
+V3: tuple[Statement, ...] = ()
 
 
 # The bot's own small key/value table (e.g. the hash of the last command sync).
@@ -211,20 +212,22 @@ V7 = (
     " WHERE undone_interaction_id IS NOT NULL",
 )
 
-# Volfyirion games recorded before the rules counted the Asset Deck (V-3.5: an empty deck adds no Rage card, an
-# early refill asks for a confirmation) keep the rules they were played under, so they replay unchanged.
-V8 = (
-    """
-    UPDATE games SET options = json_set(options, '$.edition', 1)
-    WHERE kind = 'volfyirion' AND json_extract(options, '$.edition') IS NULL
-    """,
-)
+# Another game's records from before an edition of its rules keep edition 1: the game's own statements only.
+V8: tuple[Statement, ...] = ()
 
-# -- issue 24, the store's part (numbered after V9, the canonical Seasons logs) --------------------------------
+# -- issue 24, the store's part (named V10; it is the ninth entry of MIGRATIONS, so user_version 9) ------------
 # ``games.summary`` was written on every action and never read: a reply takes the summary from the replayed
 # state. The column goes; SQLite drops it in place (3.35, the store's minimum anyway: MIN_SQLITE).
 V10 = ("ALTER TABLE games DROP COLUMN summary",)
 # -- end of issue 24's store steps -----------------------------------------------------------------------------
 
-MIGRATIONS: list[tuple[str | Callable[[Any], Awaitable[None]], ...]] = [V1, V2, V3, V4, V5, V6, V7, V8, V10]
+MIGRATIONS: list[tuple[Statement, ...]] = [V1, V2, V3, V4, V5, V6, V7, V8, V10]
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def step(shared: Sequence[Statement], version: int, engine: str) -> tuple[Statement, ...]:
+    """The statements of the step to ``version`` on ``engine`` ("sqlite", "postgresql"): ``shared`` (the store's
+    own), then each registered game's for that version, in the order of the registry."""
+    from ..games import GAMES  # only when a database migrates: the store imports no game
+
+    return (*shared, *(s for game in GAMES for s in game.store_steps(engine).get(version, ())))

@@ -57,7 +57,7 @@ from .rows import (
     result_row,
     signed,
 )
-from .schema import MIGRATIONS, SCHEMA_VERSION
+from .schema import MIGRATIONS, SCHEMA_VERSION, step
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -197,7 +197,7 @@ class SqliteStore:
             # reads the header and the schema only; the background check covers the rest and logs damage,
             # and a command that meets a damaged page is refused in words meanwhile.
             await _one(db, "SELECT count(*) FROM sqlite_master")
-        mode = (await _one(db, "PRAGMA journal_mode = WAL"))[0]
+        mode = (await _only(db, "PRAGMA journal_mode = WAL"))[0]
         if str(mode).lower() != "wal":
             log.warning("SQLite journal mode is %s, not WAL, for %s", mode, self.path)
         await db.execute(f"PRAGMA synchronous = {self.synchronous}")
@@ -337,6 +337,7 @@ class SqliteStore:
                 )
             except sqlite3.IntegrityError as exc:
                 raise await _channel_busy(db, channel_id) from exc
+            assert cursor.lastrowid is not None  # an INSERT into a rowid table
             return await _game(db, cursor.lastrowid)
 
         return await self._write(create)
@@ -356,7 +357,7 @@ class SqliteStore:
         return game_row(row) if row else None
 
     async def count_games(self, status: str | None = None) -> int:
-        row = await self._read(lambda db: _one(
+        row = await self._read(lambda db: _only(
             db, "SELECT count(*) FROM games WHERE ? IS NULL OR status = ?", (status, status)))
         return int(row[0])
 
@@ -368,16 +369,16 @@ class SqliteStore:
 
     # -- actions -----------------------------------------------------------------------------------
     async def live_actions(self, game_id: int, after_ply: int = 0) -> list[ActionRow]:
-        rows = await self._read(lambda db: db.execute_fetchall(
-            f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND undone = 0 AND ply > ? ORDER BY ply",
+        rows = await self._read(lambda db: _all(
+            db, f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND undone = 0 AND ply > ? ORDER BY ply",
             (game_id, after_ply)))
         self.action_rows_read += len(rows)
         return [action_row(r) for r in rows]
 
     async def history(self, game_id: int, limit: int) -> list[ActionRow]:
         """The latest ``limit`` log entries, newest first, undone ones included (``undone=True``)."""
-        rows = await self._read(lambda db: db.execute_fetchall(
-            f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?",
+        rows = await self._read(lambda db: _all(
+            db, f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?",
             (game_id, limit)))
         return [action_row(r) for r in rows]
 
@@ -412,8 +413,8 @@ class SqliteStore:
             # Two statements, no read before them: an interaction applied already either finds the game moved
             # on (checked on that path only) or, after an undo brought the game back, trips the unique index on
             # its id when its action is inserted.
-            rows = await db.execute_fetchall(
-                "UPDATE games SET ply = ply + 1, revision = revision + 1, status = ?, updated_at = ?"
+            rows = await _all(
+                db, "UPDATE games SET ply = ply + 1, revision = revision + 1, status = ?, updated_at = ?"
                 " WHERE id = ? AND ply = ? AND status = 'active' AND (? IS NULL OR revision = ?)"
                 f" RETURNING {_GAME_COLUMNS}",
                 (status, now, game_id, expected_ply, expected_revision, expected_revision),
@@ -701,23 +702,35 @@ async def _transaction(db: Db) -> AsyncIterator[None]:
 
 async def _user_data(db: Db, user_id: int) -> JSON:
     mine = "SELECT id FROM games WHERE owner_id = ?"
-    row = await _one(db, "SELECT count(*), coalesce(max(id), 0), coalesce(max(updated_at), ''),"
+    row = await _only(db, "SELECT count(*), coalesce(max(id), 0), coalesce(max(updated_at), ''),"
                          " coalesce(sum(revision), 0) FROM games WHERE owner_id = ?", (user_id,))
     games, newest, updated, plies = row[0], row[1], row[2], row[3]
     counts = {"games": games}
     for table in ("actions", "snapshots", "results"):
-        counted = await _one(db, f"SELECT count(*) FROM {table} WHERE game_id IN ({mine})", (user_id,))
+        counted = await _only(db, f"SELECT count(*) FROM {table} WHERE game_id IN ({mine})", (user_id,))
         counts[table] = counted[0]
-    ended = await _one(db, "SELECT count(*) FROM results WHERE ended_by = ? AND user_id != ?", (user_id, user_id))
+    ended = await _only(db, "SELECT count(*) FROM results WHERE ended_by = ? AND user_id != ?", (user_id, user_id))
     counts["ended_others"] = ended[0]
     counts["mark"] = f"{games}.{newest}.{plies}.{counts['actions']}.{counts['results']}.{ended[0]}.{updated}"
     return counts
 
 
+async def _all(db: Db, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+    return list(await db.execute_fetchall(sql, params))
+
+
 async def _one(db: Db, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
     """The first row of ``sql`` (every row is read, so the statement is done once this returns)."""
-    rows = await db.execute_fetchall(sql, params)
+    rows = await _all(db, sql, params)
     return rows[0] if rows else None
+
+
+async def _only(db: Db, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row:
+    """The row of a statement that always gives one (a PRAGMA's, an aggregate's)."""
+    row = await _one(db, sql, params)
+    if row is None:
+        raise StoreCorrupt("malformed", detail=f"no row from {sql[:60]!r}")
+    return row
 
 
 def _size(path: Path) -> int:
@@ -765,7 +778,7 @@ async def _problems(db: Db, pragma: str) -> list[str]:
 
 
 async def _migrate(db: Db) -> None:
-    version = (await _one(db, "PRAGMA user_version"))[0]
+    version = (await _only(db, "PRAGMA user_version"))[0]
     if version > SCHEMA_VERSION:
         raise SchemaTooNew(found=version, supported=SCHEMA_VERSION)
     if version == SCHEMA_VERSION:
@@ -777,15 +790,15 @@ async def _migrate(db: Db) -> None:
         while version < SCHEMA_VERSION:
             async with _transaction(db):
                 # Read again under the write lock: another process may have migrated meanwhile.
-                version = (await _one(db, "PRAGMA user_version"))[0]
+                version = (await _only(db, "PRAGMA user_version"))[0]
                 if version < SCHEMA_VERSION:
-                    before = len(await db.execute_fetchall("PRAGMA foreign_key_check"))
-                    for statement in MIGRATIONS[version]:
+                    before = len(await _all(db, "PRAGMA foreign_key_check"))
+                    for statement in step(MIGRATIONS[version], version + 1, "sqlite"):
                         if callable(statement):  # a step written in Python (it must not commit)
                             await statement(db)
                         else:
                             await db.execute(statement)
-                    broken = await db.execute_fetchall("PRAGMA foreign_key_check")
+                    broken = await _all(db, "PRAGMA foreign_key_check")
                     if len(broken) > before:  # the step lost a reference (what was dangling before stays)
                         raise StoreCorrupt("foreign_key", detail=f"step {version + 1}: {[tuple(r) for r in broken[:5]]}")
                     version += 1

@@ -136,7 +136,7 @@ async def check_copy(source: Path, target: str) -> tuple[int, list[str]]:
                 if await src.latest_snapshot(game_id, ply) != await dst.latest_snapshot(game_id, ply):
                     problems.append(f"game {game_id}: the snapshot at ply {ply} differs")
                     break
-            states = []
+            states: list[tuple[str, Any, str]] = []  # (what, ply or error type, state or message)
             for store in (src, dst):
                 actions = [Action.from_json(x.action) for x in await store.live_actions(game_id)]
                 try:

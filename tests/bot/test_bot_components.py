@@ -8,7 +8,7 @@ import asyncio
 
 import discord
 
-from bot.buttons import ButtonSpec, SelectSpec, view_of
+from bot.buttons import CUSTOM_ID, ButtonSpec, GameButton, GameSelect, SelectSpec, view_of
 
 
 def outcome(build) -> object:  # noqa: ANN001
@@ -57,3 +57,14 @@ async def test_replies_leave_no_view_in_memory_and_their_buttons_still_answer(dr
     assert driver.bot.persistent_views == []
     pressed = await driver.press(next(b["custom_id"] for b in start.buttons if ":forecast" in b["custom_id"]))
     assert pressed.answered and not pressed.rejections
+
+
+def test_the_menu_class_makes_a_pressed_button_too() -> None:
+    """discord.py registers the classes of a sent view's items for their template (``ViewStore.add_view``): after
+    a reply whose view ends with a menu, ``GameSelect`` is the class a press goes to, and a button still works."""
+    async def run() -> object:
+        pressed = discord.ui.Button(label="Take", custom_id="solo:4:2:take:0")
+        return await GameSelect.from_custom_id(None, pressed, CUSTOM_ID.fullmatch("solo:4:2:take:0"))
+
+    made = asyncio.run(run())
+    assert isinstance(made, GameButton) and (made.game_id, made.ply, made.op, made.arg) == (4, 2, "take", "0")

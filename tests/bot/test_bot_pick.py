@@ -96,6 +96,21 @@ async def test_a_refused_form_is_reopened_with_what_was_typed(driver):
     assert not done.ephemeral
 
 
+async def test_a_refused_form_after_a_restart_reopens_empty_and_the_refusal_still_shows_the_text(standin, db_path):
+    """What a refused form held is kept in memory, not read back from the refusal's text: after a restart the
+    "Edit" press still opens the form (as new), and the refusal above it shows what was typed."""
+    async with running_bot(standin, db_path) as driver:
+        reply, action = await until_reveal(driver)
+        opened = await driver.press(button(reply, "reveal"))
+        typed = ", ".join(action.args["cards"][:-1]) or "1"
+        refused = await driver.submit(opened.modal["custom_id"], {"cards": typed})
+    assert typed in refused.text
+    async with running_bot(standin, db_path) as driver:
+        again = await driver.press(button(refused, "edit", "reveal"))
+        assert again.modal is not None
+        assert not again.modal["components"][0]["components"][0].get("value")
+
+
 async def test_pickers_survive_a_restart(standin, db_path):
     async with running_bot(standin, db_path) as driver:
         reply, action = await until_reveal(driver)

@@ -74,7 +74,7 @@ async def test_v10_drops_the_summary_column_keeping_every_game(db_path: Path, mo
         async with SqliteStore(db_path, background_check=False) as store:
             ids = await _fill(store, record)
     with sqlite3.connect(db_path) as conn:  # the summary every release before wrote
-        conn.execute("UPDATE games SET summary = ?", (json.dumps(record.state.summary()),))
+        conn.execute("UPDATE games SET summary = ?", (json.dumps(record.state.summary().to_json()),))
         assert conn.execute("PRAGMA user_version").fetchone()[0] == before
     async with SqliteStore(db_path, background_check=False) as store:
         await _kept(store, ids, record)
@@ -111,7 +111,7 @@ async def test_pg_v3_drops_the_summary_column_keeping_every_game(pg_dsn: str, mo
             ids = await _fill(store, record)
     conn = await asyncpg.connect(pg_dsn)
     try:
-        await conn.execute("UPDATE games SET summary = $1", json.dumps(record.state.summary()))
+        await conn.execute("UPDATE games SET summary = $1", json.dumps(record.state.summary().to_json()))
         assert await conn.fetchval("SELECT max(version) FROM solo_schema") == before
     finally:
         await conn.close()

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from store_helpers import new_game_args
 
+from bot.games.volfyirion.migrations import MigrationMismatch
 from bot.sessions import GameService
 from bot.store import SqliteStore, schema
-from bot.store.volfyirion_log import MigrationMismatch
 from engine.core import Action, GameRecord
 from engine.volfyirion import RULES, canonical_action
 from engine.volfyirion.autoplay import play_game
@@ -74,7 +74,7 @@ async def _old_release_db(path: Path, monkeypatch, games: list[GameRecord], *, u
                     row = await store.append_action(row.id, expected_ply=row.ply, action=stored, user_id=7,
                                                     snapshot=snapshot)
                 ids.append(row.id)
-                summaries.append(_old(state.summary()))
+                summaries.append(_old(state.summary().to_json()))
     with sqlite3.connect(path) as conn:
         for statement in _V7_UNDO:
             conn.execute(statement)

@@ -152,3 +152,17 @@ async def test_open_twice_at_once_connects_once(db_path: Path) -> None:
 def test_an_unknown_synchronous_setting_is_refused(db_path: Path) -> None:
     with pytest.raises(ValueError):
         SqliteStore(db_path, synchronous="SOMETIMES; DROP TABLE games")
+
+
+def test_each_games_statements_join_the_step_of_their_version() -> None:
+    """The games' own statements (bot/games/<game>/migrations.py) keep the versions they shipped with: SQLite's
+    2 (Volfyirion's log rewrite), 3 (Seasons' edition 1) and 8 (Volfyirion's edition 1), PostgreSQL's 2; the
+    store's steps of those versions are empty, and a step is the store's statements, then the games'."""
+    from bot import games
+
+    assert {g.kind: sorted(g.store_steps("sqlite")) for g in games.GAMES} == {"seasons": [3], "volfyirion": [2, 8]}
+    assert {g.kind: sorted(g.store_steps("postgresql")) for g in games.GAMES} == {"seasons": [], "volfyirion": [2]}
+    assert schema.V2 == schema.V3 == schema.V8 == ()
+    assert [len(schema.step(s, n, "sqlite")) for n, s in enumerate(schema.MIGRATIONS, 1)][1:3] == [1, 1]
+    assert schema.step(schema.V7, 7, "sqlite") == schema.V7  # no game adds to the others
+    assert "kind = 'seasons'" in schema.step(schema.V3, 3, "sqlite")[0]

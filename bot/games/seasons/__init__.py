@@ -3,6 +3,7 @@ group, Pillow's pictures), so the registry loads none of them."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...store.base import Ranking
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
     from ...controller import Controller
     from ...sessions import GameService
     from ...store.base import ResultRow
-    from ..plugin import Fields, GameUI, Lines, Words
+    from ..plugin import Fields, GameUI, Lines, StoreStep, Words
 
 
 class SeasonsGame(GamePlugin[Any]):
@@ -27,6 +28,11 @@ class SeasonsGame(GamePlugin[Any]):
     ranking = Ranking(order=(("margin", "desc"), ("player_score", "desc")), outcomes=("won", "lost"))
     difficulties = ("apprentice", "wizard", "archmage")
     help_keys = ("help.seasons", "help.seasons_report", "help.seasons_report_effects")
+
+    def store_steps(self, engine: str) -> Mapping[int, Sequence[StoreStep]]:
+        from .migrations import STEPS  # only when a database migrates
+
+        return STEPS.get(engine, {})
 
     def rules(self) -> Rules:
         return _engine().RULES

@@ -3,6 +3,7 @@ Pillow's pictures), so the registry loads none of them."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...store.base import Ranking
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
     from ...controller import Controller
     from ...sessions import GameService
     from ...store.base import ResultRow
-    from ..plugin import Fields, GameUI, Lines, Words
+    from ..plugin import Fields, GameUI, Lines, StoreStep, Words
 
 CARD_ARGS = ("card", "cards", "troop")
 
@@ -28,6 +29,11 @@ class VolfyirionGame(GamePlugin[Any]):
     ranking = Ranking(order=(("length", "asc"),), outcomes=("won",))  # the fewest turns to a win
     difficulties = ("easy", "normal", "hard")
     help_keys = ("help.volfyirion", "help.volfyirion_report")
+
+    def store_steps(self, engine: str) -> Mapping[int, Sequence[StoreStep]]:
+        from .migrations import STEPS  # only when a database migrates
+
+        return STEPS.get(engine, {})
 
     def rules(self) -> Rules:
         from engine.volfyirion import RULES

@@ -1,4 +1,6 @@
-"""Schema step 2: Volfyirion's stored actions say what was meant, not what was typed (issue 8).
+"""Volfyirion's part of the store's schema steps (``VolfyirionGame.store_steps``), numbered as the store's.
+
+SQLite's step 2: Volfyirion's stored actions say what was meant, not what was typed (issue 8).
 
 Before this step the bot stored the player's text (``{"type": "play", "card": "elite trooper", "city": "8"}``),
 so replaying an old game depended on name matching never changing. This step rewrites every stored
@@ -9,21 +11,25 @@ snapshots.
 Each game is replayed twice from its seed, before and after the rewrite, in the order its actions were
 written (undone ones included, each on top of the actions that were live when it was written); if any state
 differs, or the rewritten log no longer replays, the step raises ``MigrationMismatch`` and the transaction
-that runs it (``sqlite._migrate``) rolls back: the database is left exactly as it was. A game the current
-engine cannot replay as stored at all is left untouched (and logged): nothing can be checked for it.
+that runs it (``bot.store.sqlite._migrate``) rolls back: the database is left exactly as it was. A game the
+current engine cannot replay as stored at all is left untouched (and logged): nothing can be checked for it.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import aiosqlite
+from ...store.base import JSON, StoreError
+from ...store.rows import dumps
 
-from .base import JSON, StoreError
-from .rows import dumps
+if TYPE_CHECKING:
+    import aiosqlite
+
+    from ..plugin import StoreStep
 
 log = logging.getLogger(__name__)
 
@@ -97,8 +103,8 @@ def _renamed_bonus(data: Any) -> tuple[Any, bool]:
 
 async def migrate_volfyirion_actions(db: aiosqlite.Connection) -> None:
     """The schema step (runs inside the migration's transaction; raising rolls everything back)."""
-    games = await db.execute_fetchall(
-        "SELECT id, options, seed, summary FROM games WHERE kind = 'volfyirion' ORDER BY id")
+    games = list(await db.execute_fetchall(
+        "SELECT id, options, seed, summary FROM games WHERE kind = 'volfyirion' ORDER BY id"))
     rewritten = skipped = 0
     for game_id, options_text, seed, summary_text in games:
         options = json.loads(options_text)
@@ -130,3 +136,21 @@ async def migrate_volfyirion_actions(db: aiosqlite.Connection) -> None:
         rewritten += bool(changed)
     log.info("volfyirion logs: %d game(s) checked, %d rewritten, %d left as stored", len(games), rewritten, skipped)
 
+
+
+# SQLite's step 8: games recorded before the rules counted the Asset Deck (V-3.5: an empty deck adds no Rage card,
+# an early refill asks for a confirmation) keep the rules they were played under, so they replay unchanged.
+_EDITION_1 = """
+    UPDATE games SET options = json_set(options, '$.edition', 1)
+    WHERE kind = 'volfyirion' AND json_extract(options, '$.edition') IS NULL
+    """
+# PostgreSQL's step 2: the same (its step 1 is the shape of SQLite's steps 1 to 7, this log rewrite included).
+_PG_EDITION_1 = """
+    UPDATE games SET options = (options::jsonb || '{"edition": 1}'::jsonb)::text
+    WHERE kind = 'volfyirion' AND NOT (options::jsonb ? 'edition')
+    """
+
+STEPS: Mapping[str, Mapping[int, Sequence[StoreStep]]] = {
+    "sqlite": {2: (migrate_volfyirion_actions,), 8: (_EDITION_1,)},
+    "postgresql": {2: (_PG_EDITION_1,)},
+}

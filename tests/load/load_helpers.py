@@ -28,6 +28,9 @@ from engine.volfyirion.autoplay import play_game as volfyirion_game
 from tests.support.typed import slash_command
 
 STALE = "The game has moved on since this message"
+# A deadline no busy machine misses: these suites count what is lost or doubled, not how fast a burst of
+# commands is answered (Discord's own 3 s deadline has its own tests: test_load_deadline.py).
+PATIENT = 60.0
 RULES = {"seasons": SEASONS, "volfyirion": VOLFYIRION}
 # Buttons that stand for a scripted action: (game, action type) -> (op, the argument from the action).
 BUTTON_FOR = {

@@ -23,6 +23,7 @@ from engine.core import Action
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load_helpers import (  # noqa: E402
+    PATIENT,
     ChannelGame,
     Tally,
     burst,
@@ -89,7 +90,7 @@ async def run_load(tmp_path: Path, *, channels: int, commands: int, burst_k: int
     rngs = [random.Random(rng.getrandbits(32)) for _ in games]
     limit = asyncio.Semaphore(bound)
 
-    async with StandIn(world) as standin:
+    async with StandIn(world, deadline=PATIENT) as standin:
         bot = create_bot(Config(db_path=tmp_path / "load.sqlite3"), seed=game_seeds(seed * 1000))
         async with standin.connect(bot, timeout=30.0) as driver:
             async def one(game: ChannelGame, r: random.Random) -> int:
@@ -125,7 +126,7 @@ async def test_forty_channels_at_once_lose_and_double_nothing(tmp_path, figures)
 
 async def test_a_burst_of_presses_applies_exactly_one(tmp_path):
     world, places = crowded_world(2)
-    async with StandIn(world) as standin:
+    async with StandIn(world, deadline=PATIENT) as standin:
         bot = create_bot(Config(db_path=tmp_path / "burst.sqlite3"), seed=game_seeds(77))
         async with standin.connect(bot, timeout=30.0) as driver:
             tally = Tally()
@@ -149,7 +150,7 @@ async def test_a_burst_of_presses_applies_exactly_one(tmp_path):
 @pytest.mark.parametrize("partner", [0, 1])
 async def test_two_commands_racing_in_one_channel_are_serialised(tmp_path, partner):
     world, places = crowded_world(6)
-    async with StandIn(world) as standin:
+    async with StandIn(world, deadline=PATIENT) as standin:
         bot = create_bot(Config(db_path=tmp_path / "race.sqlite3"), seed=game_seeds(300))
         async with standin.connect(bot, timeout=30.0) as driver:
             tally = Tally()

@@ -30,7 +30,7 @@ from bot.config import Config
 from bot.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load_helpers import crowded_world  # noqa: E402
+from load_helpers import PATIENT, crowded_world  # noqa: E402
 
 CACHE_CAP = 12
 IDS_KEPT = 400
@@ -120,7 +120,7 @@ async def _run(tmp_path: Path, *, channels: int, rounds: int, figures, monkeypat
     peaks = {"locks": 0, "cached": 0, "forms": 0, "ids": 0}
     tracemalloc.start()
     try:
-        async with StandIn(world) as standin, standin.connect(bot, timeout=60.0) as driver:
+        async with StandIn(world, deadline=PATIENT) as standin, standin.connect(bot, timeout=60.0) as driver:
             for channel, user in places:
                 started = await driver.slash("volfyrion start", {"difficulty": "normal"}, settle=False, channel=channel,
                                              user=user)

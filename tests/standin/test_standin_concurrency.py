@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 
 from bench.echo import EchoBot
 from bot.standin import StandIn, World
@@ -21,7 +20,9 @@ def crowded_world(channels: int) -> World:
 
 async def test_200_concurrent_interactions_in_50_channels():
     world = crowded_world(50)
-    async with StandIn(world) as standin, standin.connect(EchoBot()) as driver:
+    # Discord's deadline a busy machine cannot miss: this counts answers, not how fast 200 come (the deadline
+    # itself is tests/load/test_load_deadline.py's).
+    async with StandIn(world, deadline=60.0) as standin, standin.connect(EchoBot()) as driver:
         async def one(i: int):
             kind = i % 4
             channel, user = f"table-{i % 50}", f"player-{i % 50}"
@@ -33,9 +34,7 @@ async def test_200_concurrent_interactions_in_50_channels():
                 return i, await driver.slash("echo edit", {"text": f"n{i}"}, channel=channel, user=user)
             return i, await driver.slash("echo noop", channel=channel, user=user, settle=False)
 
-        started = time.monotonic()
         replies = await asyncio.gather(*(one(i) for i in range(200)))
-        elapsed = time.monotonic() - started
 
         for i, reply in replies:
             text = reply.text
@@ -44,7 +43,6 @@ async def test_200_concurrent_interactions_in_50_channels():
             assert reply.original.channel_id == world.channel(f"table-{i % 50}").id
         assert len({reply.interaction_id for _, reply in replies}) == 200
         assert not standin.violations and not standin.unknown_routes
-        assert elapsed < 15, elapsed
 
 
 async def test_concurrent_presses_on_different_messages():

@@ -200,7 +200,8 @@ class GameCommands(app_commands.Group):
             shown = summary if active is not None and active.kind == kind else None
             for field_name, value in entry.card_fields(lg, card_id, shown):
                 embed.add_field(name=field_name, value=value[:1024], inline=False)
-            embed.set_footer(text=t(lg, "card.lookup.footer"))
+            # Where the copies are is said only from this channel's game: the footer says so only when it is.
+            embed.set_footer(text=t(lg, "card.lookup.footer" if shown is not None else "card.lookup.footer.alone"))
             embeds.append(embed)
         if len(embeds) > 1:
             embeds[0].description = t(lg, "card.lookup.choose_game", query=name)

@@ -12,11 +12,19 @@ from engine.seasons import S8_CARDS
 WORDS = {
     "en": {"played": "Dummbot's play area: 1", "rule": "How Dummbot treats it (S-8)", "you": "You summon it:",
            "none": "Not in the S-8 table", "details": "Details", "city": "a city falls:", "lost": "the game is lost:",
-           "histogram": "Attack distribution", "removed": "V-1.2", "troop": "V-4.1"},
+           "histogram": "Attack distribution", "removed": "V-1.2", "troop": "V-4.1",
+           "footer_game": "Only you see this. Lines with copies come from this channel's game.",
+           "footer_alone": "Only you see this."},
     "ja": {"played": "ダムボットの場: 1枚", "rule": "ダムボットの扱い（S-8）", "you": "あなたが召喚したとき:",
            "none": "S-8の表にないカード", "details": "詳細", "city": "街が破壊される確率:", "lost": "敗北する確率:",
-           "histogram": "攻撃力の分布", "removed": "V-1.2", "troop": "V-4.1"},
+           "histogram": "攻撃力の分布", "removed": "V-1.2", "troop": "V-4.1",
+           "footer_game": "あなただけに表示しています。所在はこのチャンネルのゲームのものです。",
+           "footer_alone": "あなただけに表示しています。"},
 }
+
+
+def footer(item: dict) -> str:
+    return " ".join((e.get("footer") or {}).get("text", "") for e in item.get("embeds") or [])
 
 
 def flat(text: str) -> str:
@@ -40,6 +48,7 @@ async def test_s8_1_card_lookup_names_the_card_says_where_its_copies_are_and_its
         for name in ("女預言者ナリア", "Naria the Prophetess", "Naria la prophétesse"):
             assert name in said
         assert words["played"] in said and words["rule"] in said and words["you"] in said
+        assert all(footer(item) == words["footer_game"] for item in items)  # where the copies are: this game's
         plain = flat(text_of(await session.type("/game card name:Amulet of Ari")))  # one typo, as reveals
         assert words["none"] in plain and "Amulet of Air" in plain
 
@@ -49,8 +58,10 @@ async def test_s8_1_card_lookup_names_the_card_says_where_its_copies_are_and_its
 async def test_v1_2_card_lookup_without_a_game_searches_both_catalogs(tmp_path, lang):
     words = WORDS[lang]
     async with console_session(tmp_path / "g.sqlite3", lang=lang) as session:
-        said = flat(text_of(await session.type("/game card name:Emerald Horn")))
+        items = await session.type("/game card name:Emerald Horn")
+        said = flat(text_of(items))
         assert "Emerald Horn" in said and words["removed"] in said
+        assert [footer(item) for item in items] == [words["footer_alone"]]  # no game: no copies said, nor claimed
         said = flat(text_of(await session.type("/game card name:Guard")))
         assert "Guard" in said and words["troop"] in said and ("cost 4" in said or "コスト4" in said)
         said = flat(text_of(await session.type("/game card name:Kairn")))

@@ -18,14 +18,14 @@ import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import discord
 
-from engine.core import Action, GameRecord, Result, RuleError
+from engine.core import Action, GameRecord, Result, RuleError, State
 
 from . import understood
-from .buttons import ButtonSpec, Form, custom_id, view_of
+from .buttons import ButtonSpec, Form, SelectSpec, custom_id, view_of
 from .channels import post_to_parent
 from .delivery import Deliveries, Gate, NotAcknowledged
 from .i18n import card_name, t
@@ -48,7 +48,9 @@ log = logging.getLogger(__name__)
 # so a slow moment (a burst of commands, a big render) never misses Discord's 3 s deadline.
 DEFER_AFTER = 1.2
 
-Builder = Action | Callable[[GameRecord], Action]
+S = TypeVar("S", bound=State)
+# An action, or how to make it from the live record (its state is the game's own: ``Builder[SeasonsState]``).
+Builder: TypeAlias = Action | Callable[[GameRecord[S]], Action]
 # A change, given its gate (awaited before the commit).
 Change = Callable[[Gate], Awaitable[Played]]
 T = TypeVar("T")
@@ -60,7 +62,7 @@ class Composed:
 
     embed: discord.Embed
     view: discord.ui.View | None
-    summary: Any  # the game's own summary type (each game's ``state.summary()``)
+    summary: object  # the game's own summary type (each game's ``state.summary()``)
     full: bool  # the full state, and a picture
 
 
@@ -217,7 +219,7 @@ class Controller:
         view = None
         if choices or typed or offered:
             row = await self._row_quietly(interaction.channel_id)
-            specs: list[ButtonSpec] = list(offered)
+            specs: list[ButtonSpec | SelectSpec] = list(offered)
             if row is not None and choices:
                 embed.description = (embed.description or "") + "\n" + t(lg, "pick.candidates")
                 specs += [ButtonSpec(op, card_name(lg, row.kind, card)[:80], arg=arg,
@@ -515,7 +517,7 @@ def typed_values(message: discord.Message | None) -> dict[str, str]:
 TYPED_LINE = re.compile(r"`(?P<name>[a-z_]{1,30})` (?P<value>.*)")
 
 
-def with_state_button(specs: list[ButtonSpec], lg: str) -> list[ButtonSpec]:
+def with_state_button(specs: list[ButtonSpec | SelectSpec], lg: str) -> list[ButtonSpec | SelectSpec]:
     """A compact reply's buttons plus "State" (before Undo, which stays last)."""
     state = ButtonSpec("state", t(lg, "button.state"))
     if specs and specs[-1].op == "undo":

@@ -40,7 +40,7 @@ from .store.base import ChannelBusy, GameNotActive, GameNotFound, NothingToUndo,
 
 if TYPE_CHECKING:
     from .app import SoloBot
-    from .games import GameUI
+    from .games.plugin import AnyUI
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +74,7 @@ EXPECTED_REFUSALS = (ChannelBusy, GameNotActive, GameNotFound, NothingToUndo, St
 class Controller:
     def __init__(self, bot: SoloBot) -> None:
         self.bot = bot
-        self.uis: dict[str, GameUI] = {}  # each game's, by kind (the bot's setup adds them)
+        self.uis: dict[str, AnyUI] = {}  # each game's, by kind (the bot's setup adds them)
         self.deliveries = Deliveries()
         # Buttons that belong to no game (custom_id game 0), by op: e.g. /game forget's confirmation.
         self.ops: dict[str, Callable[[discord.Interaction, int, str | None], Awaitable[None]]] = {}

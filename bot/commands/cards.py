@@ -7,7 +7,7 @@ action is built, under the channel's lock: an unknown or ambiguous name is refus
 suggestions and, when they fit, candidate buttons that complete the command (Pick, don't retype). A command
 only annotates its option::
 
-    Card = CardTransformer.option(GAME_CARDS)
+    Card: TypeAlias = app_commands.Transform[Typed, CardTransformer(GAME_CARDS)]
     async def played(self, interaction, card: Card) -> None:
         ... Action("played", card=card.pick("pk_played")) ...
 """
@@ -83,11 +83,6 @@ class CardTransformer(app_commands.Transformer):
         self.multiple = multiple
         self.keep = keep
         self.source = source
-
-    @classmethod
-    def option(cls, option: CardOption, **kwargs: Any) -> Any:
-        """The annotation of a command parameter: ``card: CardTransformer.option(CARDS, keep=...)``."""
-        return app_commands.Transform[Typed, cls(option, **kwargs)]
 
     @property
     def type(self) -> discord.AppCommandOptionType:

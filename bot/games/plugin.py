@@ -10,7 +10,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias
+
+from typing_extensions import TypeVar  # a default for S (PEP 696): ``GamePlugin[Summary]`` is a whole type
 
 from engine.core import State
 
@@ -28,8 +30,9 @@ if TYPE_CHECKING:
     from ..store.base import Ranking, ResultRow
     from ..store.rows import GameRow
 
-S = TypeVar("S", bound=State)  # the game's own state class (what its ``Rules[S]`` steps to)
 Summary = TypeVar("Summary")  # what the game's state says of itself (``state.summary()``)
+# The game's own state class (what its ``Rules[S]`` steps to); a game that names only its summary reads ``State``.
+S = TypeVar("S", bound=State, default=State)
 Fields = list[tuple[str, str, bool]]  # embed fields: (name, value, inline)
 Lines = list[tuple[str, str]]  # (name, value)
 
@@ -50,7 +53,7 @@ class Words:
     event_keys: Mapping[tuple[str, str], str] = field(default_factory=dict)  # (event, next event) → key to say it
 
 
-class GameUI(Generic[S, Summary]):
+class GameUI(Generic[Summary, S]):
     """One game's buttons, select menus and forms, as the controller asks for them."""
 
     def buttons(self, step: Step[S], row: GameRow, lang: str, summary: Summary) -> list[ButtonSpec | SelectSpec]:
@@ -97,7 +100,7 @@ class GameUI(Generic[S, Summary]):
         return False
 
 
-class GamePlugin(Generic[S, Summary]):
+class GamePlugin(Generic[Summary, S]):
     """One game: its names, its engine, its command group and UI, its replies, results and words."""
 
     kind: str  # the stored name: games.kind, locale keys (``word.<kind>``, ``result.title.<kind>.won``, …)
@@ -115,7 +118,7 @@ class GamePlugin(Generic[S, Summary]):
         """Its slash command group, made for one bot (given what its commands need)."""
         raise NotImplementedError
 
-    def ui(self) -> GameUI[S, Summary]:
+    def ui(self) -> GameUI[Summary, S]:
         """Its buttons, menus and forms, made for one bot."""
         raise NotImplementedError
 

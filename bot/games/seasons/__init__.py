@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ..plugin import Fields, GameUI, Lines, Words
 
 
-class SeasonsGame(GamePlugin["SeasonsState", "SeasonsSummary"]):
+class SeasonsGame(GamePlugin["SeasonsSummary", "SeasonsState"]):
     kind = "seasons"
     name = "Seasons"
     command = "seasons"
@@ -42,7 +42,7 @@ class SeasonsGame(GamePlugin["SeasonsState", "SeasonsSummary"]):
 
         return SeasonsCommands(controller, service)
 
-    def ui(self) -> GameUI[SeasonsState, SeasonsSummary]:
+    def ui(self) -> GameUI[SeasonsSummary, SeasonsState]:
         from .commands import SeasonsUI
 
         return SeasonsUI()

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 CARD_ARGS = ("card", "cards", "troop")
 
 
-class VolfyirionGame(GamePlugin["VolfState", "VolfyirionSummary"]):
+class VolfyirionGame(GamePlugin["VolfyirionSummary", "VolfState"]):
     kind = "volfyirion"
     name = "Volfyirion"
     command = "volfyrion"  # the spelling players type
@@ -43,7 +43,7 @@ class VolfyirionGame(GamePlugin["VolfState", "VolfyirionSummary"]):
 
         return VolfyirionCommands(controller, service)
 
-    def ui(self) -> GameUI[VolfState, VolfyirionSummary]:
+    def ui(self) -> GameUI[VolfyirionSummary, VolfState]:
         from .commands import VolfyirionUI
 
         return VolfyirionUI()

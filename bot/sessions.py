@@ -211,11 +211,12 @@ class GameService:
         return record
 
     # -- finding the channel's game ----------------------------------------------------------------
-    async def active(self, channel_id: int) -> GameRow | None:
-        return await self.store.active_game(channel_id)
+    async def active(self, channel_id: int | None) -> GameRow | None:
+        """The channel's game in progress (none where there is no channel: an interaction in no channel)."""
+        return None if channel_id is None else await self.store.active_game(channel_id)
 
-    async def require(self, channel_id: int, *, kind: str | None = None) -> GameRow:
-        row = await self.store.active_game(channel_id)
+    async def require(self, channel_id: int | None, *, kind: str | None = None) -> GameRow:
+        row = await self.active(channel_id)
         if row is None:
             raise Refusal("refuse.no_game", kind=kind or "any")
         if kind is not None and row.kind != kind:

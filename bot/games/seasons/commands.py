@@ -63,7 +63,7 @@ Cards: TypeAlias = app_commands.Transform[
 async def _reveal_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """A reveal's autocomplete: while a draw from Dummbot's hand is asked for, the cards known to be there come
     first (every one of them, S-2.4), then the catalog's matches, as for any card list."""
-    record = await current_record(group_of(interaction).service, interaction.channel_id, KIND)
+    record = await current_record(group_of(interaction).service, interaction.channel_id, KIND, SeasonsState)
     known = record.state.hand_known if record is not None and Pending(record.waiting.key).from_hand else ()
     return card_choices(lang(interaction), KIND, CARDS.catalog(), current, multiple=True, first=known)
 
@@ -111,7 +111,7 @@ class SeasonsCommands(GameGroup):
 
     @die.autocomplete("face")
     async def die_face(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        record = await current_record(self.service, interaction.channel_id, KIND)
+        record = await current_record(self.service, interaction.channel_id, KIND, SeasonsState)
         if record is None:
             return []
         lg = lang(interaction)
@@ -219,7 +219,7 @@ def _cannot_pay_buttons(step: Step[SeasonsState], lg: str, summary: SeasonsSumma
 
 async def show_forecast(service: GameService, interaction: Interaction, *, game_id: int | None = None) -> None:
     """Monte Carlo over the rest of the game: Dummbot's projected score (anyone may look)."""
-    row, record = await record_to_look_at(service, interaction.channel_id, KIND, game_id)
+    row, record = await record_to_look_at(service, interaction.channel_id, KIND, SeasonsState, game_id)
     await think(interaction)
     state = record.state
     lg = lang(interaction)

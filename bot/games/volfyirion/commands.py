@@ -238,7 +238,9 @@ def _cards_or_pick(text: str) -> list[str]:
 
 
 async def _summary(interaction: Interaction) -> VolfyirionSummary | None:
-    record = await current_record(group_of(interaction).service, interaction.channel_id, KIND)
+    from engine.volfyirion.state import VolfState
+
+    record = await current_record(group_of(interaction).service, interaction.channel_id, KIND, VolfState)
     return None if record is None else record.state.summary()
 
 
@@ -254,7 +256,9 @@ async def _in_play_choices(interaction: Interaction, current: str,
 async def show_danger(service: GameService, interaction: Interaction, *, game_id: int | None = None,
                       details: bool = False) -> None:
     """The Rage Pile's danger meter (anyone may look): its headline with a Details button, or the details."""
-    row, record = await record_to_look_at(service, interaction.channel_id, KIND, game_id)
+    from engine.volfyirion.state import VolfState
+
+    row, record = await record_to_look_at(service, interaction.channel_id, KIND, VolfState, game_id)
     await think(interaction)
     lg = lang(interaction)
     from engine.volfyirion.figures import danger_meter

@@ -66,6 +66,10 @@ class Composed:
     full: bool  # the full state, and a picture
 
 
+# The channels whose messages a result post can be (those with ``get_partial_message``).
+MESSAGE_CHANNELS = (discord.TextChannel, discord.Thread, discord.VoiceChannel, discord.StageChannel,
+                    discord.DMChannel, discord.PartialMessageable)
+
 # Store refusals a player's own move brings (a second game in a channel, a button from an older reply):
 # answered, and logged at INFO, not as warnings an operator should look into.
 EXPECTED_REFUSALS = (ChannelBusy, GameNotActive, GameNotFound, NothingToUndo, StaleVersion)
@@ -342,6 +346,8 @@ class Controller:
         for channel_id, message_id in posts:
             try:
                 channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+                if not isinstance(channel, MESSAGE_CHANNELS):
+                    raise AttributeError(f"a {type(channel).__name__} holds no messages")
                 await channel.get_partial_message(message_id).edit(embed=embed, attachments=[])
             except (discord.HTTPException, AttributeError) as exc:
                 log.warning("could not mark result post %s withdrawn: %s", message_id, exc)

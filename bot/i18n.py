@@ -192,8 +192,8 @@ class _Said:
                 return f"{value} {many.replace('#', '').strip()}"
             return (one if n == 1 else many).replace("#", str(n))
         if format_spec in ("+", "signed"):
-            n = _as_int(value)
-            return str(value) if n is None else f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+            signed = _as_int(value)
+            return str(value) if signed is None else f"+{signed}" if signed > 0 else f"−{-signed}" if signed < 0 else "0"
         if isinstance(value, str) and value.startswith("{"):
             return value
         return format(value, format_spec)

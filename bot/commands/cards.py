@@ -99,7 +99,11 @@ class CardTransformer(app_commands.Transformer):
     async def transform(self, interaction: discord.Interaction, value: Any, /) -> Typed:
         return Typed(str(value), self.card_option)
 
-    async def autocomplete(self, interaction: discord.Interaction, value: Any, /) -> list[app_commands.Choice[str]]:
+    # discord.py types the choices of any option as Choice[int | float | str] (a list, so invariant); a string
+    # option's are Choice[str].
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: discord.Interaction, value: Any, /,
+    ) -> list[app_commands.Choice[str]]:
         current = str(value or "")
         if self.source is not None:
             return await self.source(interaction, current)

@@ -295,11 +295,12 @@ class Controller:
                                  key=picture_key(interaction, sent), group=group)
         step = played.step
         if played.finished_now and not played.undone:
-            await self.post_result(interaction, row, step.state.result() or {}, played)
+            # A finished state has its result; were it missing, the card says a loss (as a result of no outcome).
+            await self.post_result(interaction, row, step.state.result() or Result("lost"), played)
         if played.withdrawn is not None:
             await self.withdraw_result(interaction, row, played.withdrawn)
 
-    async def post_result(self, interaction: discord.Interaction, row: GameRow, result: Result | dict[str, Any],
+    async def post_result(self, interaction: discord.Interaction, row: GameRow, result: Result,
                           played: Played | None = None) -> None:
         """The public result card (the breakdown, the margin and a picture to share), in the channel and in the
         parent channel when the game ran in a thread. Each post is remembered, so that undoing the end of the

@@ -199,12 +199,15 @@ class _OneLine(logging.Filter):
         return True
 
 
-async def _sync(config: Config, token: str, guild_id: int | None) -> int:
+async def _sync(config: Config, guild_id: int | None) -> int:
     """Sync by hand (whatever the stored hash says), recording the hash so the next start-up need not; the
     other set (global, or the last development guild's) is cleared so no command is registered twice."""
     from .app import create_bot
     from .sync import sync_commands
 
+    token = config.token
+    if not token:  # the command checks it before; nothing to sync with without it
+        raise ValueError("DISCORD_TOKEN is not set")
     # The running bot may hold SOLO_BOT_HTTP_PORT (compose sets it): this short-lived client serves nothing.
     bot = create_bot(dataclasses.replace(config, auto_sync=False, http_port=None))
     async with bot:
@@ -237,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         _logging(config)
         _discord_at(config)
-        return asyncio.run(_sync(config, config.token, args.guild))
+        return asyncio.run(_sync(config, args.guild))
     if argv and argv[0] == "backup":
         parser = argparse.ArgumentParser(prog="python -m bot backup")
         parser.add_argument("path", help="where to write the copy")

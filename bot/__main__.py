@@ -205,10 +205,13 @@ async def _sync(config: Config, guild_id: int | None) -> int:
     from .app import create_bot
     from .sync import sync_commands
 
+    token = config.token
+    if not token:  # the command checks it before; nothing to sync with without it
+        raise ValueError("DISCORD_TOKEN is not set")
     # The running bot may hold SOLO_BOT_HTTP_PORT (compose sets it): this short-lived client serves nothing.
     bot = create_bot(dataclasses.replace(config, auto_sync=False, http_port=None))
     async with bot:
-        await bot.login(config.token)  # runs setup_hook, which builds the command tree
+        await bot.login(token)  # runs setup_hook, which builds the command tree
         outcome = await sync_commands(bot, guild_id, force=True)
         where = f"guild {guild_id}" if guild_id else "globally"
         cleared = f" (cleared: {outcome.cleared})" if outcome.cleared else ""

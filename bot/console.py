@@ -35,6 +35,7 @@ import sys
 import tempfile
 import unicodedata
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -403,7 +404,7 @@ class Console:
                 self.last_buttons, self.last_message_id = message.buttons, message.id
                 break
 
-    def flush(self, shown: set[int] = frozenset()) -> None:
+    def flush(self, shown: AbstractSet[int] = frozenset()) -> None:
         """Print the channel posts that arrived outside a reply's window."""
         for post in self.posts:
             if post.id not in shown:
@@ -411,23 +412,22 @@ class Console:
         self.posts.clear()
 
     async def _run(self, text: str) -> Reply:
-        who = {"user": self.user, "locale": self.locale}
         if text.startswith(SLASHES):
             names = self.driver.command_names()
             command, options = parse_command(text, names, self._option_names)
-            return await self.driver.slash(command, options, channel=self.channel, **who)
+            return await self.driver.slash(command, options, channel=self.channel, user=self.user, locale=self.locale)
         word, _, rest = text.partition(" ")
         if word.lower() in ("press", "select"):
-            return await self._press(rest.strip(), who)
+            return await self._press(rest.strip())
         if word.lower() == "form":
             modal = self.driver.open_modal
             if modal is None:
                 raise LineError("console.error.no_form")
             fields = parse_pairs(rest, FIELD, [], "form")
-            return await self.driver.submit(modal["custom_id"], fields, **who)
+            return await self.driver.submit(modal["custom_id"], fields, user=self.user, locale=self.locale)
         raise LineError("console.error.unknown_line")
 
-    async def _press(self, rest: str, who: dict) -> Reply:
+    async def _press(self, rest: str) -> Reply:
         number_text, _, values = rest.partition(" ")
         if not self.last_buttons:
             raise LineError("console.error.no_buttons")
@@ -441,7 +441,8 @@ class Console:
         if comp["type"] == 3:
             by_label = {o.get("label", "").casefold(): o["value"] for o in comp.get("options") or []}
             chosen = [by_label.get(v.casefold(), v) for v in chosen or []]
-        return await self.driver.press(comp["custom_id"], message=self.last_message_id, values=chosen, **who)
+        return await self.driver.press(comp["custom_id"], message=self.last_message_id, values=chosen,
+                                       user=self.user, locale=self.locale)
 
     def _missing_choices(self, params: dict) -> str:
         """The missing options with what each may be: `difficulty:(apprentice|wizard|archmage)`, `face:…`."""
@@ -571,7 +572,7 @@ async def _banner_game(bot: Any, printer: Printer, channel: Any) -> None:
     """The banner's last line: the game in progress in the console's channel, if any."""
     service = getattr(bot, "service", None)
     row = await service.active(channel.id) if service is not None else None
-    if row is None:
+    if service is None or row is None:
         return
     from . import games
     from .i18n import t

@@ -18,14 +18,14 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import discord
 
-from engine.core import Action, GameRecord, Result, RuleError
+from engine.core import Action, GameRecord, Result, RuleError, State
 
 from . import understood
-from .buttons import ButtonSpec, Form, custom_id, view_of
+from .buttons import ButtonSpec, Form, SelectSpec, custom_id, view_of
 from .channels import post_to_parent
 from .delivery import Deliveries, Gate, NotAcknowledged
 from .i18n import card_name, t
@@ -40,7 +40,7 @@ from .store.base import ChannelBusy, GameNotActive, GameNotFound, NothingToUndo,
 
 if TYPE_CHECKING:
     from .app import SoloBot
-    from .games import GameUI
+    from .games.plugin import AnyUI
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,9 @@ log = logging.getLogger(__name__)
 # so a slow moment (a burst of commands, a big render) never misses Discord's 3 s deadline.
 DEFER_AFTER = 1.2
 
-Builder = Action | Callable[[GameRecord], Action]
+S = TypeVar("S", bound=State)
+# An action, or how to make it from the live record (its state is the game's own: ``Builder[SeasonsState]``).
+Builder: TypeAlias = Action | Callable[[GameRecord[S]], Action]
 # A change, given its gate (awaited before the commit).
 Change = Callable[[Gate], Awaitable[Played]]
 T = TypeVar("T")
@@ -60,9 +62,13 @@ class Composed:
 
     embed: discord.Embed
     view: discord.ui.View | None
-    summary: Any  # the game's own summary type (each game's ``state.summary()``)
+    summary: object  # the game's own summary type (each game's ``state.summary()``)
     full: bool  # the full state, and a picture
 
+
+# The channels whose messages a result post can be (those with ``get_partial_message``).
+MESSAGE_CHANNELS = (discord.TextChannel, discord.Thread, discord.VoiceChannel, discord.StageChannel,
+                    discord.DMChannel, discord.PartialMessageable)
 
 # Store refusals a player's own move brings (a second game in a channel, a button from an older reply):
 # answered, and logged at INFO, not as warnings an operator should look into.
@@ -72,7 +78,7 @@ EXPECTED_REFUSALS = (ChannelBusy, GameNotActive, GameNotFound, NothingToUndo, St
 class Controller:
     def __init__(self, bot: SoloBot) -> None:
         self.bot = bot
-        self.uis: dict[str, GameUI] = {}  # each game's, by kind (the bot's setup adds them)
+        self.uis: dict[str, AnyUI] = {}  # each game's, by kind (the bot's setup adds them)
         self.deliveries = Deliveries()
         # Buttons that belong to no game (custom_id game 0), by op: e.g. /game forget's confirmation.
         self.ops: dict[str, Callable[[discord.Interaction, int, str | None], Awaitable[None]]] = {}
@@ -218,7 +224,7 @@ class Controller:
         view = None
         if choices or typed or offered:
             row = await self._row_quietly(interaction.channel_id)
-            specs: list[ButtonSpec] = list(offered)
+            specs: list[ButtonSpec | SelectSpec] = list(offered)
             if row is not None and choices:
                 embed.description = (embed.description or "") + "\n" + t(lg, "pick.candidates")
                 specs += [ButtonSpec(op, card_name(lg, row.kind, card)[:80], arg=arg,
@@ -291,11 +297,12 @@ class Controller:
                                  key=picture_key(interaction, sent), group=group)
         step = played.step
         if played.finished_now and not played.undone:
-            await self.post_result(interaction, row, step.state.result() or {}, played)
+            # A finished state has its result; were it missing, the card says a loss (as a result of no outcome).
+            await self.post_result(interaction, row, step.state.result() or Result("lost"), played)
         if played.withdrawn is not None:
             await self.withdraw_result(interaction, row, played.withdrawn)
 
-    async def post_result(self, interaction: discord.Interaction, row: GameRow, result: Result | dict[str, Any],
+    async def post_result(self, interaction: discord.Interaction, row: GameRow, result: Result,
                           played: Played | None = None) -> None:
         """The public result card (the breakdown, the margin and a picture to share), in the channel and in the
         parent channel when the game ran in a thread. Each post is remembered, so that undoing the end of the
@@ -342,6 +349,8 @@ class Controller:
         for channel_id, message_id in posts:
             try:
                 channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+                if not isinstance(channel, MESSAGE_CHANNELS):
+                    raise AttributeError(f"a {type(channel).__name__} holds no messages")
                 await channel.get_partial_message(message_id).edit(embed=embed, attachments=[])
             except (discord.HTTPException, AttributeError) as exc:
                 log.warning("could not mark result post %s withdrawn: %s", message_id, exc)
@@ -524,7 +533,7 @@ class KeptForms:
         return self._values.get(key, {})
 
 
-def with_state_button(specs: list[ButtonSpec], lg: str) -> list[ButtonSpec]:
+def with_state_button(specs: list[ButtonSpec | SelectSpec], lg: str) -> list[ButtonSpec | SelectSpec]:
     """A compact reply's buttons plus "State" (before Undo, which stays last)."""
     state = ButtonSpec("state", t(lg, "button.state"))
     if specs and specs[-1].op == "undo":

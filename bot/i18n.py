@@ -31,7 +31,8 @@ import discord
 from discord import app_commands
 
 from . import games
-from .games import GamePlugin, Words
+from .games import Words
+from .games.plugin import AnyGame
 
 LANGS = ("en", "ja")
 
@@ -72,7 +73,7 @@ WORD_PARAMS = frozenset({"difficulty", "outcome", "game", "type"})
 class _Registered:
     """The registered games, their templates and their words merged (made again when the list of games changes)."""
 
-    games: dict[str, GamePlugin[Any]]
+    games: dict[str, AnyGame]
     texts: dict[str, dict[str, str]]
     words: Words
 
@@ -82,7 +83,7 @@ def _registered() -> _Registered:
 
 
 @lru_cache(maxsize=4)
-def _merged(plugins: tuple[GamePlugin[Any], ...]) -> _Registered:
+def _merged(plugins: tuple[AnyGame, ...]) -> _Registered:
     texts = {lang: dict(strings) for lang, strings in _shared_texts().items()}
     for game in plugins:
         for lang, strings in game.texts().items():
@@ -191,8 +192,8 @@ class _Said:
                 return f"{value} {many.replace('#', '').strip()}"
             return (one if n == 1 else many).replace("#", str(n))
         if format_spec in ("+", "signed"):
-            n = _as_int(value)
-            return str(value) if n is None else f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+            signed = _as_int(value)
+            return str(value) if signed is None else f"+{signed}" if signed > 0 else f"−{-signed}" if signed < 0 else "0"
         if isinstance(value, str) and value.startswith("{"):
             return value
         return format(value, format_spec)

@@ -13,10 +13,12 @@ tail has run out before popping again.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, overload
+from typing import Any, TypeVar, overload
 
-from engine.core import Action, GameRecord
+from engine.core import Action, GameRecord, State
 from engine.core.record import Rules
+
+S = TypeVar("S", bound=State)
 
 
 class PrefixNotLoaded(LookupError):
@@ -82,26 +84,28 @@ class TailLog:
         return f"TailLog(offset={self.offset}, tail={len(self.tail)} actions)"
 
 
-def loaded_from(record: GameRecord) -> int:
+def loaded_from(record: GameRecord[State]) -> int:
     """The first ply whose action ``record`` holds (0: the whole log)."""
     actions = record.actions
     return actions.offset if isinstance(actions, TailLog) else 0
 
 
 def resume(
-    rules: Rules, options: Mapping[str, Any], seed: int, snapshot: tuple[int, Any] | None,
+    rules: Rules[S], options: Mapping[str, Any], seed: int, snapshot: tuple[int, Any] | None,
     tail: Sequence[Action | Any], *, snapshot_every: int,
-) -> GameRecord:
+) -> GameRecord[S]:
     """The record at ply ``snapshot ply + len(tail)``: the snapshot's state (or the new game when there is
     none) with ``tail`` applied. Same state, same last step and same snapshots ahead as a full replay."""
     actions = [a if isinstance(a, Action) else Action.from_json(a) for a in tail]
-    base = snapshot[0] if snapshot is not None and snapshot[0] > 0 else 0
-    start = (base, rules.state_from_json(snapshot[1])) if base else None
+    start = (snapshot[0], rules.state_from_json(snapshot[1])) if snapshot is not None and snapshot[0] > 0 else None
+    base = 0 if start is None else start[0]
     record = GameRecord(rules, options, seed, snapshot_every=snapshot_every, start=start)
     step = record.last
     for action in actions:
         step = rules.apply(step.state, action)
-    record.actions = TailLog(base, actions) if base else actions
+    # The record reads its log by len, [], append and pop only, which a TailLog serves (the engine names the
+    # attribute a list: engine/core/record.py).
+    record.actions = TailLog(base, actions) if base else actions  # type: ignore[assignment]
     record.last = step
     if record.ply and record.ply % snapshot_every == 0:
         record.add_snapshot(record.ply, step.state)

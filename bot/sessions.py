@@ -17,9 +17,10 @@ import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, cast
 
-from engine.core import Action, Event, GameRecord, Result, RuleError, SoloError, Step
+from engine.core import Action, Event, GameRecord, Result, RuleError, SoloError, State, Step
+from engine.core.model import JSONObject
 
 from .games import finish_info, rules_for
 from .resume import loaded_from, resume
@@ -49,8 +50,8 @@ class Played:
     """What one successful change did: the game row after it, the step, the record."""
 
     row: GameRow
-    step: Step
-    record: GameRecord
+    step: Step[State]
+    record: GameRecord[State]
     finished_now: bool = False
     undone: Action | None = None
     # What to put back on the table for the undone action (its instructions reversed, the game's own events).
@@ -59,21 +60,30 @@ class Played:
     withdrawn: Result | None = None
     # ``step.state.summary()`` when the change made it already (once per change, for the reply); None: not made
     # yet.
-    summary: Any = None
+    summary: object = None
 
-    def state_summary(self) -> Any:
+    def state_summary(self) -> object:
+        """The game's own summary (each game's plugin reads it as its type: ``SeasonsSummary``, …)."""
         return self.summary if self.summary is not None else self.step.state.summary()
 
 
-def summary_json(summary: Any) -> dict[str, Any]:
+class HasJson(Protocol):
+    """A typed summary: its JSON is what the store and ``/game export`` keep."""
+
+    def to_json(self) -> JSONObject: ...
+
+
+def summary_json(summary: object) -> JSONObject:
     """A summary as the store and ``/game export`` keep it: a typed summary's ``to_json()`` (a summary that is
-    still a dict is its own JSON)."""
-    return summary if isinstance(summary, dict) else summary.to_json()
+    still a dict — the test game's — is its own JSON)."""
+    if isinstance(summary, dict):
+        return cast(JSONObject, summary)
+    return cast(HasJson, summary).to_json()
 
 
 @dataclass
 class _Cached:
-    record: GameRecord
+    record: GameRecord[State]
     touched: float
     revision: int  # the game row's revision the record is at: trusted only while the row's is the same
 
@@ -155,14 +165,14 @@ class GameService:
         """Channel locks in memory: only those of channels with a change under way (or held by hand)."""
         return len(self._locks)
 
-    def _keep(self, row: GameRow, record: GameRecord) -> None:
+    def _keep(self, row: GameRow, record: GameRecord[State]) -> None:
         game_id = row.id
         self._cache.pop(game_id, None)
         self._cache[game_id] = _Cached(record, time.monotonic(), row.revision)
         while len(self._cache) > self.max_cached:
             self.forget(next(iter(self._cache)))
 
-    async def record(self, row: GameRow) -> GameRecord:
+    async def record(self, row: GameRow) -> GameRecord[State]:
         """The live record of ``row``: from the cache when it is current, else rebuilt from the store.
 
         Current means at the row's revision, not merely its ply: another process may have undone an action
@@ -177,7 +187,7 @@ class GameService:
         self._keep(row, record)
         return record
 
-    async def _load(self, row: GameRow) -> GameRecord:
+    async def _load(self, row: GameRow) -> GameRecord[State]:
         """Resume from the latest snapshot before the last action and the actions after it: the reads are
         as long as the tail (at most SNAPSHOT_EVERY actions), whatever the game's length."""
         snapshot = await self.store.latest_snapshot(row.id, row.ply - 1) if row.ply > 0 else None
@@ -186,7 +196,7 @@ class GameService:
         return resume(rules_for(row.kind), row.options, row.seed, snapshot, [a.action for a in actions],
                       snapshot_every=SNAPSHOT_EVERY)
 
-    async def full_record(self, row: GameRow) -> GameRecord:
+    async def full_record(self, row: GameRow) -> GameRecord[State]:
         """The record with its whole log in memory (an export lists every action): reads every live action."""
         record = await self.record(row)
         if not loaded_from(record):
@@ -201,11 +211,12 @@ class GameService:
         return record
 
     # -- finding the channel's game ----------------------------------------------------------------
-    async def active(self, channel_id: int) -> GameRow | None:
-        return await self.store.active_game(channel_id)
+    async def active(self, channel_id: int | None) -> GameRow | None:
+        """The channel's game in progress (none where there is no channel: an interaction in no channel)."""
+        return None if channel_id is None else await self.store.active_game(channel_id)
 
-    async def require(self, channel_id: int, *, kind: str | None = None) -> GameRow:
-        row = await self.store.active_game(channel_id)
+    async def require(self, channel_id: int | None, *, kind: str | None = None) -> GameRow:
+        row = await self.active(channel_id)
         if row is None:
             raise Refusal("refuse.no_game", kind=kind or "any")
         if kind is not None and row.kind != kind:
@@ -236,7 +247,7 @@ class GameService:
         return Played(row, record.last, record)
 
     async def play(
-        self, channel_id: int, user_id: int, action: Action | Callable[[GameRecord], Action], *,
+        self, channel_id: int, user_id: int, action: Action | Callable[[GameRecord[State]], Action], *,
         kind: str | None = None, game_id: int | None = None, ply: int | None = None,
         before_commit: BeforeCommit | None = None, interaction_id: int | None = None,
     ) -> Played:
@@ -337,7 +348,7 @@ class GameService:
             self.check_owner(row, user_id)
         return row
 
-    async def _save(self, row: GameRow, record: GameRecord, action: Action, user_id: int,
+    async def _save(self, row: GameRow, record: GameRecord[State], action: Action, user_id: int,
                     interaction_id: int | None) -> GameRow:
         state = record.state
         snapshot = state.to_json() if record.ply % SNAPSHOT_EVERY == 0 else None

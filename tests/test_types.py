@@ -42,14 +42,72 @@ reveal_type(next_attack(volfyirion.state))
 """
 
 
-def test_the_bot_sees_each_games_own_types_not_any(monkeypatch, tmp_path):
+# What the shared bot and each game's package hold of the engine: the shared bot sees the ``State`` protocol and
+# a summary it only passes on (``object``); a game's plugin, UI and records are typed with the game's own.
+BOT_EXPECTED = {
+    "SeasonsGame().rules()": "engine.core.record.Rules[engine.seasons.state.SeasonsState]",
+    "VolfyirionGame().rules()": "engine.core.record.Rules[engine.volfyirion.state.VolfState]",
+    "SeasonsGame().ui()":
+        "bot.games.plugin.GameUI[engine.seasons.summary.SeasonsSummary, engine.seasons.state.SeasonsState]",
+    "VolfyirionGame().ui()":
+        "bot.games.plugin.GameUI[engine.volfyirion.summary.VolfyirionSummary, engine.volfyirion.state.VolfState]",
+    "SeasonsGame().state_fields": "def (lang: str, summary: engine.seasons.summary.SeasonsSummary)",
+    "VolfyirionGame().progress": "def (lang: str, summary: engine.volfyirion.summary.VolfyirionSummary) -> str",
+    "SeasonsGame().ui().buttons": "def (step: engine.core.model.Step[engine.seasons.state.SeasonsState], ",
+    "played.step": "engine.core.model.Step[engine.core.model.State]",
+    "played.record": "engine.core.record.GameRecord[engine.core.model.State]",
+    "played.state_summary()": "object",
+    "own_record(played.record, SeasonsState).state": "engine.seasons.state.SeasonsState",
+    "own_record(played.record, VolfState).last": "engine.core.model.Step[engine.volfyirion.state.VolfState]",
+    "summary_json(...)": "dict[str, None | bool | int | float | str | list[...] | dict[str, ...]]",
+}
+BOT_PROGRAM = """
+from engine.seasons import SeasonsState
+from engine.volfyirion.state import VolfState
+
+from bot.commands.common import own_record
+from bot.games.seasons import SeasonsGame
+from bot.games.volfyirion import VolfyirionGame
+from bot.sessions import Played, summary_json
+
+
+def held(played: Played) -> None:
+    reveal_type(SeasonsGame().rules())
+    reveal_type(VolfyirionGame().rules())
+    reveal_type(SeasonsGame().ui())
+    reveal_type(VolfyirionGame().ui())
+    reveal_type(SeasonsGame().state_fields)
+    reveal_type(VolfyirionGame().progress)
+    reveal_type(SeasonsGame().ui().buttons)
+    reveal_type(played.step)
+    reveal_type(played.record)
+    reveal_type(played.state_summary())
+    reveal_type(own_record(played.record, SeasonsState).state)
+    reveal_type(own_record(played.record, VolfState).last)
+    reveal_type(summary_json(played.state_summary()))
+"""
+
+
+def revealed_types(program_text: str, monkeypatch, tmp_path) -> list[str]:
+    """What mypy, run with the project's configuration, reveals in ``program_text``."""
     program = tmp_path / "holder.py"
-    program.write_text(PROGRAM)
-    monkeypatch.chdir(ROOT)  # the program imports the engine from the repository
+    program.write_text(program_text)
+    monkeypatch.chdir(ROOT)  # the program imports the engine and the bot from the repository
     out, err, _ = api.run(["--config-file", "pyproject.toml", "--no-error-summary", str(program)])
     assert not err, err
-    revealed = re.findall(r'Revealed type is "(.*)"', out)
-    assert len(revealed) == len(EXPECTED), revealed
-    for (what, expected), got in zip(EXPECTED.items(), revealed, strict=True):
-        assert got.startswith(expected), (what, got)
+    return re.findall(r'Revealed type is "(.*)"', out)
+
+
+def check_revealed(expected: dict[str, str], revealed: list[str]) -> None:
+    assert len(revealed) == len(expected), revealed
+    for (what, want), got in zip(expected.items(), revealed, strict=True):
+        assert got.startswith(want), (what, got)
         assert "Any" not in got, (what, got)
+
+
+def test_the_bot_sees_each_games_own_types_not_any(monkeypatch, tmp_path):
+    check_revealed(EXPECTED, revealed_types(PROGRAM, monkeypatch, tmp_path))
+
+
+def test_each_game_package_reads_its_own_state_and_summary_the_shared_bot_no_any(monkeypatch, tmp_path):
+    check_revealed(BOT_EXPECTED, revealed_types(BOT_PROGRAM, monkeypatch, tmp_path))

@@ -7,7 +7,7 @@ action is built, under the channel's lock: an unknown or ambiguous name is refus
 suggestions and, when they fit, candidate buttons that complete the command (Pick, don't retype). A command
 only annotates its option::
 
-    Card = CardTransformer.option(GAME_CARDS)
+    Card: TypeAlias = app_commands.Transform[Typed, CardTransformer(GAME_CARDS)]
     async def played(self, interaction, card: Card) -> None:
         ... Action("played", card=card.pick("pk_played")) ...
 """
@@ -84,11 +84,6 @@ class CardTransformer(app_commands.Transformer):
         self.keep = keep
         self.source = source
 
-    @classmethod
-    def option(cls, option: CardOption, **kwargs: Any) -> Any:
-        """The annotation of a command parameter: ``card: CardTransformer.option(CARDS, keep=...)``."""
-        return app_commands.Transform[Typed, cls(option, **kwargs)]
-
     @property
     def type(self) -> discord.AppCommandOptionType:
         return discord.AppCommandOptionType.string
@@ -104,7 +99,11 @@ class CardTransformer(app_commands.Transformer):
     async def transform(self, interaction: discord.Interaction, value: Any, /) -> Typed:
         return Typed(str(value), self.card_option)
 
-    async def autocomplete(self, interaction: discord.Interaction, value: Any, /) -> list[app_commands.Choice[str]]:
+    # discord.py types the choices of any option as Choice[int | float | str] (a list, so invariant); a string
+    # option's are Choice[str].
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: discord.Interaction, value: Any, /,
+    ) -> list[app_commands.Choice[str]]:
         current = str(value or "")
         if self.source is not None:
             return await self.source(interaction, current)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
 from discord import app_commands
 
-from engine.core import Catalog, GameRecord, RuleError, split_list
+from engine.core import Catalog, GameRecord, RuleError, State, split_list
 
 from .. import understood
 from ..buttons import FieldSpec
@@ -20,6 +20,8 @@ from ..store import GameRow, StoreError
 if TYPE_CHECKING:
     from ..controller import Controller
     from ..sessions import GameService
+
+S = TypeVar("S", bound=State)
 
 
 class GameGroup(app_commands.Group):
@@ -48,25 +50,34 @@ def word_choices(*values: str) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=L(v, f"word.{v}"), value=v) for v in values]
 
 
-async def current_record(service: GameService, channel_id: int | None, kind: str) -> GameRecord | None:
-    """The channel's game of ``kind``, for autocomplete: read-only, no lock, None when there is none."""
+def own_record(record: GameRecord[State], state: type[S]) -> GameRecord[S]:
+    """The record as its game reads it: a row of the game's kind holds a state of the game's own class."""
+    if not isinstance(record.state, state):
+        raise TypeError(f"a {type(record.state).__name__} where a {state.__name__} was expected")
+    return cast("GameRecord[S]", record)
+
+
+async def current_record(service: GameService, channel_id: int | None, kind: str,
+                         state: type[S]) -> GameRecord[S] | None:
+    """The channel's game of ``kind`` (its state a ``state``), for autocomplete: read-only, no lock, None when
+    there is none."""
     try:
         row = await service.active(channel_id)
         if row is None or row.kind != kind:
             return None
-        return await service.record(row)
+        return own_record(await service.record(row), state)
     except StoreError:
         return None
 
 
-async def record_to_look_at(service: GameService, channel_id: int | None, kind: str,
-                            game_id: int | None) -> tuple[GameRow, GameRecord]:
+async def record_to_look_at(service: GameService, channel_id: int | None, kind: str, state: type[S],
+                            game_id: int | None) -> tuple[GameRow, GameRecord[S]]:
     """The channel's game for a read-only look (forecast, danger meter): anyone may look. A refusal reaches
     the user through the error handler."""
     row = await service.require(channel_id, kind=kind)
     if game_id is not None and row.id != game_id:
         raise Refusal("refuse.stale_game")
-    return row, await service.record(row)
+    return row, own_record(await service.record(row), state)
 
 
 def card_choices(
@@ -116,13 +127,13 @@ def candidates_of(err: RuleError) -> list[str]:
     return [str(c) for c in found] if isinstance(found, (list, tuple)) else []
 
 
-def ids_or_pick(resolve: Callable[[str], list[str]], text: str | Iterable[str], op: str,
+def ids_or_pick(resolve: Callable[[str | Iterable[str]], list[str]], text: str | Iterable[str], op: str,
                 encode: Callable[[list[str]], str | None], *, limit: int = 5) -> list[str]:
     """``resolve(text)`` (card ids for what was typed); when one typed name is unknown or ambiguous and the
     error names candidates, a ``PickError`` whose buttons carry the whole command with that name replaced
     (``encode`` turns the ids into a button argument, or None when it cannot)."""
     try:
-        return resolve(text)  # type: ignore[arg-type]
+        return resolve(text)
     except RuleError as err:
         candidates = candidates_of(err)
         query = str(err.params.get("query", ""))

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from ..controller import Controller
     from ..sessions import GameService
     from ..store import Store
+    from .cards import CardOption
 
 Interaction = discord.Interaction["SoloBot"]
 
@@ -187,7 +188,7 @@ class GameCommands(app_commands.Group):
     async def card(self, interaction: Interaction, name: app_commands.Range[str, 1, 100],
                    game: str | None = None) -> None:
         lg = lang(interaction)
-        row = await self.store.last_game(interaction.channel_id)
+        row = await self._last_game(interaction)
         active = row if row is not None and row.status == "active" else None
         found = lookup_cards(name, _lookup_kinds(game, active))
         summary = None
@@ -215,8 +216,7 @@ class GameCommands(app_commands.Group):
         row = await self.service.active(interaction.channel_id)
         choices: list[app_commands.Choice[str]] = []
         for kind in _lookup_kinds(chosen, row):
-            option = games.get(kind).card_option()
-            choices += card_choices(lang(interaction), kind, option.catalog(), current)
+            choices += card_choices(lang(interaction), kind, _cards(kind).catalog(), current)
         return choices[:25]
 
     @app_commands.command(name="help", description=L("How to play each game with the bot", "cmd.game.help"))
@@ -235,14 +235,19 @@ class GameCommands(app_commands.Group):
         await send(interaction, embed=embed, ephemeral=True)
 
 
+    async def _last_game(self, interaction: Interaction) -> GameRow | None:
+        """The channel's most recent game (none where there is no channel)."""
+        channel_id = interaction.channel_id
+        return None if channel_id is None else await self.store.last_game(channel_id)
+
     async def _latest(self, interaction: Interaction) -> GameRow:
         """The channel's active game, else its most recent one (status, history and export still work)."""
-        row = await self.store.last_game(interaction.channel_id)
+        row = await self._last_game(interaction)
         if row is None:
             raise Refusal("refuse.no_game", kind="any")
         return row
 
-    async def on_forget(self, interaction: Interaction, mark: int, owner: str | None) -> None:
+    async def on_forget(self, interaction: discord.Interaction, mark: int, owner: str | None) -> None:
         """The confirmation button of /game forget: only its user may press it, and only while it is fresh."""
         ctl = self.controller
         lg = lang(interaction)
@@ -273,11 +278,20 @@ class GameCommands(app_commands.Group):
 
 def _lookup_kinds(game: str | None, active: GameRow | None) -> list[str]:
     """The games whose cards /game card searches: the one chosen, else the channel's game, else all of them."""
-    if game in games.by_kind():
+    with_cards = [g.kind for g in games.GAMES if g.card_option() is not None]
+    if game in with_cards:
         return [game]
-    if active is not None and active.kind in games.by_kind():
+    if active is not None and active.kind in with_cards:
         return [active.kind]
-    return [g.kind for g in games.GAMES if g.card_option() is not None]
+    return with_cards
+
+
+def _cards(kind: str) -> CardOption:
+    """How the cards of ``kind`` are typed (one of ``_lookup_kinds``: a game with cards)."""
+    option = games.get(kind).card_option()
+    if option is None:
+        raise LookupError(f"{kind} has no cards to look up")
+    return option
 
 
 def lookup_cards(text: str, kinds: list[str]) -> list[tuple[str, str]]:
@@ -286,14 +300,14 @@ def lookup_cards(text: str, kinds: list[str]) -> list[tuple[str, str]]:
     the first game's "did you mean" (the game whose catalog suggests something, if one does)."""
     found: list[tuple[str, str, bool]] = []
     for kind in kinds:
-        catalog = games.get(kind).card_option().catalog()
+        catalog = _cards(kind).catalog()
         resolved = catalog.resolve(text)
         if resolved is not None:
             found.append((kind, card_id_of(resolved[0]), resolved[1]))
     exact = [f for f in found if f[2]]
     if exact or found:
         return [(kind, card_id) for kind, card_id, _ in (exact or found)]
-    options = [games.get(kind).card_option() for kind in kinds]
+    options = [_cards(kind) for kind in kinds]
     suggesting = [o for o in options if o.catalog().suggest(text)] or options
     suggesting[0].ids([text])  # a miss: raises the game's own refusal, with its suggestions
     raise RuleError("card.unknown", query=text, suggestions=[])

@@ -13,37 +13,37 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
-from engine.core import Result, Rules
+from engine.core import Result, Rules, State
 
 from ..store.base import FinishInfo, Ranking
-from .plugin import GamePlugin, GameUI, Words
+from .plugin import AnyGame, GamePlugin, GameUI, Words
 from .seasons import SeasonsGame
 from .volfyirion import VolfyirionGame
 
 __all__ = ["GAMES", "GamePlugin", "GameUI", "Words", "by_kind", "finish_info", "get", "rankings", "rules_for"]
 
 # The first is the default of /game leaderboard.
-GAMES: list[GamePlugin[Any]] = [SeasonsGame(), VolfyirionGame()]
+GAMES: list[AnyGame] = [SeasonsGame(), VolfyirionGame()]
 
 
-def by_kind() -> dict[str, GamePlugin[Any]]:
+def by_kind() -> dict[str, AnyGame]:
     """The games by kind, in the order of ``GAMES`` (as the list is now)."""
     return _index(tuple(GAMES))
 
 
 @lru_cache(maxsize=8)
-def _index(games: tuple[GamePlugin[Any], ...]) -> dict[str, GamePlugin[Any]]:
+def _index(games: tuple[AnyGame, ...]) -> dict[str, AnyGame]:
     return {g.kind: g for g in games}
 
 
-def get(kind: str) -> GamePlugin[Any]:
+def get(kind: str) -> AnyGame:
     try:
         return by_kind()[kind]
     except KeyError:
         raise KeyError(f"no game {kind!r} is registered") from None
 
 
-def rules_for(kind: str) -> Rules:
+def rules_for(kind: str) -> Rules[State]:
     """The engine of ``kind`` (imported on first use, so start-up loads nothing it does not need)."""
     return get(kind).rules()
 

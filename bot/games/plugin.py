@@ -10,7 +10,11 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias
+
+from typing_extensions import TypeVar  # a default for S (PEP 696): ``GamePlugin[Summary]`` is a whole type
+
+from engine.core import State
 
 if TYPE_CHECKING:
     import discord
@@ -19,7 +23,7 @@ if TYPE_CHECKING:
 
     from engine.core import Action, GameRecord, Result, Rules, Step
 
-    from ..buttons import ButtonSpec, FieldSpec
+    from ..buttons import ButtonSpec, FieldSpec, SelectSpec
     from ..commands.cards import CardOption
     from ..controller import Builder, Controller
     from ..sessions import GameService, Played
@@ -27,6 +31,8 @@ if TYPE_CHECKING:
     from ..store.rows import GameRow
 
 Summary = TypeVar("Summary")  # what the game's state says of itself (``state.summary()``)
+# The game's own state class (what its ``Rules[S]`` steps to); a game that names only its summary reads ``State``.
+S = TypeVar("S", bound=State, default=State)
 Fields = list[tuple[str, str, bool]]  # embed fields: (name, value, inline)
 Lines = list[tuple[str, str]]  # (name, value)
 # A statement of a store's schema step: SQL, or a coroutine function given the step's connection (which must not
@@ -50,28 +56,28 @@ class Words:
     event_keys: Mapping[tuple[str, str], str] = field(default_factory=dict)  # (event, next event) → key to say it
 
 
-class GameUI:
+class GameUI(Generic[Summary, S]):
     """One game's buttons, select menus and forms, as the controller asks for them."""
 
-    def buttons(self, step: Step, row: GameRow, lang: str, summary: Any) -> list[ButtonSpec]:
+    def buttons(self, step: Step[S], row: GameRow, lang: str, summary: Summary) -> list[ButtonSpec | SelectSpec]:
         """The buttons of a reply in the state ``step`` left (``summary``: made once for the whole reply)."""
         return []
 
-    def board(self, summary: Any, lang: str = "en") -> bytes:  # the picture of the state (PNG)
+    def board(self, summary: Summary, lang: str = "en") -> bytes:  # the picture of the state (PNG)
         raise NotImplementedError
 
-    def button_action(self, op: str, arg: str | None, record: GameRecord) -> Builder | None:
+    def button_action(self, op: str, arg: str | None, record: GameRecord[S]) -> Builder[S] | None:
         return None
 
-    def select_action(self, op: str, arg: str | None, values: list[str], record: GameRecord,
-                      lang: str) -> Builder | tuple[str, str, list[FieldSpec]] | None:
+    def select_action(self, op: str, arg: str | None, values: list[str], record: GameRecord[S],
+                      lang: str) -> Builder[S] | tuple[str, str, list[FieldSpec]] | None:
         """A pick from a menu: the action, or (form op, title, fields) to finish typing in a form."""
         return None
 
-    def form(self, op: str, lang: str, record: GameRecord) -> tuple[str, list[FieldSpec]] | None:
+    def form(self, op: str, lang: str, record: GameRecord[S]) -> tuple[str, list[FieldSpec]] | None:
         return None
 
-    def form_action(self, op: str, values: dict[str, str], record: GameRecord) -> Builder:
+    def form_action(self, op: str, values: dict[str, str], record: GameRecord[S]) -> Builder[S]:
         from ..sessions import Refusal
 
         raise Refusal("refuse.unknown_button")
@@ -80,11 +86,11 @@ class GameUI:
         """Buttons the game offers on one of its refusals (a confirmation its rules ask for)."""
         return []
 
-    def extra_fields(self, step: Step, lang: str) -> Lines:
+    def extra_fields(self, step: Step[S], lang: str) -> Lines:
         """Fields the game adds to a reply whatever its size."""
         return []
 
-    def result_parts(self, record: GameRecord) -> dict[str, Any]:
+    def result_parts(self, record: GameRecord[S]) -> dict[str, Any]:
         """The breakdown of a finished game's result (its own rules), for the result card."""
         return {}
 
@@ -97,7 +103,7 @@ class GameUI:
         return False
 
 
-class GamePlugin(Generic[Summary]):
+class GamePlugin(Generic[Summary, S]):
     """One game: its names, its engine, its command group and UI, its replies, results and words."""
 
     kind: str  # the stored name: games.kind, locale keys (``word.<kind>``, ``result.title.<kind>.won``, …)
@@ -108,14 +114,14 @@ class GamePlugin(Generic[Summary]):
     difficulties: tuple[str, ...] = ()  # the values of its ``difficulty`` option (word.<value> names them)
     help_keys: tuple[str, ...] = ()  # locale keys of its /game help rows (each with a ``.name`` key)
 
-    def rules(self) -> Rules:
+    def rules(self) -> Rules[S]:
         raise NotImplementedError
 
     def commands(self, controller: Controller, service: GameService) -> app_commands.Group:
         """Its slash command group, made for one bot (given what its commands need)."""
         raise NotImplementedError
 
-    def ui(self) -> GameUI:
+    def ui(self) -> GameUI[Summary, S]:
         """Its buttons, menus and forms, made for one bot."""
         raise NotImplementedError
 
@@ -183,3 +189,9 @@ class GamePlugin(Generic[Summary]):
     def _module(self, name: str) -> Any:
         """A module of the game's package (``commands``, ``embed``, …), imported on first use."""
         return importlib.import_module(f"{type(self).__module__}.{name}")
+
+
+# The registry's view of a game: each game reads only its own state and summary, which the shared bot passes
+# back to it untouched (Python has no existential types; these aliases are the one place the bot leaves them open).
+AnyGame: TypeAlias = "GamePlugin[Any, Any]"
+AnyUI: TypeAlias = "GameUI[Any, Any]"

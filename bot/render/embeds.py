@@ -35,7 +35,7 @@ def waiting_text(lang: str, waiting: Waiting) -> str:
 
 
 def game_embed(
-    lang: str, *, kind: str, game_id: int, ply: int, summary: dict[str, Any], events: tuple[Event, ...] | list[Event],
+    lang: str, *, kind: str, game_id: int, ply: int, summary: object, events: tuple[Event, ...] | list[Event],
     waiting: Waiting | None, title_key: str = "reply.title", state: bool = True,
 ) -> discord.Embed:
     """A game's reply, without its picture (``Controller.show`` or the picture's edit adds it)."""
@@ -51,12 +51,12 @@ def game_embed(
     return embed
 
 
-def state_fields(lang: str, kind: str, summary: dict[str, Any]) -> list[tuple[str, str, bool]]:
+def state_fields(lang: str, kind: str, summary: object) -> list[tuple[str, str, bool]]:
     """The state a reply shows, from the game's plugin."""
     return games.get(kind).state_fields(lang, summary)
 
 
-def colour_of(kind: str, summary: dict[str, Any] | None = None) -> int:
+def colour_of(kind: str, summary: object = None) -> int:
     """A reply's colour: the game's (or what its state says, e.g. the season), else a notice's own."""
     if kind in COLOURS:
         return COLOURS[kind]

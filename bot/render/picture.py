@@ -33,11 +33,16 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
 from . import text as picture_text
+
+if TYPE_CHECKING:
+    from engine.core import Catalog
+
+T = TypeVar("T")
 
 WIDTH, HEIGHT = 800, 450
 
@@ -92,12 +97,12 @@ _CACHES: list[Callable[[], None]] = []  # what one game's pictures leave behind
 _STATIC: list[Callable[[], None]] = []  # what every game shares (the wheel's ring, card tiles): prepared at start
 
 
-def layer_cache(maxsize: int, static: bool = False) -> Callable[[Callable[..., Any]], Any]:
+def layer_cache(maxsize: int, static: bool = False) -> Callable[[Callable[..., T]], functools._lru_cache_wrapper[T]]:
     """``functools.lru_cache`` for a layer drawn once and pasted after (callers never draw on it), cleared by
     ``clear_caches``. A ``static`` layer shows nothing of one game's state (a card's tile, the wheel for a
     month): ``prepare`` draws it at start and ``clear_caches(static=False)`` keeps it."""
 
-    def wrap(fn: Callable[..., Any]) -> Any:
+    def wrap(fn: Callable[..., T]) -> functools._lru_cache_wrapper[T]:  # what lru_cache returns (typeshed's name)
         cached = functools.lru_cache(maxsize=maxsize)(fn)
         (_STATIC if static else _CACHES).append(cached.cache_clear)
         return cached
@@ -264,7 +269,7 @@ PICTURE_THREADS = 1
 _pictures = ThreadPoolExecutor(max_workers=PICTURE_THREADS, thread_name_prefix="picture")
 
 
-async def drawn(render: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
+async def drawn(render: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """``render(*args, **kwargs)`` on the picture thread, awaited without blocking the event loop."""
     return await asyncio.get_running_loop().run_in_executor(_pictures, functools.partial(render, *args, **kwargs))
 
@@ -413,7 +418,7 @@ def field(card: Any, *names: str) -> Any:
     return None
 
 
-def engine_catalog(package: str) -> Any:
+def engine_catalog(package: str) -> Catalog[Any] | None:  # its cards are the game's own type
     """The engine's ``CATALOG`` (from the package or its ``cards`` module) when importable, else None."""
     for module in (package, f"{package}.cards"):
         try:

@@ -127,7 +127,11 @@ class GatewaySession:
 
     @property
     def open(self) -> bool:
-        return self.ws is not None and not self.ws.closed
+        return self.live() is not None
+
+    def live(self) -> web.WebSocketResponse | None:
+        """The connection while it is open."""
+        return self.ws if self.ws is not None and not self.ws.closed else None
 
     async def send(self, op: int, data: Any, event: str | None = None, *, queue: bool = False) -> None:
         """Send a frame; with ``queue``, a dispatch while the connection is down waits for a RESUME."""
@@ -142,13 +146,14 @@ class GatewaySession:
                 frame["s"] = self.seq
                 self.sent.append(frame)
                 del self.sent[:-self.REPLAY_LIMIT]
-            if self.open:
-                await self.ws.send_str(json.dumps(frame))
+            if (ws := self.live()) is not None:
+                await ws.send_str(json.dumps(frame))
 
     async def replay(self, after: int) -> int:
         """Send again every dispatch after sequence ``after``; how many."""
         async with self.lock:
             missed = [f for f in self.sent if f["s"] > after]
+            assert self.ws is not None, "a RESUME comes on a connection"
             for frame in missed:
                 await self.ws.send_str(json.dumps(frame))
             return len(missed)
@@ -230,8 +235,8 @@ class StandIn:
 
     async def close(self) -> None:
         for session in self._sessions.values():
-            if session.open:
-                await session.ws.close(code=1001)
+            if (ws := session.live()) is not None:
+                await ws.close(code=1001)
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -356,11 +361,12 @@ class StandIn:
     async def drop_connection(self, code: int = 4000, *, shard: int = 0) -> None:
         """Close a shard's gateway connection as Discord does at times; discord.py resumes."""
         session = self._shards.get(shard)
-        if session is not None and session.open:
+        ws = None if session is None else session.live()
+        if session is not None and ws is not None:
             session.connected.clear()
             if shard == 0:
                 self._connected.clear()
-            await session.ws.close(code=code)
+            await ws.close(code=code)
 
     def shard_of(self, channel: Channel) -> int:
         """The shard that receives a guild's events: (guild_id >> 22) % shard_count; DMs go to shard 0."""
@@ -500,7 +506,7 @@ class StandIn:
 
     def _route_table(self) -> list[tuple[str, re.Pattern, Callable[..., Awaitable[Any]], bool]]:
         """(method, path pattern, handler, needs the bot token)."""
-        table = [
+        table: list[tuple[str, str, Callable[..., Awaitable[Any]], bool]] = [
             ("GET", r"/gateway(/bot)?", self._get_gateway, False),
             ("GET", r"/users/@me", self._get_me, True),
             ("GET", r"/oauth2/applications/@me", self._get_application, True),
@@ -618,8 +624,8 @@ class StandIn:
             errors = {"_validator": {"_errors": [{"code": "VALIDATOR", "message": p} for p in problems]}}
             raise DiscordError(400, 50035, "Invalid Form Body", errors, "validator")
 
-    async def _body(self, request: web.Request) -> tuple[dict, list[File]]:
-        """A JSON body, or a multipart one (`payload_json` + `files[n]`) as discord.py sends with files."""
+    async def _body(self, request: web.Request) -> tuple[Any, list[File]]:
+        """A JSON body (an object, or an array), or a multipart one (`payload_json` + `files[n]`) as discord.py sends with files."""
         content_type = request.headers.get("Content-Type", "")
         raw = await request.read()
         if not content_type.lower().startswith("multipart/"):
@@ -809,7 +815,7 @@ class StandIn:
             raise DiscordError(400, 50006, "Cannot send an empty message", None, "empty_message")
         original = self.messages.get(record.original_id or 0)
         replaces = record.response_type == DEFERRED_MESSAGE and original and original.payload["flags"] & LOADING
-        ephemeral = bool(original.payload["flags"] & EPHEMERAL) if replaces else bool(body.get("flags", 0) & EPHEMERAL)
+        ephemeral = bool(original.payload["flags"] & EPHEMERAL) if replaces and original else bool(body.get("flags", 0) & EPHEMERAL)
         self._check_interaction_message(record, body, files, ephemeral=ephemeral)
         self._validate("webhook", request, body)
         if record.response_type == DEFERRED_MESSAGE and original and original.payload["flags"] & LOADING:

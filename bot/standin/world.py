@@ -234,7 +234,9 @@ class Guild:
         roles = self.roles_of(user)
         base = base_permissions(owner=user.id == self.owner_id, everyone=self.everyone.permissions,
                                 roles=[r.permissions for r in roles])
-        holder = self.find(channel.parent_id) if channel.is_thread else channel
+        holder: Channel | None = channel
+        if channel.is_thread:  # a thread takes its parent's overwrites
+            holder = None if channel.parent_id is None else self.find(channel.parent_id)
         return channel_permissions(base, everyone_id=self.id, member_id=user.id, role_ids={r.id for r in roles},
                                    overwrites=holder.overwrites if holder else [], in_thread=channel.is_thread)
 
@@ -364,8 +366,8 @@ class World:
             found = self.channel(name)
         except KeyError:
             found = None
-        if found is not None and (not parent_name or (found.parent_id is not None
-                                                      and self.find_channel(found.parent_id).name == parent_name)):
+        parent = None if found is None or found.parent_id is None else self.find_channel(found.parent_id)
+        if found is not None and (not parent_name or (parent is not None and parent.name == parent_name)):
             return found
         guild = self.guilds[0]
         parent = self.ensure_channel(parent_name) if parent_name else None

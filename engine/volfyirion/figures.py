@@ -119,10 +119,13 @@ def next_attack_figures(state: VolfState) -> NextAttack:
     from .house import next_attack
 
     found = next_attack(state)
-    if not found["known"]:
-        return NextAttack(Unknown(found["why"]))
+    why = found["why"]
+    if why is not None:
+        return NextAttack(Unknown(why))
+    cards = found["cards"]
+    assert cards is not None, "house.py loses the cycle's count only with the draw pile's"
     chances = found["danger"]
-    return NextAttack(None, found["draw"], found["cards"], found["turn"], found["turns"],
+    return NextAttack(None, found["draw"], cards, found["turn"], found["turns"],
                       None if chances is None else AttackChances(chances["size"], chances["p_city_falls"],
                                                                  chances["p_game_lost"]))
 

@@ -284,7 +284,7 @@ class Ending:
             return result.breakdown
         left = result.details.get("cities_left")
         return cls(Outcome(result.outcome), how=None if result.how is None else How(result.how), turn=result.length,
-                   cities_left=None if left is None else int(left))
+                   cities_left=int(left) if isinstance(left, int | float | str) else None)
 
 
 class SoloRole(StrEnum):

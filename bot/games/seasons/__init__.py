@@ -10,7 +10,11 @@ from ...store.base import Ranking
 from ..plugin import GamePlugin
 
 if TYPE_CHECKING:
+    from discord import app_commands
+
     from engine.core import Result, Rules
+    from engine.seasons.state import SeasonsState
+    from engine.seasons.summary import SeasonsSummary
 
     from ...commands.cards import CardOption
     from ...controller import Controller
@@ -19,7 +23,7 @@ if TYPE_CHECKING:
     from ..plugin import Fields, GameUI, Lines, StoreStep, Words
 
 
-class SeasonsGame(GamePlugin[Any]):
+class SeasonsGame(GamePlugin["SeasonsSummary", "SeasonsState"]):
     kind = "seasons"
     name = "Seasons"
     command = "seasons"
@@ -34,14 +38,20 @@ class SeasonsGame(GamePlugin[Any]):
 
         return STEPS.get(engine, {})
 
-    def rules(self) -> Rules:
-        return _engine().RULES
+    def rules(self) -> Rules[SeasonsState]:
+        from engine.seasons import RULES
 
-    def commands(self, controller: Controller, service: GameService) -> Any:
-        return self._module("commands").SeasonsCommands(controller, service)
+        return RULES
 
-    def ui(self) -> GameUI:
-        return self._module("commands").SeasonsUI()
+    def commands(self, controller: Controller, service: GameService) -> app_commands.Group:
+        from .commands import SeasonsCommands
+
+        return SeasonsCommands(controller, service)
+
+    def ui(self) -> GameUI[SeasonsSummary, SeasonsState]:
+        from .commands import SeasonsUI
+
+        return SeasonsUI()
 
     def leaderboard_row(self, lang: str, row: ResultRow) -> str:
         """The margin over Dummbot, both scores and the difficulty."""
@@ -53,37 +63,46 @@ class SeasonsGame(GamePlugin[Any]):
 
     def help_params(self, key: str) -> dict[str, Any]:
         """The cards to report with `/seasons played`: every card of the S-8 table (the engine's list)."""
-        return {"cards": list(_engine().S8_CARDS), "game": "seasons"} if key == "help.seasons_report" else {}
+        from engine.seasons import S8_CARDS
 
-    def state_fields(self, lang: str, summary: Any) -> Fields:
-        return self._module("embed").state_fields(lang, summary)
+        return {"cards": list(S8_CARDS), "game": "seasons"} if key == "help.seasons_report" else {}
 
-    def state_colour(self, summary: Any) -> int | None:
-        return self._module("embed").colour(summary)
+    def state_fields(self, lang: str, summary: SeasonsSummary) -> Fields:
+        from .embed import state_fields
+
+        return state_fields(lang, summary)
+
+    def state_colour(self, summary: SeasonsSummary) -> int | None:
+        from .embed import colour
+
+        return colour(summary)
 
     def result_lines(self, lang: str, result: Result, parts: dict[str, Any]) -> Lines:
-        return self._module("embed").result_lines(lang, result, parts)
+        from .embed import result_lines
+
+        return result_lines(lang, result, parts)
 
     def result_picture(self, draw: Any, lang: str, result: Result, parts: dict[str, Any], won: bool) -> None:
-        self._module("embed").result_picture(draw, lang, result, parts, won)
+        from .embed import result_picture
 
-    def progress(self, lang: str, summary: Any) -> str:
+        result_picture(draw, lang, result, parts, won)
+
+    def progress(self, lang: str, summary: SeasonsSummary) -> str:
         from ...i18n import t
 
         return t(lang, "console.where.seasons", year=summary.year, month=summary.month)
 
     def card_option(self) -> CardOption:
-        return self._module("commands").CARDS
+        from .commands import CARDS
 
-    def card_fields(self, lang: str, card_id: str, summary: Any) -> Lines:
-        return self._module("card").card_fields(lang, card_id, summary)
+        return CARDS
+
+    def card_fields(self, lang: str, card_id: str, summary: SeasonsSummary | None) -> Lines:
+        from .card import card_fields
+
+        return card_fields(lang, card_id, summary)
 
     def make_words(self) -> Words:
-        return self._module("text").WORDS
+        from .text import WORDS
 
-
-
-def _engine() -> Any:
-    import engine.seasons
-
-    return engine.seasons
+        return WORDS

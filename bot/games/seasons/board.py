@@ -102,8 +102,8 @@ def _round_dice(draw: ImageDraw.ImageDraw, season: Season, dice: tuple[int, ...]
 
     from .text import die_mark
 
-    marks = [die_mark(season, d) for d in dice]
-    if None in marks:
+    marks = [mark for d in dice if (mark := die_mark(season, d)) is not None]
+    if len(marks) < len(dice):
         return
     first, second = (face_text(m, p.lang()) for m in marks)
     text = _label("round_dice", season=_word(season), first=first, second=second)
@@ -324,7 +324,7 @@ def _header_crystals_and_hand(draw: ImageDraw.ImageDraw, crystals: int, hand: in
 
 
 def _summoned_tiles(
-    draw: ImageDraw.ImageDraw, summoned: Sequence[str], cards: Mapping | None, box: tuple[int, int, int, int],
+    draw: ImageDraw.ImageDraw, summoned: Sequence[str], cards: Mapping[str, Mapping[str, Any]] | None, box: tuple[int, int, int, int],
     image: Image.Image | None = None,
 ) -> None:
     left, top, right, bottom = box

@@ -4,15 +4,26 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from typing import TypeAlias
 
 import discord
 from discord import app_commands
 
 from engine.core import Action, GameRecord, Step
+from engine.seasons import (
+    CATALOG,
+    EFFECT_KINDS,
+    SeasonsState,
+    face_text,
+    resolve_face,
+    search_faces,
+    season_faces,
+)
+from engine.seasons.rules import PRELUDE_HAND
 from engine.seasons.summary import DummbotScore, Pending, PlayerScore, SeasonsSummary, final_scores
 
 from ...buttons import MENU_OPTIONS, ButtonSpec, FieldSpec, SelectSpec
-from ...commands.cards import CardOption, CardTransformer
+from ...commands.cards import CardOption, CardTransformer, Typed
 from ...commands.common import (
     GameGroup,
     card_choices,
@@ -42,33 +53,29 @@ DICE = [
 ]
 
 
-def _engine():
-    import engine.seasons as seasons
-
-    return seasons
-
-
 # Cards are typed by number or by name, in English or Japanese (S-1).
-CARDS = CardOption(KIND, lambda: _engine().CATALOG)
-Card = CardTransformer.option(CARDS)
-Cards = CardTransformer.option(CARDS, max_length=500, multiple=True)  # a comma-separated list
+CARDS = CardOption(KIND, lambda: CATALOG)
+Card: TypeAlias = app_commands.Transform[Typed, CardTransformer(CARDS)]
+Cards: TypeAlias = app_commands.Transform[
+    Typed, CardTransformer(CARDS, max_length=500, multiple=True)]  # a comma-separated list
 
 
 async def _reveal_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """A reveal's autocomplete: while a draw from Dummbot's hand is asked for, the cards known to be there come
     first (every one of them, S-2.4), then the catalog's matches, as for any card list."""
-    record = await current_record(group_of(interaction).service, interaction.channel_id, KIND)
+    record = await current_record(group_of(interaction).service, interaction.channel_id, KIND, SeasonsState)
     known = record.state.hand_known if record is not None and Pending(record.waiting.key).from_hand else ()
     return card_choices(lang(interaction), KIND, CARDS.catalog(), current, multiple=True, first=known)
 
 
-RevealCards = CardTransformer.option(CARDS, max_length=500, multiple=True, source=_reveal_choices)
+RevealCards: TypeAlias = app_commands.Transform[
+    Typed, CardTransformer(CARDS, max_length=500, multiple=True, source=_reveal_choices)]
 
 
 def _effect_choices() -> list[app_commands.Choice[str]]:
     # Named by their label in both languages (English too: the raw id is no name for a player).
     return [app_commands.Choice(name=L(english(f"seasons.effect.{kind}"), f"seasons.effect.{kind}"), value=kind)
-            for kind in _engine().EFFECT_KINDS]
+            for kind in EFFECT_KINDS]
 
 
 class SeasonsCommands(GameGroup):
@@ -97,20 +104,20 @@ class SeasonsCommands(GameGroup):
                                                     "cmd.seasons.die"))
     @app_commands.describe(face=L("The face's symbols, e.g. 2 water, 3 crystals, 1 dot", "opt.seasons.face"))
     async def die(self, interaction: Interaction, face: app_commands.Range[str, 1, 200]) -> None:
-        def build(record: GameRecord) -> Action:
-            return Action("die", face=_engine().resolve_face(record.state, face))
+        def build(record: GameRecord[SeasonsState]) -> Action:
+            return Action("die", face=resolve_face(record.state, face))
 
         await self.controller.act(interaction, build, kind=KIND)
 
     @die.autocomplete("face")
     async def die_face(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        record = await current_record(self.service, interaction.channel_id, KIND)
+        record = await current_record(self.service, interaction.channel_id, KIND, SeasonsState)
         if record is None:
             return []
-        seasons, lg = _engine(), lang(interaction)
-        allowed = seasons.season_faces(record.state)
-        faces = [f for f in seasons.search_faces(record.state.dice_season, current, lg, limit=60) if f in allowed]
-        return [app_commands.Choice(name=seasons.face_text(f, lg)[:100], value=seasons.face_text(f, "en")[:100])
+        lg = lang(interaction)
+        allowed = season_faces(record.state)
+        faces = [f for f in search_faces(record.state.dice_season, current, lg, limit=60) if f in allowed]
+        return [app_commands.Choice(name=face_text(f, lg)[:100], value=face_text(f, "en")[:100])
                 for f in faces[:25]]
 
     @app_commands.command(name="reveal", description=L("Name the cards the bot asked you to reveal",
@@ -140,7 +147,7 @@ class SeasonsCommands(GameGroup):
                            card=L("The card concerned, when it matters", "opt.seasons.effect_card"))
     @app_commands.choices(kind=_effect_choices())
     async def effect(self, interaction: Interaction, kind: str, card: Card | None = None) -> None:
-        def build(_record: GameRecord) -> Action:
+        def build(_record: GameRecord[SeasonsState]) -> Action:
             if card is None:
                 return Action("effect", kind=kind)
             return Action("effect", kind=kind, card=card.pick("pk_effect", lambda c: f"{kind}.{c}"))
@@ -197,7 +204,7 @@ def _prelude_action(text: str) -> Action:
     return Action("prelude", cards=CARDS.pick_many(text, "pk_prelude"))
 
 
-def _cannot_pay_buttons(step: Step, lg: str, summary: SeasonsSummary) -> list[ButtonSpec]:
+def _cannot_pay_buttons(step: Step[SeasonsState], lg: str, summary: SeasonsSummary) -> list[ButtonSpec]:
     """“I could not pay” for the payments this reply names (S-8.3): one button that corrects that payment, or one
     per card when it names several; a reply that names none corrects the latest."""
     open_cards = {p.card for p in summary.payments}
@@ -212,7 +219,7 @@ def _cannot_pay_buttons(step: Step, lg: str, summary: SeasonsSummary) -> list[Bu
 
 async def show_forecast(service: GameService, interaction: Interaction, *, game_id: int | None = None) -> None:
     """Monte Carlo over the rest of the game: Dummbot's projected score (anyone may look)."""
-    row, record = await record_to_look_at(service, interaction.channel_id, KIND, game_id)
+    row, record = await record_to_look_at(service, interaction.channel_id, KIND, SeasonsState, game_id)
     await think(interaction)
     state = record.state
     lg = lang(interaction)
@@ -225,11 +232,12 @@ async def show_forecast(service: GameService, interaction: Interaction, *, game_
     await send(interaction, embed=embed)
 
 
-class SeasonsUI(GameUI):
+class SeasonsUI(GameUI[SeasonsSummary, SeasonsState]):
     """Buttons and forms for the states a Seasons game waits in."""
 
-    def buttons(self, step: Step, row: GameRow, lg: str, summary: SeasonsSummary) -> list[ButtonSpec]:
-        waiting, specs = step.waiting, []
+    def buttons(self, step: Step[SeasonsState], row: GameRow, lg: str,
+                summary: SeasonsSummary) -> list[ButtonSpec | SelectSpec]:
+        waiting, specs = step.waiting, list[ButtonSpec | SelectSpec]()
         legal = set(waiting.legal)
         if "roll" in legal:
             specs.append(ButtonSpec("roll", t(lg, "button.roll"), style=discord.ButtonStyle.primary))
@@ -259,7 +267,7 @@ class SeasonsUI(GameUI):
             specs.append(ButtonSpec("undo", t(lg, "button.undo"), style=discord.ButtonStyle.danger))
         return specs
 
-    def _reveal_picker(self, step: Step, lg: str, summary: SeasonsSummary) -> SelectSpec:
+    def _reveal_picker(self, step: Step[SeasonsState], lg: str, summary: SeasonsSummary) -> SelectSpec:
         count = int(step.waiting.params.get("count") or 1)
         seen: dict[str, int] = {}
         options = []
@@ -272,8 +280,8 @@ class SeasonsUI(GameUI):
         return SelectSpec("pick", placeholder, tuple(options), arg="reveal", min_values=1,
                           max_values=min(count, len(options)))
 
-    def select_action(self, op: str, arg: str | None, values: list[str], record: GameRecord,
-                      lg: str) -> Builder | tuple[str, str, list[FieldSpec]] | None:
+    def select_action(self, op: str, arg: str | None, values: list[str], record: GameRecord[SeasonsState],
+                      lg: str) -> Builder[SeasonsState] | tuple[str, str, list[FieldSpec]] | None:
         """The reveal picker: as many cards as asked completes the reveal; fewer opens its form with them filled
         in, to type the rest."""
         if op != "pick" or arg != "reveal" or "reveal" not in record.waiting.legal or not values:
@@ -286,7 +294,7 @@ class SeasonsUI(GameUI):
         typed = ", ".join(ids) + ", "
         return "reveal", title, [dataclasses.replace(fields[0], default=typed)]
 
-    def button_action(self, op: str, arg: str | None, record: GameRecord) -> Builder | None:
+    def button_action(self, op: str, arg: str | None, record: GameRecord[SeasonsState]) -> Builder[SeasonsState] | None:
         if op == "pk_reveal" and arg:
             return Action("reveal", cards=arg.split("."))
         if op == "pk_prelude" and arg:
@@ -308,11 +316,11 @@ class SeasonsUI(GameUI):
             return Action("effect", kind=arg)  # the engine refuses a kind it does not take now
         return None
 
-    def form(self, op: str, lg: str, record: GameRecord) -> tuple[str, list[FieldSpec]] | None:
+    def form(self, op: str, lg: str, record: GameRecord[SeasonsState]) -> tuple[str, list[FieldSpec]] | None:
         if op == "reveal":
             return reveal_form(lg, record.waiting.params.get("count"))
         if op == "prelude":
-            _, fields = reveal_form(lg, _engine().rules.PRELUDE_HAND)
+            _, fields = reveal_form(lg, PRELUDE_HAND)
             return t(lg, "form.prelude.title"), [dataclasses.replace(fields[0], label=t(lg, "form.prelude.label"))]
         if op == "answer":
             return t(lg, "form.answer.title"), [FieldSpec("crystals", t(lg, "form.score.crystals"), "0")]
@@ -326,7 +334,7 @@ class SeasonsUI(GameUI):
             ]
         return None
 
-    def form_action(self, op: str, values: dict[str, str], record: GameRecord) -> Builder:
+    def form_action(self, op: str, values: dict[str, str], record: GameRecord[SeasonsState]) -> Builder[SeasonsState]:
         if op == "reveal":
             return Action("reveal", cards=_reveal_ids(require_text(values, "cards")))
         if op == "prelude":
@@ -339,7 +347,7 @@ class SeasonsUI(GameUI):
                           extra=int_field(values, "extra", default=0))
         raise Refusal("refuse.unknown_button")
 
-    def result_parts(self, record: GameRecord) -> dict[str, PlayerScore | DummbotScore]:
+    def result_parts(self, record: GameRecord[SeasonsState]) -> dict[str, PlayerScore | DummbotScore]:
         """The breakdown of both final scores (S-7), as the engine gives it; the result card words it."""
         return final_scores(record.state.summary(), record.actions)
 

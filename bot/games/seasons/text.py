@@ -28,17 +28,17 @@ def card_name(lang: str, card_id: str) -> str | None:
     return f"{name} (#{card_id})" if lang == "en" else f"{name}（#{card_id}）"
 
 
-def face_text(lang: str, face: dict | str) -> str:
+def face_text(lang: str, face: dict[str, Any] | str) -> str:
     from engine.core import RuleError
     from engine.seasons import face_text as engine_face_text
     from engine.seasons import parse_face
 
-    if isinstance(face, str):
-        try:
-            face = parse_face(face)
-        except RuleError:
-            return face
-    return engine_face_text(face, lang=lang)
+    if not isinstance(face, str):
+        return engine_face_text(face, lang=lang)
+    try:
+        return engine_face_text(parse_face(face), lang=lang)
+    except RuleError:
+        return face
 
 
 def quoted_face(lang: str, face: Any) -> str:
@@ -52,7 +52,7 @@ def die_text(lang: str, season: str, die: Any) -> str:
     return str(die) if mark is None else t(lang, "word.die_with", face=mark)
 
 
-def die_mark(season: str, die: Any) -> dict | None:
+def die_mark(season: str, die: Any) -> dict[str, Any] | None:
     """The shortest face that only this die of ``season`` has (None for no die of it)."""
     from engine.seasons.faces import dice_numbers, die_faces
 

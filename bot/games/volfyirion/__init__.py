@@ -10,7 +10,11 @@ from ...store.base import Ranking
 from ..plugin import GamePlugin
 
 if TYPE_CHECKING:
+    from discord import app_commands
+
     from engine.core import Action, Result, Rules
+    from engine.volfyirion.state import VolfState
+    from engine.volfyirion.summary import VolfyirionSummary
 
     from ...commands.cards import CardOption
     from ...controller import Controller
@@ -21,7 +25,7 @@ if TYPE_CHECKING:
 CARD_ARGS = ("card", "cards", "troop")
 
 
-class VolfyirionGame(GamePlugin[Any]):
+class VolfyirionGame(GamePlugin["VolfyirionSummary", "VolfState"]):
     kind = "volfyirion"
     name = "Volfyirion"
     command = "volfyrion"  # the spelling players type
@@ -35,16 +39,20 @@ class VolfyirionGame(GamePlugin[Any]):
 
         return STEPS.get(engine, {})
 
-    def rules(self) -> Rules:
+    def rules(self) -> Rules[VolfState]:
         from engine.volfyirion import RULES
 
         return RULES
 
-    def commands(self, controller: Controller, service: GameService) -> Any:
-        return self._module("commands").VolfyirionCommands(controller, service)
+    def commands(self, controller: Controller, service: GameService) -> app_commands.Group:
+        from .commands import VolfyirionCommands
 
-    def ui(self) -> GameUI:
-        return self._module("commands").VolfyirionUI()
+        return VolfyirionCommands(controller, service)
+
+    def ui(self) -> GameUI[VolfyirionSummary, VolfState]:
+        from .commands import VolfyirionUI
+
+        return VolfyirionUI()
 
     def leaderboard_row(self, lang: str, row: ResultRow) -> str:
         """The turn of the win, how, and the difficulty."""
@@ -52,19 +60,27 @@ class VolfyirionGame(GamePlugin[Any]):
 
         return t(lang, "leaderboard.volfyirion_row", turns=row.length, how=row.how, difficulty=row.difficulty)
 
-    def state_fields(self, lang: str, summary: Any) -> Fields:
-        return self._module("embed").state_fields(lang, summary)
+    def state_fields(self, lang: str, summary: VolfyirionSummary) -> Fields:
+        from .embed import state_fields
 
-    def state_colour(self, summary: Any) -> int | None:
-        return self._module("embed").colour(summary)
+        return state_fields(lang, summary)
+
+    def state_colour(self, summary: VolfyirionSummary) -> int | None:
+        from .embed import colour
+
+        return colour(summary)
 
     def result_lines(self, lang: str, result: Result, parts: dict[str, Any]) -> Lines:
-        return self._module("embed").result_lines(lang, result, parts)
+        from .embed import result_lines
+
+        return result_lines(lang, result, parts)
 
     def result_picture(self, draw: Any, lang: str, result: Result, parts: dict[str, Any], won: bool) -> None:
-        self._module("embed").result_picture(draw, lang, result, parts, won)
+        from .embed import result_picture
 
-    def progress(self, lang: str, summary: Any) -> str:
+        result_picture(draw, lang, result, parts, won)
+
+    def progress(self, lang: str, summary: VolfyirionSummary) -> str:
         from ...i18n import t
 
         return t(lang, "console.where.volfyirion", turn=summary.turn)
@@ -88,11 +104,17 @@ class VolfyirionGame(GamePlugin[Any]):
         return found
 
     def card_option(self) -> CardOption:
-        return self._module("commands").CARDS
+        from .commands import CARDS
 
-    def card_fields(self, lang: str, card_id: str, summary: Any) -> Lines:
-        return self._module("card").card_fields(lang, card_id, summary)
+        return CARDS
+
+    def card_fields(self, lang: str, card_id: str, summary: VolfyirionSummary | None) -> Lines:
+        from .card import card_fields
+
+        return card_fields(lang, card_id, summary)
 
     def make_words(self) -> Words:
-        return self._module("text").WORDS
+        from .text import WORDS
+
+        return WORDS
 

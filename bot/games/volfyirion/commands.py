@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import discord
 from discord import app_commands
 
-from engine.core import Action, GameRecord, Step
+from engine.core import Action, Catalog, GameRecord, Step
 
 from ... import understood
-from ...buttons import ButtonSpec, FieldSpec, view_of
-from ...commands.cards import CardOption, CardTransformer
+from ...buttons import ButtonSpec, FieldSpec, SelectSpec, view_of
+from ...commands.cards import CardOption, CardTransformer, Typed
 from ...commands.common import (
     GameGroup,
     current_record,
@@ -31,6 +31,8 @@ from ..plugin import GameUI
 from .danger import danger_embed, next_attack_lines, removal_lines
 
 if TYPE_CHECKING:  # the engine loads with the first game, not when the command group is built
+    from engine.volfyirion.cards import Card
+    from engine.volfyirion.state import VolfState
     from engine.volfyirion.summary import VolfyirionSummary
 
 KIND = "volfyirion"
@@ -56,10 +58,10 @@ IN_PLAY_TYPES = ("troop", "building", "wonder")
 DANGER_DETAILS = "danger_details"  # the danger meter's button: the attack's distribution and formula
 
 
-def _engine():
-    import engine.volfyirion as volfyirion
+def _catalog() -> Catalog[Card]:
+    from engine.volfyirion import CATALOG
 
-    return volfyirion
+    return CATALOG
 
 
 def _miss(text: str) -> Any:
@@ -70,21 +72,27 @@ def _miss(text: str) -> Any:
 
 
 # Cards are typed by name (Volfyirion's ids); a candidate button carries a card as its catalog index.
-CARDS = CardOption(KIND, lambda: _engine().CATALOG, miss=_miss, arg=lambda name: _index(name))
-PlayedCard = CardTransformer.option(CARDS, keep=lambda c: c.type in IN_PLAY_TYPES and c.solo)
-InPlay = CardTransformer.option(CARDS, source=lambda i, typed: _in_play_choices(i, typed))
-InPlayTroop = CardTransformer.option(CARDS, source=lambda i, typed: _in_play_choices(i, typed, troops_only=True))
-AssetCard = CardTransformer.option(CARDS, keep=lambda c: c.in_asset_deck)
-AssetCards = CardTransformer.option(CARDS, max_length=1000, multiple=True, keep=lambda c: c.in_asset_deck)
-Wonder = CardTransformer.option(CARDS, keep=lambda c: c.type == "wonder")
+CARDS = CardOption(KIND, _catalog, miss=_miss, arg=lambda name: _index(name))
+PlayedCard: TypeAlias = app_commands.Transform[
+    Typed, CardTransformer(CARDS, keep=lambda c: c.type in IN_PLAY_TYPES and c.solo)]
+InPlay: TypeAlias = app_commands.Transform[
+    Typed, CardTransformer(CARDS, source=lambda i, typed: _in_play_choices(i, typed))]
+InPlayTroop: TypeAlias = app_commands.Transform[
+    Typed, CardTransformer(CARDS, source=lambda i, typed: _in_play_choices(i, typed, troops_only=True))]
+AssetCard: TypeAlias = app_commands.Transform[Typed, CardTransformer(CARDS, keep=lambda c: c.in_asset_deck)]
+AssetCards: TypeAlias = app_commands.Transform[
+    Typed, CardTransformer(CARDS, max_length=1000, multiple=True, keep=lambda c: c.in_asset_deck)]
+Wonder: TypeAlias = app_commands.Transform[Typed, CardTransformer(CARDS, keep=lambda c: c.type == "wonder")]
 
 
-def _meant(action: Action | Builder) -> Builder:
-    def build(record: GameRecord) -> Action:
+def _meant(action: Action | Builder[VolfState]) -> Builder[VolfState]:
+    def build(record: GameRecord[VolfState]) -> Action:
         typed = action(record) if callable(action) else action
         for note in understood.from_action(KIND, typed):  # a part of a name or a typo: said in the reply
             understood.note(*note)
-        return _engine().canonical_action(record.state, typed)
+        from engine.volfyirion import canonical_action
+
+        return canonical_action(record.state, typed)
 
     return build
 
@@ -94,7 +102,7 @@ class VolfyirionCommands(GameGroup):
         super().__init__(controller, service, name="volfyrion",
                          description=L("Volfyirion: play the solo mode against the dragon", "cmd.volfyirion"))
 
-    def _act(self, interaction: Interaction, action: Action | Builder) -> Any:
+    def _act(self, interaction: Interaction, action: Action | Builder[VolfState]) -> Any:
         """Apply what the player typed, stored as it was meant: card ids and city names resolved against the
         state it is applied to (built under the channel's lock)."""
         return self.controller.act(interaction, _meant(action), kind=KIND)
@@ -113,7 +121,9 @@ class VolfyirionCommands(GameGroup):
                     cities: app_commands.Range[str, 1, 100] | None = None, unseal: bool = False) -> None:
         options: dict[str, Any] = {"difficulty": difficulty, "bonus": bonus, "unseal": unseal}
         if cities:  # read here, as the player meant them ("tyla, akao, kyr"): the rules take city names
-            options["cities"] = _engine().resolve_cities(cities)
+            from engine.volfyirion import resolve_cities
+
+            options["cities"] = resolve_cities(cities)
         await self.start_game(interaction, KIND, options)
 
     @app_commands.command(name="play", description=L("You played a Troop, Building or Wonder",
@@ -220,7 +230,7 @@ class VolfyirionCommands(GameGroup):
 
 
 def _index(name: str) -> str:
-    return str(_engine().CATALOG.ids().index(name))
+    return str(_catalog().ids().index(name))
 
 
 def _cards_or_pick(text: str) -> list[str]:
@@ -228,7 +238,9 @@ def _cards_or_pick(text: str) -> list[str]:
 
 
 async def _summary(interaction: Interaction) -> VolfyirionSummary | None:
-    record = await current_record(group_of(interaction).service, interaction.channel_id, KIND)
+    from engine.volfyirion.state import VolfState
+
+    record = await current_record(group_of(interaction).service, interaction.channel_id, KIND, VolfState)
     return None if record is None else record.state.summary()
 
 
@@ -244,7 +256,9 @@ async def _in_play_choices(interaction: Interaction, current: str,
 async def show_danger(service: GameService, interaction: Interaction, *, game_id: int | None = None,
                       details: bool = False) -> None:
     """The Rage Pile's danger meter (anyone may look): its headline with a Details button, or the details."""
-    row, record = await record_to_look_at(service, interaction.channel_id, KIND, game_id)
+    from engine.volfyirion.state import VolfState
+
+    row, record = await record_to_look_at(service, interaction.channel_id, KIND, VolfState, game_id)
     await think(interaction)
     lg = lang(interaction)
     from engine.volfyirion.figures import danger_meter
@@ -256,9 +270,10 @@ async def show_danger(service: GameService, interaction: Interaction, *, game_id
     await send(interaction, embed=danger_embed(lg, report, details=details), view=view)
 
 
-class VolfyirionUI(GameUI):
-    def buttons(self, step: Step, row: GameRow, lg: str, summary: VolfyirionSummary) -> list[ButtonSpec]:
-        waiting, specs = step.waiting, []
+class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
+    def buttons(self, step: Step[VolfState], row: GameRow, lg: str,
+                summary: VolfyirionSummary) -> list[ButtonSpec | SelectSpec]:
+        waiting, specs = step.waiting, list[ButtonSpec | SelectSpec]()
         legal = set(waiting.legal)
         if summary.choosing is not None:
             for i, city in enumerate(waiting.params.get("cities", [])):
@@ -280,7 +295,7 @@ class VolfyirionUI(GameUI):
             specs.append(ButtonSpec("undo", t(lg, "button.undo"), style=discord.ButtonStyle.danger))
         return specs
 
-    def button_action(self, op: str, arg: str | None, record: GameRecord) -> Builder | None:
+    def button_action(self, op: str, arg: str | None, record: GameRecord[VolfState]) -> Builder[VolfState] | None:
         picked = _picked_action(op, arg, record)
         if picked is not None:
             return picked
@@ -305,17 +320,17 @@ class VolfyirionUI(GameUI):
             return [ButtonSpec("refill", t(lg, "button.refill_confirm"), arg=CONFIRM, style=discord.ButtonStyle.primary)]
         return []
 
-    def form(self, op: str, lg: str, record: GameRecord) -> tuple[str, list[FieldSpec]] | None:
+    def form(self, op: str, lg: str, record: GameRecord[VolfState]) -> tuple[str, list[FieldSpec]] | None:
         if op == "reveal":
             return reveal_form(lg, record.waiting.params.get("count"))
         return None
 
-    def form_action(self, op: str, values: dict[str, str], record: GameRecord) -> Builder:
+    def form_action(self, op: str, values: dict[str, str], record: GameRecord[VolfState]) -> Builder[VolfState]:
         if op == "reveal":
             return _meant(Action("reveal", cards=_cards_or_pick(require_text(values, "cards"))))
         raise Refusal("refuse.unknown_button")
 
-    def extra_fields(self, step: Step, lg: str) -> list[tuple[str, str]]:
+    def extra_fields(self, step: Step[VolfState], lg: str) -> list[tuple[str, str]]:
         """At each turn's prompt: when the next reshuffle, so the next attack, comes (V-3.4). At an attack that
         asks which Troop to remove: which city falls for each choice (V-4.1)."""
         from engine.volfyirion.figures import next_attack_figures, removal_figures
@@ -364,10 +379,10 @@ def refill_action(confirm: bool) -> Action:
 PAID_CODES = {"battle": "b", "knowledge": "k"}
 
 
-def _with_city(kind: str, name: str, typed: str, city: str | None) -> Builder:
+def _with_city(kind: str, name: str, typed: str, city: str | None) -> Builder[VolfState]:
     """``play``/``remove``/``redeploy``: the card, or its candidates as buttons that keep the city typed (by its
     index among the game's cities; a city the game does not have gets no buttons, only the rules' refusal)."""
-    def build(record: GameRecord) -> Action:
+    def build(record: GameRecord[VolfState]) -> Action:
         cities = [c["name"].casefold() for c in record.state.cities]
         where = city.casefold().strip() if city is not None else None
         index = "" if where is None else str(cities.index(where)) if where in cities else None
@@ -377,11 +392,11 @@ def _with_city(kind: str, name: str, typed: str, city: str | None) -> Builder:
     return build
 
 
-def _picked_action(op: str, arg: str | None, record: GameRecord) -> Action | None:
+def _picked_action(op: str, arg: str | None, record: GameRecord[VolfState]) -> Action | None:
     """A candidate button of a refusal: the command as typed, with the card picked (ids are catalog indexes)."""
     if not op.startswith("pk_") or not arg:
         return None
-    ids = _engine().CATALOG.ids()
+    ids = _catalog().ids()
     try:
         if op in ("pk_play", "pk_remove", "pk_redeploy"):
             card_index, _, city_index = arg.partition(".")

@@ -68,16 +68,13 @@ class Played:
 
 
 class HasJson(Protocol):
-    """A typed summary: its JSON is what the store and ``/game export`` keep."""
+    """A typed summary: its JSON is what ``/game export`` keeps."""
 
     def to_json(self) -> JSONObject: ...
 
 
 def summary_json(summary: object) -> JSONObject:
-    """A summary as the store and ``/game export`` keep it: a typed summary's ``to_json()`` (a summary that is
-    still a dict — the test game's — is its own JSON)."""
-    if isinstance(summary, dict):
-        return cast(JSONObject, summary)
+    """A summary as ``/game export`` keeps it: every game's summary is a typed one with ``to_json()``."""
     return cast(HasJson, summary).to_json()
 
 

@@ -4,7 +4,6 @@ engine, its command group, its pictures) inside its methods, so that the registr
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -185,10 +184,6 @@ class GamePlugin(Generic[Summary, S]):
             if len(parts) >= 2 and parts[-1] == "json":
                 texts.setdefault(parts[-2], {}).update(json.loads(entry.read_text(encoding="utf-8")))
         return texts
-
-    def _module(self, name: str) -> Any:
-        """A module of the game's package (``commands``, ``embed``, …), imported on first use."""
-        return importlib.import_module(f"{type(self).__module__}.{name}")
 
 
 # The registry's view of a game: each game reads only its own state and summary, which the shared bot passes

@@ -203,11 +203,8 @@ class Controller:
 
     @staticmethod
     def _played_note(interaction: discord.Interaction, played: Played, notes: list | None) -> str | None:
-        """What the reply says it understood: cards read from a part of their name, and the action's own."""
-        actions, ply = played.record.actions, played.row.ply
-        notes = (notes or []) + understood.from_action(played.row.kind, actions[ply - 1]
-                                                       if 0 < ply <= len(actions) else None)
-        return understood.text(lang(interaction), notes)
+        """What the reply says it understood: cards read from a part of their name or a typo."""
+        return understood.text(lang(interaction), notes or [])
 
     async def refuse(self, interaction: discord.Interaction, err: Refusal | RuleError | StoreError, *,
                      typed: tuple[str, dict[str, str]] | None = None) -> None:

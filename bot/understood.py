@@ -2,16 +2,12 @@
 
 A card named by part of its name or with a typo is accepted when exactly one card fits (the catalogs'
 ``resolve``); the reply then says which card was understood, so a wrong guess is seen and undone at once.
-A game whose commands turn names into ids before the engine sees them records what they read with ``note``; one
-whose engine reads the typed names itself reads them back from the action (its plugin's ``names_read``), which
-``from_action`` asks.
+The engines take card ids only: a game's commands turn names into ids and record what they read with ``note``.
 """
 
 from __future__ import annotations
 
 from contextvars import ContextVar
-
-from engine.core import Action
 
 from .i18n import t
 
@@ -29,16 +25,6 @@ def note(game: str, typed: str, card_id: str) -> None:
     notes = _NOTES.get()
     if notes is not None and (game, typed, card_id) not in notes:
         notes.append((game, typed, card_id))
-
-
-def from_action(kind: str, action: Action | None) -> list[tuple[str, str, str]]:
-    """Names in an action that were not exact, for a game whose engine reads typed names: (game, typed, card)."""
-    from . import games
-
-    game = games.by_kind().get(kind)
-    if action is None or game is None:
-        return []
-    return [(kind, typed, card) for typed, card in game.names_read(action)]
 
 
 def text(lang: str, notes: list[tuple[str, str, str]]) -> str | None:

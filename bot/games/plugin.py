@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from discord import app_commands
     from PIL import ImageDraw
 
-    from engine.core import Action, GameRecord, Result, Rules, Step
+    from engine.core import GameRecord, Result, Rules, Step
 
     from ..buttons import ButtonSpec, FieldSpec, SelectSpec
     from ..commands.cards import CardOption
@@ -147,10 +147,6 @@ class GamePlugin(Generic[Summary, S]):
 
     def help_params(self, key: str) -> dict[str, Any]:  # what its help row ``key`` reads from the engine
         return {}
-
-    def names_read(self, action: Action) -> list[tuple[str, str]]:
-        """Names in an action that were not exact, (typed, card), for a game whose engine reads typed names."""
-        return []
 
     def card_option(self) -> CardOption | None:
         """How its cards are typed, for /game card (None: it has no cards to look up)."""

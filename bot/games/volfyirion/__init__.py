@@ -12,7 +12,7 @@ from ..plugin import GamePlugin
 if TYPE_CHECKING:
     from discord import app_commands
 
-    from engine.core import Action, Result, Rules
+    from engine.core import Result, Rules
     from engine.volfyirion.state import VolfState
     from engine.volfyirion.summary import VolfyirionSummary
 
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from ...store.base import ResultRow
     from ..plugin import Fields, GameUI, Lines, StoreStep, Words
 
-CARD_ARGS = ("card", "cards", "troop")
 
 
 class VolfyirionGame(GamePlugin["VolfyirionSummary", "VolfState"]):
@@ -84,24 +83,6 @@ class VolfyirionGame(GamePlugin["VolfyirionSummary", "VolfState"]):
         from ...i18n import t
 
         return t(lang, "console.where.volfyirion", turn=summary.turn)
-
-    def names_read(self, action: Action) -> list[tuple[str, str]]:
-        """Names in an action that were not exact (a part of a name, a typo): (typed, card). The engine reads
-        typed names itself, so they are read back from the action."""
-        from engine.core import split_list
-        from engine.volfyirion.cards import CATALOG
-
-        found = []
-        for name in CARD_ARGS:
-            value: Any = action.args.get(name)
-            typed = split_list(value) if isinstance(value, str) else value if isinstance(value, list) else []
-            for text in typed:
-                if not isinstance(text, str) or text in CATALOG:
-                    continue
-                resolved = CATALOG.resolve(text)
-                if resolved is not None and not resolved[1]:
-                    found.append((text, resolved[0].name))
-        return found
 
     def card_option(self) -> CardOption:
         from .commands import CARDS

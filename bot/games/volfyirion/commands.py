@@ -86,15 +86,34 @@ Wonder: TypeAlias = app_commands.Transform[Typed, CardTransformer(CARDS, keep=la
 
 
 def _meant(action: Action | Builder[VolfState]) -> Builder[VolfState]:
+    """The typed action as the rules take it (card ids, city names); each name read from a part of it or a typo
+    is noted, for the reply to say."""
     def build(record: GameRecord[VolfState]) -> Action:
         typed = action(record) if callable(action) else action
-        for note in understood.from_action(KIND, typed):  # a part of a name or a typo: said in the reply
-            understood.note(*note)
+        for text, card in _names_read(typed):
+            understood.note(KIND, text, card)
         from engine.volfyirion import canonical_action
 
         return canonical_action(record.state, typed)
 
     return build
+
+
+def _names_read(typed: Action) -> list[tuple[str, str]]:
+    """Card names in a typed action that were not exact (a part of a name, a typo): (typed, card)."""
+    from engine.core import split_list
+
+    found = []
+    for name in ("card", "cards", "troop"):
+        value: Any = typed.args.get(name)
+        texts = split_list(value) if isinstance(value, str) else value if isinstance(value, list) else []
+        for text in texts:
+            if not isinstance(text, str) or text in _catalog():
+                continue
+            resolved = _catalog().resolve(text)
+            if resolved is not None and not resolved[1]:
+                found.append((text, resolved[0].name))
+    return found
 
 
 class VolfyirionCommands(GameGroup):

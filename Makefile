@@ -10,7 +10,7 @@ RUN_STAMP := $(VENV)/.installed-run
 CONSOLE_DB ?= data/console.sqlite3
 ARGS ?=
 
-.PHONY: run test lint bench soak clean data lock
+.PHONY: run test lint bench soak clean data palettes lock
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -46,6 +46,11 @@ soak: $(STAMP)
 # Rebuild engine/data from the facts in ../shared/data (a developer step, never run by the bot).
 data: $(STAMP)
 	$(BIN)/python tools/build_data.py ../shared/data engine/data
+
+# Rewrite each board's palette (bot/games/<game>/palette.json) from its sample pictures, after changing its
+# colours (a developer step; tests/render/test_render_palette.py says when one is out of date).
+palettes: $(STAMP)
+	$(BIN)/python tools/build_palettes.py
 
 # The Docker image's pinned dependencies: resolve the project's dependencies afresh in a clean venv (Python
 # 3.11, as in the image) and write what got installed. Run it after changing pyproject.toml's dependencies,

@@ -25,13 +25,14 @@ import contextlib
 import contextvars
 import functools
 import importlib
+import importlib.resources
 import io
 import json
 import logging
 import math
 import threading
-from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -360,15 +361,78 @@ def coin(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, text: str) -> 
 
 # --- the PNG ------------------------------------------------------------------------------------------
 
-# zlib's fastest level: Pillow's encoder spends its time choosing each row's filter, and a higher level buys
-# a few KB on these flat pictures for several ms more (level 1 against 3 and 6 measured in bench/bench_images).
+# Pillow's encoder spends most of its time choosing each row's filter for a full-colour image (about 8 ms of
+# 800×450 here, at any zlib level) and none for a palette image, so each picture is mapped to its board's
+# palette first (about 1 ms), then written at zlib's fastest level: a third of the time and half the bytes
+# (bench/bench_images measures it). The palette is the board's, fixed: each pixel maps by its own colour alone,
+# so what did not change between two pictures looks the same in both (an adaptive palette would shift it).
+PNG_COLOURS = 256
+EXACT = 96  # a palette's colours kept exact: more than any board has flat colours
+PALETTE_FILE = "palette.json"
 PNG_LEVEL = 1
 
 
-def png(image: Image.Image) -> bytes:
-    """The picture as a PNG, by Pillow's own encoder. Deterministic: Pillow writes no timestamp."""
+def palette(samples: Iterable[Image.Image]) -> list[Colour]:
+    """A board's palette from sample pictures: their ``EXACT`` commonest colours as they are (the fills of the
+    panels, the tiles, the seasons), and for the other colours (the edges of text and shapes) Pillow's fast
+    octree over them, each weighted by how many pixels have it. tools/build_palettes.py writes it to the board's
+    ``palette.json``; a test checks that file against the board's samples."""
+    counts: Counter[Colour] = Counter()
+    for sample in samples:
+        counts.update(_counts(sample))
+    exact = [colour for colour, _ in counts.most_common(EXACT)]
+    edges = [colour for colour, count in counts.items() if colour not in exact for _ in range(max(1, count // 16))]
+    colours = list(exact)
+    if edges:
+        strip = Image.new("RGB", (len(edges), 1))
+        strip.putdata(edges)
+        reduced = strip.quantize(PNG_COLOURS - len(exact), method=Image.Quantize.FASTOCTREE).convert("RGB")
+        colours += sorted(_counts(reduced))
+    return _keeping_exact(exact, colours)
+
+
+def _counts(image: Image.Image) -> Counter[Colour]:
+    """How many pixels of the RGB ``image`` have each colour."""
+    found = image.getcolors(image.width * image.height) or []
+    return Counter({(c[0], c[1], c[2]): n for n, c in found if isinstance(c, tuple)})
+
+
+def _keeping_exact(exact: list[Colour], colours: list[Colour]) -> list[Colour]:
+    """``colours`` without the entries that Pillow's mapping would take for one of the ``exact`` colours (it
+    maps a colour to the entry nearest the corner of its 4×4×4 cell, which may be a neighbour): each such
+    entry goes, or, when it is itself an exact colour commoner than the one it takes, that one goes."""
+    while True:
+        image = Image.new("RGB", (len(exact), 1))
+        image.putdata(exact)
+        back = image.quantize(palette=palette_image(colours), dither=Image.Dither.NONE).convert("RGB").tobytes()
+        mapped = [(back[i], back[i + 1], back[i + 2]) for i in range(0, len(back), 3)]
+        taken = next(((want, got) for want, got in zip(exact, mapped, strict=True) if want != got), None)
+        if taken is None:
+            return colours
+        want, got = taken
+        loser = want if got in exact and exact.index(got) < exact.index(want) else got
+        colours.remove(loser)
+        if loser in exact:
+            exact.remove(loser)
+
+
+def palette_file(package: str) -> Image.Image:
+    """The palette a board's package ships (``palette.json``, a list of ``#rrggbb``), for ``png``."""
+    colours = json.loads(importlib.resources.files(package).joinpath(PALETTE_FILE).read_text(encoding="utf-8"))
+    return palette_image([(int(c[1:3], 16), int(c[3:5], 16), int(c[5:7], 16)) for c in colours])
+
+
+def palette_image(colours: Sequence[Colour]) -> Image.Image:
+    out = Image.new("P", (1, 1))
+    out.putpalette([value for colour in colours for value in colour])
+    return out
+
+
+def png(image: Image.Image, colours: Image.Image) -> bytes:
+    """The picture as a PNG of the palette ``colours``, by Pillow's own encoder. Deterministic: Pillow writes
+    no timestamp."""
     out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=PNG_LEVEL)
+    image.quantize(palette=colours, dither=Image.Dither.NONE).save(out, format="PNG", compress_level=PNG_LEVEL)
     return out.getvalue()
 
 

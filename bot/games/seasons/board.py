@@ -65,10 +65,10 @@ def board(summary: SeasonsSummary | Mapping[str, Any], lang: str = "en",
         bot = s.dummbot
         parts = [s.month, s.year, s.season, s.difficulty, s.dice, s.dice_season, s.round_dice,
                  bot.score, bot.crystals, bot.hand_size, bot.summoned]
-        return p.remembered("seasons", [parts, cards], lambda: _board(s, cards))
+        return p.remembered("seasons", [parts, cards], lambda: p.png(_board(s, cards), _palette()))
 
 
-def _board(summary: SeasonsSummary, cards: Mapping[str, Mapping[str, Any]] | None) -> bytes:
+def _board(summary: SeasonsSummary, cards: Mapping[str, Mapping[str, Any]] | None) -> Image.Image:
     image = Image.new("RGB", (p.WIDTH, p.HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     month = p.clamp(summary.month, 1, 12)
@@ -90,7 +90,30 @@ def _board(summary: SeasonsSummary, cards: Mapping[str, Mapping[str, Any]] | Non
         _dummbot_header(draw, *header)
     _summoned_tiles(draw, list(bot.summoned), cards, box=TILES, image=image)
     _round_dice(draw, summary.dice_season, summary.round_dice)
-    return p.png(image)
+    return image
+
+
+@functools.cache
+def _palette() -> Image.Image:
+    """The board's palette (bot/render/picture.py, ``png``), as shipped."""
+    return p.palette_file(__package__)
+
+
+def palette_samples() -> list[Image.Image]:
+    """The pictures the board's palette is made from (tools/build_palettes.py): one of each season — its
+    colours and the token — with Dummbot's tiles of both kinds, the round's dice and a score, crystals and hand;
+    in English (the Japanese text has the same colours)."""
+    catalog = _catalog_ids() or [str(n) for n in range(1, 101)]
+    samples = []
+    with p.drawing_in("en"):
+        for n, month in enumerate((2, 5, 8, 11)):
+            summary = SeasonsSummary.from_json({
+                "year": n % 3 + 1, "month": month, "season": _season_of(month), "difficulty": "wizard",
+                "dice": ("bot", "table")[n % 2], "round_dice": [1, 2] if n % 2 else [],
+                "dummbot": {"crystals": 10 * month, "hand_size": month, "summoned": catalog[25 * n:25 * n + 25],
+                            "score": 9 * month}})
+            samples.append(_board(summary, None))
+    return samples
 
 
 def _round_dice(draw: ImageDraw.ImageDraw, season: Season, dice: tuple[int, ...]) -> None:
@@ -463,9 +486,10 @@ def _season_of(month: int) -> str:
 
 @p.preparing(first=True)
 def _first_steps() -> list[p.Step]:
-    """The ring and the wheel of every game's first picture (month 1, year I), and the card data."""
+    """The ring and the wheel of every game's first picture (month 1, year I), the card data, and the board's
+    palette."""
     return [_wheel_ring, _reduced_ring, lambda: _season_wheel(1, 1, _season_of(1)),
-            lambda: _seasons_card_info(None)]
+            lambda: _seasons_card_info(None), _palette]
 
 
 @p.preparing()

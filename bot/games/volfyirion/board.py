@@ -57,10 +57,10 @@ def board(summary: VolfyirionSummary, lang: str = "en") -> bytes:
     """
     with p.drawing_in(lang):
         parts = [summary.turn, summary.difficulty, summary.cities, summary.rage_pile, summary.token, summary.wonders]
-        return p.remembered("volfyirion", parts, lambda: _board(summary))
+        return p.remembered("volfyirion", parts, lambda: p.png(_board(summary), _palette()))
 
 
-def _board(summary: VolfyirionSummary) -> bytes:
+def _board(summary: VolfyirionSummary) -> Image.Image:
     image = Image.new("RGB", (p.WIDTH, p.HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     turn = summary.turn
@@ -86,7 +86,41 @@ def _board(summary: VolfyirionSummary) -> bytes:
            lambda d: _rage_pile(d, size, top, RAGE_PILE, token_here=on_pile))
     wonders = summary.wonders
     _layer(image, draw, WONDERS, _wonders_layer, (wonders,), lambda d: _wonders(d, wonders, WONDERS))
-    return p.png(image)
+    return image
+
+
+@functools.cache
+def _palette() -> Image.Image:
+    """The board's palette (bot/render/picture.py, ``png``), as shipped."""
+    return p.palette_file(__package__)
+
+
+def palette_samples() -> list[Image.Image]:
+    """The pictures the board's palette is made from (tools/build_palettes.py): every city, standing and
+    destroyed, with every Troop and Building in turn, the token on the Lair and on the Rage Pile, a top card of
+    each colour on the pile, and every Wonder, sealed and not; in English (the labels' colours are the same in
+    Japanese)."""
+    cities = list(_cities().items()) or [("Tylaris", 8), ("Akao Uket", 9), ("Kyr", 10)]
+    slots = _slot_cards()
+    wonders = _wonder_cards() or [("Sibilant Crystal", 3)]
+    cards = _engine_cards()
+    tops = {_volf_colour(c.name): c.name for c in cards.CARDS} if cards else {}  # a top card of each colour
+    samples = []
+    with p.drawing_in("en"):
+        for n in range(4):  # three cities each: every city, Troop and Building at least once
+            shown = [(3 * n + k, *cities[(3 * n + k) % len(cities)]) for k in range(3)]
+            summary = VolfyirionSummary.from_json({
+                "turn": n + 1, "difficulty": ("easy", "normal", "hard")[n % 3], "phase": "turn",
+                "cities": [{"name": name, "defence": defence, "destroyed": i % 4 == 1,
+                            "troop": slots["troop"][i % len(slots["troop"])],
+                            "building": slots["building"][(i + 1) % len(slots["building"])]}
+                           for i, name, defence in shown],
+                "rage_pile": {"size": 3 * n + 1, "top": tops.get(list(VOLF_COLOURS)[n])},
+                "token": "lair" if n % 2 else "rage_pile",
+                "wonders": [{"name": name, "cost": cost or 0, "sealed": k % 2 == n % 2}
+                            for k, (name, cost) in enumerate((wonders * 2)[6 * n % len(wonders):][:6])]})
+            samples.append(_board(summary))
+    return samples
 
 
 def _city_box(slot: int) -> tuple[int, int, int, int]:
@@ -453,12 +487,12 @@ def _dragon_token(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> No
 @p.preparing(first=True)
 def _first_steps() -> list[p.Step]:
     """The Lair with and without the dragon and the cities a game starts with, in each language pictures have
-    been drawn in, and the card data."""
+    been drawn in, the card data, and the board's palette."""
     steps: list[p.Step] = [lambda: p.engine_catalog("engine.volfyirion")]
     for lang in p.languages():
         steps += [functools.partial(_prepare, lang, _lair_layer, here) for here in (True, False)]
         steps += [functools.partial(_prepare_city, lang, name) for name in _default_cities()]
-    return steps
+    return [*steps, _palette]
 
 
 @p.preparing()

@@ -428,11 +428,13 @@ def palette_image(colours: Sequence[Colour]) -> Image.Image:
     return out
 
 
-def png(image: Image.Image, colours: Image.Image) -> bytes:
-    """The picture as a PNG of the palette ``colours``, by Pillow's own encoder. Deterministic: Pillow writes
-    no timestamp."""
+def png(image: Image.Image, colours: Image.Image | None = None) -> bytes:
+    """The picture as a PNG by Pillow's own encoder: of the palette ``colours`` (a board's), or as it is (the
+    result card, drawn once a game, keeps every pixel). Deterministic: Pillow writes no timestamp."""
+    if colours is not None:
+        image = image.quantize(palette=colours, dither=Image.Dither.NONE)
     out = io.BytesIO()
-    image.quantize(palette=colours, dither=Image.Dither.NONE).save(out, format="PNG", compress_level=PNG_LEVEL)
+    image.save(out, format="PNG", compress_level=PNG_LEVEL)
     return out.getvalue()
 
 

@@ -19,7 +19,7 @@ from .. import games
 from ..i18n import t
 from . import text as picture_text
 from .embeds import COLOURS
-from .picture import palette, palette_image, png
+from .picture import png
 
 ResultLike = Result | dict[str, Any]
 
@@ -96,7 +96,7 @@ def result_picture(lang: str, *, kind: str, options: dict[str, Any], result: Res
     draw.text((WIDTH / 2, 108), f"{game} · {difficulty}", font=picture_text.font(20, lang), fill=MUTED,
               anchor="mm")
     games.get(kind).result_picture(draw, lang, result, parts, won)
-    return png(image, palette_image(palette([image])))  # drawn once a game: its own colours
+    return png(image)
 
 
 def fitting_font(text: str, size: int, width: float, lang: str) -> picture_text.AnyFont:

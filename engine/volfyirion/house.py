@@ -32,12 +32,13 @@ CHEAP_UNKNOWN = 6
 
 
 class Unknown(StrEnum):
-    """Why the next attack's turn cannot be known (``volfyirion.next.unknown.<why>``; ``state.house["why"]``)."""
+    """Why the next attack's turn cannot be known (``volfyirion.next.unknown.<why>``; ``state.house["why"]``).
+    The next end-of-turn reshuffle counts anew after ``unreported`` and ``reshuffled``; ``missing`` stays."""
 
     UNTRACKED = "untracked"  # a game saved before the bot counted the House Deck
     UNREPORTED = "unreported"  # a card played or removed that was never reported acquired
     RESHUFFLED = "reshuffled"  # a reshuffle during the turn
-    MISSING = "missing"  # a reshuffle that was due did not come
+    MISSING = "missing"  # a reshuffle that was due did not come: the deck holds cards the bot was not told about
 
 
 def new_house() -> HouseCount:
@@ -125,16 +126,9 @@ class NextAttack:
 
 
 def next_attack(state: VolfState) -> NextAttack:
-    """``draw`` and ``cards``: the House Deck's count (see above).
-
-    ``turn``: the turn whose end-of-turn draw reshuffles (this one when fewer than 5 are left to draw), if
-    nothing makes the player draw more; ``turns``: how many turns from now. ``chances``: the meter's two figures
-    for that attack (a city falls, the game is lost), the Rage Pile grown by a card at each turn's start
-    (V-3.1a) and nothing else changed; None when too costly to say here. ``why`` when not known: ``untracked``
-    (a game saved before the bot counted), ``unreported`` (a card played or removed that was never reported
-    acquired), ``reshuffled`` (a reshuffle during the turn) — both counted anew at the next end-of-turn
-    reshuffle —, ``missing`` (a reshuffle that was due did not come: the deck holds cards the bot was not told
-    about, for the rest of the game)."""
+    """The turn whose end-of-turn draw reshuffles (this one when fewer than 5 are left to draw), if nothing makes
+    the player draw more, with that attack's chances: the Rage Pile grown by a card at each turn's start (V-3.1a)
+    and nothing else changed. Or why it cannot be known (``Unknown``)."""
     house = state.house
     if not house:
         return NextAttack(Unknown.UNTRACKED)

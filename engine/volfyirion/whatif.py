@@ -44,18 +44,15 @@ class Removal:
 
 
 def danger_meter(state: VolfState, *, seed: int = 0, method: str = "auto") -> DangerMeter:
-    """The meter now (``DangerMeter``).
-
-    ``now`` is the meter for an attack at the end of this turn whether or not the token is away;
-    ``attack_this_turn`` is False while the token is on its Lair (no attack can come this turn unless the
-    player reshuffles). ``putaside`` is the meter after putting the top card aside (6 BP or 6 KP), when
-    that is possible now: the known top card leaves, or else one unseen card does.
-    """
+    """The meter now (``DangerMeter``): ``now`` for an attack at the end of this turn whether or not the token is
+    away, ``putaside`` once the top card is put aside (6 BP or 6 KP): the known top card leaves, or else one
+    unseen card does."""
     return DangerMeter(danger(state, seed=seed, method=method), state.token == "rage_pile",
                        _putaside(state, seed, method), state.rage_top is not None)
 
 
 def _putaside(state: VolfState, seed: int, method: str) -> Danger | None:
+    """The meter on the state the engine reaches once the top card is put aside, when that is possible now."""
     if state.rage_size == 0 or "putaside" not in state.waiting.legal:
         return None
     try:
@@ -66,10 +63,8 @@ def _putaside(state: VolfState, seed: int, method: str) -> Danger | None:
 
 
 def removal_outcomes(state: VolfState) -> tuple[Removal, ...]:
-    """For each city the player may take a Troop from (V-4.1), a ``Removal``: the cities this attack would
-    destroy after that choice, whether the game would be lost, and the attack's value (None when no Command card
-    attacks). Empty unless the engine waits for that choice. Buildings never change the attack, so their choice
-    gets no what-if."""
+    """A ``Removal`` for each city the player may take a Troop from (V-4.1); empty unless the engine waits for
+    that choice. Buildings never change the attack, so their choice gets no what-if."""
     if state.phase != CHOOSE_TROOP:
         return ()
     standing_before = {c["name"] for c in state.standing()}

@@ -98,8 +98,8 @@ def main() -> None:
         state = _pile_of(unknown)
         exact = _median_seconds(lambda state=state: danger(state, method="exact"))
         mc = _median_seconds(lambda state=state: danger(state, method="montecarlo", samples=SAMPLES), runs=3)
-        pe = danger(state, method="exact")["p_city_falls"]
-        pm = danger(state, method="montecarlo", samples=SAMPLES)["p_city_falls"]
+        pe = danger(state, method="exact").p_city_falls
+        pm = danger(state, method="montecarlo", samples=SAMPLES).p_city_falls
         print(f"  {unknown:7d}   {exact * 1e3:10.1f}   {mc * 1e3:15.1f}   {pe:.3f} / {pm:.3f}")
 
 

@@ -18,8 +18,8 @@ EXPECTED = {
     "volfyirion.state.result()": "engine.core.result.Result | None",
     "seasons.state.to_json()": "dict[str, None | bool | int | float | str | list[...] | dict[str, ...]]",
     "forecast(...)": "TypedDict(engine.seasons.forecast.Forecast,",
-    "danger_report(...)": "TypedDict(engine.volfyirion.whatif.DangerReport,",
-    "next_attack(...)": "TypedDict(engine.volfyirion.house.NextAttack,",
+    "danger_meter(...)": "engine.volfyirion.whatif.DangerMeter",
+    "next_attack(...)": "engine.volfyirion.house.NextAttack",
 }
 PROGRAM = """
 from engine.core import Action, GameRecord
@@ -27,7 +27,7 @@ from engine.seasons import RULES as SEASONS
 from engine.seasons.forecast import forecast
 from engine.volfyirion import RULES as VOLFYIRION
 from engine.volfyirion.house import next_attack
-from engine.volfyirion.whatif import danger_report
+from engine.volfyirion.whatif import danger_meter
 
 seasons = GameRecord(SEASONS, {"difficulty": "wizard", "dice": "bot"}, 1)
 volfyirion = GameRecord(VOLFYIRION, {"difficulty": "normal"}, 1)
@@ -37,7 +37,7 @@ reveal_type(volfyirion.last.state)
 reveal_type(volfyirion.state.result())
 reveal_type(seasons.state.to_json())
 reveal_type(forecast(seasons.state))
-reveal_type(danger_report(volfyirion.state))
+reveal_type(danger_meter(volfyirion.state))
 reveal_type(next_attack(volfyirion.state))
 """
 

@@ -20,16 +20,18 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache
 from itertools import combinations
 from math import comb
-from typing import TypedDict
 
 from engine.core import RuleError
 
 from . import attack as arith
 from .cards import CATALOG
 from .state import VolfState
+from .summary import BonusReading, Difficulty
 
 # What the attack draws, as the meter counts it: (Troops among the cards, their attack cost, their KP).
 Draw = tuple[int, int, int]
@@ -37,36 +39,39 @@ Draw = tuple[int, int, int]
 Resolve = Callable[[int, int, int], tuple[int, int, bool, int]]
 
 
+class Method(StrEnum):
+    EXACT = "exact"
+    MONTECARLO = "montecarlo"
 
-class Formula(TypedDict):
+
+@dataclass(frozen=True, slots=True)
+class Formula:
     """The attack formula a game uses and what it adds now (V-4.3, V-5.3): attack = Command costs + ``bonus``."""
 
-    reading: str  # how the difficulty bonus is read (the game's ``bonus`` option)
-    difficulty: str
+    reading: BonusReading  # how the difficulty bonus is read (the game's ``bonus`` option)
+    difficulty: Difficulty
     d: int  # the difficulty's extra attack (V-5.3)
     destroyed: int  # cities destroyed so far
     bonus: int
 
 
-class Distribution(TypedDict):
-    """What an attack at the end of this turn would do, over every draw of the unknown Rage cards."""
+@dataclass(frozen=True, slots=True)
+class Danger:
+    """The danger meter (``danger``): what an attack at the end of this turn would do, over every draw of the
+    unknown Rage cards; how that was computed; and the attack formula."""
 
-    attack: dict[int, float]  # attack value: probability
-    cities_destroyed: dict[int, float]  # cities destroyed: probability
+    attack: tuple[tuple[int, float], ...]  # each attack value and its chance, in increasing value
+    cities_destroyed: tuple[tuple[int, float], ...]  # each count of cities destroyed and its chance, likewise
     p_no_attack: float
     p_city_falls: float
     p_game_lost: float
     expected_attack: float
     expected_cities_destroyed: float
     expected_wonders_sealed: float
-
-
-class Danger(Distribution, Formula):
-    """The danger meter's report (``danger``): the distribution, how it was computed, and the attack formula."""
-
-    method: str  # exact | montecarlo
+    method: Method
     unknown: int  # the unseen Rage cards drawn
     samples: int | None  # Monte Carlo's samples; None when exact
+    formula: Formula
 
 
 # Above this many unknown cards "auto" switches to Monte Carlo: exact stays under ~0.4 s up to here
@@ -88,17 +93,16 @@ def danger(state: VolfState, *, method: str = "auto", samples: int = 20000, seed
         outcomes = _exact(pool, unknown, fixed, _troop_cap(state))
     else:
         outcomes = _monte_carlo(pool, unknown, fixed, _troop_cap(state), samples, seed)
-    dist = _summarise(outcomes, resolve, state.rage_size > 0 and len(state.standing()) > 0)
-    return {**dist, "method": method, "unknown": unknown, "samples": samples if method == "montecarlo" else None,
-            **formula(state)}
+    return _summarise(outcomes, resolve, state.rage_size > 0 and len(state.standing()) > 0, method=Method(method),
+                      unknown=unknown, samples=samples if method == "montecarlo" else None, rule=formula(state))
 
 
 def formula(state: VolfState) -> Formula:
     """The attack formula this game uses and what it adds now (V-4.3, V-5.3)."""
     destroyed = len(state.cities) - len(state.standing())
     reading = state.options["bonus"]
-    return {"reading": reading, "difficulty": state.options["difficulty"], "d": state.k, "destroyed": destroyed,
-            "bonus": arith.attack_bonus(destroyed, state.k, reading)}
+    return Formula(BonusReading.read(reading), Difficulty(state.options["difficulty"]), state.k, destroyed,
+                   arith.attack_bonus(destroyed, state.k, reading))
 
 
 # -- draws ------------------------------------------------------------------------------------------
@@ -210,7 +214,8 @@ def _resolver(state: VolfState) -> Resolve:
     return outcome
 
 
-def _summarise(outcomes: dict[Draw, float], resolve: Resolve, can_attack: bool) -> Distribution:
+def _summarise(outcomes: dict[Draw, float], resolve: Resolve, can_attack: bool, *, method: Method, unknown: int,
+               samples: int | None, rule: Formula) -> Danger:
     attack: dict[int, float] = defaultdict(float)
     fallen: dict[int, float] = defaultdict(float)
     p_lost = p_falls = e_sealed = e_attack = e_fallen = p_none = 0.0
@@ -224,13 +229,7 @@ def _summarise(outcomes: dict[Draw, float], resolve: Resolve, can_attack: bool) 
         e_sealed += p * sealed
         e_attack += p * value
         e_fallen += p * n_fallen
-    return {
-        "attack": dict(sorted(attack.items())),
-        "cities_destroyed": dict(sorted(fallen.items())),
-        "p_no_attack": p_none,
-        "p_city_falls": p_falls,
-        "p_game_lost": p_lost,
-        "expected_attack": e_attack,
-        "expected_cities_destroyed": e_fallen,
-        "expected_wonders_sealed": e_sealed,
-    }
+    return Danger(attack=tuple(sorted(attack.items())), cities_destroyed=tuple(sorted(fallen.items())),
+                  p_no_attack=p_none, p_city_falls=p_falls, p_game_lost=p_lost, expected_attack=e_attack,
+                  expected_cities_destroyed=e_fallen, expected_wonders_sealed=e_sealed, method=method,
+                  unknown=unknown, samples=samples, formula=rule)

@@ -16,7 +16,8 @@ makes the player draw more is not reported: the count says "unless a card makes 
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict
+from dataclasses import dataclass
+from enum import StrEnum
 
 from engine.core import Event
 
@@ -28,6 +29,16 @@ HAND = 5  # the cards of a hand, drawn at the end of each turn
 # Above this many unseen Rage cards at the predicted attack, its figures are left to /volfyrion danger:
 # the exact meter stays under ~20 ms up to here (engine/volfyirion/danger.py), and the prompt is composed often.
 CHEAP_UNKNOWN = 6
+
+
+class Unknown(StrEnum):
+    """Why the next attack's turn cannot be known (``volfyirion.next.unknown.<why>``; ``state.house["why"]``).
+    The next end-of-turn reshuffle counts anew after ``unreported`` and ``reshuffled``; ``missing`` stays."""
+
+    UNTRACKED = "untracked"  # a game saved before the bot counted the House Deck
+    UNREPORTED = "unreported"  # a card played or removed that was never reported acquired
+    RESHUFFLED = "reshuffled"  # a reshuffle during the turn
+    MISSING = "missing"  # a reshuffle that was due did not come: the deck holds cards the bot was not told about
 
 
 def new_house() -> HouseCount:
@@ -50,19 +61,19 @@ def left_the_deck(state: VolfState, *, reported: bool) -> None:
         if state.house["cards"] is not None:
             state.house["cards"] -= 1
     else:
-        _lost_count(state.house, "unreported")
+        _lost_count(state.house, Unknown.UNREPORTED)
 
 
 def reshuffled_during_turn(state: VolfState) -> None:
     """A card's draw made the player reshuffle during the turn: how many were drawn is not reported."""
     if state.house:
-        _lost_count(state.house, "reshuffled")
+        _lost_count(state.house, Unknown.RESHUFFLED)
 
 
-def _lost_count(house: HouseCount, why: str) -> None:
+def _lost_count(house: HouseCount, why: Unknown) -> None:
     """The draw pile can no longer be counted, until the next end-of-turn reshuffle counts it anew."""
     house["draw"] = None
-    house["why"] = why
+    house["why"] = why.value  # the stored state holds plain JSON
 
 
 def end_of_turn_draw(state: VolfState, reshuffled: bool, events: list[Event]) -> None:
@@ -81,59 +92,58 @@ def end_of_turn_draw(state: VolfState, reshuffled: bool, events: list[Event]) ->
     elif due:
         events.append(Event("volfyirion.event.house_reshuffle_missing", left=draw))
         house["cards"] = house["draw"] = None
-        house["why"] = "missing"
+        house["why"] = Unknown.MISSING.value
     elif draw is not None:
         house["draw"] = draw - HAND
 
 
-class AttackFigures(TypedDict):
-    """The danger meter's two figures for the predicted attack, and the Rage Pile's size then."""
+@dataclass(frozen=True, slots=True)
+class AttackChances:
+    """The danger meter's two figures for the predicted attack, the Rage Pile grown to ``size``."""
 
+    size: int
     p_city_falls: float
     p_game_lost: float
-    size: int
 
 
-class NextAttack(TypedDict):
-    """When the next reshuffle, and so the next attack, comes (``next_attack``); only ``known`` and ``why`` when
-    it cannot be said."""
+@dataclass(frozen=True, slots=True)
+class NextAttack:
+    """When the next reshuffle — and so the next attack — comes (``next_attack``): known, or ``why`` not.
 
-    known: bool
-    why: str | None
-    draw: NotRequired[int]
-    cards: NotRequired[int | None]
-    turn: NotRequired[int]
-    turns: NotRequired[int]
-    danger: NotRequired[AttackFigures | None]
+    ``draw``: the cards left to draw; ``cards``: the House Deck's size; ``turn``: the turn whose end-of-turn draw
+    reshuffles, ``turns`` from now; ``chances``: that attack's figures (None when too costly to say here)."""
+
+    why: Unknown | None
+    draw: int = 0
+    cards: int = 0
+    turn: int = 0
+    turns: int = 0
+    chances: AttackChances | None = None
+
+    @property
+    def known(self) -> bool:
+        return self.why is None
 
 
 def next_attack(state: VolfState) -> NextAttack:
-    """``known``: whether it can be said; ``draw`` and ``cards``: the House Deck's count (see above).
-
-    ``turn``: the turn whose end-of-turn draw reshuffles (this one when fewer than 5 are left to draw), if
-    nothing makes the player draw more; ``turns``: how many turns from now. ``danger``: the meter's two figures
-    for that attack (a city falls, the game is lost), the Rage Pile grown by a card at each turn's start
-    (V-3.1a) and nothing else changed; None when too costly to say here. ``why`` when not known: ``untracked``
-    (a game saved before the bot counted), ``unreported`` (a card played or removed that was never reported
-    acquired), ``reshuffled`` (a reshuffle during the turn) — both counted anew at the next end-of-turn
-    reshuffle —, ``missing`` (a reshuffle that was due did not come: the deck holds cards the bot was not told
-    about, for the rest of the game)."""
+    """The turn whose end-of-turn draw reshuffles (this one when fewer than 5 are left to draw), if nothing makes
+    the player draw more, with that attack's chances: the Rage Pile grown by a card at each turn's start (V-3.1a)
+    and nothing else changed. Or why it cannot be known (``Unknown``)."""
     house = state.house
     if not house:
-        return {"known": False, "why": "untracked"}
-    if house["draw"] is None:
-        return {"known": False, "why": house.get("why", "unreported")}
-    draw = house["draw"]
+        return NextAttack(Unknown.UNTRACKED)
+    draw, cards = house["draw"], house["cards"]
+    if draw is None:
+        return NextAttack(Unknown(house.get("why", Unknown.UNREPORTED)))
+    assert cards is not None, "the cycle's count is lost only with the draw pile's"
     turns = draw // HAND
-    return {"known": True, "why": None, "draw": draw, "cards": house["cards"], "turn": state.turn + turns,
-            "turns": turns, "danger": _figures(state, turns)}
+    return NextAttack(None, draw, cards, state.turn + turns, turns, _chances(state, turns))
 
 
-def _figures(state: VolfState, turns: int) -> AttackFigures | None:
+def _chances(state: VolfState, turns: int) -> AttackChances | None:
     later = state.clone()
     later.rage_size += turns
     if later.unknown_in_pile > CHEAP_UNKNOWN or not later.standing():
         return None
     report = danger(later, method="exact")
-    return {"p_city_falls": report["p_city_falls"], "p_game_lost": report["p_game_lost"],
-            "size": later.rage_size}
+    return AttackChances(later.rage_size, report.p_city_falls, report.p_game_lost)

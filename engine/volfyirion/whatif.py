@@ -4,7 +4,7 @@ Everything here is computed through the engine itself — ``danger`` for the Rag
 ``RULES.apply`` for an action's effect — so any change to the attack's arithmetic (V-4.3, V-5.3) flows
 through unchanged:
 
-- ``danger_report``: the meter now, whether an attack can come at all this turn (the token on its Lair
+- ``danger_meter``: the meter now, whether an attack can come at all this turn (the token on its Lair
   means it cannot: V-3.4, V-4), and the meter once the top card is put aside (V-2.2), before paying for it;
 - ``removal_outcomes``: at an attack that asks which Troop to remove (V-4.1), which cities fall for each
   choice (later choices of the same attack taken at their best for the player).
@@ -12,7 +12,7 @@ through unchanged:
 
 from __future__ import annotations
 
-from typing import TypedDict
+from dataclasses import dataclass
 
 from engine.core import Action, RuleError
 
@@ -20,11 +20,11 @@ from .danger import Danger, danger
 from .rules import RULES
 from .state import CHOOSE_BUILDING, CHOOSE_TROOP, VolfState
 
-SUMMARY_KEYS = ("p_city_falls", "p_game_lost", "expected_attack", "p_no_attack")
 
-
-class DangerReport(TypedDict):
-    """``danger_report``: the meter now, and once the top card is put aside."""
+@dataclass(frozen=True, slots=True)
+class DangerMeter:
+    """``/volfyrion danger``: the meter now; whether an attack can come this turn at all (not while the token is
+    on its Lair, unless the player reshuffles); the meter with the top card put aside, when that is possible."""
 
     now: Danger
     attack_this_turn: bool
@@ -32,53 +32,52 @@ class DangerReport(TypedDict):
     putaside_top_known: bool
 
 
-class RemovalOutcome(TypedDict):
-    """One choice of a Troop to remove (``removal_outcomes``)."""
+@dataclass(frozen=True, slots=True)
+class Removal:
+    """Taking the Troop of ``city`` (V-4.1): the cities this attack then destroys, whether the game is lost, and
+    the attack's value (None when no Command card attacks)."""
 
     city: str
-    fallen: list[str]  # the cities this attack would destroy after it
+    fallen: tuple[str, ...]
     lost: bool
-    attack: int | None  # None when no Command card attacks
+    attack: int | None
 
 
-def danger_report(state: VolfState, *, seed: int = 0, method: str = "auto") -> DangerReport:
-    """The meter now (``DangerReport``).
-
-    ``now`` is the meter for an attack at the end of this turn whether or not the token is away;
-    ``attack_this_turn`` is False while the token is on its Lair (no attack can come this turn unless the
-    player reshuffles). ``putaside`` is the meter after putting the top card aside (6 BP or 6 KP), when
-    that is possible now: the known top card leaves, or else one unseen card does.
-    """
-    now = danger(state, seed=seed, method=method)
-    report: DangerReport = {"now": now, "attack_this_turn": state.token == "rage_pile", "putaside": None,
-                              "putaside_top_known": state.rage_top is not None}
-    if state.rage_size > 0 and "putaside" in state.waiting.legal:
-        try:
-            after = RULES.apply(state, Action("putaside", paid="battle")).state
-        except RuleError:
-            return report
-        report["putaside"] = danger(after, seed=seed, method=method)
-    return report
+def danger_meter(state: VolfState, *, seed: int = 0, method: str = "auto") -> DangerMeter:
+    """The meter now (``DangerMeter``): ``now`` for an attack at the end of this turn whether or not the token is
+    away, ``putaside`` once the top card is put aside (6 BP or 6 KP): the known top card leaves, or else one
+    unseen card does."""
+    return DangerMeter(danger(state, seed=seed, method=method), state.token == "rage_pile",
+                       _putaside(state, seed, method), state.rage_top is not None)
 
 
-def removal_outcomes(state: VolfState) -> list[RemovalOutcome]:
-    """For each city the player may take a Troop from (V-4.1), a ``RemovalOutcome``: the cities this attack would destroy after that choice, whether the game would be lost,
-    and the attack's value (None when no Command card attacks). Empty unless the engine waits for that
-    choice. Buildings never change the attack, so their choice gets no what-if."""
+def _putaside(state: VolfState, seed: int, method: str) -> Danger | None:
+    """The meter on the state the engine reaches once the top card is put aside, when that is possible now."""
+    if state.rage_size == 0 or "putaside" not in state.waiting.legal:
+        return None
+    try:
+        after = RULES.apply(state, Action("putaside", paid="battle")).state
+    except RuleError:
+        return None
+    return danger(after, seed=seed, method=method)
+
+
+def removal_outcomes(state: VolfState) -> tuple[Removal, ...]:
+    """A ``Removal`` for each city the player may take a Troop from (V-4.1); empty unless the engine waits for
+    that choice. Buildings never change the attack, so their choice gets no what-if."""
     if state.phase != CHOOSE_TROOP:
-        return []
+        return ()
     standing_before = {c["name"] for c in state.standing()}
-    outcomes: list[RemovalOutcome] = []
+    outcomes: list[Removal] = []
     for city in state.waiting.params.get("cities", []):
         best = _best_ending(state, Action("choose", city=city))
         if best is None:
             continue
         final, attack = best
-        fallen = [c["name"] for c in final.cities if c["destroyed"] and c["name"] in standing_before]
+        fallen = tuple(c["name"] for c in final.cities if c["destroyed"] and c["name"] in standing_before)
         result = final.result() if final.finished else None
-        outcomes.append({"city": city, "fallen": fallen, "lost": result is not None and result.outcome == "lost",
-                         "attack": attack})
-    return outcomes
+        outcomes.append(Removal(city, fallen, result is not None and result.outcome == "lost", attack))
+    return tuple(outcomes)
 
 
 # The attack line's keys, one per reading of the difficulty bonus (engine/volfyirion/attack.py).

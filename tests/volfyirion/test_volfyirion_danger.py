@@ -9,7 +9,8 @@ from volfyirion_helpers import attack, grow_pile, new, push
 
 from engine.core import RuleError
 from engine.volfyirion import CATALOG, SOLO_ASSET_DECK, danger
-from engine.volfyirion.danger import EXACT_LIMIT, _resolver
+from engine.volfyirion.danger import EXACT_LIMIT, Formula, Method, _resolver
+from engine.volfyirion.summary import BonusReading, Difficulty
 
 
 def test_danger_exact_one_unknown_card_by_hand():
@@ -19,15 +20,16 @@ def test_danger_exact_one_unknown_card_by_hand():
     # Normal, bonus flat (V-4.3): attack = cost + 0 destroyed cities + 1. A city falls only if the card is a
     # Command of cost ≥ 7 (7 + 1 = 8 pays for Tylaris's 8).
     seven = sum(n for name, n in SOLO_ASSET_DECK.items() if CATALOG[name].type == "command" and CATALOG[name].cost >= 7)
-    assert report["p_city_falls"] == pytest.approx(seven / deck)
+    assert report.p_city_falls == pytest.approx(seven / deck)
     non_command = sum(n for name, n in SOLO_ASSET_DECK.items() if CATALOG[name].type != "command")
-    assert report["p_no_attack"] == pytest.approx(non_command / deck) == pytest.approx(27 / 62)
+    assert report.p_no_attack == pytest.approx(non_command / deck) == pytest.approx(27 / 62)
     cost_one = sum(n for name, n in SOLO_ASSET_DECK.items() if CATALOG[name].type == "command" and CATALOG[name].cost == 1)
-    assert report["attack"][1 + 1] == pytest.approx(float(Fraction(cost_one, deck)))
-    assert 1 not in report["attack"]
-    assert (report["reading"], report["d"], report["destroyed"], report["bonus"]) == ("flat", 1, 0, 1)
-    assert sum(report["attack"].values()) == pytest.approx(1.0)
-    assert report["p_game_lost"] == 0 and report["method"] == "exact" and report["unknown"] == 1
+    attack = dict(report.attack)
+    assert attack[1 + 1] == pytest.approx(float(Fraction(cost_one, deck)))
+    assert 1 not in attack and [v for v, _ in report.attack] == sorted(attack)  # in increasing value
+    assert report.formula == Formula(BonusReading.FLAT, Difficulty.NORMAL, d=1, destroyed=0, bonus=1)
+    assert sum(attack.values()) == pytest.approx(1.0)
+    assert report.p_game_lost == 0 and report.method == Method.EXACT and report.unknown == 1
 
 
 def test_danger_counts_the_known_top_card_and_excludes_known_copies():
@@ -35,12 +37,12 @@ def test_danger_counts_the_known_top_card_and_excludes_known_copies():
     grow_pile(record, 2)
     attack(record, ["Book of Wisdom", "Stab"])  # Book of Wisdom (8) on top, Vahylea gone, 1 unknown card
     report = danger(record.state, method="exact")
-    assert report["unknown"] == 1
-    assert report["p_no_attack"] == 0  # the known Command card always attacks
-    assert min(report["attack"]) == 8 + 1  # easy, flat: + 1 for the destroyed Vahylea
-    assert report["bonus"] == 1
+    assert report.unknown == 1
+    assert report.p_no_attack == 0  # the known Command card always attacks
+    assert min(dict(report.attack)) == 8 + 1  # easy, flat: + 1 for the destroyed Vahylea
+    assert report.formula.bonus == 1
     # 9 already destroys Tylaris (8) whatever comes with it: the danger is certain.
-    assert report["p_city_falls"] == pytest.approx(1.0)
+    assert report.p_city_falls == pytest.approx(1.0)
     # Stab is put aside and Book of Wisdom is on top: neither can be the unknown card.
     pool = record.state.unseen_deck()
     assert "Book of Wisdom" not in pool and pool["Stab"] == 1
@@ -57,11 +59,11 @@ def test_danger_exact_and_monte_carlo_agree(extra_turns, troops):
         push(record, "end")
     exact = danger(record.state, method="exact")
     mc = danger(record.state, method="montecarlo", samples=20000, seed=3)
-    assert mc["method"] == "montecarlo" and mc["samples"] == 20000
+    assert mc.method == Method.MONTECARLO and mc.samples == 20000 and exact.samples is None
     for field in ("p_city_falls", "p_game_lost", "p_no_attack"):
-        assert mc[field] == pytest.approx(exact[field], abs=0.02)
-    assert mc["expected_wonders_sealed"] == pytest.approx(exact["expected_wonders_sealed"], abs=0.05)
-    assert mc["expected_attack"] == pytest.approx(exact["expected_attack"], rel=0.03)
+        assert getattr(mc, field) == pytest.approx(getattr(exact, field), abs=0.02)
+    assert mc.expected_wonders_sealed == pytest.approx(exact.expected_wonders_sealed, abs=0.05)
+    assert mc.expected_attack == pytest.approx(exact.expected_attack, rel=0.03)
     assert danger(record.state, method="montecarlo", samples=500, seed=9) == danger(
         record.state, method="montecarlo", samples=500, seed=9)
 
@@ -81,13 +83,13 @@ def test_danger_models_the_player_removing_the_troops_that_best_protect_the_citi
 
 def test_danger_auto_method_and_edge_cases():
     record = new()
-    assert danger(record.state)["method"] == "exact"
+    assert danger(record.state).method == Method.EXACT
     while record.state.unknown_in_pile <= EXACT_LIMIT:
         push(record, "end")
-    assert danger(record.state, samples=2000)["method"] == "montecarlo"
+    assert danger(record.state, samples=2000).method == Method.MONTECARLO
     empty = new()
     push(empty, "putaside", paid="battle")
     report = danger(empty.state)
-    assert report["p_city_falls"] == 0 and report["attack"] == {0: 1.0}
+    assert report.p_city_falls == 0 and report.attack == ((0, 1.0),) and report.cities_destroyed == ((0, 1.0),)
     with pytest.raises(RuleError, match="bad_method"):
         danger(record.state, method="guess")

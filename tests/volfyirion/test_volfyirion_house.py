@@ -8,17 +8,17 @@ from volfyirion_helpers import events, new, push
 
 from engine.core import GameRecord, RuleError
 from engine.volfyirion import RULES, danger
-from engine.volfyirion.house import CHEAP_UNKNOWN, next_attack
+from engine.volfyirion.house import CHEAP_UNKNOWN, AttackChances, NextAttack, Unknown, next_attack
 from engine.volfyirion.state import VolfState
 
 
 def test_v3_4_a_ten_card_house_deck_first_reshuffles_in_the_draw_at_the_end_of_turn_2():
     record = new(difficulty="normal")
     found = next_attack(record.state)
-    assert found["known"] and (found["draw"], found["cards"], found["turn"], found["turns"]) == (5, 10, 2, 1)
+    assert found.known and (found.draw, found.cards, found.turn, found.turns) == (5, 10, 2, 1)
     push(record, "end")
     found = next_attack(record.state)
-    assert (found["draw"], found["turn"], found["turns"]) == (0, 2, 0)
+    assert (found.draw, found.turn, found.turns) == (0, 2, 0)
     step = push(record, "end", reshuffled=True)  # as counted: nothing said about the count
     assert not events(step, "house_reshuffle_early") and record.state.house == {"cards": 10, "draw": 5}
 
@@ -27,43 +27,43 @@ def test_v3_4_acquisitions_wait_in_the_discard_pile_and_cards_played_leave_the_d
     record = new(difficulty="normal")
     push(record, "acquire", card="Elite Trooper")
     push(record, "acquire", card="Shrewd Deal")
-    assert next_attack(record.state)["turn"] == 2  # bought cards go to the discard: the draw pile is the same
+    assert next_attack(record.state).turn == 2  # bought cards go to the discard: the draw pile is the same
     push(record, "end")
     push(record, "end", reshuffled=True)
     push(record, "reveal", cards=["Stab", "Guard"])
     found = next_attack(record.state)  # turn 3: 12 cards, 7 to draw: 5 at the end of turn 3, the rest short
-    assert (found["cards"], found["draw"], found["turn"]) == (12, 7, 4)
+    assert (found.cards, found.draw, found.turn) == (12, 7, 4)
     push(record, "play", card="Elite Trooper", city="Tylaris")  # from hand into a city: out of the deck
-    assert next_attack(record.state)["cards"] == 11
+    assert next_attack(record.state).cards == 11
 
 
 def test_v3_4_the_figures_are_the_meter_of_the_pile_grown_by_a_card_a_turn():
     record = new(difficulty="normal")
-    figures = next_attack(record.state)["danger"]
+    chances = next_attack(record.state).chances
     grown = record.state.clone()
     grown.rage_size += 1  # turn 2 starts with a Rage card (V-3.1a)
     meter = danger(grown)
-    assert figures == {"p_city_falls": meter["p_city_falls"], "p_game_lost": meter["p_game_lost"], "size": 2}
+    assert chances == AttackChances(size=2, p_city_falls=meter.p_city_falls, p_game_lost=meter.p_game_lost)
     big = record.state.clone()
     big.rage_size = CHEAP_UNKNOWN + 1
     big.house = {"cards": 10, "draw": 0}
-    assert next_attack(big)["known"] and next_attack(big)["danger"] is None  # left to /volfyrion danger
+    assert next_attack(big).known and next_attack(big).chances is None  # left to /volfyrion danger
 
 
 def test_v3_4_a_card_played_that_was_never_reported_acquired_cannot_be_counted_until_the_next_reshuffle():
     record = new(difficulty="normal")
     push(record, "play", card="Elite Trooper", city="Tylaris")
-    assert next_attack(record.state) == {"known": False, "why": "unreported"}
+    assert next_attack(record.state) == NextAttack(Unknown.UNREPORTED) and not next_attack(record.state).known
     push(record, "end")
     push(record, "end", reshuffled=True)  # counted anew from the reshuffle at the end of a turn
     push(record, "reveal", cards=["Stab", "Shrewd Deal", "Library"])
-    assert next_attack(record.state)["known"] and record.state.house["draw"] == 5
+    assert next_attack(record.state).known and record.state.house["draw"] == 5
 
 
 def test_v3_4_a_reshuffle_during_the_turn_cannot_be_counted():
     record = new(difficulty="normal")
     push(record, "reshuffle")
-    assert next_attack(record.state) == {"known": False, "why": "reshuffled"}
+    assert next_attack(record.state) == NextAttack(Unknown.RESHUFFLED)
 
 
 def test_v3_4_a_reshuffle_that_was_due_and_did_not_come_makes_it_unknowable():
@@ -71,9 +71,9 @@ def test_v3_4_a_reshuffle_that_was_due_and_did_not_come_makes_it_unknowable():
     push(record, "end")
     step = push(record, "end")  # 0 left to draw, yet no reshuffle: cards the bot was not told about
     assert events(step, "house_reshuffle_missing") == [{"left": 0}]
-    assert next_attack(record.state) == {"known": False, "why": "missing"}
+    assert next_attack(record.state) == NextAttack(Unknown.MISSING)
     push(record, "end", reshuffled=True)
-    assert next_attack(record.state) == {"known": False, "why": "missing"}  # the deck's size stays unknown
+    assert next_attack(record.state) == NextAttack(Unknown.MISSING)  # the deck's size stays unknown
 
 
 def test_v3_4_a_reshuffle_earlier_than_counted_is_said_and_counted_anew():
@@ -88,7 +88,7 @@ def test_v3_4_a_game_saved_before_the_count_says_it_cannot_be_known_and_replays_
     push(record, "end")
     saved = record.state.to_json()
     del saved["house"]
-    assert next_attack(VolfState.from_json(saved)) == {"known": False, "why": "untracked"}
+    assert next_attack(VolfState.from_json(saved)) == NextAttack(Unknown.UNTRACKED)
     # Replayed from its actions (as a stored game is), the same game counts its House Deck from the start.
     replayed = GameRecord(RULES, {"difficulty": "normal"}, seed=1)
     push(replayed, "end")

@@ -280,7 +280,7 @@ async def show_danger(service: GameService, interaction: Interaction, *, game_id
     row, record = await record_to_look_at(service, interaction.channel_id, KIND, VolfState, game_id)
     await think(interaction)
     lg = lang(interaction)
-    from engine.volfyirion.figures import danger_meter
+    from engine.volfyirion.whatif import danger_meter
 
     # The same seed for the headline and its details: the Monte Carlo figures agree between the two.
     report = await asyncio.to_thread(danger_meter, record.state, seed=row.seed ^ row.ply)
@@ -352,12 +352,13 @@ class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
     def extra_fields(self, step: Step[VolfState], lg: str) -> list[tuple[str, str]]:
         """At each turn's prompt: when the next reshuffle, so the next attack, comes (V-3.4). At an attack that
         asks which Troop to remove: which city falls for each choice (V-4.1)."""
-        from engine.volfyirion.figures import next_attack_figures, removal_figures
+        from engine.volfyirion.house import next_attack
         from engine.volfyirion.state import TURN
+        from engine.volfyirion.whatif import removal_outcomes
 
         if step.state.phase == TURN:
-            return [(t(lg, "volfyirion.next.name"), next_attack_lines(lg, next_attack_figures(step.state)))]
-        outcomes = removal_figures(step.state)
+            return [(t(lg, "volfyirion.next.name"), next_attack_lines(lg, next_attack(step.state)))]
+        outcomes = removal_outcomes(step.state)
         return [(t(lg, "whatif.choose.name"), removal_lines(lg, outcomes))] if outcomes else []
 
     def board(self, summary: VolfyirionSummary, lang: str = "en") -> bytes:

@@ -11,7 +11,9 @@ from ...i18n import t
 from ...render.embeds import notice_embed
 
 if TYPE_CHECKING:  # the command group imports this module at start, before any game loads the engine
-    from engine.volfyirion.figures import Danger, DangerMeter, NextAttack, Removal
+    from engine.volfyirion.danger import Danger
+    from engine.volfyirion.house import NextAttack
+    from engine.volfyirion.whatif import DangerMeter, Removal
 
 BAR_WIDTH = 16  # characters for the most likely attack value
 EIGHTHS = " ▏▎▍▌▋▊▉"

@@ -124,36 +124,38 @@ def engine_names(key: str, template: str) -> set[str]:
     return {inverse.get(name, name) for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
-def variant_key(key: str, params: dict[str, Any]) -> str:
+def variant_key(key: str, params: dict[str, Any], registered: _Registered | None = None) -> str:
     """``key`` or, at an edge its plain sentence gets wrong, the variant that says it right."""
-    pick = _registered().words.variants.get(key)
+    registered = registered or _registered()
+    pick = registered.words.variants.get(key)
     if pick is not None:
         name = pick(params)
-        if name and has(f"{key}.{name}"):
+        if name and f"{key}.{name}" in registered.texts["en"]:
             return f"{key}.{name}"
     return key
 
 
 def t(lang: str, key: str, /, **params: Any) -> str:
     """The sentence for ``key`` in ``lang`` (English if the key has no translation, the key itself if unknown)."""
-    return _say(catalog_texts(), lang, key, params)
+    return _say(_registered(), lang, key, params)
 
 
-def _say(texts: dict[str, dict[str, str]], lang: str, key: str, params: dict[str, Any]) -> str:
-    base, key = key, variant_key(key, params)
+def _say(registered: _Registered, lang: str, key: str, params: dict[str, Any]) -> str:
+    texts = registered.texts
+    base, key = key, variant_key(key, params, registered)
     template = texts.get(lang, {}).get(key) or texts["en"].get(key)
     if template is None:
         return key
     # Card ids are the game's: the key says which (``<game>.…``, ``action.<game>.…``) unless a param does.
-    known = _registered().games
+    known = registered.games
     game = next((part for part in key.split(".") if part in known), "")
     named = params.get("game")
     game = named if isinstance(named, str) and named in known else game
-    renames = param_names(base)
+    renames = registered.words.param_names.get(base, {})
     rendered: dict[str, Any] = {}
     for name, value in params.items():
-        rendered[renames.get(name, name)] = _Said(render_param(lang, renames.get(name, name), value, game=game,
-                                                               params=params))
+        name = renames.get(name, name)
+        rendered[name] = _Said(render_param(lang, name, value, game=game, params=params, registered=registered))
     for name in ("steps", "change"):  # the size of a move back, for the ``.back`` variants
         n = _num(params, name)
         if n is not None:
@@ -211,18 +213,19 @@ def start_commands(lang: str) -> str:
     return f" {t(lang, 'word.or')} ".join(f"`/{g.command} start`" for g in games.GAMES)
 
 
-def render_param(lang: str, name: str, value: Any, *, game: str, params: dict[str, Any] | None = None) -> Any:
+def render_param(lang: str, name: str, value: Any, *, game: str, params: dict[str, Any] | None = None,
+                 registered: _Registered | None = None) -> Any:
     params = params or {}
-    registered = _registered()
+    registered = registered or _registered()
     words, plugin = registered.words, registered.games.get(game)
     if name in words.card_params and _is_ids(value):
         if isinstance(value, (list, tuple)):
-            return list_text(lang, (card_name(lang, game, v) for v in value))
+            return list_text(lang, (card_name(lang, game, v, plugin) for v in value))
         if isinstance(value, str) and plugin is not None and plugin.words.split_cards and "," in value:
             from engine.core import split_list
 
-            return list_text(lang, (card_name(lang, game, v) for v in split_list(value)))
-        return card_name(lang, game, value) if value is not None else "—"
+            return list_text(lang, (card_name(lang, game, v, plugin) for v in split_list(value)))
+        return card_name(lang, game, value, plugin) if value is not None else "—"
     for other in registered.games.values():  # a game's own parameters (die faces, effects, …)
         render = other.words.render
         if render is not None:
@@ -267,10 +270,11 @@ def list_text(lang: str, items: Iterable[str]) -> str:
     return ("、" if lang == "ja" else ", ").join(items) or "—"
 
 
-def card_name(lang: str, game: str, card_id: Any) -> str:
-    """The card's name in ``lang`` (the id itself when it is no card of ``game``)."""
+def card_name(lang: str, game: str, card_id: Any, plugin: AnyGame | None = None) -> str:
+    """The card's name in ``lang`` (the id itself when it is no card of ``game``, whose plugin is ``plugin``
+    when the caller has it)."""
     card_id = str(card_id)
-    plugin = _registered().games.get(game)
+    plugin = plugin or _registered().games.get(game)
     name = plugin.words.card_name(lang, card_id) if plugin is not None else None
     return card_id if name is None else name
 

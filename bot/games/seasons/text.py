@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ...i18n import _num, _sign, has, list_text, t
@@ -53,14 +53,19 @@ def die_text(lang: str, season: str, die: Any) -> str:
 
 
 def die_mark(season: str, die: Any) -> dict[str, Any] | None:
-    """The shortest face that only this die of ``season`` has (None for no die of it)."""
-    from engine.seasons.faces import dice_numbers, die_faces
-
+    """The shortest face that only this die of ``season`` has (None for no die of it). The same dict for the
+    same die every time: not to be changed."""
     try:
-        number = int(die)
-        faces = die_faces(season, number)
+        return _die_mark(season, int(die))
     except (KeyError, TypeError, ValueError):
         return None
+
+
+@cache  # the box's dice never change; every reply with a die asks again
+def _die_mark(season: str, number: int) -> dict[str, Any]:
+    from engine.seasons.faces import dice_numbers, die_faces
+
+    faces = die_faces(season, number)
     others = [f for d in dice_numbers(season) if d != number for f in die_faces(season, d)]
     unique = [f for f in faces if f not in others] or list(faces)
     return min(unique, key=lambda f: len(face_text("en", f)))

@@ -24,31 +24,34 @@ from bench.common import percentile
 from bot import collector
 from bot.standin import StandIn
 
-# (commands per channel at 1 channel, at 200 channels, appends at 200 writers, resume runs, startup runs)
+# (commands per channel at 1 channel, at MOST channels, appends at 200 writers, resume runs, startup runs)
 SCALES = {"full": (150, 5, 2000, 7, 3), "quick": (6, 1, 200, 1, 1)}
 MOST = 200
+# The channels of the crowded load: quick mode is a smoke run, and MOST channels are most of its time.
+CHANNELS = {"full": MOST, "quick": 20}
 RESUME_SIZES = (50, 5000)  # quick: 50 and 500
 STARTUP_GAMES = 10_000
 
 
-async def load(per_one: int, per_most: int, workdir: Path) -> dict[str, Any]:
-    """The no-op, the durable no-op (1 channel) and the bot at 1 and 200 channels, as bench_bot plays them."""
-    scale = bench_bot.Scale(runs=1, levels={1: per_one, MOST: per_most}, resume_sizes=(), resume_runs=0,
+async def load(per_one: int, per_most: int, most: int, workdir: Path) -> dict[str, Any]:
+    """The no-op, the durable no-op (1 channel) and the bot at 1 and ``most`` channels, as bench_bot plays
+    them (the figures keep the names of MOST channels, whatever ``most`` is)."""
+    scale = bench_bot.Scale(runs=1, levels={1: per_one, most: per_most}, resume_sizes=(), resume_runs=0,
                             cached_games=0, startup_games=0, startup_runs=0)
     bench_bot.NOFSYNC_UP_TO = 0  # the bot without fsync is not a guard rail
-    world = bench_bot.crowded_world(MOST)
+    world = bench_bot.crowded_world(most)
     channels = [c for c in world.guilds[0].channels if c.name.startswith("bench-")]
     users = [u for u in world.users if u.name.startswith("bench-player-")]
     seasons, volfyirion = bench_bot.seasons_stream(), bench_bot.volfyirion_stream()
     streams = (seasons + volfyirion, volfyirion + seasons)
-    tables = [bench_bot.Table(channels[i], users[i], streams[i % 2]) for i in range(MOST)]
+    tables = [bench_bot.Table(channels[i], users[i], streams[i % 2]) for i in range(most)]
     results: dict[tuple[str, int], list[Any]] = defaultdict(list)
     with bench_bot.collected_logs():
         async with StandIn(world) as standin:
             _, late = await bench_bot._load_runs(standin, scale, tables, workdir / "load.sqlite3", results,
                                                  defaultdict(list))
     (noop_one,), (durable,), (bot_one,) = results["noop", 1], results["durable", 1], results["bot", 1]
-    (noop_most,), (bot_most,) = results["noop", MOST], results["bot", MOST]
+    (noop_most,), (bot_most,) = results["noop", most], results["bot", most]
     groups = bot_most.groups
     return {
         "ratio_200": bot_most.rate / noop_most.rate, "bot_200": bot_most.rate, "noop_200": noop_most.rate,
@@ -94,7 +97,7 @@ async def probe(scale: str, resume_dbs: list[Path], startup_db: Path) -> dict[st
     collector.tune()  # the collector as ``python -m bot`` sets it
     with tempfile.TemporaryDirectory(prefix="bench-stack-") as tmp:
         workdir = Path(tmp)
-        return {**await load(per_one, per_most, workdir), **await store(appends, workdir),
+        return {**await load(per_one, per_most, CHANNELS[scale], workdir), **await store(appends, workdir),
                 **await resume(resume_dbs, resume_runs, workdir), **await startup(startup_db, startup_runs, workdir)}
 
 

@@ -7,7 +7,7 @@ import logging
 import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
-from play import play_seasons, play_volfyirion
+from play import play_seasons, play_volfyirion, written_by_the_store
 
 from bot.__main__ import _sync
 from bot.config import Config
@@ -17,16 +17,12 @@ from engine.volfyirion.autoplay import play_game as volfyirion_game
 
 async def test_leaderboard_ranks_margins_and_stats_count_games(driver):
     margins = {}
-    world, store = driver.standin.world, driver.bot.store
     for user, seed in (("player", 7), ("haruka", 8)):
         actions, steps = seasons_game("wizard", "bot", seed, extras=False)
         driver.bot.service._new_seed = lambda seed=seed: seed
         await driver.slash("seasons start", {"difficulty": "wizard", "dice": "bot"}, user=user, channel="lobby")
-        # Whole games through the bot are played in test_bot_games: here the game up to its final score goes
-        # in through the store (as another process would write it), and the bot records the score and result.
-        row = await store.active_game(world.channel("lobby").id)
-        for ply, action in enumerate(actions[:-1]):
-            await store.append_action(row.id, expected_ply=ply, action=action.to_json(), user_id=world.user(user).id)
+        # The game up to its final score through the store; the score through the bot, which records the result.
+        await written_by_the_store(driver, actions[:-1], user=user, channel="lobby")
         await play_seasons(driver, actions[-1:], user=user, channel="lobby", locale="en")
         margins[user] = steps[-1].state.result().margin
     board = await driver.slash("game leaderboard", {"game": "seasons"}, channel="lobby")

@@ -1,7 +1,8 @@
 """One side of bench_stack: issue 26's guard-rail figures, measured by the tree this file is run in.
 
 ``python -m bench.stack_probe SCALE RESUME_DBS STARTUP_DB`` prints one JSON line; ``build SCALE DIR`` first
-writes those databases with this tree's store. bench_stack copies this file
+writes those databases with this tree's store; ``once SCALE DIR`` does both in one interpreter (one run: the
+quick mode, where an interpreter's start is a good part of the time). bench_stack copies this file
 into the baseline's tree too, so both sides are measured by the same code, each with its own bot, store and
 bench helpers (bench_bot, bench_store): only what they share by name is used here.
 """
@@ -132,11 +133,14 @@ async def databases(workdir: Path, quick: bool) -> tuple[list[Path], Path]:
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "build":  # ``build SCALE DIR``: write the databases, print their paths
-        folder = Path(sys.argv[3])
+    if sys.argv[1] in ("build", "once"):  # ``build SCALE DIR``: write the databases, print their paths
+        scale, folder = sys.argv[2], Path(sys.argv[3])
         folder.mkdir(parents=True, exist_ok=True)
-        resume_dbs, startup_db = asyncio.run(databases(folder, sys.argv[2] == "quick"))
-        print(json.dumps({"resume": [str(p) for p in resume_dbs], "startup": str(startup_db)}))
+        resume_dbs, startup_db = asyncio.run(databases(folder, scale == "quick"))
+        if sys.argv[1] == "build":
+            print(json.dumps({"resume": [str(p) for p in resume_dbs], "startup": str(startup_db)}))
+        else:  # ``once SCALE DIR``: and measure on them
+            print(json.dumps(asyncio.run(probe(scale, resume_dbs, startup_db))))
     else:
         scale, resume_dbs, startup_db = sys.argv[1], sys.argv[2], sys.argv[3]
         figures = asyncio.run(probe(scale, [Path(p) for p in resume_dbs.split(",")], Path(startup_db)))

@@ -1,6 +1,7 @@
 """How long the reply pictures take to render, and how big they are.
 
-Run: ``.venv/bin/python -m bench --only images``. Prints, for each case, the median over many renders, warm
+Run: ``.venv/bin/python -m bench --only images`` (``--quick``: one render a case, and only the cases that
+take each path once: a smoke run). Prints, for each case, the median over many renders, warm
 and cold, beside the target (8 ms, issue 26) and the floor (an empty board through the same PNG writer, nothing
 remembered); the same renders by the baseline (bot/render/images.py at commit 3f01f6f, before the pictures were
 split per game, taken from git history at bench time into a temporary module) and by that baseline as drawn
@@ -49,6 +50,9 @@ BASELINE_PATH = "bot/render/images.py"
 ROOT = Path(__file__).resolve().parents[1]
 
 RUNS = 50
+# --quick: one case of each kind of cache a game goes through (remembered, layers, the wheel, cold, nothing).
+QUICK_CASES = ("seasons typical", "seasons new month", "seasons first of a game", "seasons nothing prepared",
+               "volfyirion crowded", "volfyirion first of a game")
 TARGET_MS = 8.0
 
 SEASONS_TYPICAL = {
@@ -135,14 +139,14 @@ def month(summary: dict[str, Any], i: int) -> None:
 
 
 def measure(render: Callable[[dict[str, Any]], bytes], summaries: Summaries,
-            before: Callable[[], None] | None = None) -> tuple[float, int]:
-    """(median ms over RUNS, PNG bytes); ``before`` runs, untimed, before each render. One render first,
+            before: Callable[[], None] | None = None, runs: int = RUNS) -> tuple[float, int]:
+    """(median ms over ``runs``, PNG bytes); ``before`` runs, untimed, before each render. One render first,
     untimed: a picture's first render in a process pays for imports and fonts, which no case is about."""
     if before is not None:
         before()
     png = render(summaries(0))
     times = []
-    for i in range(1, RUNS + 1):
+    for i in range(1, runs + 1):
         summary = summaries(i)
         if before is not None:
             before()
@@ -226,7 +230,7 @@ def new_wheel(previous: ModuleType | None) -> Callable[[], None]:
     return forget
 
 
-def floor_ms() -> float:
+def floor_ms(runs: int = RUNS) -> float:
     """An empty board through the PNG writer with nothing remembered: what any picture drawn anew costs."""
     def empty() -> bytes:
         return picture.png(picture.Image.new("RGB", (picture.WIDTH, picture.HEIGHT), picture.BACKGROUND), palette)
@@ -235,14 +239,14 @@ def floor_ms() -> float:
     # After one picture, as in a running bot: the first big buffers of a process cost page faults (the C
     # allocator maps them fresh until a large block has been freed once), which is not the writer's cost.
     seasons_board(SEASONS_TYPICAL)
-    return measure(lambda _: empty(), same({}), before=picture.clear_caches)[0]
+    return measure(lambda _: empty(), same({}), before=picture.clear_caches, runs=runs)[0]
 
 
-def prepare_ms() -> tuple[float, float, int]:
+def prepare_ms(repeats: int = 3) -> tuple[float, float, int]:
     """(ms for the first steps, ms for all the static layers, steps), every static layer forgotten before:
     what the picture thread draws once a process (the first steps at start, the rest while idle)."""
     first, everything, steps = [], [], 0
-    for _ in range(3):
+    for _ in range(repeats):
         picture.clear_caches()
         start = time.perf_counter()
         picture.prepare(first=True)
@@ -269,15 +273,16 @@ def volfyirion_board(summary: dict[str, Any]) -> bytes:
     return typed_volfyirion_board(VolfyirionSummary.from_json(summary))
 
 
-def main() -> None:
+def main(quick: bool = False) -> None:
     print_machine()
     with baseline_module() as previous:  # None (said why) without it
-        run(previous)
+        run(previous, quick=quick)
 
 
-def run(previous: ModuleType | None) -> None:
-    floor = floor_ms()
-    first_ms, prepare_all_ms, steps = prepare_ms()
+def run(previous: ModuleType | None, *, quick: bool = False) -> None:
+    runs = 1 if quick else RUNS
+    floor = floor_ms(runs)
+    first_ms, prepare_all_ms, steps = prepare_ms(1 if quick else 3)
     seasons_start, volfyirion_start = start_summaries()
     game, everything = forgetting(previous, static=False), forgetting(previous, static=True)
     wheel = new_wheel(previous)
@@ -296,6 +301,8 @@ def run(previous: ModuleType | None) -> None:
         ("volfyirion cold, mid-game", "cold", "volfyirion", same(VOLF_TYPICAL), game),
         ("volfyirion nothing prepared", "-", "volfyirion", same(VOLF_TYPICAL), everything),
     ]
+    if quick:
+        cases = [case for case in cases if case[0] in QUICK_CASES]
     renders = {"seasons": seasons_board, "volfyirion": volfyirion_board}
     old = {} if previous is None else {"seasons": previous.seasons_board, "volfyirion": previous.volfyirion_board}
     rows = []
@@ -303,14 +310,14 @@ def run(previous: ModuleType | None) -> None:
     for name, kind, game_name, summaries, before in cases:
         picture.clear_caches()
         picture.prepare()  # as the bot does at start, on its picture thread
-        median, size = measure(renders[game_name], summaries, before)
+        median, size = measure(renders[game_name], summaries, before, runs)
         if previous is None:
             baseline = original = faster = "unavailable"
         else:
             everything()
-            baseline = measure(old[game_name], summaries, before)[0]
+            baseline = measure(old[game_name], summaries, before, runs)[0]
             with before_issue_12(previous):
-                original = measure(old[game_name], summaries, before)[0]
+                original = measure(old[game_name], summaries, before, runs)[0]
             faster = baseline / median
         met = "n/a" if kind == "-" else "yes" if median <= TARGET_MS else "NO"
         rows.append([name, kind, median, TARGET_MS, floor, baseline, faster, original, size / 1024, met])
@@ -319,7 +326,7 @@ def run(previous: ModuleType | None) -> None:
         ["picture", "cache", "median ms", "target ms", "floor ms", "baseline ms", "x faster", "before 12 ms",
          "PNG KB", "met"],
         rows,
-        notes=[f"medians of {RUNS} renders; floor: an empty board through the PNG writer, nothing remembered",
+        notes=[f"medians of {runs} renders; floor: an empty board through the PNG writer, nothing remembered",
                f"baseline: {BASELINE_PATH} at {BASELINE_COMMIT} (git show, loaded into a temporary module); "
                "before 12: the same without layers and with Pillow's encoder at level 3; all in this run",
                "cold: what one game leaves behind (pictures, layers) forgotten before each render; the "

@@ -1,7 +1,8 @@
 """One side of bench_stack: issue 26's guard-rail figures, measured by the tree this file is run in.
 
 ``python -m bench.stack_probe SCALE RESUME_DBS STARTUP_DB`` prints one JSON line; ``build SCALE DIR`` first
-writes those databases with this tree's store. bench_stack copies this file
+writes those databases with this tree's store; ``once SCALE DIR`` does both in one interpreter (one run: the
+quick mode, where an interpreter's start is a good part of the time). bench_stack copies this file
 into the baseline's tree too, so both sides are measured by the same code, each with its own bot, store and
 bench helpers (bench_bot, bench_store): only what they share by name is used here.
 """
@@ -24,31 +25,34 @@ from bench.common import percentile
 from bot import collector
 from bot.standin import StandIn
 
-# (commands per channel at 1 channel, at 200 channels, appends at 200 writers, resume runs, startup runs)
+# (commands per channel at 1 channel, at MOST channels, appends at 200 writers, resume runs, startup runs)
 SCALES = {"full": (150, 5, 2000, 7, 3), "quick": (6, 1, 200, 1, 1)}
 MOST = 200
+# The channels of the crowded load: quick mode is a smoke run, and MOST channels are most of its time.
+CHANNELS = {"full": MOST, "quick": 20}
 RESUME_SIZES = (50, 5000)  # quick: 50 and 500
 STARTUP_GAMES = 10_000
 
 
-async def load(per_one: int, per_most: int, workdir: Path) -> dict[str, Any]:
-    """The no-op, the durable no-op (1 channel) and the bot at 1 and 200 channels, as bench_bot plays them."""
-    scale = bench_bot.Scale(runs=1, levels={1: per_one, MOST: per_most}, resume_sizes=(), resume_runs=0,
+async def load(per_one: int, per_most: int, most: int, workdir: Path) -> dict[str, Any]:
+    """The no-op, the durable no-op (1 channel) and the bot at 1 and ``most`` channels, as bench_bot plays
+    them (the figures keep the names of MOST channels, whatever ``most`` is)."""
+    scale = bench_bot.Scale(runs=1, levels={1: per_one, most: per_most}, resume_sizes=(), resume_runs=0,
                             cached_games=0, startup_games=0, startup_runs=0)
     bench_bot.NOFSYNC_UP_TO = 0  # the bot without fsync is not a guard rail
-    world = bench_bot.crowded_world(MOST)
+    world = bench_bot.crowded_world(most)
     channels = [c for c in world.guilds[0].channels if c.name.startswith("bench-")]
     users = [u for u in world.users if u.name.startswith("bench-player-")]
     seasons, volfyirion = bench_bot.seasons_stream(), bench_bot.volfyirion_stream()
     streams = (seasons + volfyirion, volfyirion + seasons)
-    tables = [bench_bot.Table(channels[i], users[i], streams[i % 2]) for i in range(MOST)]
+    tables = [bench_bot.Table(channels[i], users[i], streams[i % 2]) for i in range(most)]
     results: dict[tuple[str, int], list[Any]] = defaultdict(list)
     with bench_bot.collected_logs():
         async with StandIn(world) as standin:
             _, late = await bench_bot._load_runs(standin, scale, tables, workdir / "load.sqlite3", results,
                                                  defaultdict(list))
     (noop_one,), (durable,), (bot_one,) = results["noop", 1], results["durable", 1], results["bot", 1]
-    (noop_most,), (bot_most,) = results["noop", MOST], results["bot", MOST]
+    (noop_most,), (bot_most,) = results["noop", most], results["bot", most]
     groups = bot_most.groups
     return {
         "ratio_200": bot_most.rate / noop_most.rate, "bot_200": bot_most.rate, "noop_200": noop_most.rate,
@@ -94,7 +98,7 @@ async def probe(scale: str, resume_dbs: list[Path], startup_db: Path) -> dict[st
     collector.tune()  # the collector as ``python -m bot`` sets it
     with tempfile.TemporaryDirectory(prefix="bench-stack-") as tmp:
         workdir = Path(tmp)
-        return {**await load(per_one, per_most, workdir), **await store(appends, workdir),
+        return {**await load(per_one, per_most, CHANNELS[scale], workdir), **await store(appends, workdir),
                 **await resume(resume_dbs, resume_runs, workdir), **await startup(startup_db, startup_runs, workdir)}
 
 
@@ -129,11 +133,14 @@ async def databases(workdir: Path, quick: bool) -> tuple[list[Path], Path]:
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "build":  # ``build SCALE DIR``: write the databases, print their paths
-        folder = Path(sys.argv[3])
+    if sys.argv[1] in ("build", "once"):  # ``build SCALE DIR``: write the databases, print their paths
+        scale, folder = sys.argv[2], Path(sys.argv[3])
         folder.mkdir(parents=True, exist_ok=True)
-        resume_dbs, startup_db = asyncio.run(databases(folder, sys.argv[2] == "quick"))
-        print(json.dumps({"resume": [str(p) for p in resume_dbs], "startup": str(startup_db)}))
+        resume_dbs, startup_db = asyncio.run(databases(folder, scale == "quick"))
+        if sys.argv[1] == "build":
+            print(json.dumps({"resume": [str(p) for p in resume_dbs], "startup": str(startup_db)}))
+        else:  # ``once SCALE DIR``: and measure on them
+            print(json.dumps(asyncio.run(probe(scale, resume_dbs, startup_db))))
     else:
         scale, resume_dbs, startup_db = sys.argv[1], sys.argv[2], sys.argv[3]
         figures = asyncio.run(probe(scale, [Path(p) for p in resume_dbs.split(",")], Path(startup_db)))

@@ -2,7 +2,9 @@
 
 The running bot rewrites a small heartbeat file (``Config.heartbeat_path``: next to the database, or
 ``SOLO_BOT_HEARTBEAT``) every ``INTERVAL`` seconds from its event loop: the process is up, its loop is not
-stuck, and whether it is connected to Discord (every shard of the process, as ``/readyz`` judges it).
+stuck, and whether it is connected to Discord (every shard of the process, as ``/readyz`` judges it). It is
+also rewritten at once when the connection changes (``CHANGES``), so a lost connection is said without
+waiting for the next beat.
 ``health`` reads it (healthy: written less than ``STALE_AFTER`` seconds ago, connected) and opens the database read-only for its schema version (the file is there, is a
 database, and this code can read it). It exits 0 and prints one line, or exits 1 saying what is wrong.
 A clean stop removes the heartbeat, so a stopped bot is never reported healthy.
@@ -24,6 +26,11 @@ from .config import Config
 
 INTERVAL = 10.0
 STALE_AFTER = 60.0
+# discord.py's events on which what ``connection_problems`` says changes: ready, a shard lost, back, resumed.
+# bot.metrics registers its listeners for the shard events in the bot's constructor, before ``run`` adds these:
+# discord.py schedules an event's listeners as tasks in the order they were added, and asyncio runs them in that
+# order, so the beat an event wakes is written after bot.metrics has counted the change.
+CHANGES = ("on_ready", "on_shard_connect", "on_shard_disconnect", "on_shard_resumed")
 
 
 class Heartbeat:
@@ -48,12 +55,26 @@ class Heartbeat:
         os.replace(scratch, self.path)
 
     async def run(self, bot: Any) -> None:
-        while True:
-            try:
-                self.write(bot)
-            except OSError:  # a full or read-only volume: the health check will say the heartbeat is stale
-                pass
-            await asyncio.sleep(self.interval)
+        changed = asyncio.Event()
+
+        async def on_change(*_: Any) -> None:
+            changed.set()
+
+        listens = hasattr(bot, "add_listener")
+        for event in CHANGES if listens else ():
+            bot.add_listener(on_change, event)
+        try:
+            while True:
+                changed.clear()
+                try:
+                    self.write(bot)
+                except OSError:  # a full or read-only volume: the health check will say the heartbeat is stale
+                    pass
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), self.interval)
+        finally:
+            for event in CHANGES if listens else ():
+                bot.remove_listener(on_change, event)
 
     def clear(self) -> None:
         with contextlib.suppress(OSError):

@@ -11,7 +11,7 @@ from tests.support.seasons_typed import seasons_command
 from tests.support.volfyirion_typed import volfyirion_command
 
 __all__ = ["button", "export", "pictured", "play_seasons", "play_volfyirion", "seasons_command",
-           "volfyirion_command"]
+           "volfyirion_command", "written_by_the_store"]
 
 
 def has_board(reply: Reply) -> bool:
@@ -55,6 +55,19 @@ async def play_seasons(driver: Driver, actions: list[Action], *, use_buttons: bo
         assert not reply.ephemeral, f"{action.to_json()} was refused: {reply.text}"
     assert reply is not None
     return reply
+
+
+async def written_by_the_store(driver: Driver, actions: list[Action], *, channel: Any = None,
+                               user: Any = None) -> None:
+    """``actions`` appended to the channel's game through the store's public API, as another process of the
+    bot would write them: for a test that needs a game near its end, not the whole game played through the bot
+    (the whole games through the bot are tests/bot/test_bot_games.py's). The bot reads them at its next
+    command, as after any other writer."""
+    world, store = driver.standin.world, driver.bot.store
+    row = await store.active_game(world.channel(channel).id)
+    assert row is not None, "no game in the channel"
+    for ply, action in enumerate(actions, start=row.ply):
+        row = await store.append_action(row.id, expected_ply=ply, action=action.to_json(), user_id=world.user(user).id)
 
 
 async def play_volfyirion(driver: Driver, actions: list[Action], **who: Any) -> Reply:

@@ -15,7 +15,15 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from play import button, export, pictured, play_seasons, play_volfyirion, seasons_command
+from play import (
+    button,
+    export,
+    pictured,
+    play_seasons,
+    play_volfyirion,
+    seasons_command,
+    written_by_the_store,
+)
 
 from bot.sessions import summary_json
 from conftest import running_bot
@@ -84,16 +92,22 @@ async def test_volfyirion_lost_game_posts_a_defeat(standin, db_path):
 async def test_restart_in_the_middle_carries_on(standin, db_path):
     actions, steps = seasons_game("wizard", "bot", SEED)
     half = len(actions) // 2
+    # The bot plays a round of actions on each side of the restart; the rest of the game goes in through the
+    # store (the whole game through the bot is test_whole_seasons_game_…), and the bot ends it.
     async with running_bot(standin, db_path) as driver:
         await driver.slash("seasons start", {"difficulty": "wizard", "dice": "bot"})
-        await play_seasons(driver, actions[:half])
+        await written_by_the_store(driver, actions[:half - 3])
+        await play_seasons(driver, actions[half - 3:half])
         before = await driver.slash("game status", {})
-    # A new client, the same database file: buttons drawn before the restart still work.
+    # A new client, the same database file: the game carries on where it was.
     async with running_bot(standin, db_path) as driver:
         status = await driver.slash("game status", {})
         assert status.text == before.text
-        await play_seasons(driver, actions[half:])
+        await play_seasons(driver, actions[half:half + 3])
+        await written_by_the_store(driver, actions[half + 3:-1])
+        await play_seasons(driver, actions[-1:])
         record = await export(driver)
+    assert record["actions"] == [a.to_json() for a in actions]
     assert record["state"] == summary_json(steps[-1].state.summary())
 
 
@@ -134,7 +148,8 @@ async def test_undo_is_repeatable_and_equals_replay(driver):
 async def test_undo_after_the_final_score_reopens_the_game(driver):
     actions, steps = seasons_game("apprentice", "bot", SEED, extras=False)
     await driver.slash("seasons start", {"difficulty": "apprentice", "dice": "bot"})
-    await play_seasons(driver, actions)
+    await written_by_the_store(driver, actions[:-2])  # near the end: the last two actions through the bot
+    await play_seasons(driver, actions[-2:])
     assert (await export(driver))["result"] is not None
     await driver.slash("game undo", {})
     record = await export(driver)
@@ -148,7 +163,8 @@ async def test_game_in_a_thread_posts_the_result_in_the_parent(driver, standin):
     actions, steps = seasons_game("apprentice", "bot", SEED, extras=False)
     thread = standin.world.channel("session")
     await driver.slash("seasons start", {"difficulty": "apprentice", "dice": "bot"}, channel=thread)
-    await play_seasons(driver, actions, channel=thread)
+    await written_by_the_store(driver, actions[:-2], channel=thread)  # near the end: the rest through the bot
+    await play_seasons(driver, actions[-2:], channel=thread)
     # The parent's card may come a moment after the reply on a busy machine: look in the channel itself.
     for _ in range(100):
         parent_posts = [m for m in standin.messages.values() if m.channel_id == thread.parent_id]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 
 import aiohttp
 import pytest
@@ -12,6 +13,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import create_bot
 from bot.config import Config, ConfigError
+from bot.health import Heartbeat
 from bot.store import StaleVersion
 
 
@@ -113,6 +115,37 @@ async def test_readyz_follows_the_shards_and_the_database(standin, db_path):
         code, said = await get("/readyz")
         assert code == 503 and "database" in said, said
         assert (await get("/healthz"))[0] == 200
+
+
+async def test_the_heartbeat_is_rewritten_as_soon_as_the_connection_drops_and_resumes(standin, db_path):
+    """`python -m bot health` reads the heartbeat: a lost shard is written there on the event, not at the next
+    beat (an hour away here, so only the connection's events can rewrite it)."""
+    bot = create_bot(Config(db_path=db_path), seed=lambda: 7)
+    heartbeat = Heartbeat(db_path.with_name("beat.json"), interval=3600.0)
+
+    async def until_connected(connected: bool) -> dict:  # the rewritten file is the awaited event
+        give_up = asyncio.get_running_loop().time() + 30.0
+        while True:
+            with contextlib.suppress(OSError, ValueError):
+                beat = json.loads(heartbeat.path.read_text(encoding="utf-8"))
+                if beat["connected"] is connected:
+                    return beat
+            assert asyncio.get_running_loop().time() < give_up, f"the heartbeat never said connected={connected}"
+            await asyncio.sleep(0.02)
+
+    async with standin.connect(bot):
+        beating = asyncio.create_task(heartbeat.run(bot))
+        try:
+            await until_connected(True)
+            standin.resume_gate.clear()  # the shard reconnects, but its RESUME is held back
+            await standin.drop_connection()
+            assert "shard 0 is disconnected" in (await until_connected(False))["problems"]
+            standin.resume_gate.set()
+            assert (await until_connected(True))["problems"] == []
+        finally:
+            beating.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await beating
 
 
 async def test_the_http_endpoints_are_off_by_default_and_the_port_is_checked(standin, db_path):

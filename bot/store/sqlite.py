@@ -410,38 +410,44 @@ class SqliteStore:
         now = self._clock()
 
         async def append(db: Db) -> GameRow:
-            # Two statements, no read before them: an interaction applied already either finds the game moved
+            # The game's UPDATE and the action's INSERT (and a snapshot's) go to aiosqlite side by side, so its
+            # thread runs them one after the other without waiting for the loop in between: the INSERT's ply is
+            # known beforehand. No read before them: an interaction applied already either finds the game moved
             # on (checked on that path only) or, after an undo brought the game back, trips the unique index on
-            # its id when its action is inserted.
-            rows = await _all(
-                db, "UPDATE games SET ply = ply + 1, revision = revision + 1, status = ?, updated_at = ?"
-                " WHERE id = ? AND ply = ? AND status = 'active' AND (? IS NULL OR revision = ?)"
-                f" RETURNING {_GAME_COLUMNS}",
-                (status, now, game_id, expected_ply, expected_revision, expected_revision),
-            )
+            # its id when its action is inserted. When the UPDATE touches no row, the INSERT's outcome does not
+            # matter: the write fails and the group commit rolls it back.
+            ply = expected_ply + 1
+            statements = [
+                _all(db, "UPDATE games SET ply = ply + 1, revision = revision + 1, status = ?, updated_at = ?"
+                     " WHERE id = ? AND ply = ? AND status = 'active' AND (? IS NULL OR revision = ?)"
+                     f" RETURNING {_GAME_COLUMNS}",
+                     (status, now, game_id, expected_ply, expected_revision, expected_revision)),
+                db.execute("INSERT INTO actions (game_id, ply, action, user_id, created_at, interaction_id)"
+                           " VALUES (?, ?, ?, ?, ?, ?)", (game_id, ply, action_text, user_id, now, interaction_id)),
+            ]
+            if snapshot_text is not None:
+                statements.append(db.execute(
+                    "INSERT OR REPLACE INTO snapshots (game_id, ply, state, created_at) VALUES (?, ?, ?, ?)",
+                    (game_id, ply, snapshot_text, now)))
+            outcomes: list[Any] = await asyncio.gather(*statements, return_exceptions=True)
+            rows, *inserted = outcomes
+            if isinstance(rows, BaseException):
+                raise rows
             if not rows:
-                if interaction_id is not None:
+                # An INSERT that went through shows the interaction's id was not stored before (it is unique).
+                if interaction_id is not None and isinstance(inserted[0], sqlite3.IntegrityError):
                     seen = await _one(db, "SELECT game_id FROM actions WHERE interaction_id = ?", (interaction_id,))
                     if seen is not None:
                         raise AlreadyApplied(game_id=seen[0], interaction_id=interaction_id)
                 raise await _refusal(db, game_id, expected_ply, allowed=("active",),
                                      expected_revision=expected_revision)
             game = game_row(rows[0])
-            try:
-                await db.execute(
-                    "INSERT INTO actions (game_id, ply, action, user_id, created_at, interaction_id)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, game.ply, action_text, user_id, now, interaction_id),
-                )
-            except sqlite3.IntegrityError as exc:
-                if "actions.interaction_id" in str(exc):  # a second delivery racing the first
-                    raise AlreadyApplied(game_id=game_id, interaction_id=interaction_id) from exc
-                raise
-            if snapshot_text is not None:
-                await db.execute(
-                    "INSERT OR REPLACE INTO snapshots (game_id, ply, state, created_at) VALUES (?, ?, ?, ?)",
-                    (game_id, game.ply, snapshot_text, now),
-                )
+            for outcome in inserted:
+                if isinstance(outcome, sqlite3.IntegrityError) and "actions.interaction_id" in str(outcome):
+                    # A second delivery racing the first.
+                    raise AlreadyApplied(game_id=game_id, interaction_id=interaction_id) from outcome
+                if isinstance(outcome, BaseException):
+                    raise outcome
             if finish is not None:
                 await _insert_result(db, game, finish, ended_by=user_id, now=now)
             return game

@@ -50,7 +50,7 @@ from bench.floor import DurableNoop
 from bot import collector
 from bot.app import create_bot
 from bot.config import Config
-from bot.sessions import GameService
+from bot.sessions import SNAPSHOT_EVERY, GameService
 from bot.standin import StandIn, World
 from bot.standin.driver import Driver, NoReply
 from bot.standin.world import Channel, User
@@ -708,14 +708,14 @@ async def bench_resume(scale: Scale, workdir: Path) -> None:
                 rows,
                 [f"medians of {scale.resume_runs} runs; store freshly opened each run (SQLite cache cold, "
                  "OS page cache warm, no background integrity check)", "GameService.record reads the latest snapshot before the last action "
-                 "and only the actions after it (at most 50 rows), so resume is flat in the game's length; "
+                 f"and only the actions after it (at most {SNAPSHOT_EVERY} rows), so resume is flat in the game's length; "
                  "baselines: reading the whole log alone, and the same game with its snapshots deleted "
                  "(a full replay); target: under 5 ms at 5,000 actions"])
     print_table("Bytes per action (after VACUUM)",
                 ["actions", "file bytes/action", "log bytes/action", "snapshot bytes/action", "file KiB"],
                 byte_rows,
                 ["file: (file − empty database) / actions; log: the actions table and its two indexes; "
-                 "snapshots: a Seasons state every 50 actions"])
+                 f"snapshots: a Seasons state every {SNAPSHOT_EVERY} actions"])
 
 
 # -- memory per active game ----------------------------------------------------------------------------------
@@ -779,7 +779,7 @@ async def bench_memory(scale: Scale, workdir: Path) -> None:
                 [[how, per / 1024, per * total / 2**20] for how, per in figures.items()],
                 [f"games at their last move: Seasons {len(seasons_actions) - 1} actions, Volfyirion "
                  f"{len(volf.actions) - 1}; each cached record keeps its actions, its last step and a "
-                 "state every 50 actions", "tracemalloc counts the Python objects allocated; RSS adds the "
+                 f"state every {SNAPSHOT_EVERY} actions", "tracemalloc counts the Python objects allocated; RSS adds the "
                  "allocator's slack and SQLite's page cache filling up as the games are read"])
 
 

@@ -3,7 +3,7 @@
 Run: ``.venv/bin/python -m bench.bench_store`` (``--quick`` for small counts). Each channel holds a game and a
 player who appends the next action as soon as the last one is committed (a closed loop); the figure is actions
 committed per second and the p50/p99 latency of one append (``append_action``: one transaction, the conditional
-UPDATE on the revision, the action row, a snapshot every 50). The floor is the same loop reading the game's row
+UPDATE on the revision, the action row, a snapshot every ``SNAPSHOT_EVERY``). The floor is the same loop reading the game's row
 (``store.game``): one round trip to the database without a transaction or a write, so the ratio is what the
 durable write adds. SQLite is the shipped file (WAL, synchronous=FULL); PostgreSQL is a server this bench starts
 in a temporary directory (bench/pgserver.py) with the distribution's durability (fsync on, synchronous_commit
@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 from bench.common import percentile, print_machine, print_table
+from bot.sessions import SNAPSHOT_EVERY
 from bot.store import GameRow, Store, make_store
 
 LEVELS = (1, 10, 200)
@@ -62,7 +63,7 @@ async def _cell(store: Store, level: int, per: int, base: int) -> dict[str, tupl
         n = game.ply + 1
         return await store.append_action(game.id, expected_ply=game.ply, expected_revision=game.revision,
                                          action={"type": "bench", "n": n}, user_id=7,
-                                         snapshot={"n": n} if n % 50 == 0 else None)
+                                         snapshot={"n": n} if n % SNAPSHOT_EVERY == 0 else None)
 
     async def read(game: GameRow) -> GameRow:
         await store.game(game.id)

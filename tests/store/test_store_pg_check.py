@@ -23,15 +23,15 @@ SEED = 11
 
 
 async def _games(dsn: str) -> dict[str, int]:
-    """A Seasons game under way (30 actions, with snapshots at plies 10 and 20 as the bot stores them every
-    SNAPSHOT_EVERY plies), a short Volfyirion game, an abandoned game: the ids."""
+    """A Seasons game under way (24 actions, fewer than the bot's SNAPSHOT_EVERY, with snapshots at plies 10 and
+    20 put in as the bot stores them), a short Volfyirion game, an abandoned game: the ids."""
     async with PostgresStore(dsn) as store:
         service = GameService(store, seed=lambda: SEED)
         actions, _ = seasons_game("wizard", "table", SEED)
         options = {"difficulty": "wizard", "dice": "table"}
         played = await service.start(kind="seasons", options=options, guild_id=1, channel_id=10,
                                      parent_channel_id=None, owner_id=7)
-        for action in actions[:30]:
+        for action in actions[:24]:
             played = await service.play(10, 7, action)
         for ply in (10, 20):
             state = GameRecord.replay(SEASONS, options, SEED, actions[:ply]).state.to_json()
@@ -92,7 +92,7 @@ async def test_a_gap_in_a_log_and_a_log_the_rules_refuse_fail_the_check(pg_dsn, 
     assert await _check(monkeypatch, pg_dsn) == 1
     err = capsys.readouterr().err
     assert "has 2 problem(s)" in err
-    assert f"game {ids['seasons']}: its live actions are not plies 1…30" in err
+    assert f"game {ids['seasons']}: its live actions are not plies 1…24" in err
     assert f"game {ids['volfyirion']}: its log does not replay" in err
 
 

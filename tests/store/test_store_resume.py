@@ -83,7 +83,7 @@ async def test_resume_reads_the_same_rows_whatever_the_games_length(tmp_path):
             service = GameService(store)
             await service.record(await service.require(CHANNEL))
             reads.append(store.action_rows_read)
-    assert reads == [30, 30]
+    assert reads[0] == reads[1] == 130 - (129 // SNAPSHOT_EVERY) * SNAPSHOT_EVERY  # the same tail after its snapshot
 
 
 async def test_undo_after_a_resume_crosses_the_snapshots_and_matches_a_full_replay(tmp_path):
@@ -93,14 +93,16 @@ async def test_undo_after_a_resume_crosses_the_snapshots_and_matches_a_full_repl
     await played(path, actions)
     async with SqliteStore(path) as store:
         service = GameService(store)
-        # 60 undos: down through the snapshot the game was resumed from (200) and the one before it (150).
+        # 60 undos: down through the snapshot the game was resumed from (200) and those before it down to 145.
         for k in range(1, 61):
             undone = await service.undo(CHANNEL, OWNER)
             assert undone.undone == actions[n - k]
             assert undone.row.ply == n - k
             same_game(undone.record, replayed(actions[: n - k]))
-        # Only the tails were read: 5 after 200, then 50 after 150 once the first tail ran out, then 50 after 100.
-        assert store.action_rows_read == 5 + 50 + 50
+        # Only the tails were read: 5 after 200, then, each time the record came down to a snapshot's ply, the
+        # SNAPSHOT_EVERY actions before it (at 25: after 175 at ply 200, after 150 at 175, after 125 at 150).
+        crossed = [ply for ply in range(n - 60 + 1, n) if ply % SNAPSHOT_EVERY == 0]
+        assert store.action_rows_read == 5 + SNAPSHOT_EVERY * len(crossed)
         # Playing again after the undos: the same as a game that never had them.
         again = await service.play(CHANNEL, OWNER, actions[n - 60])
         same_game(again.record, replayed(actions[: n - 59]))

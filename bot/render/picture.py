@@ -354,6 +354,15 @@ def star(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, colour: Colour
     draw.polygon(points, fill=colour)
 
 
+def more_tile(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], hidden: int, size: int,
+              fill: Colour | None = None) -> None:
+    """The last tile of a full grid: "+N", the cards it stands for (a board shows its last ``capacity − 1``
+    tiles and this one)."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=6, fill=fill, outline=PANEL_EDGE, width=2)
+    draw.text(((x0 + x1) / 2, (y0 + y1) / 2), f"+{hidden}", font=font(size), fill=TEXT, anchor="mm")
+
+
 def coin(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, text: str) -> None:
     draw.ellipse(circle(x, y, r), fill=GOLD, outline=(150, 110, 30), width=1)
     draw.text((x, y), text, font=font(13), fill=(40, 30, 10), anchor="mm")
@@ -416,6 +425,7 @@ def _keeping_exact(exact: list[Colour], colours: list[Colour]) -> list[Colour]:
             exact.remove(loser)
 
 
+@functools.cache  # a file of the package: read once a process (a static step of each board)
 def palette_file(package: str) -> Image.Image:
     """The palette a board's package ships (``palette.json``, a list of ``#rrggbb``), for ``png``."""
     colours = json.loads(importlib.resources.files(package).joinpath(PALETTE_FILE).read_text(encoding="utf-8"))

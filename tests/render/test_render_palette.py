@@ -18,16 +18,20 @@ from bot.render import picture
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 import build_palettes  # noqa: E402
 
-BOARDS = {"bot.games.seasons.board": sb, "bot.games.volfyirion.board": vb}
+BOARDS = build_palettes.boards()
 
 
-@pytest.mark.parametrize("name", build_palettes.BOARDS)
-def test_the_shipped_palette_is_what_the_board_s_samples_give(name):
+def test_both_boards_make_a_palette_of_their_own():
+    assert BOARDS == [sb, vb]
+
+
+@pytest.mark.parametrize("board", BOARDS, ids=lambda board: board.__name__)
+def test_the_shipped_palette_is_what_the_board_s_samples_give(board):
     try:
-        made = build_palettes.colours(name)
+        made = build_palettes.colours(board)
     finally:
         picture.clear_caches()  # the samples leave layers behind: the other tests count them
-    shipped = BOARDS[name]._palette().getpalette()
+    shipped = picture.palette_file(board.__package__).getpalette()
     assert 0 < len(made) <= picture.PNG_COLOURS
     assert shipped[:3 * len(made)] == [int(c[i:i + 2], 16) for c in made for i in (1, 3, 5)], "run `make palettes`"
 
@@ -41,7 +45,7 @@ def test_a_board_s_flat_colours_are_written_exactly(board, flat):
     draw = ImageDraw.Draw(image)
     for i, colour in enumerate(flat):
         draw.rectangle((10 * i, 0, 10 * i + 9, 9), fill=colour)
-    written = Image.open(io.BytesIO(picture.png(image, board._palette())))
+    written = Image.open(io.BytesIO(picture.png(image, picture.palette_file(board.__package__))))
     assert written.mode == "P"
     assert written.convert("RGB").tobytes() == image.tobytes()
 
@@ -54,7 +58,7 @@ def test_a_pixel_is_written_by_its_own_colour_alone():
     draw = ImageDraw.Draw(busy)
     for i in range(0, 200, 3):
         draw.line((i, 60, 200 - i, 99), fill=(i, 255 - i, (7 * i) % 256))
-    decode = [Image.open(io.BytesIO(picture.png(im, sb._palette()))) for im in (plain, busy)]
+    decode = [Image.open(io.BytesIO(picture.png(im, picture.palette_file(sb.__package__)))) for im in (plain, busy)]
     top = (0, 0, 200, 55)
     assert decode[0].crop(top).tobytes() == decode[1].crop(top).tobytes()
 
@@ -63,9 +67,9 @@ def test_the_png_is_valid_deterministic_and_close():
     image = Image.new("RGB", (picture.WIDTH, picture.HEIGHT), picture.BACKGROUND)
     draw = ImageDraw.Draw(image)
     draw.text((20, 20), "Dummbot 42", font=picture.font(40), fill=picture.TEXT)
-    png = picture.png(image, sb._palette())
+    png = picture.png(image, picture.palette_file(sb.__package__))
     checked = Image.open(io.BytesIO(png))
     checked.verify()  # chunk CRCs and structure
     back = Image.open(io.BytesIO(png)).convert("RGB")
     assert max(abs(a - b) for a, b in zip(back.tobytes(), image.tobytes(), strict=True)) <= 16  # the text's edges
-    assert picture.png(image, sb._palette()) == png  # the same picture, the same bytes
+    assert picture.png(image, picture.palette_file(sb.__package__)) == png  # the same picture, the same bytes

@@ -65,7 +65,7 @@ def board(summary: SeasonsSummary | Mapping[str, Any], lang: str = "en",
         bot = s.dummbot
         parts = [s.month, s.year, s.season, s.difficulty, s.dice, s.dice_season, s.round_dice,
                  bot.score, bot.crystals, bot.hand_size, bot.summoned]
-        return p.remembered("seasons", [parts, cards], lambda: p.png(_board(s, cards), _palette()))
+        return p.remembered("seasons", [parts, cards], lambda: p.png(_board(s, cards), p.palette_file(__package__)))
 
 
 def _board(summary: SeasonsSummary, cards: Mapping[str, Mapping[str, Any]] | None) -> Image.Image:
@@ -91,12 +91,6 @@ def _board(summary: SeasonsSummary, cards: Mapping[str, Mapping[str, Any]] | Non
     _summoned_tiles(draw, list(bot.summoned), cards, box=TILES, image=image)
     _round_dice(draw, summary.dice_season, summary.round_dice)
     return image
-
-
-@functools.cache
-def _palette() -> Image.Image:
-    """The board's palette (bot/render/picture.py, ``png``), as shipped."""
-    return p.palette_file(__package__)
 
 
 def palette_samples() -> list[Image.Image]:
@@ -373,16 +367,7 @@ def _summoned_tiles(
         i = capacity - 1
         x = left + (i % cols) * (tile_w + gap)
         y = top + (i // cols) * (tile_h + gap)
-        draw.rounded_rectangle(
-            (x, y, x + tile_w, y + tile_h), radius=6, fill=PANEL, outline=PANEL_EDGE, width=2
-        )
-        draw.text(
-            (x + tile_w / 2, y + tile_h / 2),
-            f"+{overflow + 1}",
-            font=p.font(20),
-            fill=TEXT,
-            anchor="mm",
-        )
+        p.more_tile(draw, (x, y, x + tile_w, y + tile_h), overflow + 1, 20, fill=PANEL)
 
 
 TILES = (452, 162, 790, 410)  # where the summoned cards' tiles go
@@ -489,7 +474,7 @@ def _first_steps() -> list[p.Step]:
     """The ring and the wheel of every game's first picture (month 1, year I), the card data, and the board's
     palette."""
     return [_wheel_ring, _reduced_ring, lambda: _season_wheel(1, 1, _season_of(1)),
-            lambda: _seasons_card_info(None), _palette]
+            lambda: _seasons_card_info(None), functools.partial(p.palette_file, __package__)]
 
 
 @p.preparing()

@@ -57,7 +57,7 @@ def board(summary: VolfyirionSummary, lang: str = "en") -> bytes:
     """
     with p.drawing_in(lang):
         parts = [summary.turn, summary.difficulty, summary.cities, summary.rage_pile, summary.token, summary.wonders]
-        return p.remembered("volfyirion", parts, lambda: p.png(_board(summary), _palette()))
+        return p.remembered("volfyirion", parts, lambda: p.png(_board(summary), p.palette_file(__package__)))
 
 
 def _board(summary: VolfyirionSummary) -> Image.Image:
@@ -87,12 +87,6 @@ def _board(summary: VolfyirionSummary) -> Image.Image:
     wonders = summary.wonders
     _layer(image, draw, WONDERS, _wonders_layer, (wonders,), lambda d: _wonders(d, wonders, WONDERS))
     return image
-
-
-@functools.cache
-def _palette() -> Image.Image:
-    """The board's palette (bot/render/picture.py, ``png``), as shipped."""
-    return p.palette_file(__package__)
 
 
 def palette_samples() -> list[Image.Image]:
@@ -395,14 +389,7 @@ def _wonders(
         i = capacity - 1
         tx = left + (i % cols) * (tile_w + gap)
         ty = top + (i // cols) * (tile_h + gap)
-        draw.rounded_rectangle((tx, ty, tx + tile_w, ty + tile_h), radius=6, outline=PANEL_EDGE, width=2)
-        draw.text(
-            (tx + tile_w / 2, ty + tile_h / 2),
-            f"+{overflow + 1}",
-            font=p.font(18),
-            fill=TEXT,
-            anchor="mm",
-        )
+        p.more_tile(draw, (tx, ty, tx + tile_w, ty + tile_h), overflow + 1, 18)
 
 
 def _wonder(draw: ImageDraw.ImageDraw, at: tuple[int, int], tile_w: int, tile_h: int, name: str,
@@ -492,7 +479,7 @@ def _first_steps() -> list[p.Step]:
     for lang in p.languages():
         steps += [functools.partial(_prepare, lang, _lair_layer, here) for here in (True, False)]
         steps += [functools.partial(_prepare_city, lang, name) for name in _default_cities()]
-    return [*steps, _palette]
+    return [*steps, functools.partial(p.palette_file, __package__)]
 
 
 @p.preparing()

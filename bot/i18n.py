@@ -124,9 +124,8 @@ def engine_names(key: str, template: str) -> set[str]:
     return {inverse.get(name, name) for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
-def variant_key(key: str, params: dict[str, Any], registered: _Registered | None = None) -> str:
+def variant_key(key: str, params: dict[str, Any], registered: _Registered) -> str:
     """``key`` or, at an edge its plain sentence gets wrong, the variant that says it right."""
-    registered = registered or _registered()
     pick = registered.words.variants.get(key)
     if pick is not None:
         name = pick(params)
@@ -213,10 +212,8 @@ def start_commands(lang: str) -> str:
     return f" {t(lang, 'word.or')} ".join(f"`/{g.command} start`" for g in games.GAMES)
 
 
-def render_param(lang: str, name: str, value: Any, *, game: str, params: dict[str, Any] | None = None,
-                 registered: _Registered | None = None) -> Any:
-    params = params or {}
-    registered = registered or _registered()
+def render_param(lang: str, name: str, value: Any, *, game: str, params: dict[str, Any],
+                 registered: _Registered) -> Any:
     words, plugin = registered.words, registered.games.get(game)
     if name in words.card_params and _is_ids(value):
         if isinstance(value, (list, tuple)):

@@ -249,7 +249,7 @@ class Controller:
         row, step = played.row, played.step
         ui = self.uis[row.kind]
         summary = played.state_summary()
-        # Compact by default (DESIGN.md, "Bot"): the full state and the picture only when they change what a
+        # Compact by default (the README: full state and picture when they change what you look at): the full state and the picture only when they change what a
         # player looks at (the UI says when), on /game status and from the "State" button.
         full = ui.wants_picture(played) if picture is None else picture
         embed = game_embed(

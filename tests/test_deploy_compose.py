@@ -32,8 +32,8 @@ def test_the_compose_file_runs_two_bots_on_postgresql_with_disjoint_shard_ranges
 
 
 def test_the_readme_says_when_and_how_to_scale_out() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Scaling out", 1)[1].split("\n## ", 1)[0]
+    running = (ROOT / "docs" / "running.md").read_text(encoding="utf-8")
+    section = running.split("## Scaling out", 1)[1].split("\n## ", 1)[0]
     for needed in ("SOLO_BOT_HTTP_PORT", "/metrics", "/healthz", "/readyz", "SOLO_BOT_SHARDS=0-1/4",
                    "python -m bot migrate --to postgresql://", "deploy/compose.yaml", "SOLO_BOT_DB=postgresql://"):
         assert needed in section, needed

@@ -1,6 +1,6 @@
 """Issue 26: the bot uses discord.py through its public API. No module of bot/ imports a discord.py name that
 starts with an underscore, reads or writes an underscored attribute of a discord.py object, or overrides one
-of discord.py's private methods — save the one hook the README names ("discord.py's internals"), where
+of discord.py's private methods — save the one hook docs/architecture.md names ("discord.py's internals"), where
 discord.py has no public way.
 
 "Underscored attribute of a discord.py object" is checked by name: every ``_name`` that discord.py's own source
@@ -19,8 +19,8 @@ from pathlib import Path
 import discord
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-# (module, name): discord.py internals the README names, with why no public way exists.
+README = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")  # where the internals are named
+# (module, name): discord.py internals docs/architecture.md names, with why no public way exists.
 NAMED_IN_README = {("bot/handled.py", "_connection"), ("bot/app.py", "_connection"), ("bot/standin/driver.py", "_connection")}
 
 
@@ -91,7 +91,7 @@ def found_in(root: Path) -> list[tuple[str, int, str, str]]:
 
 def test_the_bot_uses_discord_py_through_its_public_api_only() -> None:
     found = [f for f in found_in(ROOT / "bot") if (f[0], f[3]) not in NAMED_IN_README]
-    assert found == [], "discord.py's private names in bot/ (the README must name any that stays):\n" + \
+    assert found == [], "discord.py's private names in bot/ (docs/architecture.md must name any that stays):\n" + \
         "\n".join(f"{path}:{line}: {what} {name}" for path, line, what, name in found)
 
 

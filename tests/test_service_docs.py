@@ -1,4 +1,4 @@
-"""What the README and the Dockerfile promise for running the bot as a service (issue 11, point 6)."""
+"""What docs/running.md and the Dockerfile promise for running the bot as a service (issue 11, point 6)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_invite_permission_integer_is_the_named_permissions() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "running.md").read_text(encoding="utf-8")
     value = discord.Permissions(**dict.fromkeys(INVITE_PERMISSIONS, True)).value
     assert f"permissions={value}" in readme and f"**{value}**" in readme
     assert f"scope={'+'.join(INVITE_SCOPES)}" in readme and "`bot applications.commands`" in readme
@@ -24,7 +24,7 @@ def test_the_invite_permission_integer_is_the_named_permissions() -> None:
 
 
 def test_the_readme_runs_docker_with_a_volume_for_the_database() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "running.md").read_text(encoding="utf-8")
     assert re.search(r"docker run .*\n?.*-v solo-bot-data:/data", readme)
     assert "/data/bot.sqlite3" in readme
 

@@ -1,4 +1,4 @@
-"""Build engine/data/*.json from the card and dice facts in ../shared/data.
+"""Build engine/data/*.json from the card and dice facts tables (CSV, kept outside this repository: `make data` names their folder).
 
 A developer step (`make data`); the bot and engine only read the JSON this writes.
 """

@@ -326,12 +326,12 @@ def over_embed(lg: str, row: GameRow, record: Any) -> discord.Embed:
 
 
 def export_record(row: GameRow, record: Any) -> dict[str, Any]:
-    """The JSON record of DESIGN.md: game, options, seed, actions, state, result."""
+    """The JSON record of docs/playing.md: game, options, seed, actions, state, result."""
     if row.status == "abandoned":
         outcome: dict[str, Any] | None = {"outcome": "abandoned"}
     elif row.status == "finished":
         result_now = record.state.result()
-        # Each game names the result's fields in its own words (DESIGN.md's export), if it has any.
+        # Each game names the result's fields in its own words (the export of docs/playing.md), if it has any.
         names = getattr(record.rules, "result_names", None)
         outcome = None if result_now is None else result_now.to_json(names)
     else:

@@ -63,7 +63,7 @@ class Result:
 
     def to_json(self, names: Mapping[str, str | None] | None = None) -> JSONObject:
         """The JSON form; ``names`` renames fields to the game's own words (a Seasons export says
-        ``dummbot_score``, a Volfyirion one ``turn``: DESIGN.md's export; None leaves a field out), which
+        ``dummbot_score``, a Volfyirion one ``turn``: the export of docs/playing.md; None leaves a field out), which
         ``from_json`` reads back."""
         names = names or {}
         out: JSONObject = {}

@@ -53,7 +53,7 @@ def _ev(events: Events, key: str, **params: Any) -> None:
 class SeasonsRules:
     game = "seasons"
     version = STATE_VERSION
-    # The result's fields as the export and the summary have always named them (DESIGN.md).
+    # The result's fields as the export and the summary have always named them (docs/playing.md, the export).
     result_names = RESULT_NAMES
 
     # -- options and setup -----------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 The bot reads these by attribute. A summary is frozen and its sequences are tuples, so the picture thread may
 draw from it while the next command runs. It crosses one JSON boundary: ``/game export``'s ``state`` is
-``to_json()`` (DESIGN.md's export fields, unchanged), which ``from_json`` reads back — also in the shorter form
+``to_json()`` (the export's fields of docs/playing.md, unchanged), which ``from_json`` reads back — also in the shorter form
 older releases wrote, whose missing fields take their defaults.
 
 The closed sets are ``StrEnum``s: a member is its string, so JSON, locale keys (``word.{difficulty}``) and

@@ -27,7 +27,7 @@ WIN_POINTS = 16  # V-2.1, V-2.2, V-5.1: 16 Battle points attack Volfyirion, 16 K
 class VolfyirionRules:
     game = "volfyirion"
     version = 1
-    # The result's fields as the export has always named them (DESIGN.md).
+    # The result's fields as the export has always named them (docs/playing.md, the export).
     result_names = {"length": "turn"}
 
     def normalize_options(self, options: Mapping[str, Any]) -> JSON:

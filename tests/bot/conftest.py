@@ -35,7 +35,7 @@ async def standin() -> AsyncIterator[StandIn]:
 
 
 def _install_conformance(server: StandIn) -> None:
-    """Every request body the bot sends is validated against Discord's OpenAPI description (from ../shared)."""
+    """Every request body the bot sends is validated against Discord's OpenAPI description (shipped gzipped in tests/data)."""
     if SPEC_PATH.is_file():
         server.add_validator(openapi_validator(load_spec()))
         # ... and so is everything the stand-in itself answers and sends (issue 11).

@@ -1,8 +1,8 @@
-"""Every example the bot or the README shows is accepted when typed into the console (issue 10, point 3).
+"""Every example the bot or its docs show is accepted when typed into the console (issue 10, point 3).
 
 The examples are read from where players read them — `/game help` as the bot answers it, in both languages,
-and README.md — never copied here, so a rewritten help or README is checked as written. A command shown
-with its options (`/seasons die face:水2、星、2点`) is typed in a game where it belongs: after its game's
+and README.md with the docs it links (`docs/*.md`) — never copied here, so a rewritten help or doc is checked
+as written. A command shown with its options (`/seasons die face:水2、星、2点`) is typed in a game where it belongs: after its game's
 start and, for a reveal, once the bot asks for that many cards. A bare command name in a sentence
 (`/seasons score`) is a mention, not an example, unless it is one of `/game`'s.
 """
@@ -16,7 +16,8 @@ import pytest
 from console_session import console_session, refusals, text_of
 
 ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "README.md"
+# The README and the documents it sends a player to (docs/playing.md, docs/console.md …).
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 STARTS = {"seasons": "/seasons start difficulty:wizard dice:table", "volfyrion": "/volfyrion start difficulty:normal"}
 INPUT = re.compile(r"^(/|press \d|form )")
 # The examples' faces (`2 water, 3 crystals, 1 dot`, `fire star transmute 3 dots`) are winter die 1's: a game of
@@ -45,8 +46,8 @@ def help_examples(items: list[dict]) -> dict[str, list[str]]:
 
 
 def readme_sessions() -> list[tuple[str, list[str]]]:
-    """README's transcripts: (language, the lines typed), language from `--lang ja` or the Japanese in it."""
-    blocks = re.findall(r"```text\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    """The docs' transcripts: (language, the lines typed), language from `--lang ja` or the Japanese in it."""
+    blocks = [b for doc in DOCS for b in re.findall(r"```text\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)]
     sessions = []
     for block in blocks:
         typed = [line.strip() for line in block.splitlines() if INPUT.match(line.strip())]
@@ -58,9 +59,9 @@ def readme_sessions() -> list[tuple[str, list[str]]]:
 
 
 def readme_option_examples() -> list[str]:
-    """Option values README's command table shows as examples: faces for `/seasons die`, cities for a start."""
+    """Option values the docs' command tables show as examples: faces for `/seasons die`, cities for a start."""
     lines = []
-    for row in README.read_text(encoding="utf-8").splitlines():
+    for row in (line for doc in DOCS for line in doc.read_text(encoding="utf-8").splitlines()):
         spans = re.findall(r"`([^`]+)`", row)
         if not row.startswith("|") or not spans:
             continue

@@ -1,4 +1,4 @@
-"""The bot's Japanese follows ../shared/i18n/ja-style.md as far as a test can tell (issue 10, point 7).
+"""The bot's Japanese follows docs/japanese.md as far as a test can tell (issue 10, point 7).
 
 Every Japanese string of bot/locales and of the console: full-width brackets and marks, no English words
 outside commands (in backticks or after a slash) and card names, no spaces around parameters, the glossary's

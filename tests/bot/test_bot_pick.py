@@ -129,7 +129,7 @@ async def test_pickers_survive_a_restart(standin, db_path):
 
 
 def test_the_console_picks_in_a_select_menu_with_select_n():
-    """`select N value[,value]` (documented in the console's help and the README) is `press N` with values."""
+    """`select N value[,value]` (documented in the console's help and docs/console.md) is `press N` with values."""
     import io
 
     from bench.echo import EchoBot

@@ -105,7 +105,7 @@ def test_the_export_has_the_documented_fields(kind: str) -> None:
     assert data["state"] == summary_json(record.state.summary())
     if status == "finished":
         assert data["result"]["outcome"] in ("won", "lost")
-        # In the game's own words (DESIGN.md: a Seasons export says dummbot_score), read back the same result.
+        # In the game's own words (docs/playing.md: a Seasons export says dummbot_score), read back the same result.
         names = getattr(record.rules, "result_names", None)
         assert data["result"] == record.state.result().to_json(names)
         assert Result.from_json(data["result"]).to_json(names) == data["result"]

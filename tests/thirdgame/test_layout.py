@@ -1,4 +1,4 @@
-"""Tug is laid out as a built-in game and registered by one line: the proof the README's "Adding a game" gives."""
+"""Tug is laid out as a built-in game and registered by one line: the proof docs/architecture.md's "Adding a game" gives."""
 
 from __future__ import annotations
 

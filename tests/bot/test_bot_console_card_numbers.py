@@ -92,3 +92,29 @@ async def test_numbers_typed_for_cards_are_refused_or_read_aloud(tmp_path, lang)
             await session.type("/game undo")
         said = text_of(await session.type("/game card name:５"))  # the lookup's title names the card read
         assert names["5"] in said
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja"])
+async def test_reveal_autocomplete_offers_base_cards_and_an_expansion_card_only_when_typed(driver, locale):
+    """Through the stand-in: the reveal's autocomplete for a fragment base and expansion cards share lists the
+    base game's cards; what fits only an expansion card still offers it (S-8.5)."""
+    await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
+    await driver.slash("seasons die", {"face": "draw, 1 dot"})
+    for typed, base in (("Argos", {"38"}), ("Potion", {"23", "24", "25", "26"})):
+        offered = await driver.autocomplete("seasons reveal", {"cards": typed}, focused="cards", locale=locale)
+        assert {c["value"] for c in offered} == base, (typed, offered)
+    hawk = await driver.autocomplete("seasons reveal", {"cards": "Argos Ha"}, focused="cards", locale=locale)
+    assert [c["value"] for c in hawk] == ["EK17"]
+
+
+def test_the_reveal_picker_offers_no_expansion_card_when_most_base_cards_are_seen():
+    """Every copy of cards 1–30 seen (discarded): the picker's 25 places go to the 20 base cards left, never to
+    the expansions' cards."""
+    from engine.seasons.cards import BASE_IDS
+    from engine.seasons.summary import SeasonsSummary
+
+    seen = [card for card in BASE_IDS[:30] for _ in range(2)]
+    summary = SeasonsSummary.from_json({"difficulty": "wizard", "dice": "table", "discards": seen,
+                                        "pending": "seasons.waiting.reveal_summon"})
+    offered = [card for card, _ in summary.reveal_candidates(25)]
+    assert offered == list(BASE_IDS[30:])

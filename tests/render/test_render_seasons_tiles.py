@@ -112,3 +112,32 @@ def test_past_the_end_the_wheel_from_its_ring_is_the_wheel_drawn_whole():
     patch, corner = sb._season_wheel(12, 3, "winter", True)
     wheel.paste(patch, corner)
     assert wheel.tobytes() == sb._wheel_in_full(12, 3, "winter", True).tobytes()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_the_picture_a_player_gets_draws_a_two_line_name_clear_of_the_badge(tmp_path, lang):
+    """Through the console: Dummbot summons Pendant of Ragnor (#48), whose name takes two lines; the status
+    reply's picture is the board drawn from the game's state, its tile laid out with nothing meeting."""
+    import base64
+    import json
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bot"))
+    from console_session import console_session
+
+    async with console_session(tmp_path / "g.sqlite3", lang=lang, seed=1) as session:
+        await session.type("/seasons start difficulty:wizard dice:table")
+        await session.type("/seasons die face:draw, 1 dot")
+        await session.type("/seasons reveal cards:48")
+        items = await session.type("/game status")
+        pngs = [base64.b64decode(f["base64"]) for item in items for f in item.get("files") or []
+                if f["filename"] == "board.png"]
+        exported = await session.type("/game export")
+        state = next(json.loads(f["text"]) for item in exported for f in item.get("files") or []
+                     if f["filename"].endswith(".json"))["state"]
+    assert pngs and state["dummbot"]["summoned"] == ["48"]
+    assert pngs[-1] == seasons_board(state, lang=lang)
+    layout, name = tile_of(lang, "48")
+    assert len(layout.lines) == 2 and layout.overlaps() == [], (name, layout.boxes())

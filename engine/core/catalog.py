@@ -27,8 +27,8 @@ class Catalog(Generic[C]):
     ``lookup`` raises ``RuleError("card.unknown", query=..., suggestions=[ids])`` for a miss;
     ``search`` serves autocomplete (prefix and substring matches on any name, in catalog order).
 
-    ``secondary`` cards (a game's expansions) are named exactly only: a part of a name, a typo, a suggestion or
-    an autocomplete offers one only when no other card fits (「Argos」 is the base game's Demon of Argos, never
+    ``secondary`` cards (a game's expansions) come second: a part of a name, a typo, a suggestion or an
+    autocomplete offers one only when no other card fits (「Argos」 is the base game's Demon of Argos, never
     a list of expansion cards). A number is read as written (:func:`read_number`).
 
     >>> cards = Catalog([Entry("1", ("Naria the Prophetess", "女預言者ナリア"), "naria"),
@@ -52,7 +52,8 @@ class Catalog(Generic[C]):
                     self._index.setdefault(fold(name), entry.id)
         self.secondary = frozenset(secondary)
         # The names offered first (every card's but the secondary ones), then the secondary cards' names.
-        self._tiers = [{k: v for k, v in self._index.items() if (v in self.secondary) == later} for later in (False, True)]
+        self._tiers = [{k: v for k, v in self._index.items() if (v in self.secondary) == later}
+                       for later in (False, True)]
 
     def __iter__(self) -> Iterator[C]:
         return (e.card for e in self._entries.values())
@@ -215,8 +216,8 @@ def read_number(text: str) -> tuple[str, str] | None:
     ``①``): surely that number, read and said; ``ODD`` anything else that shows digits (``-5``, ``²``, ``5.``,
     ``⑴``): never taken.
 
-    >>> read_number("#12"), read_number("１２"), read_number("⑫"), read_number("-5"), read_number("²"), read_number("EK1")
-    (('12', 'plain'), ('12', 'wide'), ('12', 'wide'), ('5', 'odd'), ('2', 'odd'), None)
+    >>> [read_number(typed) for typed in ("#12", "１２", "⑫", "-5", "²", "EK1")]
+    [('12', 'plain'), ('12', 'wide'), ('12', 'wide'), ('5', 'odd'), ('2', 'odd'), None]
     """
     raw = text.strip()
     if re.fullmatch(r"#?[0-9]+", raw):

@@ -63,6 +63,10 @@ async def test_a_hopeless_name_says_so_instead_of_an_empty_list(tmp_path, lang):
             said = "\n".join(refusals(items))
             assert WORDS[lang]["hopeless"] in said and "zzzqqq" in said, (line, said)
             assert "—" not in said and "Did you mean" not in said and "候補" not in said, (line, said)
+    async with console_session(tmp_path / "v.sqlite3", lang=lang, seed=1) as session:
+        await session.type("/volfyrion start difficulty:normal")
+        said = "\n".join(refusals(await session.type("/volfyrion play card:zzzqqq city:Tylaris")))
+        assert WORDS[lang]["hopeless"] in said and "Guard" in said and "—" not in said, said
 
 
 @pytest.mark.asyncio

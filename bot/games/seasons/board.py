@@ -465,7 +465,8 @@ PAD = 3  # the tile's inner margin, and the least space between two of its parts
 # A name that fits one line leaves room for a large number; a longer one takes two lines, made smaller until
 # neither line runs into the number or the badge (「イシュターの天秤」, "Pendant of Ragnor", "Yjang's
 # Forgotten Vase").
-TILE_STYLES = ((17, 10, 13, 11, 1), (17, 10, 13, 10, 1), (13, 8, 11, 11, 2), (13, 8, 11, 10, 2), (12, 8, 11, 9, 2), (11, 7, 10, 9, 2))
+TILE_STYLES = ((17, 10, 13, 11, 1), (17, 10, 13, 10, 1), (13, 8, 11, 11, 2), (13, 8, 11, 10, 2), (12, 8, 11, 9, 2),
+               (11, 7, 10, 9, 2))
 
 
 def tile_layout(width: int, height: int, card_id: str, name: str | None, prestige: int | None) -> TileLayout:

@@ -13,7 +13,7 @@ from engine.core import Catalog, GameRecord, RuleError, State, split_list
 
 from .. import understood
 from ..buttons import FieldSpec
-from ..i18n import L, card_name, t
+from ..i18n import L, card_name, has, t
 from ..sessions import Refusal
 from ..store import GameRow, StoreError
 
@@ -167,7 +167,7 @@ def ids_of(catalog: Catalog, text: str | Iterable[str], *, miss: Callable[[str],
             try:
                 (miss or catalog.lookup)(part)  # raises the miss with its suggestions
             except RuleError as err:
-                misses.append(err)
+                misses.append(hopeless(err, catalog.game))
             continue
         card, exact = resolved
         ids.append(card_id_of(card))
@@ -178,6 +178,18 @@ def ids_of(catalog: Catalog, text: str | Iterable[str], *, miss: Callable[[str],
     if misses:  # every bad name at once, not one per try
         raise RuleError("card.unknown_several", game=catalog.game, queries=[m.params.get("query") for m in misses])
     return ids
+
+
+UNKNOWN_CARD = frozenset({"card.unknown", "seasons.card_unknown", "volfyirion.unknown_card"})
+
+
+def hopeless(err: RuleError, game: str) -> RuleError:
+    """An unknown name with nothing near it says so and how cards are named in ``game`` (never "Did you mean:
+    —"); any other refusal as it is."""
+    if err.key not in UNKNOWN_CARD or err.params.get("suggestions"):
+        return err
+    key = f"card.unknown_none.{game}" if has(f"card.unknown_none.{game}") else "card.unknown_none"
+    return RuleError(key, game=game, query=str(err.params.get("query", "")))
 
 
 def card_id_of(card: Any) -> str:

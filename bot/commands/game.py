@@ -20,7 +20,7 @@ from ..render.embeds import COLOURS, colour_of, game_embed, notice_embed
 from ..replies import lang, send
 from ..sessions import Played, Refusal, summary_json
 from ..store import GameRow, StaleVersion
-from .common import card_choices, card_id_of, word_choices
+from .common import card_choices, card_id_of, hopeless, word_choices
 
 if TYPE_CHECKING:
     from ..app import SoloBot
@@ -310,7 +310,7 @@ def lookup_cards(text: str, kinds: list[str]) -> list[tuple[str, str]]:
     options = [_cards(kind) for kind in kinds]
     suggesting = [o for o in options if o.catalog().suggest(text)] or options
     suggesting[0].ids([text])  # a miss: raises the game's own refusal, with its suggestions
-    raise RuleError("card.unknown", query=text, suggestions=[])
+    raise hopeless(RuleError("card.unknown", query=text, suggestions=[]), suggesting[0].kind)
 
 
 def over_embed(lg: str, row: GameRow, record: Any) -> discord.Embed:

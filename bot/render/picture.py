@@ -363,9 +363,11 @@ def more_tile(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
     draw.text(((x0 + x1) / 2, (y0 + y1) / 2), f"+{hidden}", font=font(size), fill=TEXT, anchor="mm")
 
 
-def coin(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, text: str) -> None:
+def coin(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, text: str, size: int = 13) -> None:
+    """A gold disc of radius ``r`` with ``text`` (a cost, a prestige) in it, at ``size``: a small disc takes a
+    smaller size, so that two digits stay inside it."""
     draw.ellipse(circle(x, y, r), fill=GOLD, outline=(150, 110, 30), width=1)
-    draw.text((x, y), text, font=font(13), fill=(40, 30, 10), anchor="mm")
+    draw.text((x, y), text, font=font(size), fill=(40, 30, 10), anchor="mm")
 
 
 # --- the PNG ------------------------------------------------------------------------------------------

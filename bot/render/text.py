@@ -89,10 +89,18 @@ def drawable(text: str) -> bool:
 
 
 def wrap(text: str, f: AnyFont, width: float, max_lines: int = 2) -> list[str]:
-    """``text`` in lines no wider than ``width``: broken at spaces, or between any two characters of
-    Japanese; only a text that needs more than ``max_lines`` lines ends with "…"."""
+    """``text`` in lines no wider than ``width``: broken at spaces, or in Japanese after a particle 「の」 when
+    one is in the line's second half and the rest still fits (「ラグノールの｜ペンダント」), else between any two
+    characters; only a
+    text that needs more than ``max_lines`` lines ends with "…"."""
     if f.getlength(text) <= width:
         return [text]
+    lines, cut = _wrap(text, f, width, max_lines, particles=True)
+    return _wrap(text, f, width, max_lines, particles=False)[0] if cut else lines
+
+
+def _wrap(text: str, f: AnyFont, width: float, max_lines: int, particles: bool) -> tuple[list[str], bool]:
+    """``wrap``'s lines (breaking Japanese after a particle when ``particles``) and whether the text was cut."""
     lines: list[str] = []
     rest = text
     while rest and len(lines) < max_lines:
@@ -106,6 +114,8 @@ def wrap(text: str, f: AnyFont, width: float, max_lines: int = 2) -> list[str]:
         space = rest.rfind(" ", 0, cut + 1)
         if space > 0 and rest[cut:cut + 1] != " ":
             cut = space
+        elif space < 0 and particles:
+            cut = _japanese_break(rest, cut)
         lines.append(rest[:cut].rstrip())
         rest = rest[cut:].lstrip()
     if rest:
@@ -113,4 +123,11 @@ def wrap(text: str, f: AnyFont, width: float, max_lines: int = 2) -> list[str]:
         while last and f.getlength(last + "…") > width:
             last = last[:-1]
         lines[-1] = last.rstrip() + "…"
-    return lines
+    return lines, bool(rest)
+
+
+def _japanese_break(text: str, cut: int) -> int:
+    """Where to end a line of Japanese that would end at ``cut``: after the last 「の」 or 「・」 in its second
+    half (a name read in its parts), else at ``cut``."""
+    found = max(text.rfind("の", 0, cut), text.rfind("・", 0, cut))
+    return found + 1 if found + 1 >= (cut + 1) // 2 and found + 1 < len(text) else cut

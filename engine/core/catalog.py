@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -26,6 +27,10 @@ class Catalog(Generic[C]):
     ``lookup`` raises ``RuleError("card.unknown", query=..., suggestions=[ids])`` for a miss;
     ``search`` serves autocomplete (prefix and substring matches on any name, in catalog order).
 
+    ``secondary`` cards (a game's expansions) come second: a part of a name, a typo, a suggestion or an
+    autocomplete offers one only when no other card fits (「Argos」 is the base game's Demon of Argos, never
+    a list of expansion cards). A number is read as written (:func:`read_number`).
+
     >>> cards = Catalog([Entry("1", ("Naria the Prophetess", "女預言者ナリア"), "naria"),
     ...                  Entry("2", ("Kairn the Destroyer",), "kairn")], game="demo")
     >>> cards.resolve("1"), cards.resolve("ナリア"), cards.resolve("Kairn the Destroyr"), cards.resolve("Bob")
@@ -36,7 +41,7 @@ class Catalog(Generic[C]):
     ['1']
     """
 
-    def __init__(self, entries: Iterable[Entry[C]], *, game: str) -> None:
+    def __init__(self, entries: Iterable[Entry[C]], *, game: str, secondary: Iterable[str] = ()) -> None:
         self.game = game
         self._entries: dict[str, Entry[C]] = {}
         self._index: dict[str, str] = {}
@@ -45,6 +50,10 @@ class Catalog(Generic[C]):
             for name in (entry.id, *entry.names):
                 if name:
                     self._index.setdefault(fold(name), entry.id)
+        self.secondary = frozenset(secondary)
+        # The names offered first (every card's but the secondary ones), then the secondary cards' names.
+        self._tiers = [{k: v for k, v in self._index.items() if (v in self.secondary) == later}
+                       for later in (False, True)]
 
     def __iter__(self) -> Iterator[C]:
         return (e.card for e in self._entries.values())
@@ -76,6 +85,11 @@ class Catalog(Generic[C]):
         ("Amulet of Ari", "Elite Troper": one letter added, dropped, changed or two swapped) or the beginning
         of one with a typo ("Sylas" for Syllas the Faithful). Numbers are only ever exact.
         """
+        number = read_number(str(query))
+        if number is not None:
+            digits, form = number
+            card = self.find(digits) if form == WIDE else self.find(query) if form == PLAIN else None
+            return None if card is None else (card, form == PLAIN)
         exact = self.find(query)
         if exact is not None:
             return exact, True
@@ -89,11 +103,15 @@ class Catalog(Generic[C]):
         return fits if len(fits) > 1 else []
 
     def _fits(self, key: str) -> list[str]:
-        """The ids a folded, inexact query fits, by the first rule that finds any (see :meth:`resolve`)."""
+        """The ids a folded, inexact query fits, by the first rule that finds any (see :meth:`resolve`); the
+        secondary cards only when no other card fits."""
         if not key or key.lstrip("#").isdigit():
             return []
+        return self._fits_in(key, self._tiers[0]) or self._fits_in(key, self._tiers[1])
+
+    def _fits_in(self, key: str, index: dict[str, str]) -> list[str]:
         cjk = is_cjk(key)
-        names = [(name, card_id) for name, card_id in self._index.items() if not name.lstrip("#").isdigit()]
+        names = [(name, card_id) for name, card_id in index.items() if not name.lstrip("#").isdigit()]
         rules: list[Callable[[str], bool]] = []
         if cjk or len(key) >= 4:
             rules.append(lambda name: key in name)
@@ -111,6 +129,14 @@ class Catalog(Generic[C]):
 
     def lookup(self, query: str) -> C:
         found = self.resolve(query)
+        number = read_number(str(query))
+        if found is None and number is not None and number[1] == ODD:
+            # A sign, a superscript…: the number is not taken silently; the card it shows is offered.
+            shown = self.find(number[0])
+            if shown is None:
+                raise RuleError("card.number_form_none", game=self.game, query=str(query), number=number[0])
+            raise RuleError("card.number_form", game=self.game, query=str(query), number=number[0],
+                            suggestions=[self.id_of(shown)])
         if found is None:
             several = self.ambiguous(query)
             if several:
@@ -124,7 +150,11 @@ class Catalog(Generic[C]):
         return [self.lookup(p) for p in parts]
 
     def suggest(self, query: str, n: int = 3) -> list[str]:
-        return closest(query, self._index, n=n)
+        """Up to ``n`` cards whose names are near ``query``: the secondary ones only when no other is."""
+        return closest(query, self._tiers[0], n=n) or closest(query, self._tiers[1], n=n)
+
+    def id_of(self, card: C) -> str:
+        return next(card_id for card_id, entry in self._entries.items() if entry.card is card)
 
     def search(self, typed: str, limit: int = 25) -> list[str]:
         """Ids whose names start with, then contain, what was typed; every card when nothing was typed."""
@@ -138,6 +168,9 @@ class Catalog(Generic[C]):
             if bucket is not None and card_id not in starts and card_id not in contains:
                 bucket.append(card_id)
         found = starts + contains
+        if any(card_id not in self.secondary for card_id in found):  # the others only when nothing else fits
+            found = [card_id for card_id in found if card_id not in self.secondary]
+            starts = [card_id for card_id in starts if card_id not in self.secondary]
         if not found:
             found = self.suggest(typed, n=limit)
         order = {cid: i for i, cid in enumerate(self._entries)}
@@ -169,3 +202,32 @@ def split_list(text: str) -> list[str]:
 
 
 _NUMBER = re.compile(r"#?[0-9０-９]+")
+
+
+PLAIN, WIDE, ODD = "plain", "wide", "odd"
+_SIGNED = re.compile(r"[-+−－＋ー‐–—]\s*[#＃]?[0-9]+")
+_CIRCLED = re.compile("[\u2460-\u2473\u24ea\u24f5-\u24fe\u2776-\u2793\u3251-\u325f\u32b1-\u32bf]")
+
+
+def read_number(text: str) -> tuple[str, str] | None:
+    """How a number typed for a card reads: ``(digits, form)``, or None when ``text`` is not a number.
+
+    ``PLAIN`` is ``5`` or ``#5``; ``WIDE`` a form an input method writes for a number (full-width ``５``, circled
+    ``①``): surely that number, read and said; ``ODD`` anything else that shows digits (``-5``, ``²``, ``5.``,
+    ``⑴``): never taken.
+
+    >>> [read_number(typed) for typed in ("#12", "１２", "⑫", "-5", "²", "EK1")]
+    [('12', 'plain'), ('12', 'wide'), ('12', 'wide'), ('5', 'odd'), ('2', 'odd'), None]
+    """
+    raw = text.strip()
+    if re.fullmatch(r"#?[0-9]+", raw):
+        return raw.lstrip("#"), PLAIN
+    shown = unicodedata.normalize("NFKC", raw)
+    digits = "".join(c for c in shown if c in "0123456789")
+    if not digits:
+        return None
+    if re.fullmatch(r"[#＃]?[０-９]+", raw) or _CIRCLED.fullmatch(raw):
+        return digits, WIDE
+    if fold(raw).lstrip("#").isdigit() or _SIGNED.fullmatch(shown):
+        return digits, ODD
+    return None

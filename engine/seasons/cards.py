@@ -30,7 +30,9 @@ def _build() -> Catalog[Card]:
         if card.set == "base":
             names += (f"#{card.number}",)
         entries.append(Entry(card.id, names, card))
-    return Catalog(entries, game="seasons")
+    # The expansions' cards are named in full (S-8.5); a fragment, a typo or a suggestion offers the base game's
+    # first.
+    return Catalog(entries, game="seasons", secondary=[e.id for e in entries if e.card.set != "base"])
 
 
 CATALOG: Catalog[Card] = _build()

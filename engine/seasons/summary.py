@@ -22,7 +22,7 @@ from typing import Any
 from engine.core import JSON, Action
 from engine.core.result import Result
 
-from .cards import CATALOG, COPIES
+from .cards import BASE_IDS, COPIES
 
 
 class Season(StrEnum):
@@ -149,12 +149,13 @@ class SeasonsSummary:
 
     def reveal_candidates(self, limit: int) -> list[tuple[str, bool]]:
         """The first ``limit`` cards the pending reveal can name, as (card id, known to be in Dummbot's hand): for
-        a draw from its hand the cards known to be there first (each copy once), then every card with a copy not
-        known elsewhere (S-4, S-5); for a summon from the draw pile only the latter."""
+        a draw from its hand the cards known to be there first (each copy once), then every base-game card with a
+        copy not known elsewhere (S-4, S-5); for a summon from the draw pile only the latter. Expansion cards are
+        typed by name (S-8.5), never offered."""
         bot = self.dummbot
         seen = Counter((*bot.summoned, *self.discards, *self.player_area, *bot.hand_known))
         found = [(c, True) for c in bot.hand_known[:limit]] if self.pending.from_hand else []
-        for card_id in CATALOG.ids():
+        for card_id in BASE_IDS:
             if len(found) >= limit:
                 break
             if COPIES.get(card_id, 1) - seen[card_id] > 0:

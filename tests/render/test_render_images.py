@@ -356,7 +356,7 @@ def test_cached_layers_give_the_pixels_of_a_fresh_render(monkeypatch, lang, coun
 def layered_wheel(month: int, year: int, season: str) -> Image.Image:
     """The reduced wheel as the board shows it: the shared ring with this month's part pasted on it."""
     wheel = sb._reduced_ring().copy()
-    patch, corner = sb._season_wheel(month, year, season)
+    patch, corner = sb._season_wheel(month, year, season, False)
     wheel.paste(patch, corner)
     return wheel
 
@@ -366,7 +366,7 @@ def test_the_wheel_from_its_shared_ring_is_the_wheel_drawn_whole():
         for year in (1, 2, 3):
             season = sb._season_of(month)
             layered = layered_wheel(month, year, season)
-            assert layered.tobytes() == sb._wheel_in_full(month, year, season).tobytes(), (month, year)
+            assert layered.tobytes() == sb._wheel_in_full(month, year, season, False).tobytes(), (month, year)
     assert sb._wheel_ring.cache_info().currsize == 1
 
 

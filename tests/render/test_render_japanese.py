@@ -62,7 +62,9 @@ def test_japanese_card_names_are_drawn_in_japanese_and_wrapped_not_cut(monkeypat
     assert "ダムボット" in joined and "魔法使い" in joined
     assert SEASONS_CARDS["1"].name_ja in drawn
     long_name = SEASONS_CARDS["30"].name_ja  # ヤンの忘れられた花瓶: two lines on its tile
-    lines = picture_text.wrap(long_name, picture_text.cjk_font(11), 70)
+    with picture.drawing_in("ja"):
+        layout = sb.tile_layout(*sb._tile_size(sb.TILES), "30", long_name, SEASONS_CARDS["30"].prestige)
+    lines = [line for line, _ in layout.lines]
     assert len(lines) == 2 and "".join(lines) == long_name and all(line in drawn for line in lines)
     assert not any("…" in text for text in drawn)
 

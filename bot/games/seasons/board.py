@@ -4,6 +4,7 @@ score, crystals, hand and summoned cards. Shared drawing (fonts, caches, the PNG
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -63,7 +64,7 @@ def board(summary: SeasonsSummary | Mapping[str, Any], lang: str = "en",
     s = summary if isinstance(summary, SeasonsSummary) else SeasonsSummary.from_json(summary)
     with p.drawing_in(lang):
         bot = s.dummbot
-        parts = [s.month, s.year, s.season, s.difficulty, s.dice, s.dice_season, s.round_dice,
+        parts = [s.month, s.year, s.season, s.past_end, s.difficulty, s.dice, s.dice_season, s.round_dice,
                  bot.score, bot.crystals, bot.hand_size, bot.summoned]
         return p.remembered("seasons", [parts, cards], lambda: p.png(_board(s, cards), p.palette_file(__package__)))
 
@@ -73,13 +74,15 @@ def _board(summary: SeasonsSummary, cards: Mapping[str, Mapping[str, Any]] | Non
     draw = ImageDraw.Draw(image)
     month = p.clamp(summary.month, 1, 12)
     year = p.clamp(summary.year, 1, 3)
-    season = str(summary.season)
+    past_end = bool(summary.past_end)
+    # Past month 12 of year 3 (S-9.4, the game's end) the token stands on the winter space (README's ruling).
+    season = "winter" if past_end else str(summary.season)
     if p.USE_LAYERS:  # the ring every month shares, then what this month changes on it
         image.paste(_reduced_ring(), WHEEL_AT)
-        patch, (x, y) = _season_wheel(month, year, season)
+        patch, (x, y) = _season_wheel(month, year, season, past_end)
         image.paste(patch, (WHEEL_AT[0] + x, WHEEL_AT[1] + y))
     else:
-        image.paste(_wheel_in_full(month, year, season), WHEEL_AT)
+        image.paste(_wheel_in_full(month, year, season, past_end), WHEEL_AT)
 
     bot = summary.dummbot
     header = (_word(summary.difficulty), _word(summary.dice), bot.score, bot.crystals, max(0, bot.hand_size))
@@ -141,26 +144,33 @@ _OUTER, _INNER = 212 * _S, 104 * _S
 # Every month of every year (36) is prepared at start, as the part it changes on the ring only (about 250 KB
 # each); a season that is not its month's (odd input) is drawn when asked for.
 @p.layer_cache(maxsize=48, static=True)
-def _season_wheel(month: int, year: int, season: str) -> tuple[Image.Image, tuple[int, int]]:
+def _season_wheel(month: int, year: int, season: str, past_end: bool) -> tuple[Image.Image, tuple[int, int]]:
     """What this month and year change on the reduced ring (``_reduced_ring``), and where: the ring every
     month shares (drawn once) with this month lit, the token and the hub drawn on a copy, and only the part
     they changed reduced. Pasted on the ring: the same pixels as drawing it whole (``_wheel_in_full``;
-    tests check)."""
+    tests check). ``past_end``: the token has passed month 12 of year 3 (S-9.4), and stands beyond it on the
+    winter space; month 12 stays lit, the last month of the game."""
     wheel = _wheel_ring().copy()
     draw = ImageDraw.Draw(wheel)
     _month_segment(draw, month, lit=True)
     _spokes(draw)
     _month_number(draw, month, lit=True)
-    _wheel_top(draw, month, year, season)
+    _wheel_top(draw, month, year, season, past_end)
     # Only what this month changed is reduced again, into the reduced ring: each output pixel comes from its
     # own 2x2 block, so the rest is the ring's own (the same pixels as reducing the whole wheel).
     box = _changed_box(month)
+    if past_end:  # and the token's space, beyond month 12
+        box = _union(box, _changed_box(1))
     return wheel.reduce(_S, box=box), (box[0] // _S, box[1] // _S)
 
 
 @p.layer_cache(maxsize=1, static=True)
 def _reduced_ring() -> Image.Image:
     return _wheel_ring().reduce(_S)
+
+
+def _union(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
 
 
 def _changed_box(month: int) -> tuple[int, int, int, int]:
@@ -194,7 +204,7 @@ def _wheel_ring() -> Image.Image:
     return wheel
 
 
-def _wheel_in_full(month: int, year: int, season: str) -> Image.Image:
+def _wheel_in_full(month: int, year: int, season: str, past_end: bool) -> Image.Image:
     """The wheel drawn whole, every segment and number (the reference for ``_season_wheel``). The lit month's
     segment goes on last, over the others (where neighbouring segments meet at the hub, the lit one wins)."""
     wheel = Image.new("RGB", (_SIZE, _SIZE), BACKGROUND)
@@ -205,7 +215,7 @@ def _wheel_in_full(month: int, year: int, season: str) -> Image.Image:
     _spokes(draw)
     for m in range(1, 13):
         _month_number(draw, m, lit=m == month)
-    _wheel_top(draw, month, year, season)
+    _wheel_top(draw, month, year, season, past_end)
     return wheel.reduce(_S)
 
 
@@ -232,10 +242,11 @@ def _month_number(draw: ImageDraw.ImageDraw, m: int, lit: bool) -> None:
     draw.text((x, y), str(m), font=picture_text.default_font(22 * _S), fill=ink, anchor="mm")
 
 
-def _wheel_top(draw: ImageDraw.ImageDraw, month: int, year: int, season: str) -> None:
-    """The current month's rim, the season token on it, and the hub (season glyph, year, pips)."""
+def _wheel_top(draw: ImageDraw.ImageDraw, month: int, year: int, season: str, past_end: bool = False) -> None:
+    """The current month's rim, the season token on it (past the end, on the next space: winter's), and the
+    hub (season glyph, year, pips)."""
     s, c = _S, _C
-    current = math.radians(-75 + (month - 1) * 30)
+    current = math.radians(-75 + (month if past_end else month - 1) * 30)
     start = -90 + (month - 1) * 30
     draw.arc(p.circle(c, c, _OUTER - 2 * s), start + 1, start + 29, fill=TEXT, width=5 * s)
 
@@ -370,9 +381,9 @@ def _summoned_tiles(
         p.more_tile(draw, (x, y, x + tile_w, y + tile_h), overflow + 1, 20, fill=PANEL)
 
 
-TILES = (452, 162, 790, 410)  # where the summoned cards' tiles go
+TILES = (452, 156, 790, 414)  # where the summoned cards' tiles go
 DICE_Y = 428  # the line naming the round's two dice, below the tiles
-TILE_GRID = (4, 5, 6)  # columns, rows, gap
+TILE_GRID = (4, 5, 5)  # columns, rows, gap
 
 
 def _tile_size(box: tuple[int, int, int, int]) -> tuple[int, int]:
@@ -403,18 +414,94 @@ def _card_tile(
     draw.rounded_rectangle(
         box, radius=6, fill=SEASONS_TILE.get(kind or "", PANEL), outline=PANEL_EDGE, width=1
     )
-    name_font = p.font(11)
     if name and p.lang() == "en":
         name = p.latin(name)
-    # A long name wraps onto a second line (never cut mid-word with "…"); the id is smaller then.
-    lines = picture_text.wrap(name, name_font, x1 - x0 - 10, max_lines=2) if name else []
-    id_font = p.font(17 if len(lines) < 2 else 13)
-    draw.text((x0 + 6, y0 + (5 if len(lines) < 2 else 2)), p.fit(card_id, id_font, x1 - x0 - 34), font=id_font,
-              fill=TEXT)
-    if prestige is not None:
-        p.coin(draw, x1 - 14, y0 + (14 if len(lines) < 2 else 11), 10 if len(lines) < 2 else 8, str(prestige))
-    for k, line in enumerate(reversed(lines)):  # upwards from the tile's bottom edge
-        draw.text((x0 + 6, y1 - 4 - k * 13), line, font=name_font, fill=(214, 216, 224), anchor="ld")
+    layout = tile_layout(x1 - x0, y1 - y0, card_id, name, prestige)
+    draw.text((x0 + layout.id_at[0], y0 + layout.id_at[1]), layout.id_text, font=layout.id_font, fill=TEXT,
+              anchor="ls")
+    if layout.coin is not None:
+        cx, cy, r = layout.coin
+        p.coin(draw, x0 + cx, y0 + cy, r, str(prestige), size=layout.coin_size)
+    for line, (x, y) in layout.lines:
+        draw.text((x0 + x, y0 + y), line, font=layout.name_font, fill=(214, 216, 224), anchor="ls")
+
+
+Box = tuple[float, float, float, float]
+
+
+@dataclasses.dataclass(frozen=True)
+class TileLayout:
+    """Where a card tile's parts go, from its top-left corner: the number (its baseline's left end), the
+    prestige badge (centre and radius) and each line of the name (baseline's left end). ``boxes`` are what
+    they cover, measured as Pillow draws them."""
+
+    id_text: str
+    id_font: p.Font
+    id_at: tuple[float, float]
+    coin: tuple[float, float, float] | None
+    coin_size: int
+    name_font: p.Font
+    lines: tuple[tuple[str, tuple[float, float]], ...]
+
+    def boxes(self) -> dict[str, Box]:
+        """Each part's box: "id", "coin" and "name 1", "name 2" (top line first)."""
+        found = {"id": _MEASURE.textbbox(self.id_at, self.id_text, font=self.id_font, anchor="ls")}
+        if self.coin is not None:
+            found["coin"] = p.circle(*self.coin)
+        for k, (line, at) in enumerate(self.lines, 1):
+            found[f"name {k}"] = _MEASURE.textbbox(at, line, font=self.name_font, anchor="ls")
+        return found
+
+    def overlaps(self) -> list[tuple[str, str]]:
+        """The pairs of parts that meet: the number, the badge and the name (its own lines may touch)."""
+        parts = list(self.boxes().items())
+        return [(a, b) for i, (a, box_a) in enumerate(parts) for b, box_b in parts[i + 1:]
+                if not (a.startswith("name") and b.startswith("name")) and _meet(box_a, box_b)]
+
+
+_MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))
+PAD = 3  # the tile's inner margin, and the least space between two of its parts
+# The tile's styles, best first: the number's size, the badge's radius and text size, the name's size and lines.
+# A name that fits one line leaves room for a large number; a longer one takes two lines, made smaller until
+# neither line runs into the number or the badge (「イシュターの天秤」, "Pendant of Ragnor", "Yjang's
+# Forgotten Vase").
+TILE_STYLES = ((17, 10, 13, 11, 1), (17, 10, 13, 10, 1), (13, 8, 11, 11, 2), (13, 8, 11, 10, 2), (12, 8, 11, 9, 2),
+               (11, 7, 10, 9, 2))
+
+
+def tile_layout(width: int, height: int, card_id: str, name: str | None, prestige: int | None) -> TileLayout:
+    """The first style whose parts all fit apart (the smallest otherwise, its name cut with "…")."""
+    layout = None
+    for n, style in enumerate(TILE_STYLES):
+        layout, cut = _tile_style(width, height, card_id, name, prestige, *style)
+        if n == len(TILE_STYLES) - 1 or not (cut or layout.overlaps()):
+            break
+    assert layout is not None
+    return layout
+
+
+def _tile_style(width: int, height: int, card_id: str, name: str | None, prestige: int | None, id_size: int,
+                radius: int, coin_size: int, name_size: int, max_lines: int) -> tuple[TileLayout, bool]:
+    """One style laid out, and whether the name had to be cut. The number and the badge share the top row;
+    the name's lines stand on the bottom edge, upwards."""
+    id_font, name_font = p.font(id_size), p.font(name_size)
+    coin = None if prestige is None else (width - PAD - radius, PAD + radius, float(radius))
+    while coin_size > 8 and p.font(coin_size).getlength(str(prestige)) > 2 * radius - 3:  # "-10" inside it
+        coin_size -= 1
+    room = width - 2 * PAD - (2 * radius + PAD if coin else 0)
+    id_text = p.fit(card_id, id_font, room)
+    top = id_font.getbbox(id_text, anchor="ls")[1]
+    lines = picture_text.wrap(name, name_font, width - 2 * PAD - 2, max_lines=max_lines) if name else []
+    cut = bool(lines) and (len(lines) > max_lines or lines[-1].endswith("…") and not (name or "").endswith("…"))
+    step = name_size + 2
+    bottom = height - PAD - name_font.getbbox("g", anchor="ls")[3]
+    placed = tuple((line, (PAD + 1.0, bottom - (len(lines) - 1 - k) * step)) for k, line in enumerate(lines))
+    return TileLayout(id_text, id_font, (PAD + 1.0, PAD - top), coin, coin_size, name_font, placed), cut
+
+
+def _meet(a: Box, b: Box) -> bool:
+    """Whether two boxes overlap or come closer than one pixel."""
+    return a[0] < b[2] + 1 and b[0] < a[2] + 1 and a[1] < b[3] + 1 and b[1] < a[3] + 1
 
 
 def _seasons_card_info(
@@ -473,7 +560,7 @@ def _season_of(month: int) -> str:
 def _first_steps() -> list[p.Step]:
     """The ring and the wheel of every game's first picture (month 1, year I), the card data, and the board's
     palette."""
-    return [_wheel_ring, _reduced_ring, lambda: _season_wheel(1, 1, _season_of(1)),
+    return [_wheel_ring, _reduced_ring, lambda: _season_wheel(1, 1, _season_of(1), False),
             lambda: _seasons_card_info(None), functools.partial(p.palette_file, __package__)]
 
 
@@ -481,7 +568,7 @@ def _first_steps() -> list[p.Step]:
 def _later_steps() -> list[p.Step]:
     """The wheel of every other month and year, and every card's tile in each language pictures have been
     drawn in (about 100 cards, a third of a millisecond each): one step each."""
-    steps: list[p.Step] = [functools.partial(_season_wheel, month, year, _season_of(month))
+    steps: list[p.Step] = [functools.partial(_season_wheel, month, year, _season_of(month), False)
                            for year in (1, 2, 3) for month in range(1, 13)]
     ids = _catalog_ids()
     for lang in p.languages():

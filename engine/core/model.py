@@ -9,8 +9,8 @@ holds one reads a typed state; what every state offers is the ``State`` protocol
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, NoReturn, Protocol, TypeVar, cast
 
 if TYPE_CHECKING:

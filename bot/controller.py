@@ -502,10 +502,11 @@ class Controller:
         if action is None:
             return "—"
         key = f"action.{kind}.{action.type}"
+        args = action.args.to_json()
         params = {k: (json.dumps(v, ensure_ascii=False) if isinstance(v, dict) and k != "face" else v)
-                  for k, v in action.args.items()}
+                  for k, v in args.items()}
         text = t(lg, key, **params)
-        return text if text != key else f"{action.type} {json.dumps(action.args, ensure_ascii=False)}"
+        return text if text != key else f"{action.type} {json.dumps(args, ensure_ascii=False)}"
 
 
 class KeptForms:

@@ -121,6 +121,30 @@ class _CounterRules:
         return _Counter(**data)
 
 
+def test_an_action_is_a_value_its_args_cannot_change():
+    """issue 34, point 4: hash(Action(...)) works, and neither its args nor a list in them can be changed."""
+    import copy
+    import pickle
+
+    action = Action("reveal", cards=["10", "11"], face={"energy": {"water": 2}})
+    assert hash(action) == hash(Action("reveal", {"cards": ["10", "11"], "face": {"energy": {"water": 2}}}))
+    assert len({action, Action.from_json(action.to_json())}) == 1
+    with pytest.raises(TypeError):
+        action.args["cards"] = ["12"]
+    with pytest.raises(TypeError):
+        action.args.update(card="12")
+    with pytest.raises(AttributeError):
+        action.args["cards"].append("12")  # type: ignore[attr-defined]
+    with pytest.raises(TypeError):
+        action.args["face"]["energy"]["water"] = 3
+    assert action.to_json() == {"type": "reveal", "cards": ["10", "11"], "face": {"energy": {"water": 2}}}
+    assert pickle.loads(pickle.dumps(action)) == action and copy.deepcopy(action) == action
+    waiting = Waiting("w", {"cities": ["Tylaris"]}, ("choose",))
+    assert hash(waiting) == hash(Waiting.from_json(waiting.to_json()))
+    assert waiting.params.texts("cities") == ("Tylaris",) and waiting.params.number("count", 1) == 1
+    assert hash(Event("e", n=3)) == hash(Event("e", {"n": 3}))
+
+
 @given(st.lists(st.integers(min_value=0, max_value=9), max_size=30), st.integers(min_value=0, max_value=30))
 def test_undo_k_equals_replay_of_first_n_minus_k(ns, k):
     rules = _CounterRules()

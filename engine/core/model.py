@@ -9,8 +9,9 @@ holds one reads a typed state; what every state offers is the ``State`` protocol
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NoReturn, Protocol, TypeVar, cast
 
 if TYPE_CHECKING:
     from .result import Result
@@ -23,29 +24,134 @@ JSONObject = dict[str, JSONValue]
 JSON = dict[str, Any]
 
 
+def freeze(value: Any) -> Any:
+    """A JSON value made immutable and hashable: lists become tuples and objects ``Params``, all the way down."""
+    if isinstance(value, Params):
+        return value
+    if isinstance(value, Mapping):
+        return Params(value)
+    if isinstance(value, (list, tuple)):
+        return FrozenList(freeze(v) for v in value)
+    return value
+
+
+class FrozenList(tuple[Any, ...]):
+    """A JSON list, frozen: a tuple that still equals the list it was made from (``("1", "2") == ["1", "2"]``), so
+    a payload reads and compares as the JSON it stands for."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == other if isinstance(other, list) else tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = tuple.__hash__
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+def thaw(value: Any) -> JSONValue:
+    """The JSON form of a frozen value: tuples as lists and ``Params`` as dicts, all the way down."""
+    if isinstance(value, Mapping):
+        return {str(k): thaw(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [thaw(v) for v in value]
+    return cast(JSONValue, value)
+
+
+class Params(dict[str, Any]):
+    """The named values of an action, an event or a wait: read-only and hashable, so an ``Action`` is a value.
+
+    A dict that refuses every change (so whatever reads a payload as a dict, JSON included, still does), with
+    lists kept as ``FrozenList`` and objects as ``Params``; ``to_json`` gives plain JSON back. The typed readers
+    (``text``, ``number``, ``texts``, ``flag``) are what the bot reads a payload with.
+
+    >>> p = Params(card="10", cards=["1", "2"], face={"dots": 2})
+    >>> p["cards"], p["face"]["dots"], p.texts("cards"), p.number("count", 1)
+    (['1', '2'], 2, ('1', '2'), 1)
+    >>> p["cards"] == ["1", "2"] == p["cards"], p == {"card": "10", "cards": ["1", "2"], "face": {"dots": 2}}
+    (True, True)
+    >>> hash(p) == hash(Params(p.to_json())), p.to_json()
+    (True, {'card': '10', 'cards': ['1', '2'], 'face': {'dots': 2}})
+    """
+
+    __slots__ = ()
+
+    def __init__(self, values: Mapping[str, Any] | None = None, /, **kwargs: Any) -> None:
+        super().__init__((str(k), freeze(v)) for k, v in {**(values or {}), **kwargs}.items())
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("Params are read-only: make a new one (Params(old, name=value) or old | {...})")
+
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+    def __or__(self, other: Mapping[str, Any]) -> Params:  # type: ignore[override]
+        """A copy with ``other``'s values over these (as ``dict | dict``)."""
+        return Params({**self, **other})
+
+    def __reduce__(self) -> tuple[type[Params], tuple[JSONObject]]:
+        return Params, (self.to_json(),)
+
+    def __copy__(self) -> Params:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Params:
+        return self
+
+    def to_json(self) -> JSONObject:
+        return {k: thaw(v) for k, v in self.items()}
+
+    def text(self, name: str, default: str = "") -> str:
+        """A string value (a card id, a city, a code); ``default`` when it is absent or empty."""
+        value = self.get(name)
+        return default if value in (None, "") else str(value)
+
+    def number(self, name: str, default: int = 0) -> int:
+        """A whole number (a count, a score); ``default`` when it is absent or empty."""
+        value = self.get(name)
+        return default if value in (None, "") else int(value)
+
+    def texts(self, name: str) -> tuple[str, ...]:
+        """A list of strings (card ids, cities); empty when absent."""
+        value = self.get(name)
+        return () if value in (None, "") else tuple(str(v) for v in value)
+
+    def flag(self, name: str) -> bool:
+        return bool(self.get(name))
+
+
 @dataclass(frozen=True)
 class Action:
     """Something the player (or the bot on the player's behalf) does: ``Action("die", face=...)``.
 
+    An action is a value: equal actions hash alike, and its ``args`` cannot be changed.
+
     >>> action = Action("played", card="10")
     >>> action.to_json()
     {'type': 'played', 'card': '10'}
-    >>> Action.from_json(action.to_json()) == action
-    True
+    >>> Action.from_json(action.to_json()) == action, hash(action) == hash(Action("played", {"card": "10"}))
+    (True, True)
     """
 
     type: str
-    args: JSON = field(default_factory=dict)
+    args: Params = field(default_factory=Params)
 
-    def __init__(self, type: str, args: JSON | None = None, /, **kwargs: Any) -> None:  # noqa: A002
+    def __init__(self, type: str, args: Mapping[str, Any] | None = None, /, **kwargs: Any) -> None:  # noqa: A002
         object.__setattr__(self, "type", type)
-        object.__setattr__(self, "args", {**(args or {}), **kwargs})
+        object.__setattr__(self, "args", Params({**(args or {}), **kwargs}))
 
     def get(self, name: str, default: Any = None) -> Any:
         return self.args.get(name, default)
 
     def to_json(self) -> JSONObject:
-        return {"type": self.type, **self.args}
+        return {"type": self.type, **self.args.to_json()}
 
     @classmethod
     def from_json(cls, data: JSON) -> Action:
@@ -58,14 +164,14 @@ class Event:
     """Something that happened, in order, for the bot to show: ``Event("seasons.crystals_gained", n=3)``."""
 
     key: str
-    params: JSON = field(default_factory=dict)
+    params: Params = field(default_factory=Params)
 
-    def __init__(self, key: str, params: JSON | None = None, /, **kwargs: Any) -> None:
+    def __init__(self, key: str, params: Mapping[str, Any] | None = None, /, **kwargs: Any) -> None:
         object.__setattr__(self, "key", key)
-        object.__setattr__(self, "params", {**(params or {}), **kwargs})
+        object.__setattr__(self, "params", Params({**(params or {}), **kwargs}))
 
     def to_json(self) -> JSONObject:
-        return {"key": self.key, "params": dict(self.params)}
+        return {"key": self.key, "params": self.params.to_json()}
 
     @classmethod
     def from_json(cls, data: JSON) -> Event:
@@ -82,15 +188,20 @@ class Waiting:
     """
 
     key: str
-    params: JSON = field(default_factory=dict)
+    params: Params = field(default_factory=Params)
     legal: tuple[str, ...] = ()
 
+    def __init__(self, key: str, params: Mapping[str, Any] | None = None, legal: Iterable[str] = ()) -> None:
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "params", Params(params))
+        object.__setattr__(self, "legal", tuple(legal))
+
     def to_json(self) -> JSONObject:
-        return {"key": self.key, "params": dict(self.params), "legal": list(self.legal)}
+        return {"key": self.key, "params": self.params.to_json(), "legal": list(self.legal)}
 
     @classmethod
     def from_json(cls, data: JSON) -> Waiting:
-        return cls(data["key"], dict(data.get("params", {})), tuple(data.get("legal", ())))
+        return cls(data["key"], data.get("params", {}), data.get("legal", ()))
 
 
 class State(Protocol):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import Any
 
@@ -55,7 +56,7 @@ def empty_face() -> dict[str, Any]:
 
 def canonical(face: dict[str, Any]) -> dict[str, Any]:
     """A face dict in canonical shape and element order; raises ``seasons.face_unreadable`` if malformed."""
-    if not isinstance(face, dict):
+    if not isinstance(face, Mapping):  # a dict typed in, or an action's frozen Params
         raise RuleError("seasons.face_unreadable", word=str(face))
     try:
         energy = {e: int(n) for e, n in (face.get("energy") or {}).items() if int(n)}

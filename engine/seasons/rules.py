@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.core import JSON, Action, Event, Rng, RuleError, Step
+from engine.core import JSON, Action, Event, Params, Rng, RuleError, Step
 
 from . import cards as C
 from . import undo
@@ -447,7 +447,7 @@ def _card_list(value: Any) -> list[str]:
     return [card_by_id(v) for v in value]
 
 
-def _int_arg(args: JSON, name: str, default: int | None = None, lo: int | None = None,
+def _int_arg(args: Params, name: str, default: int | None = None, lo: int | None = None,
              hi: int | None = None) -> int:
     """A whole number (never a typed one: the bot reads forms and options as numbers)."""
     value = args.get(name, default)
@@ -495,7 +495,7 @@ def _resolve_die(s: SeasonsState, face: JSON, events: Events) -> None:
 
 
 # == action handlers ================================================================================
-def _do_roll(s: SeasonsState, args: JSON, events: Events) -> None:
+def _do_roll(s: SeasonsState, args: Params, events: Events) -> None:
     """Bot dice: roll the round's two chosen dice (S-1.4, S-3.1)."""
     if s.edition < 2:
         s.payments = []
@@ -510,7 +510,7 @@ def _do_roll(s: SeasonsState, args: JSON, events: Events) -> None:
         second_die=s.rolled[1]["die"], second_face=s.rolled[1]["face"])
 
 
-def _do_take(s: SeasonsState, args: JSON, events: Events) -> None:
+def _do_take(s: SeasonsState, args: Params, events: Events) -> None:
     """Bot dice: the player takes a die and plays their turn; Dummbot's die waits for ``end`` (S-3.1a)."""
     index = _int_arg(args, "index", lo=0, hi=1)
     taken, left = s.rolled[index], s.rolled[1 - index]
@@ -523,7 +523,7 @@ def _do_take(s: SeasonsState, args: JSON, events: Events) -> None:
         s.taken = index
 
 
-def _do_end(s: SeasonsState, args: JSON, events: Events) -> None:
+def _do_end(s: SeasonsState, args: Params, events: Events) -> None:
     """Bot dice: the player's turn is over; Dummbot resolves the die left to it (S-3.1a, S-3.2)."""
     left = s.rolled[1 - s.taken]
     s.rolled, s.taken = None, None
@@ -531,7 +531,7 @@ def _do_end(s: SeasonsState, args: JSON, events: Events) -> None:
     _resolve_die(s, canonical(left["face"]), events)
 
 
-def _do_die(s: SeasonsState, args: JSON, events: Events) -> None:
+def _do_die(s: SeasonsState, args: Params, events: Events) -> None:
     """Table dice: the face left for Dummbot, one of the faces of the dice rolled at the round's start
     (S-3.2), even if the player's turn moved time since (a face dict; the bot reads what was typed)."""
     raw = args.get("face")
@@ -542,7 +542,7 @@ def _do_die(s: SeasonsState, args: JSON, events: Events) -> None:
     _resolve_die(s, check_face(s, raw), events)
 
 
-def _do_reveal(s: SeasonsState, args: JSON, events: Events) -> None:
+def _do_reveal(s: SeasonsState, args: Params, events: Events) -> None:
     cards = _card_list(args.get("cards"))
     params = s.wait_params
     expected = params["count"]
@@ -595,7 +595,7 @@ def _leave_hand(s: SeasonsState, card: str) -> None:
         s.hand_known.remove(card)
 
 
-def _do_prelude(s: SeasonsState, args: JSON, events: Events) -> None:
+def _do_prelude(s: SeasonsState, args: Params, events: Events) -> None:
     """S-2.4: the six cards the prelude gave Dummbot (optional). Nothing has left its hand yet, so these are
     known to be there, beside any card drawn face down since; told again, the new six replace the first."""
     cards = _card_list(args.get("cards"))
@@ -646,7 +646,7 @@ def _summon_from_hand(s: SeasonsState, events: Events, drawn: list[str]) -> None
         _ev(events, "returned_to_hand", count=len(rest), hand_size=s.hand_size)
 
 
-def _do_played(s: SeasonsState, args: JSON, events: Events) -> None:
+def _do_played(s: SeasonsState, args: Params, events: Events) -> None:
     """S-8: the player summoned a card; the column "Player summons it"."""
     card = card_by_id(args.get("card", ""))
     _check_copies(s, [card], include_hand=True)
@@ -687,7 +687,7 @@ def _do_played(s: SeasonsState, args: JSON, events: Events) -> None:
         _ev(events, "no_effect_on_dummbot", card=card)
 
 
-def _do_effect(s: SeasonsState, args: JSON, events: Events) -> None:
+def _do_effect(s: SeasonsState, args: Params, events: Events) -> None:
     kind = str(args.get("kind", ""))
     if s.wait_key in CORRECTIONS_ONLY and kind != "cannot_pay":  # S-8.3: only corrections now
         raise RuleError("seasons.only_corrections_now" if s.wait_key == WAIT_SCORE else "seasons.payments_mid_step",
@@ -749,7 +749,7 @@ def _activation_for_fairies(s: SeasonsState, events: Events, card: str) -> None:
         _fairies_take(s, events)
 
 
-def _correct_payment(s: SeasonsState, args: JSON, events: Events) -> None:
+def _correct_payment(s: SeasonsState, args: Params, events: Events) -> None:
     """S-8.3: the player could not pay. The payment of the card named (its latest; edition 3), else the latest one.
     Titus unpaid is sacrificed (S-8 #39). A payment whose crystal Dummbot passed straight on to the player's own
     Figrim or Titus (``_both_sides``) takes that one back too: Dummbot had none to give."""
@@ -794,7 +794,7 @@ def _require_player_card(s: SeasonsState, card: str, kind: str) -> None:
         raise RuleError("seasons.effect_needs_your_card", kind=kind, card=card)
 
 
-def _do_time(s: SeasonsState, args: JSON, events: Events) -> None:
+def _do_time(s: SeasonsState, args: Params, events: Events) -> None:
     """S-9.1: the player's cards move the token in their turn, forward or back (S-9.2 … S-9.4)."""
     steps = _int_arg(args, "steps", lo=-3, hi=3)
     if steps == 0:
@@ -821,7 +821,7 @@ def _do_time(s: SeasonsState, args: JSON, events: Events) -> None:
     _ev(events, "token_moved", steps=steps, year=s.year, month=s.month, season=s.season)
 
 
-def _do_crystals(s: SeasonsState, args: JSON, events: Events) -> None:
+def _do_crystals(s: SeasonsState, args: Params, events: Events) -> None:
     change = _int_arg(args, "change")
     if change == 0:
         raise RuleError("seasons.bad_number", field="change", value="0")
@@ -830,7 +830,7 @@ def _do_crystals(s: SeasonsState, args: JSON, events: Events) -> None:
     _ev(events, "crystals_corrected", change=s.crystals - before, total=s.crystals, asked=change)
 
 
-def _do_answer(s: SeasonsState, args: JSON, events: Events) -> None:
+def _do_answer(s: SeasonsState, args: Params, events: Events) -> None:
     """Sid Nightshade: the player's crystal count decides who has strictly the most."""
     theirs = _int_arg(args, "crystals", lo=0)
     side = s.wait_params["side"]
@@ -845,7 +845,7 @@ def _do_answer(s: SeasonsState, args: JSON, events: Events) -> None:
         _ev(events, "sid_no_effect", card=C.SID)
 
 
-def _do_score(s: SeasonsState, args: JSON, events: Events) -> None:
+def _do_score(s: SeasonsState, args: Params, events: Events) -> None:
     """S-7.3/S-7.4: the player's standard score; strictly greater wins, a tie is a loss."""
     crystals = _int_arg(args, "crystals", lo=0)
     prestige = _int_arg(args, "prestige", 0)
@@ -861,7 +861,7 @@ def _do_score(s: SeasonsState, args: JSON, events: Events) -> None:
     _wait(s, WAIT_FINISHED, outcome=s.outcome, player_score=s.player_score, dummbot_score=s.score)
 
 
-_HANDLERS: dict[str, Callable[[SeasonsState, JSON, Events], None]] = {
+_HANDLERS: dict[str, Callable[[SeasonsState, Params, Events], None]] = {
     "roll": _do_roll, "take": _do_take, "end": _do_end, "die": _do_die, "reveal": _do_reveal, "played": _do_played,
     "effect": _do_effect, "time": _do_time, "crystals": _do_crystals, "answer": _do_answer,
     "score": _do_score, "prelude": _do_prelude,

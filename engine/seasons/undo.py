@@ -8,14 +8,14 @@ go back to. Only what touches the table is said; a report the bot merely noted i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.core import Action, Event, Step
 
 from .state import SeasonsState
 
-Params = dict[str, Any]
+Params = Mapping[str, Any]  # an event's frozen params in, an undo event's params out
 
 # Event → its reversal: the undo event's name and its parameters (None: nothing on the table to put back).
 _REVERSED: dict[str, Callable[[Params], tuple[str, Params] | None]] = {

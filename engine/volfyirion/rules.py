@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.core import JSON, Action, Event, RuleError, Step
+from engine.core import JSON, Action, Event, Params, RuleError, Step
 
 from . import attack as arith
 from . import house, undo
@@ -147,7 +147,7 @@ def _standing_city(state: VolfState, query: Any) -> dict[str, Any]:
     return city
 
 
-def _arg_card(args: JSON, name: str = "card") -> Card:
+def _arg_card(args: Params, name: str = "card") -> Card:
     if args.get(name) in (None, ""):
         raise RuleError("volfyirion.missing_arg", arg=name)
     return card_by_id(args[name])
@@ -174,7 +174,7 @@ def _slot(card: Card) -> str:
 
 
 # -- the main phase (V-2, V-3) ---------------------------------------------------------------------
-def _play(state: VolfState, args: JSON, events: Events) -> None:
+def _play(state: VolfState, args: Params, events: Events) -> None:
     """A Troop, Building or Wonder enters play (V-3.1b adds a Rage card; V-3.2 replaces a slot)."""
     card = _arg_card(args)
     _check_solo(card)
@@ -204,7 +204,7 @@ def _play(state: VolfState, args: JSON, events: Events) -> None:
     _add_rage_card(state, events)
 
 
-def _remove(state: VolfState, args: JSON, events: Events) -> None:
+def _remove(state: VolfState, args: Params, events: Events) -> None:
     """The player removes one of their own cards from the game (a REMOVE ability, for instance)."""
     card = _arg_card(args)
     _check_solo(card)
@@ -257,7 +257,7 @@ def _remove_starting(state: VolfState, card: Card, events: Events) -> None:
     events.append(Event("volfyirion.event.card_removed", card=card.name))
 
 
-def _redeploy(state: VolfState, args: JSON, events: Events) -> None:
+def _redeploy(state: VolfState, args: Params, events: Events) -> None:
     """Move a Troop to another city's empty Troop slot (V-2.1); no Rage card."""
     card = _arg_card(args, "troop")
     if card.type != "troop":
@@ -276,7 +276,7 @@ def _redeploy(state: VolfState, args: JSON, events: Events) -> None:
                         city=target["name"]))
 
 
-def _acquire(state: VolfState, args: JSON, events: Events) -> None:
+def _acquire(state: VolfState, args: Params, events: Events) -> None:
     """The player acquired a card: it is no longer a possible Rage card. Adds nothing (V-3.1)."""
     card = _arg_card(args)
     _check_solo(card)
@@ -290,7 +290,7 @@ def _acquire(state: VolfState, args: JSON, events: Events) -> None:
     events.append(Event("volfyirion.event.card_acquired", card=card.name))
 
 
-def _reshuffle(state: VolfState, args: JSON, events: Events) -> None:
+def _reshuffle(state: VolfState, args: Params, events: Events) -> None:
     """V-3.4: a new House Deck sends the token to the Rage Pile: it attacks at the end of this turn."""
     if state.token != "lair":
         raise RuleError("volfyirion.token_already_away")
@@ -299,7 +299,7 @@ def _reshuffle(state: VolfState, args: JSON, events: Events) -> None:
     events.append(Event("volfyirion.event.token_to_rage_pile"))
 
 
-def _putaside(state: VolfState, args: JSON, events: Events) -> None:
+def _putaside(state: VolfState, args: Params, events: Events) -> None:
     """V-2.2: 6 Battle or 6 Knowledge points put aside the top card of the Rage Pile."""
     paid = args.get("paid")
     if paid not in ("battle", "knowledge"):
@@ -327,7 +327,7 @@ def _putaside(state: VolfState, args: JSON, events: Events) -> None:
     state.taken += 1
 
 
-def _refill(state: VolfState, args: JSON, events: Events) -> None:
+def _refill(state: VolfState, args: Params, events: Events) -> None:
     """V-2.4, V-3.5: the Asset Deck ran out; the put-aside cards were shuffled into a new one.
 
     In a game that counts the deck (V-3.5), a refill before the count can have emptied it needs a
@@ -365,7 +365,7 @@ def _refill_deck(state: VolfState, events: Events) -> None:
     events.append(Event("volfyirion.event.asset_deck_refilled", count=count))
 
 
-def _unseal(state: VolfState, args: JSON, events: Events) -> None:
+def _unseal(state: VolfState, args: Params, events: Events) -> None:
     """Only with the ``unseal`` option (V-2.3 ruling): the player unseals a sealed Wonder."""
     card = _arg_card(args)
     sealed = [w for w in state.wonders if w["name"] == card.name and w["sealed"]]
@@ -375,7 +375,7 @@ def _unseal(state: VolfState, args: JSON, events: Events) -> None:
     events.append(Event("volfyirion.event.wonder_unsealed", card=card.name))
 
 
-def _win(state: VolfState, args: JSON, events: Events) -> None:
+def _win(state: VolfState, args: Params, events: Events) -> None:
     """V-5.1: 16 Battle points attack Volfyirion, 16 Knowledge points subjugate it; the player wins."""
     how = args.get("how")
     if how not in ("attack", "subjugate"):
@@ -412,7 +412,7 @@ def _finish(state: VolfState, outcome: str, how: str) -> None:
 
 
 # -- the end of turn and the attack (V-4) ---------------------------------------------------------
-def _end(state: VolfState, args: JSON, events: Events) -> None:
+def _end(state: VolfState, args: Params, events: Events) -> None:
     """The end of the turn (V-4). ``reshuffled``: drawing the new hand made the player reshuffle, which
     happens during this turn (V-3.4): the token moves now and the dragon attacks at the end of this turn."""
     reshuffled = args.get("reshuffled", False)
@@ -439,7 +439,7 @@ def _end(state: VolfState, args: JSON, events: Events) -> None:
         state.phase = REVEAL
 
 
-def _reveal(state: VolfState, args: JSON, events: Events) -> None:
+def _reveal(state: VolfState, args: Params, events: Events) -> None:
     """The player names the unknown cards of the Rage Pile (V-6); the known top card is counted.
 
     The list may name the known top card as well (all the pile's cards, the top card among them): one
@@ -490,7 +490,7 @@ def _reveal_cards(state: VolfState, unknown: list[str], events: Events) -> None:
     _continue_attack(state, events)
 
 
-def _choose(state: VolfState, args: JSON, events: Events) -> None:
+def _choose(state: VolfState, args: Params, events: Events) -> None:
     """The player picks the city whose Troop (or Building) the attack removes (V-4.1, V-4.2)."""
     slot = "troop" if state.phase == CHOOSE_TROOP else "building"
     city = _city(state, args.get("city"))
@@ -652,7 +652,7 @@ def _token_home(state: VolfState, events: Events) -> None:
     _start_turn(state, events)
 
 
-_HANDLERS: dict[str, Callable[[VolfState, JSON, Events], None]] = {
+_HANDLERS: dict[str, Callable[[VolfState, Params, Events], None]] = {
     "play": _play,
     "remove": _remove,
     "redeploy": _redeploy,

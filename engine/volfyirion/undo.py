@@ -8,14 +8,14 @@ A card the bot merely noted (a play, an acquisition) is said as no longer noted.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.core import Action, Event, Step
 
 from .state import VolfState
 
-Params = dict[str, Any]
+Params = Mapping[str, Any]  # an event's frozen params in, an undo event's params out
 
 
 def _same(name: str, *keys: str) -> Callable[[Params], tuple[str, Params]]:

@@ -106,7 +106,7 @@ def _names_read(typed: Action) -> list[tuple[str, str]]:
     found = []
     for name in ("card", "cards", "troop"):
         value: Any = typed.args.get(name)
-        texts = split_list(value) if isinstance(value, str) else value if isinstance(value, list) else []
+        texts = split_list(value) if isinstance(value, str) else list(value) if isinstance(value, (list, tuple)) else []
         for text in texts:
             if not isinstance(text, str) or text in _catalog():
                 continue

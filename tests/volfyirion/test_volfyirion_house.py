@@ -20,7 +20,8 @@ def test_v3_4_a_ten_card_house_deck_first_reshuffles_in_the_draw_at_the_end_of_t
     found = next_attack(record.state)
     assert (found.draw, found.turn, found.turns) == (0, 2, 0)
     step = push(record, "end", reshuffled=True)  # as counted: nothing said about the count
-    assert not events(step, "house_reshuffle_early") and record.state.house == {"cards": 10, "draw": 5}
+    assert not events(step, "house_reshuffle_early")
+    assert record.state.house == {"cards": 10, "draw": 5, "fresh": [], "last": 2}
 
 
 def test_v3_4_acquisitions_wait_in_the_discard_pile_and_cards_played_leave_the_deck():
@@ -50,8 +51,8 @@ def test_v3_4_the_figures_are_the_meter_of_the_pile_grown_by_a_card_a_turn():
     assert next_attack(big).known and next_attack(big).chances is None  # left to /volfyrion danger
 
 
-def test_v3_4_a_card_played_that_was_never_reported_acquired_cannot_be_counted_until_the_next_reshuffle():
-    record = new(difficulty="normal")
+def test_v3_4_edition_2_a_card_played_that_was_never_reported_acquired_cannot_be_counted_until_the_next_reshuffle():
+    record = new(difficulty="normal", edition=2)  # games of edition 2 replay as they were played
     push(record, "play", card="Elite Trooper", city="Tylaris")
     assert next_attack(record.state) == NextAttack(Unknown.UNREPORTED) and not next_attack(record.state).known
     push(record, "end")
@@ -80,7 +81,7 @@ def test_v3_4_a_reshuffle_earlier_than_counted_is_said_and_counted_anew():
     record = new(difficulty="normal")
     step = push(record, "end", reshuffled=True)  # turn 1: 5 still to draw by the count (a card drew more)
     assert events(step, "house_reshuffle_early") == [{"left": 5}]
-    assert record.state.house == {"cards": 10, "draw": 5}
+    assert record.state.house == {"cards": 10, "draw": 5, "fresh": [], "last": 1}
 
 
 def test_v3_4_a_game_saved_before_the_count_says_it_cannot_be_known_and_replays_with_it():
@@ -92,9 +93,9 @@ def test_v3_4_a_game_saved_before_the_count_says_it_cannot_be_known_and_replays_
     # Replayed from its actions (as a stored game is), the same game counts its House Deck from the start.
     replayed = GameRecord(RULES, {"difficulty": "normal"}, seed=1)
     push(replayed, "end")
-    assert replayed.state.house == {"cards": 10, "draw": 0}
+    assert replayed.state.house == {"cards": 10, "draw": 0, "fresh": [], "last": None}
     record.pop()  # undone, the count is back where it was
-    assert record.state.house == {"cards": 10, "draw": 5}
+    assert record.state.house == {"cards": 10, "draw": 5, "fresh": [], "last": None}
 
 
 def test_v3_4_a_starting_card_removed_leaves_the_house_deck_and_its_copies_are_counted():

@@ -47,8 +47,8 @@ def test_v3_4_end_reshuffled_is_a_reshuffle_in_the_turn_followed_by_end():
     # The same table, except for the House Deck's count: a reshuffle during the turn leaves the bot unable to
     # count the draw pile (the cards drawn are not reported), the end-of-turn one counts it anew (V-3.4).
     assert replace(flagged.state, house=None) == replace(earlier.state, house=None)
-    assert flagged.state.house == {"cards": 10, "draw": 5}
-    assert earlier.state.house == {"cards": 10, "draw": None, "why": "reshuffled"}
+    assert flagged.state.house == {"cards": 10, "draw": 5, "fresh": [], "last": 2}
+    assert earlier.state.house == {"cards": 10, "draw": None, "why": "reshuffled", "fresh": [], "last": 2}
     assert [e for e in step.events if e.key != "volfyirion.event.reshuffled_while_drawing"] == list(step_earlier.events)
 
 
@@ -97,8 +97,8 @@ def test_v4_6_wonders_passed_over_and_equal_costs_are_said():
     record, step = _ties_game()
     assert events(step, "knowledge") == [{"kp": 8, "wonders": 4, "sealing": 2}]
     assert [e["card"] for e in events(step, "wonder_sealed")] == ["Void Fluid", "Sibilant Crystal"]
-    assert events(step, "wonder_passed_over") == [{"card": "Pure Qoam", "cost": 3, "kp": 1},
-                                                  {"card": "Divining Petals", "cost": 2, "kp": 1}]
+    # Every Wonder passed over in one line (issue 33), in the order Volfyirion came to them.
+    assert events(step, "wonders_passed_over") == [{"wonders_passed": ["Pure Qoam", "Divining Petals"], "count": 2}]
     assert events(step, "wonder_tie") == [{"cost": 3, "cards": ["Sibilant Crystal"], "tied_cards": ["Pure Qoam"]}]
 
 
@@ -111,7 +111,7 @@ def test_v4_6_nothing_is_said_when_the_rulings_decide_nothing():
     step = push(record, "reveal", cards=["Book of Wisdom", "Hidden Cache", "Library", "Mint"])  # KP 5 + 2 = 7
     assert events(step, "knowledge") == [{"kp": 7, "wonders": 3, "sealing": 2}]
     assert [e["card"] for e in events(step, "wonder_sealed")] == ["Void Fluid", "Sibilant Crystal"]
-    assert events(step, "wonder_passed_over") == []  # 7 − 4 − 3 = 0: nothing is left to pass anything over
+    assert events(step, "wonders_passed_over") == []  # 7 − 4 − 3 = 0: nothing is left to pass anything over
     assert events(step, "wonder_tie") == [{"cost": 3, "cards": ["Sibilant Crystal"], "tied_cards": ["Pure Qoam"]}]
     record = new(difficulty="easy")
     push(record, "play", card="Sibilant Crystal")
@@ -119,7 +119,7 @@ def test_v4_6_nothing_is_said_when_the_rulings_decide_nothing():
     push(record, "end", reshuffled=True)
     step = push(record, "reveal", cards=["Book of Wisdom", "Hidden Cache", "Library"])
     assert len(events(step, "wonder_sealed")) == 2 and "wonder_tie" not in keys(step)
-    assert "wonder_passed_over" not in keys(step) and "city_tie" not in keys(step)
+    assert "wonders_passed_over" not in keys(step) and "city_tie" not in keys(step)
 
 
 def test_v4_7_a_tie_between_command_cards_of_equal_cost_is_said():

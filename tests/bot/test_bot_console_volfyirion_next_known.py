@@ -21,10 +21,29 @@ from console_session import console_session, refusals, text_of
 from engine.volfyirion.attack import kept_command
 from engine.volfyirion.cards import CATALOG, HOUSE_DECK, SOLO_ASSET_DECK
 
-NEXT = "When Volfyirion comes next"
-UNKNOWN = "Cannot be known"
-TURN_BEGINS = " begins."
 HAND = 5
+
+
+@dataclass(frozen=True)
+class Words:
+    """What the replies say, per language: the next-attack field, its unknown line, a turn's beginning, an attack,
+    a choice of Troop or Building, the two endings."""
+
+    next: str
+    unknown: str
+    turn_begins: str
+    attacks: str
+    choose: str
+    lost: str
+    won: str
+
+
+WORDS = {
+    "en": Words("When Volfyirion comes next", "Cannot be known", " begins.", "Volfyirion attacks!",
+                "Choose the city whose", "Volfyirion wins", "you win"),
+    "ja": Words("次にヴォルフィーリオンが来るとき", "わかりません", "の開始。", "ヴォルフィーリオンの攻撃！",
+                "除去する街を選んでください", "ヴォルフィーリオンの勝利です", "あなたの勝利です"),
+}
 
 
 @dataclass
@@ -95,17 +114,21 @@ async def _state(session) -> dict:
 class Prompts:
     """Each turn prompt the bot sent (the replies that begin a turn) and whether its next-attack line was known."""
 
-    def __init__(self) -> None:
+    def __init__(self, words: Words) -> None:
+        self.words = words
         self.total = self.known = self.attacks = 0
         self.ending = ""
+        self.said: list[str] = []  # every reply, for a reader
 
     def read(self, items: list[dict]) -> str:
         said = text_of(items)
         assert not refusals(items), refusals(items)
-        if TURN_BEGINS in said and NEXT in said:
+        self.said.append(said)
+        words = self.words
+        if words.turn_begins in said and words.next in said:
             self.total += 1
-            line = said[said.index(NEXT):]
-            self.known += UNKNOWN not in line
+            line = said[said.index(words.next):]
+            self.known += words.unknown not in line
         return said
 
 
@@ -114,7 +137,7 @@ async def play_turn(session, table: Table, prompts: Prompts) -> bool:
     cp, bp, kp = points(table.hand, "cp"), points(table.hand, "bp"), points(table.hand, "kp")
     if bp >= 16 or kp >= 16:
         said = prompts.read(await session.type(f"/volfyrion win how:{'attack' if bp >= 16 else 'subjugate'}"))
-        assert "you win" in said
+        assert prompts.words.won in said
         prompts.ending = "won"
         return False
     for name in [n for n in table.hand if CATALOG[n].type in ("troop", "building", "wonder")]:
@@ -142,26 +165,33 @@ async def play_turn(session, table: Table, prompts: Prompts) -> bool:
         if table.wonders:
             table.lair.append(table.wonders.pop())
         prompts.read(await session.type(f"/volfyrion acquire card:{wonders[0]}"))
+        bp -= CATALOG[wonders[0]].cost or 0
+    for paid, left in (("battle", bp), ("knowledge", kp)):  # V-2.2: 6 points put aside the pile's top card
+        while left >= 6 and table.rage:
+            left -= 6
+            table.put_aside.append(table.rage.pop(0))
+            table.top_known = False
+            prompts.read(await session.type(f"/volfyrion putaside paid:{paid}"))
     reshuffled = table.end_of_turn_draw()
     items = await session.type("/volfyrion end reshuffled:true" if reshuffled else "/volfyrion end")
     said = prompts.read(items)
-    if "Volfyirion attacks!" in said:
+    if prompts.words.attacks in said:
         prompts.attacks += 1
-        said = prompts.read(await _attack(session, table, items))
-    if "Volfyirion wins" in said:
+        said = prompts.read(await _attack(session, table, items, prompts.words))
+    if prompts.words.lost in said:
         prompts.ending = "lost"
         return False
     table.rage_card()  # V-3.1a: the next turn's card
     return True
 
 
-async def _attack(session, table: Table, items: list[dict]) -> list[dict]:
+async def _attack(session, table: Table, items: list[dict], words: Words) -> list[dict]:
     """V-4: the Rage Pile revealed (the known top card is already counted), the player's choices, the pile made
     anew as the bot resolves it."""
     unknown = table.rage[1:] if table.top_known else table.rage
     if unknown:
         items = await session.type("/volfyrion reveal cards:" + ", ".join(unknown))
-    while "Choose the city whose" in text_of(items):
+    while words.choose in text_of(items):
         items = await session.type("press 1")
         assert not refusals(items)
     commands = [n for n in table.rage if CATALOG[n].type == "command"]
@@ -175,10 +205,10 @@ async def _attack(session, table: Table, items: list[dict]) -> list[dict]:
     return items
 
 
-async def whole_game(tmp_path, difficulty: str, seed: int) -> Prompts:
-    prompts = Prompts()
+async def whole_game(tmp_path, difficulty: str, seed: int, lang: str = "en") -> Prompts:
+    prompts = Prompts(WORDS[lang])
     table = Table.set_up(seed)
-    async with console_session(tmp_path / f"{difficulty}.sqlite3", lang="en", seed=seed) as session:
+    async with console_session(tmp_path / f"{difficulty}.sqlite3", lang=lang, seed=seed) as session:
         prompts.read(await session.type(f"/volfyrion start difficulty:{difficulty}"))
         table.rage_card()  # turn 1's card
         for _ in range(80):
@@ -190,12 +220,12 @@ async def whole_game(tmp_path, difficulty: str, seed: int) -> Prompts:
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("difficulty", ["easy", "normal", "hard"])
+@pytest.mark.parametrize(("difficulty", "lang"), [("easy", "en"), ("normal", "en"), ("hard", "en"), ("hard", "ja")])
 async def test_v3_4_every_acquisition_reported_the_next_attack_is_known_in_95_percent_of_turn_prompts(
-        tmp_path, difficulty, capsys):
-    prompts = await whole_game(tmp_path, difficulty, seed=33)
+        tmp_path, difficulty, lang, capsys):
+    prompts = await whole_game(tmp_path, difficulty, seed=33, lang=lang)
     with capsys.disabled():
-        print(f"\n{difficulty}: next attack known in {prompts.known} of {prompts.total} turn prompts "
+        print(f"\n{difficulty} ({lang}): next attack known in {prompts.known} of {prompts.total} turn prompts "
               f"({prompts.attacks} attacks, {prompts.ending})")
     assert prompts.ending and prompts.attacks >= 2 and prompts.total >= 5  # a whole game, several cycles
     assert prompts.known >= 0.95 * prompts.total

@@ -655,15 +655,21 @@ def _seal(state: VolfState, commands: list[str], events: Events) -> None:
 def _split_equal_costs(unsealed: list[dict[str, Any]], steps: list[tuple[int, bool, int]]
                        ) -> list[tuple[int, list[str], list[str]]]:
     """Wonders of one cost of which some were sealed and some not: the order of play decided (V-4.6's
-    Ruling). ``(cost, sealed names, names left unsealed)`` per such cost, each name once; a cost where only
-    copies of one Wonder were told apart is left out (which copy is sealed changes nothing)."""
+    Ruling). ``(cost, sealed names, names left unsealed)`` per such cost, each Wonder named once: a copy of a
+    sealed Wonder left unsealed is the same card, so only other Wonders are named unsealed (the copy only when
+    there is no other, and the order still chose between two Wonders), and a cost where only copies of one Wonder
+    were told apart is no tie at all."""
     by_cost: dict[int, tuple[list[str], list[str]]] = {}
     for i, sealed, _ in steps:
         names = by_cost.setdefault(unsealed[i]["cost"], ([], []))[0 if sealed else 1]
         if unsealed[i]["name"] not in names:
             names.append(unsealed[i]["name"])
-    return [(cost, sealed, passed) for cost, (sealed, passed) in by_cost.items()
-            if sealed and passed and set(sealed) | set(passed) != {sealed[0]}]
+    ties = []
+    for cost, (sealed, passed) in by_cost.items():
+        others = [name for name in passed if name not in sealed] or (passed if len({*sealed, *passed}) > 1 else [])
+        if sealed and others:
+            ties.append((cost, sealed, others))
+    return ties
 
 
 def _token_home(state: VolfState, events: Events) -> None:

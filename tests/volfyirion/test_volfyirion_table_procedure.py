@@ -221,3 +221,52 @@ def test_v3_5_games_of_edition_1_replay_as_they_were_played():
     del saved["deck"]
     saved["options"] = {k: v for k, v in saved["options"].items() if k != "edition"}
     assert RULES.state_from_json(saved) == old.state  # a state saved before V-3.5 is of edition 1
+
+
+# -- issue 33: fewer words where nothing changed ----------------------------------------------------------------
+def test_v4_6_every_wonder_passed_over_in_one_attack_is_one_event_with_its_copies():
+    record = new(difficulty="easy")
+    for wonder in ("Void Fluid", "Sibilant Crystal", "Void Fluid"):
+        push(record, "play", card=wonder)
+    push(record, "end", reshuffled=True)
+    step = push(record, "reveal", cards=["Feasible Solution", "Shrewd Deal", "Stab", "Barter"])  # KP 2 + 1 = 3
+    assert events(step, "wonders_passed_over") == [{"wonders_passed": ["Void Fluid", "Void Fluid"], "count": 2}]
+    assert [e["card"] for e in events(step, "wonder_sealed")] == ["Sibilant Crystal"]
+
+
+def test_v4_6_the_tie_line_names_each_wonder_once_and_copies_of_one_wonder_are_no_tie():
+    record = new(difficulty="easy")
+    for wonder in ("Sibilant Crystal", "Sibilant Crystal"):
+        push(record, "play", card=wonder)
+    push(record, "end", reshuffled=True)
+    step = push(record, "reveal", cards=["Celethe's Law", "Worthy Trade", "Stab"])  # KP 2 + 1 + 0 = 3
+    assert "wonder_tie" not in keys(step)  # which copy is sealed changes nothing
+    assert "wonders_passed_over" not in keys(step)  # 3 − 3 = 0: no point left to pass the other over
+    record = new(difficulty="easy")
+    for wonder in ("Sibilant Crystal", "Pure Qoam", "Sibilant Crystal", "Strange Box"):
+        push(record, "play", card=wonder)
+    push(record, "end", reshuffled=True)
+    step = push(record, "reveal", cards=["Book of Wisdom", "Worthy Trade", "Stab", "Barter", "Mint"])  # KP 6
+    assert events(step, "wonder_tie") == [{"cost": 3, "cards": ["Sibilant Crystal", "Pure Qoam"],
+                                           "tied_cards": ["Strange Box"]}]
+    # Void Fluid, Black Spores, Void Fluid (cost 4), 8 KP: the order sealed Black Spores rather than the second Void
+    # Fluid, so the tie is said (V-4.6); the copy left unsealed is named, being the only Wonder left.
+    record = new(difficulty="easy")
+    for wonder in ("Void Fluid", "Black Spores", "Void Fluid"):
+        push(record, "play", card=wonder)
+    push(record, "end", reshuffled=True)
+    step = push(record, "reveal", cards=["Book of Wisdom", "Feasible Solution", "Shrewd Deal", "Barter"])  # KP 8
+    assert events(step, "wonder_tie") == [{"cost": 4, "cards": ["Void Fluid", "Black Spores"],
+                                           "tied_cards": ["Void Fluid"]}]
+
+
+def test_v4_4_leftover_attack_is_said_only_when_a_city_fell():
+    record = new(difficulty="easy")
+    push(record, "end", reshuffled=True)
+    step = push(record, "reveal", cards=["Stab"])  # attack 1: no city, and nothing more said of the 1 point
+    assert "no_city_falls" in keys(step) and "attack_left_over" not in keys(step)
+    record = new(difficulty="easy")
+    push(record, "play", card="Sibilant Crystal")
+    push(record, "end", reshuffled=True)
+    step = push(record, "reveal", cards=["Book of Wisdom", "Celethe's Law"])  # 8 + 3 = 11: the 10 city falls
+    assert events(step, "attack_left_over") == [{"points": 1}]

@@ -660,8 +660,8 @@ def _split_equal_costs(unsealed: list[dict[str, Any]], steps: list[tuple[int, bo
     there is no other, and the order still chose between two Wonders), and a cost where only copies of one Wonder
     were told apart is no tie at all."""
     by_cost: dict[int, tuple[list[str], list[str]]] = {}
-    for i, sealed, _ in steps:
-        names = by_cost.setdefault(unsealed[i]["cost"], ([], []))[0 if sealed else 1]
+    for i, was_sealed, _ in steps:
+        names = by_cost.setdefault(unsealed[i]["cost"], ([], []))[0 if was_sealed else 1]
         if unsealed[i]["name"] not in names:
             names.append(unsealed[i]["name"])
     ties = []

@@ -180,3 +180,33 @@ async def test_v5_3_the_bonus_readings_are_named_as_what_they_are(tmp_path, lang
         await session.type("press 1")  # "Yes, abandon this game"
         said = text_of(await session.type("/volfyrion start difficulty:normal bonus:per_city"))
         assert per_city in said
+
+
+FEWER_WORDS = {
+    "en": {"passed": "Passed over, each costing more than the Knowledge points left when Volfyirion came to it: "
+                     "Void Fluid ×2 (cost 4).",
+           "bare": "defence 8\nTroop: —", "with_troop": "defence 14 with its Troop\nTroop: Elite Trooper"},
+    "ja": {"passed": "残りの知識ポイントより高いため封印しないワンダー: Void Fluid×2（コスト4）。",
+           "bare": "防御力8\n部隊: —", "with_troop": "防御力14（部隊込み）\n部隊: Elite Trooper"},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_v4_4_v4_6_one_line_for_the_wonders_passed_over_and_a_city_without_troop_is_its_defence(
+        tmp_path, lang):
+    """Issue 33 point 3: both Void Fluids passed over in one line, copies counted; a city with no Troop reads its
+    printed defence alone, one with a Troop says so."""
+    words = FEWER_WORDS[lang]
+    async with console_session(tmp_path / "g.sqlite3", lang=lang) as session:
+        start = text_of(await session.type("/volfyrion start difficulty:easy"))
+        assert words["bare"] in start and words["with_troop"].split("\n")[0] not in start
+        for line in ("play card:Void Fluid", "play card:Sibilant Crystal", "play card:Void Fluid",
+                     "end reshuffled:true"):
+            assert refusals(await session.type(f"/volfyrion {line}")) == []
+        said = text_of(await session.type("/volfyrion reveal cards:Feasible Solution, Shrewd Deal, Stab, Barter"))
+        events_said = [line for line in said.split("\n") if line.startswith("•")]
+        assert words["passed"] in said and sum("Void Fluid" in line for line in events_said) == 1  # KP 3
+        await session.type("/volfyrion end")
+        await session.type('/volfyrion play card:"Elite Trooper" city:Tylaris')
+        status = text_of(await session.type("/game status"))
+        assert words["with_troop"] in status

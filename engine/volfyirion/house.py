@@ -144,6 +144,17 @@ def reshuffled_during_turn(state: VolfState) -> None:
         _cycled(state.house, state.turn)
 
 
+def acted(state: VolfState) -> None:
+    """Edition 3: the player acted in this turn, so its prompt was read (the turn prompt's long form is said once)."""
+    if state.house and "last" in state.house:
+        state.house["quiet"] = True
+
+
+def turn_started(state: VolfState) -> None:
+    if state.house:
+        state.house.pop("quiet", None)
+
+
 def _cycled(house: HouseCount, turn: int) -> None:
     """A reshuffle (edition 3): every acquired card is in the House Deck now."""
     if "fresh" in house:

@@ -73,6 +73,8 @@ class VolfyirionRules:
                             expected=", ".join(waiting.legal) or "—")
         new = state.clone()
         events: Events = []
+        if new.phase == TURN:
+            house.acted(new)  # the turn's prompt was read: what follows in this turn is said briefly
         handler(new, action.args, events)
         _check_supply(state, new)
         return Step(new, tuple(events), new.waiting)
@@ -89,6 +91,7 @@ class VolfyirionRules:
 def _start_turn(state: VolfState, events: Events) -> None:
     """V-3.1a: each turn starts with a Rage card, before the player draws."""
     state.turn += 1
+    house.turn_started(state)
     events.append(Event("volfyirion.event.turn_started", turn=state.turn))
     _add_rage_card(state, events)
 

@@ -55,6 +55,7 @@ class HouseCount(TypedDict):
     why: NotRequired[str]
     fresh: NotRequired[list[str]]  # edition 3: acquired since the last reshuffle (in the discard pile)
     last: NotRequired[int | None]  # edition 3: the turn of the last reshuffle (None: none yet)
+    quiet: NotRequired[bool]  # edition 3: the player acted in this turn (its prompt was read)
 
 
 @dataclass(eq=True, slots=True)
@@ -168,10 +169,13 @@ class VolfState:
 
     @property
     def brief_turn(self) -> bool:
-        """The turn prompt's short form: the long "draw your new hand first…" is said on turn 1 and on the turn
-        after a reshuffle (edition 3, which notes the turn of the last one; earlier games say it every turn)."""
+        """The turn prompt's short form: the long "draw your new hand first…" is said at the start of turn 1 and of
+        the turn after a reshuffle, until the player acts (edition 3, which notes the turn of the last reshuffle;
+        earlier games say it every time)."""
         house = self.house
-        return house is not None and "last" in house and self.turn > 1 and house["last"] != self.turn - 1
+        if house is None or "last" not in house:
+            return False
+        return bool(house.get("quiet")) or (self.turn > 1 and house["last"] != self.turn - 1)
 
     @property
     def waiting(self) -> Waiting:

@@ -4,7 +4,7 @@ V-1.5; issue 25 point 5)."""
 from __future__ import annotations
 
 import pytest
-from volfyirion_helpers import events, keys, new, push
+from volfyirion_helpers import counted, events, keys, new, push
 
 from engine.core import GameRecord, RuleError
 from engine.volfyirion import RULES, danger
@@ -21,7 +21,7 @@ def test_v3_4_a_ten_card_house_deck_first_reshuffles_in_the_draw_at_the_end_of_t
     assert (found.draw, found.turn, found.turns) == (0, 2, 0)
     step = push(record, "end", reshuffled=True)  # as counted: nothing said about the count
     assert not events(step, "house_reshuffle_early")
-    assert record.state.house == {"cards": 10, "draw": 5, "fresh": [], "last": 2}
+    assert counted(record) == {"cards": 10, "draw": 5, "fresh": [], "last": 2}
 
 
 def test_v3_4_acquisitions_wait_in_the_discard_pile_and_cards_played_leave_the_deck():
@@ -81,7 +81,7 @@ def test_v3_4_a_reshuffle_earlier_than_counted_is_said_and_counted_anew():
     record = new(difficulty="normal")
     step = push(record, "end", reshuffled=True)  # turn 1: 5 still to draw by the count (a card drew more)
     assert events(step, "house_reshuffle_early") == [{"left": 5}]
-    assert record.state.house == {"cards": 10, "draw": 5, "fresh": [], "last": 1}
+    assert counted(record) == {"cards": 10, "draw": 5, "fresh": [], "last": 1}
 
 
 def test_v3_4_a_game_saved_before_the_count_says_it_cannot_be_known_and_replays_with_it():
@@ -93,9 +93,9 @@ def test_v3_4_a_game_saved_before_the_count_says_it_cannot_be_known_and_replays_
     # Replayed from its actions (as a stored game is), the same game counts its House Deck from the start.
     replayed = GameRecord(RULES, {"difficulty": "normal"}, seed=1)
     push(replayed, "end")
-    assert replayed.state.house == {"cards": 10, "draw": 0, "fresh": [], "last": None}
+    assert counted(replayed) == {"cards": 10, "draw": 0, "fresh": [], "last": None}
     record.pop()  # undone, the count is back where it was
-    assert record.state.house == {"cards": 10, "draw": 5, "fresh": [], "last": None}
+    assert counted(record) == {"cards": 10, "draw": 5, "fresh": [], "last": None}
 
 
 def test_v3_4_a_starting_card_removed_leaves_the_house_deck_and_its_copies_are_counted():
@@ -118,12 +118,12 @@ def _past_the_first_reshuffle(record: GameRecord) -> None:
 def test_v3_4_an_acquired_wonder_goes_to_the_discard_pile_and_is_counted_like_an_asset_card():
     record = new(difficulty="normal")
     push(record, "acquire", card="Void Fluid")  # a Wonder from the Lair: no Rage card (V-3.1), one card more
-    assert record.state.house == {"cards": 11, "draw": 5, "fresh": ["Void Fluid"], "last": None}
+    assert counted(record) == {"cards": 11, "draw": 5, "fresh": ["Void Fluid"], "last": None}
     assert record.state.rage_size == 1 and record.state.deck == 62 - 5 - 1  # the Lair's refill is no Asset card
     _past_the_first_reshuffle(record)
-    assert record.state.house == {"cards": 11, "draw": 6, "fresh": [], "last": 2}
+    assert counted(record) == {"cards": 11, "draw": 6, "fresh": [], "last": 2}
     step = push(record, "play", card="Void Fluid")  # drawn since the reshuffle: it leaves the cycle, said nothing
-    assert record.state.house == {"cards": 10, "draw": 6, "fresh": [], "last": 2}
+    assert counted(record) == {"cards": 10, "draw": 6, "fresh": [], "last": 2}
     assert not [k for k in keys(step) if k.startswith("house_")] and next_attack(record.state).known
 
 
@@ -134,7 +134,7 @@ def test_v3_4_a_card_played_never_reported_acquired_after_a_reshuffle_corrects_t
     step = push(record, "play", card="Soldier", city="Tylaris")
     # Acquired before the reshuffle (the only way into the hand): the draw pile held one card more ever since.
     assert events(step, "house_corrected") == [{"card": "Soldier", "draw": 6}]
-    assert record.state.house == {"cards": 10, "draw": 6, "fresh": [], "last": 2}
+    assert counted(record) == {"cards": 10, "draw": 6, "fresh": [], "last": 2}
     assert record.state.deck == deck - 1 - 1  # its Row refill, then the play's Rage card (V-3.5)
     found = next_attack(record.state)
     assert found.known and (found.draw, found.turn) == (6, 4)
@@ -144,7 +144,7 @@ def test_v3_4_a_card_that_cannot_be_in_hand_is_questioned_and_the_count_kept():
     record = new(difficulty="normal")
     step = push(record, "play", card="Void Fluid")  # turn 1: the 10 starting cards only
     assert events(step, "house_questioned") == [{"card": "Void Fluid"}]
-    assert record.state.house == {"cards": 10, "draw": 5, "fresh": [], "last": None}
+    assert counted(record) == {"cards": 10, "draw": 5, "fresh": [], "last": None}
     assert record.state.wonders == [{"name": "Void Fluid", "cost": 4, "sealed": False}]  # noted in play, as said
     assert next_attack(record.state).known
     # Acquired, then played the same turn: that copy is in the discard pile. Questioned; it left the cycle.
@@ -152,7 +152,7 @@ def test_v3_4_a_card_that_cannot_be_in_hand_is_questioned_and_the_count_kept():
     push(record, "acquire", card="Sibilant Crystal")
     step = push(record, "play", card="Sibilant Crystal")
     assert events(step, "house_questioned_fresh") == [{"card": "Sibilant Crystal"}]
-    assert record.state.house == {"cards": 10, "draw": 5, "fresh": [], "last": None} and record.state.owned == []
+    assert counted(record) == {"cards": 10, "draw": 5, "fresh": [], "last": None} and record.state.owned == []
     # The same after a reshuffle, for a copy reported acquired since it.
     _past_the_first_reshuffle(record)
     push(record, "acquire", card="Sibilant Crystal")
@@ -163,31 +163,35 @@ def test_v3_4_a_card_that_cannot_be_in_hand_is_questioned_and_the_count_kept():
 def test_v3_4_a_command_card_removed_before_any_reshuffle_keeps_the_count():
     record = new(difficulty="normal")
     push(record, "remove", card="Shrewd Deal")  # unreported, so acquired this cycle: from the discard pile
-    assert record.state.house == {"cards": 10, "draw": 5, "fresh": [], "last": None}
+    assert counted(record) == {"cards": 10, "draw": 5, "fresh": [], "last": None}
     push(record, "acquire", card="Stab")
     push(record, "remove", card="Stab")  # from the discard pile: out of the cycle and of the fresh copies
-    assert record.state.house == {"cards": 10, "draw": 5, "fresh": [], "last": None}
+    assert counted(record) == {"cards": 10, "draw": 5, "fresh": [], "last": None}
 
 
 def test_v3_4_games_of_edition_2_count_as_they_were_played():
     record = new(difficulty="normal", edition=2)
     push(record, "acquire", card="Void Fluid")
     push(record, "play", card="Void Fluid")
-    assert record.state.house == {"cards": 10, "draw": 5}
+    assert counted(record) == {"cards": 10, "draw": 5}
     step = push(record, "play", card="Soldier", city="Tylaris")
     assert not [k for k in keys(step) if k.startswith("house_")]
     assert next_attack(record.state) == NextAttack(Unknown.UNREPORTED)
     assert "brief" not in record.state.waiting.params  # the full turn prompt every turn, as before
 
 
-def test_v3_4_the_turn_prompt_is_brief_except_on_turn_1_and_after_a_reshuffle():
+def test_v3_4_the_turn_prompt_is_in_full_once_at_turn_1_and_after_a_reshuffle():
     record = new(difficulty="normal")
-    assert "brief" not in record.state.waiting.params  # turn 1
+    assert "brief" not in record.state.waiting.params  # turn 1's prompt
+    push(record, "acquire", card="Stab")
+    assert record.state.waiting.params.get("brief") is True  # read once: the replies later in the turn are brief
     push(record, "end")
     assert record.state.waiting.params.get("brief") is True  # turn 2: nothing new
     push(record, "end", reshuffled=True)
     push(record, "reveal", cards=["Stab", "Shrewd Deal"])
     assert "brief" not in record.state.waiting.params  # turn 3: right after the reshuffle
+    push(record, "acquire", card="Barter")
+    assert record.state.waiting.params.get("brief") is True
     push(record, "end")
     assert record.state.waiting.params.get("brief") is True
     push(record, "reshuffle")  # during turn 4: the token is away, its own short prompt

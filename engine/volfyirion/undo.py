@@ -52,12 +52,20 @@ _REVERSED: dict[str, Callable[[Params], tuple[str, Params]]] = {
 }
 
 
+# A card played that was reported acquired since the last reshuffle came from the discard pile, not the hand
+# (``house_questioned_fresh``): its undo puts it back there.
+_FROM_DISCARD = {"wonder_played": "wonder_played_discard", "played": "played_discard"}
+
+
 def reversal(before: VolfState, action: Action, step: Step[VolfState]) -> tuple[Event, ...]:
     """The instructions that take ``step`` (``action`` applied to ``before``) back off the table."""
+    from_discard = {e.params["card"] for e in step.events if e.key == "volfyirion.event.house_questioned_fresh"}
     out = []
     for event in reversed(step.events):
         reverse = _REVERSED.get(event.key.rpartition(".")[2])
         if reverse is not None:
             name, params = reverse(event.params)
+            if name in _FROM_DISCARD and params.get("card") in from_discard:
+                name = _FROM_DISCARD[name]
             out.append(Event(f"volfyirion.undo.{name}", params))
     return tuple(out)

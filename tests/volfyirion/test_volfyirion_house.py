@@ -196,3 +196,17 @@ def test_v3_4_the_turn_prompt_is_in_full_once_at_turn_1_and_after_a_reshuffle():
     assert record.state.waiting.params.get("brief") is True
     push(record, "reshuffle")  # during turn 4: the token is away, its own short prompt
     assert record.state.waiting.params.get("token") == "rage_pile"
+
+
+def test_v3_4_the_undo_of_a_card_played_from_the_discard_pile_puts_it_back_there():
+    record = new(difficulty="normal")
+    push(record, "acquire", card="Void Fluid")
+    push(record, "play", card="Void Fluid")  # questioned: acquired this turn, so from the discard pile
+    undone = record.pop()
+    assert [e.key for e in record.reversal(undone)] == ["volfyirion.undo.rage_card_added",
+                                                          "volfyirion.undo.wonder_played_discard"]
+    push(record, "end")
+    push(record, "end", reshuffled=True)
+    push(record, "reveal", cards=["Stab", "Barter"])
+    push(record, "play", card="Void Fluid")  # drawn after the reshuffle: from the hand, back to the hand
+    assert [e.key for e in record.reversal(record.pop())][-1] == "volfyirion.undo.wonder_played"

@@ -14,6 +14,9 @@ from test_bot_console_seasons_effects import buttons, press_line
 END = {"en": "End turn", "ja": "ターン終了"}
 END_RESHUFFLED = {"en": "End turn — I reshuffled while drawing", "ja": "ターン終了（手札を引くときに作り直した）"}
 DRAW_FIRST = {"en": "draw your new hand first", "ja": "先に新しい手札を引き"}
+# Issue 33: the full prompt says that acquisitions are reported, Wonders too.
+ACQUIRE = {"en": "Report each card you acquire, Wonders too (`/volfyrion acquire`: it goes to your discard pile).",
+           "ja": "購入したカードは、ワンダーも含めて `/volfyrion acquire` で伝えてください（捨て札に置かれます）。"}
 # Issue 33: on a turn with nothing new (not turn 1, not right after a reshuffle) the prompt is one short line.
 BRIEF = {"en": "When you are done, draw your new hand, then “End turn” (`/volfyrion end`), or “End turn — I reshuffled "
                "while drawing” (`/volfyrion end reshuffled:true`).",
@@ -37,6 +40,7 @@ async def test_v3_4_seed_case_end_reshuffled_typed_attacks_at_the_end_of_turn_2(
         start = await session.type("/volfyrion start difficulty:normal")
         # The first turn prompt says in full to draw the new hand first; the End buttons ask about that draw.
         assert DRAW_FIRST[lang] in text_of(start) and BRIEF[lang] not in text_of(start)
+        assert ACQUIRE[lang] in text_of(start)
         assert [END[lang], END_RESHUFFLED[lang]] == buttons(start)[:2]
         turn_2 = await session.type("/volfyrion end")  # nothing new: the short line, the same buttons
         assert BRIEF[lang] in text_of(turn_2) and DRAW_FIRST[lang] not in text_of(turn_2)

@@ -133,8 +133,8 @@ def test_an_action_is_a_value_its_args_cannot_change():
         action.args["cards"] = ["12"]
     with pytest.raises(TypeError):
         action.args.update(card="12")
-    with pytest.raises(AttributeError):
-        action.args["cards"].append("12")  # type: ignore[attr-defined]
+    with pytest.raises(TypeError):
+        action.args["cards"].append("12")
     with pytest.raises(TypeError):
         action.args["face"]["energy"]["water"] = 3
     assert action.to_json() == {"type": "reveal", "cards": ["10", "11"], "face": {"energy": {"water": 2}}}

@@ -25,7 +25,7 @@ JSON = dict[str, Any]
 
 
 def freeze(value: Any) -> Any:
-    """A JSON value made immutable and hashable: lists become tuples and objects ``Params``, all the way down."""
+    """A JSON value made immutable and hashable: lists become ``FrozenList`` and objects ``Params``, all the way down."""
     if isinstance(value, Params):
         return value
     if isinstance(value, Mapping):
@@ -35,22 +35,29 @@ def freeze(value: Any) -> Any:
     return value
 
 
-class FrozenList(tuple[Any, ...]):
-    """A JSON list, frozen: a tuple that still equals the list it was made from (``("1", "2") == ["1", "2"]``), so
-    a payload reads and compares as the JSON it stands for."""
+class FrozenList(list[Any]):
+    """A JSON list, frozen: a list that refuses every change and hashes, so whatever reads a payload's list as a
+    list (``isinstance``, ``==``, JSON) still does."""
 
     __slots__ = ()
 
-    def __eq__(self, other: object) -> bool:
-        return list(self) == other if isinstance(other, list) else tuple.__eq__(self, other)
+    def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("this list is read-only (an action's, event's or wait's values never change)")
 
-    def __ne__(self, other: object) -> bool:
-        return not self == other
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only
+    append = extend = insert = remove = pop = clear = sort = reverse = _read_only
 
-    __hash__ = tuple.__hash__
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(self))
 
-    def __repr__(self) -> str:
-        return repr(list(self))
+    def __reduce__(self) -> tuple[type[FrozenList], tuple[list[Any]]]:
+        return FrozenList, (list(self),)
+
+    def __copy__(self) -> FrozenList:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenList:
+        return self
 
 
 def thaw(value: Any) -> JSONValue:

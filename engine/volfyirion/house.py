@@ -7,11 +7,20 @@ Building or Wonder played from hand leaves it, a Command card removed leaves it.
 cards; when fewer are left to draw, the player reshuffles in that draw and the dragon attacks at the end of that
 turn (V-3.4). After a reshuffle everything but the new hand is in the draw pile again.
 
-``state.house`` is ``{"cards": n | None, "draw": n | None, "why"?}``: the cards of the cycle (hand, draw pile, discard
-pile) and those left to draw. ``draw`` is None while the bot cannot know it (a card played that was never
-reported acquired, a reshuffle during a turn) and is counted anew at the next end-of-turn reshuffle; ``cards`` is
-None once a reshuffle that was due did not come (the deck holds cards the bot was not told about). A card that
-makes the player draw more is not reported: the count says "unless a card makes you draw more".
+``state.house`` is ``{"cards": n | None, "draw": n | None, "why"?, "fresh"?, "last"?}``: the cards of the cycle (hand,
+draw pile, discard pile) and those left to draw. ``draw`` is None while the bot cannot know it (a reshuffle during
+a turn; in edition 2, a card played that was never reported acquired) and is counted anew at the next end-of-turn
+reshuffle; ``cards`` is None once a reshuffle that was due did not come (the deck holds cards the bot was not told
+about). A card that makes the player draw more is not reported: the count says "unless a card makes you draw more".
+
+Edition 3 also keeps ``fresh``, the cards acquired since the last reshuffle (they wait in the discard pile), and
+``last``, the turn of the last reshuffle (None: none yet). An acquired card — an Asset card or a Wonder, V-1.5's
+"as usual" with V-3.1, which adds a Rage card when a Wonder is played, not when it is acquired — goes to the
+discard pile, so it reaches the hand only through a reshuffle. A card played from hand that was never reported
+acquired was therefore acquired before the last reshuffle: the draw pile held one card more than counted, and the
+count is corrected instead of given up. A card that cannot be in hand — before any reshuffle the hand holds only
+starting cards; a card reported acquired since the last reshuffle is in the discard pile — is questioned, not
+taken into the count: the reply says why and how to take it back.
 """
 
 from __future__ import annotations
@@ -41,15 +50,79 @@ class Unknown(StrEnum):
     MISSING = "missing"  # a reshuffle that was due did not come: the deck holds cards the bot was not told about
 
 
-def new_house() -> HouseCount:
-    """At setup: the 10 cards, the first hand drawn (V-1.5)."""
-    return {"cards": HOUSE_DECK_SIZE, "draw": HOUSE_DECK_SIZE - HAND}
+def new_house(edition: int) -> HouseCount:
+    """At setup: the 10 cards, the first hand drawn (V-1.5); from edition 3, no card acquired and no reshuffle yet."""
+    house: HouseCount = {"cards": HOUSE_DECK_SIZE, "draw": HOUSE_DECK_SIZE - HAND}
+    if edition >= 3:
+        house["fresh"], house["last"] = [], None
+    return house
 
 
-def acquired(state: VolfState) -> None:
-    """An acquired card goes to the discard pile: one card more to reshuffle, none more to draw now."""
-    if state.house and state.house["cards"] is not None:
-        state.house["cards"] += 1
+def acquired(state: VolfState, name: str) -> None:
+    """An acquired card (Asset card or Wonder) goes to the discard pile: one card more to reshuffle, none more to
+    draw now."""
+    house = state.house
+    if not house:
+        return
+    if house["cards"] is not None:
+        house["cards"] += 1
+    if "fresh" in house:
+        house["fresh"] = [*house["fresh"], name]  # a new list: a clone shares the old one
+
+
+class FromHand(StrEnum):
+    """How a card played from hand was counted (``played_from_hand``; ``volfyirion.event.house_<value>``)."""
+
+    REPORTED = "reported"  # reported acquired before the last reshuffle: it leaves the cycle
+    CORRECTED = "corrected"  # never reported, after a reshuffle: acquired before it, so one card more to draw
+    QUESTIONED = "questioned"  # never reported, before any reshuffle: it cannot be in hand; the count is kept
+    QUESTIONED_FRESH = "questioned_fresh"  # reported acquired since the last reshuffle: in the discard pile
+    LOST = "lost"  # edition 2: the count is given up until the next end-of-turn reshuffle
+
+
+def played_from_hand(state: VolfState, name: str) -> FromHand:
+    """A Troop, Building or Wonder played from hand leaves the cycle (V-3.4's count). A card that cannot be in hand
+    (edition 3) is questioned, not taken: it is in play, as the player says, and the count stays what the table
+    can hold — the copy acquired since the last reshuffle left the discard pile, an unreported one was never
+    counted."""
+    house = state.house
+    if not house:
+        return FromHand.REPORTED
+    if "fresh" not in house:  # edition 2
+        left_the_deck(state, reported=name in state.owned)
+        return FromHand.REPORTED if name in state.owned else FromHand.LOST
+    fresh = house["fresh"]
+    if state.owned.count(name) > fresh.count(name):  # a copy acquired before the last reshuffle, drawn since
+        left_the_deck(state, reported=True)
+        return FromHand.REPORTED
+    if name in fresh:  # acquired since the last reshuffle: in the discard pile, not in hand
+        kept = list(fresh)
+        kept.remove(name)
+        house["fresh"] = kept
+        left_the_deck(state, reported=True)
+        return FromHand.QUESTIONED_FRESH
+    if house.get("last") is None:  # before any reshuffle the hand holds starting cards only
+        return FromHand.QUESTIONED
+    # Acquired before the last reshuffle and never reported: the draw pile held one card more than counted ever
+    # since. The cycle is the same (+1 acquired, −1 played).
+    if house["draw"] is not None:
+        house["draw"] += 1
+    return FromHand.CORRECTED
+
+
+def removed_from_deck(state: VolfState, name: str) -> None:
+    """A card of the cycle removed from the game from hand or discard pile (a REMOVE ability): not the draw pile."""
+    house = state.house
+    if not house:
+        return
+    reported = name in state.owned
+    if "fresh" in house and not reported and house.get("last") is None:
+        return  # acquired unreported since the start, so from the discard pile: +1 acquired, −1 removed
+    if "fresh" in house and reported and state.owned.count(name) <= house["fresh"].count(name):
+        fresh = list(house["fresh"])
+        fresh.remove(name)  # only copies acquired since the last reshuffle: one of those, from the discard pile
+        house["fresh"] = fresh
+    left_the_deck(state, reported=reported)
 
 
 def left_the_deck(state: VolfState, *, reported: bool) -> None:
@@ -68,6 +141,24 @@ def reshuffled_during_turn(state: VolfState) -> None:
     """A card's draw made the player reshuffle during the turn: how many were drawn is not reported."""
     if state.house:
         _lost_count(state.house, Unknown.RESHUFFLED)
+        _cycled(state.house, state.turn)
+
+
+def acted(state: VolfState) -> None:
+    """Edition 3: the player acted in this turn, so its prompt was read (the turn prompt's long form is said once)."""
+    if state.house and "last" in state.house:
+        state.house["quiet"] = True
+
+
+def turn_started(state: VolfState) -> None:
+    if state.house:
+        state.house.pop("quiet", None)
+
+
+def _cycled(house: HouseCount, turn: int) -> None:
+    """A reshuffle (edition 3): every acquired card is in the House Deck now."""
+    if "fresh" in house:
+        house["fresh"], house["last"] = [], turn
 
 
 def _lost_count(house: HouseCount, why: Unknown) -> None:
@@ -84,6 +175,7 @@ def end_of_turn_draw(state: VolfState, reshuffled: bool, events: list[Event]) ->
     cards, draw = house["cards"], house["draw"]
     due = draw is not None and draw < HAND
     if reshuffled:
+        _cycled(house, state.turn)
         if draw is not None and not due:
             events.append(Event("volfyirion.event.house_reshuffle_early", left=draw))
         if cards is not None:  # counted anew: all but the new hand is to draw

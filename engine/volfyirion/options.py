@@ -17,8 +17,11 @@ BONUS_READINGS = ("flat", "per_city")
 BONUS_ALIASES = {"official": "per_city"}
 # The rules' edition a game is played under: 2 counts the Asset Deck (V-3.5: an empty deck adds no Rage card,
 # a refill before the count can have emptied it asks for a confirmation). Games recorded before it are
-# edition 1 (a store migration says so) and replay as they were played.
-EDITION = 2
+# edition 1 (a store migration says so) and replay as they were played. 3 follows the House Deck through
+# unreported acquisitions (V-3.4's count, ``house``): a card played that was never reported acquired corrects the
+# count, and one that cannot be in hand yet is questioned. Games of edition 2 replay as they were played.
+EDITION = 3
+EDITIONS = (1, 2, 3)
 _KNOWN = ("difficulty", "bonus", "cities", "unseal", "edition")
 
 
@@ -39,8 +42,8 @@ def normalize_options(options: Mapping[str, Any] | None) -> JSON:
     if not isinstance(unseal, bool):
         raise RuleError("volfyirion.bad_unseal", value=str(unseal))
     edition = options.get("edition", EDITION)
-    if edition not in (1, EDITION) or isinstance(edition, bool):
-        raise RuleError("volfyirion.bad_edition", value=str(edition), choices=f"1, {EDITION}")
+    if edition not in EDITIONS or isinstance(edition, bool):
+        raise RuleError("volfyirion.bad_edition", value=str(edition), choices=", ".join(map(str, EDITIONS)))
     return {"difficulty": difficulty, "bonus": bonus, "cities": _cities(options.get("cities")), "unseal": unseal,
             "edition": edition}
 

@@ -45,7 +45,7 @@ class VolfyirionRules:
         state = VolfState(options=opts, cities=cities)
         if opts["edition"] >= 2:  # V-3.5: the bot counts the Asset Deck's cards, V-3.4: and the House Deck's
             state.deck = sum(SOLO_ASSET_DECK.values()) - ASSET_ROW
-            state.house = house.new_house()
+            state.house = house.new_house(opts["edition"])
         events: Events = [
             Event("volfyirion.event.setup_cities", city8=cities[0]["name"], city9=cities[1]["name"],
                   city10=cities[2]["name"]),
@@ -73,6 +73,8 @@ class VolfyirionRules:
                             expected=", ".join(waiting.legal) or "—")
         new = state.clone()
         events: Events = []
+        if new.phase == TURN:
+            house.acted(new)  # the turn's prompt was read: what follows in this turn is said briefly
         handler(new, action.args, events)
         _check_supply(state, new)
         return Step(new, tuple(events), new.waiting)
@@ -89,6 +91,7 @@ class VolfyirionRules:
 def _start_turn(state: VolfState, events: Events) -> None:
     """V-3.1a: each turn starts with a Rage card, before the player draws."""
     state.turn += 1
+    house.turn_started(state)
     events.append(Event("volfyirion.event.turn_started", turn=state.turn))
     _add_rage_card(state, events)
 
@@ -183,9 +186,10 @@ def _play(state: VolfState, args: Params, events: Events) -> None:
     if card.type not in ("troop", "building", "wonder"):
         raise RuleError("volfyirion.cannot_play", card=card.name)
     _check_copies(state, card, count_owned=False)
+    if card.type == "wonder" and args.get("city") not in (None, ""):
+        raise RuleError("volfyirion.wonder_takes_no_city", card=card.name)
+    counted = house.played_from_hand(state, card.name)  # played from hand (V-3.4's count)
     if card.type == "wonder":
-        if args.get("city") not in (None, ""):
-            raise RuleError("volfyirion.wonder_takes_no_city", card=card.name)
         state.wonders.append({"name": card.name, "cost": card.cost, "sealed": False})
         events.append(Event("volfyirion.event.wonder_played", card=card.name, cost=card.cost))
     else:
@@ -198,10 +202,23 @@ def _play(state: VolfState, args: Params, events: Events) -> None:
         city[slot] = card.name
         key = "volfyirion.event.troop_played" if slot == "troop" else "volfyirion.event.building_played"
         events.append(Event(key, card=card.name, city=city["name"]))
-    house.left_the_deck(state, reported=card.name in state.owned)  # played from hand (V-3.4's count)
     if card.name in state.owned:
         state.owned.remove(card.name)
+    _said_from_hand(state, card, counted, events)
     _add_rage_card(state, events)
+
+
+def _said_from_hand(state: VolfState, card: Card, counted: house.FromHand, events: Events) -> None:
+    """Edition 3: a card played that was never reported acquired corrects the count (it was acquired before the
+    last reshuffle, and the Asset Row's refill then drew from the Asset Deck, V-3.5); one that cannot be in hand
+    is questioned. Each is said."""
+    if counted is house.FromHand.CORRECTED:
+        if card.in_asset_deck:
+            _draw_from_deck(state)
+        assert state.house is not None  # only a counted House Deck corrects
+        events.append(Event("volfyirion.event.house_corrected", card=card.name, draw=state.house["draw"]))
+    elif counted in (house.FromHand.QUESTIONED, house.FromHand.QUESTIONED_FRESH):
+        events.append(Event(f"volfyirion.event.house_{counted.value}", card=card.name))
 
 
 def _remove(state: VolfState, args: Params, events: Events) -> None:
@@ -238,7 +255,7 @@ def _remove(state: VolfState, args: Params, events: Events) -> None:
     if card.type != "command":
         raise RuleError("volfyirion.cannot_remove", card=card.name)
     # A Command card from the player's deck: tracked so it no longer counts as a possible Rage card.
-    house.left_the_deck(state, reported=card.name in state.owned)
+    house.removed_from_deck(state, card.name)
     if card.name in state.owned:
         state.owned.remove(card.name)
     else:
@@ -277,14 +294,15 @@ def _redeploy(state: VolfState, args: Params, events: Events) -> None:
 
 
 def _acquire(state: VolfState, args: Params, events: Events) -> None:
-    """The player acquired a card: it is no longer a possible Rage card. Adds nothing (V-3.1)."""
+    """The player acquired an Asset card or a Wonder: it goes to their discard pile (``house``) and is no longer a
+    possible Rage card. Adds nothing (V-3.1)."""
     card = _arg_card(args)
     _check_solo(card)
     if card.type not in ("command", "troop", "building", "wonder"):
         raise RuleError("volfyirion.cannot_acquire", card=card.name)
     _check_copies(state, card)
     state.owned.append(card.name)
-    house.acquired(state)
+    house.acquired(state, card.name)
     if card.in_asset_deck:  # its place in the Asset Row is filled from the Asset Deck (V-3.5); a Wonder's is not
         _draw_from_deck(state)
     events.append(Event("volfyirion.event.card_acquired", card=card.name))
@@ -605,7 +623,7 @@ def _city_attack(state: VolfState, commands: list[str], events: Events) -> bool:
         _finish(state, "lost", "cities_destroyed")
         events.append(Event("volfyirion.event.lost", turn=state.turn))
         return False
-    if left:
+    if left and fallen:  # with no city fallen, ``no_city_falls`` already said the attack could pay for none
         events.append(Event("volfyirion.event.attack_left_over", points=left))
     return True
 
@@ -619,18 +637,20 @@ def _seal(state: VolfState, commands: list[str], events: Events) -> None:
     steps, left = arith.seal_steps(kp, [w["cost"] for w in unsealed])
     events.append(Event("volfyirion.event.knowledge", kp=kp, wonders=len(unsealed),
                         sealing=sum(1 for _, sealed, _ in steps if sealed)))
+    passed = []
     for i, sealed, points in steps:
         wonder = unsealed[i]
         if not sealed:
             if points:  # with no point left nothing is passed over: the sealing is simply done
-                events.append(Event("volfyirion.event.wonder_passed_over", card=wonder["name"], cost=wonder["cost"],
-                                    kp=points))
+                passed.append(wonder["name"])
             continue
         wonder["sealed"] = True
         events.append(Event("volfyirion.event.wonder_sealed", card=wonder["name"], cost=wonder["cost"],
                             kp_before=points, kp_after=points - wonder["cost"]))
-    for cost, sealed_names, passed in _split_equal_costs(unsealed, steps):
-        events.append(Event("volfyirion.event.wonder_tie", cost=cost, cards=sealed_names, tied_cards=passed))
+    if passed:  # all in one line, copies counted (the reply says "Void Fluid ×2")
+        events.append(Event("volfyirion.event.wonders_passed_over", wonders_passed=passed, count=len(passed)))
+    for cost, sealed_names, tied in _split_equal_costs(unsealed, steps):
+        events.append(Event("volfyirion.event.wonder_tie", cost=cost, cards=sealed_names, tied_cards=tied))
     if left and unsealed:
         events.append(Event("volfyirion.event.knowledge_left_over", points=left))
 
@@ -638,11 +658,21 @@ def _seal(state: VolfState, commands: list[str], events: Events) -> None:
 def _split_equal_costs(unsealed: list[dict[str, Any]], steps: list[tuple[int, bool, int]]
                        ) -> list[tuple[int, list[str], list[str]]]:
     """Wonders of one cost of which some were sealed and some not: the order of play decided (V-4.6's
-    Ruling). ``(cost, sealed names, names left unsealed)`` per such cost."""
+    Ruling). ``(cost, sealed names, names left unsealed)`` per such cost, each Wonder named once: a copy of a
+    sealed Wonder left unsealed is the same card, so only other Wonders are named unsealed (the copy only when
+    there is no other, and the order still chose between two Wonders), and a cost where only copies of one Wonder
+    were told apart is no tie at all."""
     by_cost: dict[int, tuple[list[str], list[str]]] = {}
-    for i, sealed, _ in steps:
-        by_cost.setdefault(unsealed[i]["cost"], ([], []))[0 if sealed else 1].append(unsealed[i]["name"])
-    return [(cost, sealed, passed) for cost, (sealed, passed) in by_cost.items() if sealed and passed]
+    for i, was_sealed, _ in steps:
+        names = by_cost.setdefault(unsealed[i]["cost"], ([], []))[0 if was_sealed else 1]
+        if unsealed[i]["name"] not in names:
+            names.append(unsealed[i]["name"])
+    ties = []
+    for cost, (sealed, passed) in by_cost.items():
+        others = [name for name in passed if name not in sealed] or (passed if len({*sealed, *passed}) > 1 else [])
+        if sealed and others:
+            ties.append((cost, sealed, others))
+    return ties
 
 
 def _token_home(state: VolfState, events: Events) -> None:

@@ -53,6 +53,9 @@ class HouseCount(TypedDict):
     cards: int | None
     draw: int | None
     why: NotRequired[str]
+    fresh: NotRequired[list[str]]  # edition 3: acquired since the last reshuffle (in the discard pile)
+    last: NotRequired[int | None]  # edition 3: the turn of the last reshuffle (None: none yet)
+    quiet: NotRequired[bool]  # edition 3: the player acted in this turn (its prompt was read)
 
 
 @dataclass(eq=True, slots=True)
@@ -103,7 +106,7 @@ class VolfState:
             added=self.added,
             taken=self.taken,
             deck=self.deck,
-            house=None if self.house is None else self.house.copy(),
+            house=None if self.house is None else _copy_house(self.house),
         )
 
     # -- reading -----------------------------------------------------------------------------------
@@ -165,14 +168,23 @@ class VolfState:
         return Counter({name: left for name, n in SOLO_ASSET_DECK.items() if (left := n - known[name]) > 0})
 
     @property
+    def brief_turn(self) -> bool:
+        """The turn prompt's short form: the long "draw your new hand first…" is said at the start of turn 1 and of
+        the turn after a reshuffle, until the player acts (edition 3, which notes the turn of the last reshuffle;
+        earlier games say it every time)."""
+        house = self.house
+        if house is None or "last" not in house:
+            return False
+        return bool(house.get("quiet")) or (self.turn > 1 and house["last"] != self.turn - 1)
+
+    @property
     def waiting(self) -> Waiting:
         if self.phase == TURN:
             legal = TURN_ACTIONS + (("unseal",) if self.options.get("unseal") else ())
-            return Waiting(
-                "volfyirion.waiting.turn",
-                {"turn": self.turn, "rage_size": self.rage_size, "token": self.token},
-                legal,
-            )
+            params: dict[str, Any] = {"turn": self.turn, "rage_size": self.rage_size, "token": self.token}
+            if self.brief_turn:
+                params["brief"] = True
+            return Waiting("volfyirion.waiting.turn", params, legal)
         if self.phase == REVEAL:
             return Waiting("volfyirion.waiting.reveal", {"count": self.unknown_in_pile}, ("reveal",))
         if self.phase in (CHOOSE_TROOP, CHOOSE_BUILDING):
@@ -252,6 +264,13 @@ class VolfState:
             return cls(**fields)
         except TypeError:  # a field missing or unknown: not a state this version wrote
             raise RuleError("volfyirion.state_version", version=str(data.get("version"))) from None
+
+
+def _copy_house(house: HouseCount) -> HouseCount:
+    copy = house.copy()
+    if "fresh" in house:
+        copy["fresh"] = list(house["fresh"])
+    return copy
 
 
 def city_named(cities: list[dict[str, Any]], query: Any) -> dict[str, Any] | None:

@@ -3,7 +3,8 @@
 ``reversal`` reads the events of the step being undone, last first (as one takes things back), and gives the
 instructions as events of their own (``volfyirion.undo.*``): a play's Rage card goes back onto the Asset Deck,
 the token back where it stood, the cards an attack took back into their cities, the Rage Pile face down again.
-A card the bot merely noted (a play, an acquisition) is said as no longer noted.
+The player's own cards are said too: a card played goes back into their hand, a card acquired back into the
+Asset Row (a Wonder into Volfyirion's Lair).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from engine.core import Action, Event, Step
 
+from .cards import CATALOG
 from .state import VolfState
 
 Params = Mapping[str, Any]  # an event's frozen params in, an undo event's params out
@@ -35,7 +37,8 @@ _REVERSED: dict[str, Callable[[Params], tuple[str, Params]]] = {
     "troop_lost": _same("card_back_in_city", "card", "city"),
     "building_lost": _same("card_back_in_city", "card", "city"),
     "troop_redeployed": _same("troop_redeployed", "card", "from_city", "city"),
-    "card_acquired": _same("card_acquired", "card"),
+    "card_acquired": lambda p: ("card_acquired_wonder" if CATALOG[p["card"]].type == "wonder" else "card_acquired",
+                                {"card": p["card"]}),
     "token_to_rage_pile": _same("token_to_lair"),
     "token_returned": _same("token_to_rage_pile"),
     "top_put_aside": _same("put_aside", "card"),
@@ -49,12 +52,20 @@ _REVERSED: dict[str, Callable[[Params], tuple[str, Params]]] = {
 }
 
 
+# A card played that was reported acquired since the last reshuffle came from the discard pile, not the hand
+# (``house_questioned_fresh``): its undo puts it back there.
+_FROM_DISCARD = {"wonder_played": "wonder_played_discard", "played": "played_discard"}
+
+
 def reversal(before: VolfState, action: Action, step: Step[VolfState]) -> tuple[Event, ...]:
     """The instructions that take ``step`` (``action`` applied to ``before``) back off the table."""
+    from_discard = {e.params["card"] for e in step.events if e.key == "volfyirion.event.house_questioned_fresh"}
     out = []
     for event in reversed(step.events):
         reverse = _REVERSED.get(event.key.rpartition(".")[2])
         if reverse is not None:
             name, params = reverse(event.params)
+            if name in _FROM_DISCARD and params.get("card") in from_discard:
+                name = _FROM_DISCARD[name]
             out.append(Event(f"volfyirion.undo.{name}", params))
     return tuple(out)

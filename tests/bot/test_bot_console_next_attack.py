@@ -15,7 +15,7 @@ WORDS = {
     "ja": {"name": "次にヴォルフィーリオンが来るとき", "turn2": "ハウスデッキの残りは5枚（手札と捨て札を含めて全部で10枚）",
            "at": "ターン2の終わりに手札を引くとき", "now": "このターン（ターン2）の終わりに手札を引くときに作り直す",
            "acquired": "全部で11枚）", "figures": "街が破壊される確率", "unknown": "今はわかりません",
-           "missing": "わかりません: ボットの数えでは作り直すはずの引きで作り直さなかった"},
+           "missing": "わかりません。ボットの数えでは作り直すはずの引きで作り直さなかった"},
 }
 
 
@@ -38,14 +38,28 @@ async def test_v3_4_the_turn_prompt_says_when_the_next_reshuffle_and_attack_come
         assert words["missing"] in said
 
 
+QUESTIONED = {"en": ("Elite Trooper cannot be in your hand yet", "`/volfyrion acquire card:Elite Trooper`",
+                      "Soldier was never reported acquired", "one card more to draw: 6 cards left now"),
+              "ja": ("Elite Trooperはまだ手札にありえません", "`/volfyrion acquire card:Elite Trooper`",
+                     "Soldierは購入の報告がありませんでした", "いまは6枚です")}
+
+
 @pytest.mark.asyncio
 @pytest.mark.parametrize("lang", ["en", "ja"])
-async def test_v3_4_a_card_played_but_never_reported_acquired_is_said_to_leave_it_unknown(tmp_path, lang):
-    words = WORDS[lang]
+async def test_v3_4_a_card_played_but_never_reported_acquired_corrects_the_count_or_is_questioned(tmp_path, lang):
+    """Issue 33: before any reshuffle the hand holds starting cards only, so such a play is questioned and the
+    count kept; after one, the card was acquired before it: the draw pile held one card more, and the count goes
+    on."""
+    words, (questioned, how, corrected, count) = WORDS[lang], QUESTIONED[lang]
     async with console_session(tmp_path / "g.sqlite3", lang=lang, seed=1) as session:
         await session.type("/volfyrion start difficulty:normal")
         said = flat(await session.type("/volfyrion play card:Elite Trooper city:Tylaris"))
-        assert words["name"] in said and words["unknown"] in said and "/volfyrion acquire" in said
+        assert questioned in said and how in said and words["turn2"] in said and words["unknown"] not in said
+        await session.type("/volfyrion end")
+        await session.type("/volfyrion end reshuffled:true")
+        await session.type("/volfyrion reveal cards:Stab, Shrewd Deal, Library")
+        said = flat(await session.type("/volfyrion play card:Soldier city:Vahylea"))
+        assert corrected in said and count in said and words["unknown"] not in said
 
 
 LEAD_IN = {"en": ("If Volfyirion attacked at the end of this turn:", "Were it to attack"),

@@ -119,17 +119,27 @@ async def test_s8_33_the_players_leech_gives_a_crystal_before_a_card_draw_summon
 
 
 async def test_undo_says_what_to_put_back_volfyirion_play_both_languages(tmp_path):
-    for lang, rage, noted in (
+    """Issue 33: the player's own cards are said too — a card played back into the hand, a card acquired back into
+    the Asset Row, a Wonder back into Volfyirion's Lair."""
+    for lang, rage, noted, acquired, wonder in (
             ("en", "Take the Rage Pile's bottom card back onto the Asset Deck (face down, on top).",
-             "Elite Trooper is no longer noted in Tylaris."),
+             "Take Elite Trooper from Tylaris back into your hand (no longer noted there).",
+             "Take Shrewd Deal out of your discard pile and put it back into the Asset Row",
+             "Take Wonder Void Fluid out of your discard pile and put it back into Volfyirion's Lair"),
             ("ja", "憤怒パイルの一番下のカードを、裏向きのままアセットデッキの一番上に戻してください。",
-             "TylarisのElite Trooperの記録を取り消しました。")):
+             "TylarisのElite Trooperの記録を取り消しました。Elite Trooperを手札に戻してください。",
+             "Shrewd Dealを捨て札からアセット列に戻し、その場所に補充したカードをアセットデッキの一番上に戻してください。",
+             "Void Fluidを捨て札からヴォルフィーリオンの巣に戻してください。")):
         async with console_session(tmp_path / f"{lang}.sqlite3", lang=lang) as session:
             await _type_all(session, ["/volfyrion start difficulty:normal",
                                       '/volfyrion play card:"Elite Trooper" city:Tylaris'])
             said = text_of(await session.type("/game undo"))
             assert rage in said and noted in said
             assert said.index(rage) < said.index(noted)  # the last instruction first
+            await _type_all(session, ['/volfyrion acquire card:"Shrewd Deal"'])
+            assert acquired in text_of(await session.type("/game undo"))
+            await _type_all(session, ['/volfyrion acquire card:"Void Fluid"'])
+            assert wonder in text_of(await session.type("/game undo"))
 
 
 async def test_undo_says_what_to_put_back_seasons_season_change_both_languages(tmp_path):

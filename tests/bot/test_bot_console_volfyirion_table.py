@@ -14,6 +14,13 @@ from test_bot_console_seasons_effects import buttons, press_line
 END = {"en": "End turn", "ja": "ターン終了"}
 END_RESHUFFLED = {"en": "End turn — I reshuffled while drawing", "ja": "ターン終了（手札を引くときに作り直した）"}
 DRAW_FIRST = {"en": "draw your new hand first", "ja": "先に新しい手札を引き"}
+# Issue 33: the full prompt says that acquisitions are reported, Wonders too.
+ACQUIRE = {"en": "Report each card you acquire, Wonders too (`/volfyrion acquire`: it goes to your discard pile).",
+           "ja": "購入したカードは、ワンダーも含めて `/volfyrion acquire` で伝えてください（捨て札に置かれます）。"}
+# Issue 33: on a turn with nothing new (not turn 1, not right after a reshuffle) the prompt is one short line.
+BRIEF = {"en": "When you are done, draw your new hand, then “End turn” (`/volfyrion end`), or “End turn — I reshuffled "
+               "while drawing” (`/volfyrion end reshuffled:true`).",
+         "ja": "終わったら新しい手札を引いてから［ターン終了］（`/volfyrion end`）を押してください。"}
 MOVED = {"en": "You reshuffled while drawing your new hand, so still during this turn: move Volfyirion's token to "
                "the Rage Pile; it attacks now, at the end of this turn.",
          "ja": "新しい手札を引くときにハウスデッキを作り直したので、これはまだこのターン中です。"}
@@ -31,11 +38,13 @@ async def _export(session) -> dict:
 async def test_v3_4_seed_case_end_reshuffled_typed_attacks_at_the_end_of_turn_2(tmp_path, lang):
     async with console_session(tmp_path / "g.sqlite3", lang=lang) as session:
         start = await session.type("/volfyrion start difficulty:normal")
-        # Every turn prompt and the End buttons say to draw the new hand first and ask about that draw.
-        assert DRAW_FIRST[lang] in text_of(start)
+        # The first turn prompt says in full to draw the new hand first; the End buttons ask about that draw.
+        assert DRAW_FIRST[lang] in text_of(start) and BRIEF[lang] not in text_of(start)
+        assert ACQUIRE[lang] in text_of(start)
         assert [END[lang], END_RESHUFFLED[lang]] == buttons(start)[:2]
-        turn_2 = await session.type("/volfyrion end")
-        assert DRAW_FIRST[lang] in text_of(turn_2) and END_RESHUFFLED[lang] in buttons(turn_2)
+        turn_2 = await session.type("/volfyrion end")  # nothing new: the short line, the same buttons
+        assert BRIEF[lang] in text_of(turn_2) and DRAW_FIRST[lang] not in text_of(turn_2)
+        assert END_RESHUFFLED[lang] in buttons(turn_2)
         asked = await session.type("/volfyrion end reshuffled:true")
         assert refusals(asked) == []
         said = text_of(asked)
@@ -43,6 +52,7 @@ async def test_v3_4_seed_case_end_reshuffled_typed_attacks_at_the_end_of_turn_2(
         assert said.index(MOVED[lang]) < said.index(ATTACK[lang])
         turn_3 = await session.type("/volfyrion reveal cards:Shrewd Deal, Stab")
         assert TURN_3[lang] in text_of(turn_3)
+        assert DRAW_FIRST[lang] in text_of(turn_3)  # in full again after a reshuffle
         record = await _export(session)
         assert record["actions"] == [{"type": "end"}, {"type": "end", "reshuffled": True},
                                      {"type": "reveal", "cards": ["Shrewd Deal", "Stab"]}]
@@ -80,9 +90,8 @@ RULINGS = {
     "en": [
         "Alantar and Tylaris have the same defence 10: Alantar falls first, its printed defence being the highest",
         "The revealed Command cards give 8 Knowledge points: Volfyirion seals 2 of your 4 unsealed Wonders.",
-        "Pure Qoam (cost 3) is passed over: it costs more than the 1 Knowledge point left; cheaper Wonders can "
-        "still be sealed",
-        "Divining Petals (cost 2) is passed over: it costs more than the 1 Knowledge point left",
+        "Passed over, each costing more than the Knowledge points left when Volfyirion came to it: Pure Qoam "
+        "(cost 3), Divining Petals (cost 2). Volfyirion seals a cheaper Wonder instead, if there is one",
         "Wonders of equal cost 3: the one played first is sealed first, so Sibilant Crystal is sealed and Pure Qoam "
         "is not (the original calls this case 「不明」, unknown; the bot's ruling).",
         "Book of Wisdom and Endless Tactic both cost 8: Book of Wisdom stays, having more Knowledge points (5)",
@@ -90,10 +99,10 @@ RULINGS = {
     "ja": [
         "AlantarとTylarisは防御力がどちらも10です。印刷された防御力が最も高いAlantarが先に破壊されます",
         "公開されたコマンドカードの知識ポイントは8。封印されていないワンダー4枚のうち2枚を封印します。",
-        "Pure Qoam（コスト3）は残りの知識ポイント1では足りないので封印しません。より安いワンダーは引き続き封印できます",
-        "Divining Petals（コスト2）は残りの知識ポイント1では足りないので封印しません。",
+        "残りの知識ポイントより高いため封印しないワンダー: Pure Qoam（コスト3）、Divining Petals（コスト2）。"
+        "よりコストの低いワンダーがあれば、ヴォルフィーリオンはそちらを封印します",
         "コストが同じ3のワンダーは、先にプレイしたものから封印します。Sibilant Crystalを封印し、Pure Qoamは封印しません"
-        "（原作では「不明」とされている場合の、このボットの裁定です）。",
+        "（和訳ソロルールでは「不明」とされている場合の、このボットの裁定です）。",
         "Book of WisdomとEndless Tacticはどちらもコスト8です。知識ポイントの多いBook of Wisdom（5）を残します",
     ],
 }
@@ -127,7 +136,7 @@ async def test_v4_6_the_japanese_count_says_how_many_wonders_are_sealed(tmp_path
         said = text_of(await session.type("/volfyrion reveal cards:Feasible Solution, Worthy Trade, Library"))
         assert "公開されたコマンドカードの知識ポイントは3。封印されていないワンダー2枚のうち1枚を封印します。" in said
         assert "ワンダー2枚を封印します" not in said
-        assert "Void Fluid（コスト4）は残りの知識ポイント3では足りないので封印しません。" in said
+        assert "Void Fluid（コスト4）は残りの知識ポイントより高いため封印しません。" in said
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
@@ -175,3 +184,33 @@ async def test_v5_3_the_bonus_readings_are_named_as_what_they_are(tmp_path, lang
         await session.type("press 1")  # "Yes, abandon this game"
         said = text_of(await session.type("/volfyrion start difficulty:normal bonus:per_city"))
         assert per_city in said
+
+
+FEWER_WORDS = {
+    "en": {"passed": "Passed over, each costing more than the Knowledge points left when Volfyirion came to it: "
+                     "Void Fluid ×2 (cost 4).",
+           "bare": "defence 8\nTroop: —", "with_troop": "defence 14 with its Troop\nTroop: Elite Trooper"},
+    "ja": {"passed": "残りの知識ポイントより高いため封印しないワンダー: Void Fluid×2（コスト4）。",
+           "bare": "防御力8\n部隊: —", "with_troop": "防御力14（部隊込み）\n部隊: Elite Trooper"},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_v4_4_v4_6_one_line_for_the_wonders_passed_over_and_a_city_without_troop_is_its_defence(
+        tmp_path, lang):
+    """Issue 33 point 3: both Void Fluids passed over in one line, copies counted; a city with no Troop reads its
+    printed defence alone, one with a Troop says so."""
+    words = FEWER_WORDS[lang]
+    async with console_session(tmp_path / "g.sqlite3", lang=lang) as session:
+        start = text_of(await session.type("/volfyrion start difficulty:easy"))
+        assert words["bare"] in start and words["with_troop"].split("\n")[0] not in start
+        for line in ("play card:Void Fluid", "play card:Sibilant Crystal", "play card:Void Fluid",
+                     "end reshuffled:true"):
+            assert refusals(await session.type(f"/volfyrion {line}")) == []
+        said = text_of(await session.type("/volfyrion reveal cards:Feasible Solution, Shrewd Deal, Stab, Barter"))
+        events_said = [line for line in said.split("\n") if line.startswith("•")]
+        assert words["passed"] in said and sum("Void Fluid" in line for line in events_said) == 1  # KP 3
+        await session.type("/volfyrion end")
+        await session.type('/volfyrion play card:"Elite Trooper" city:Tylaris')
+        status = text_of(await session.type("/game status"))
+        assert words["with_troop"] in status

@@ -201,5 +201,5 @@ async def test_v3_5_migration_keeps_older_games_at_edition_1(db_path: Path, monk
         assert record.state == game.state and record.state.rage_size == 60 and record.state.deck is None
         fresh = await store.create_game(**{**new_game_args(400, kind="volfyirion"),
                                            "options": RULES.normalize_options({"difficulty": "easy"})})
-        assert fresh.options["edition"] == 2  # a game started now counts the deck
+        assert fresh.options["edition"] == 3  # a game started now counts the deck (and, from 3, corrects its House Deck count)
     assert _dump(db_path)[0] == schema.SCHEMA_VERSION

@@ -62,20 +62,21 @@ def test_catalog_ids_are_english_names_and_lookup_forgives():
 def test_options_are_normalised_and_recorded():
     opts = RULES.normalize_options({"difficulty": "hard", "bonus": "flat", "cities": resolve_cities("kyr, yrdesh, Vahylea")})
     assert opts == {"difficulty": "hard", "bonus": "flat", "cities": ["Yrdesh", "Vahylea", "Kyr"], "unseal": False,
-                    "edition": 2}
+                    "edition": 3}
     # V-5.3: the original's formula is the default; games recorded with "official" replay as per_city.
     assert RULES.normalize_options({}) == {"difficulty": "normal", "bonus": "flat",
                                            "cities": ["Tylaris", "Vahylea", "Alantar"], "unseal": False,
-                                           "edition": 2}
+                                           "edition": 3}
     assert RULES.normalize_options({"bonus": "official"})["bonus"] == "per_city"
     # V-3.5: a game recorded before the Asset Deck was counted keeps its edition 1.
     assert RULES.normalize_options({"edition": 1})["edition"] == 1
+    assert RULES.normalize_options({"edition": 2})["edition"] == 2  # before the House Deck's count was corrected
     # The options are codes and city names: the bot reads what was typed (its choices, ``resolve_cities``).
     for bad, key in (({"bonus": "double"}, "bad_bonus"), ({"unseal": "yes"}, "bad_unseal"),
                      ({"bonus": "Per_City"}, "bad_bonus"), ({"difficulty": "HARD"}, "bad_difficulty"),
                      ({"cities": "kyr, yrdesh, Vahylea"}, "cities_count"),
                      ({"cities": ["kyr", "Yrdesh", "Vahylea"]}, "unknown_city"),
-                     ({"edition": 3}, "bad_edition"), ({"edition": True}, "bad_edition")):
+                     ({"edition": 4}, "bad_edition"), ({"edition": True}, "bad_edition")):
         with pytest.raises(RuleError) as err:
             RULES.normalize_options(bad)
         assert err.value.key == f"volfyirion.{key}"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from volfyirion_helpers import events, keys, new, push
+from volfyirion_helpers import counted, events, keys, new, push
 
 from engine.core import Action, GameRecord, RuleError
 from engine.volfyirion import RULES
@@ -47,8 +47,8 @@ def test_v3_4_end_reshuffled_is_a_reshuffle_in_the_turn_followed_by_end():
     # The same table, except for the House Deck's count: a reshuffle during the turn leaves the bot unable to
     # count the draw pile (the cards drawn are not reported), the end-of-turn one counts it anew (V-3.4).
     assert replace(flagged.state, house=None) == replace(earlier.state, house=None)
-    assert flagged.state.house == {"cards": 10, "draw": 5}
-    assert earlier.state.house == {"cards": 10, "draw": None, "why": "reshuffled"}
+    assert counted(flagged) == {"cards": 10, "draw": 5, "fresh": [], "last": 2}
+    assert counted(earlier) == {"cards": 10, "draw": None, "why": "reshuffled", "fresh": [], "last": 2}
     assert [e for e in step.events if e.key != "volfyirion.event.reshuffled_while_drawing"] == list(step_earlier.events)
 
 
@@ -97,8 +97,8 @@ def test_v4_6_wonders_passed_over_and_equal_costs_are_said():
     record, step = _ties_game()
     assert events(step, "knowledge") == [{"kp": 8, "wonders": 4, "sealing": 2}]
     assert [e["card"] for e in events(step, "wonder_sealed")] == ["Void Fluid", "Sibilant Crystal"]
-    assert events(step, "wonder_passed_over") == [{"card": "Pure Qoam", "cost": 3, "kp": 1},
-                                                  {"card": "Divining Petals", "cost": 2, "kp": 1}]
+    # Every Wonder passed over in one line (issue 33), in the order Volfyirion came to them.
+    assert events(step, "wonders_passed_over") == [{"wonders_passed": ["Pure Qoam", "Divining Petals"], "count": 2}]
     assert events(step, "wonder_tie") == [{"cost": 3, "cards": ["Sibilant Crystal"], "tied_cards": ["Pure Qoam"]}]
 
 
@@ -111,7 +111,7 @@ def test_v4_6_nothing_is_said_when_the_rulings_decide_nothing():
     step = push(record, "reveal", cards=["Book of Wisdom", "Hidden Cache", "Library", "Mint"])  # KP 5 + 2 = 7
     assert events(step, "knowledge") == [{"kp": 7, "wonders": 3, "sealing": 2}]
     assert [e["card"] for e in events(step, "wonder_sealed")] == ["Void Fluid", "Sibilant Crystal"]
-    assert events(step, "wonder_passed_over") == []  # 7 − 4 − 3 = 0: nothing is left to pass anything over
+    assert events(step, "wonders_passed_over") == []  # 7 − 4 − 3 = 0: nothing is left to pass anything over
     assert events(step, "wonder_tie") == [{"cost": 3, "cards": ["Sibilant Crystal"], "tied_cards": ["Pure Qoam"]}]
     record = new(difficulty="easy")
     push(record, "play", card="Sibilant Crystal")
@@ -119,7 +119,7 @@ def test_v4_6_nothing_is_said_when_the_rulings_decide_nothing():
     push(record, "end", reshuffled=True)
     step = push(record, "reveal", cards=["Book of Wisdom", "Hidden Cache", "Library"])
     assert len(events(step, "wonder_sealed")) == 2 and "wonder_tie" not in keys(step)
-    assert "wonder_passed_over" not in keys(step) and "city_tie" not in keys(step)
+    assert "wonders_passed_over" not in keys(step) and "city_tie" not in keys(step)
 
 
 def test_v4_7_a_tie_between_command_cards_of_equal_cost_is_said():
@@ -221,3 +221,52 @@ def test_v3_5_games_of_edition_1_replay_as_they_were_played():
     del saved["deck"]
     saved["options"] = {k: v for k, v in saved["options"].items() if k != "edition"}
     assert RULES.state_from_json(saved) == old.state  # a state saved before V-3.5 is of edition 1
+
+
+# -- issue 33: fewer words where nothing changed ----------------------------------------------------------------
+def test_v4_6_every_wonder_passed_over_in_one_attack_is_one_event_with_its_copies():
+    record = new(difficulty="easy")
+    for wonder in ("Void Fluid", "Sibilant Crystal", "Void Fluid"):
+        push(record, "play", card=wonder)
+    push(record, "end", reshuffled=True)
+    step = push(record, "reveal", cards=["Feasible Solution", "Shrewd Deal", "Stab", "Barter"])  # KP 2 + 1 = 3
+    assert events(step, "wonders_passed_over") == [{"wonders_passed": ["Void Fluid", "Void Fluid"], "count": 2}]
+    assert [e["card"] for e in events(step, "wonder_sealed")] == ["Sibilant Crystal"]
+
+
+def test_v4_6_the_tie_line_names_each_wonder_once_and_copies_of_one_wonder_are_no_tie():
+    record = new(difficulty="easy")
+    for wonder in ("Sibilant Crystal", "Sibilant Crystal"):
+        push(record, "play", card=wonder)
+    push(record, "end", reshuffled=True)
+    step = push(record, "reveal", cards=["Celethe's Law", "Worthy Trade", "Stab"])  # KP 2 + 1 + 0 = 3
+    assert "wonder_tie" not in keys(step)  # which copy is sealed changes nothing
+    assert "wonders_passed_over" not in keys(step)  # 3 − 3 = 0: no point left to pass the other over
+    record = new(difficulty="easy")
+    for wonder in ("Sibilant Crystal", "Pure Qoam", "Sibilant Crystal", "Strange Box"):
+        push(record, "play", card=wonder)
+    push(record, "end", reshuffled=True)
+    step = push(record, "reveal", cards=["Book of Wisdom", "Worthy Trade", "Stab", "Barter", "Mint"])  # KP 6
+    assert events(step, "wonder_tie") == [{"cost": 3, "cards": ["Sibilant Crystal", "Pure Qoam"],
+                                           "tied_cards": ["Strange Box"]}]
+    # Void Fluid, Black Spores, Void Fluid (cost 4), 8 KP: the order sealed Black Spores rather than the second Void
+    # Fluid, so the tie is said (V-4.6); the copy left unsealed is named, being the only Wonder left.
+    record = new(difficulty="easy")
+    for wonder in ("Void Fluid", "Black Spores", "Void Fluid"):
+        push(record, "play", card=wonder)
+    push(record, "end", reshuffled=True)
+    step = push(record, "reveal", cards=["Book of Wisdom", "Feasible Solution", "Shrewd Deal", "Barter"])  # KP 8
+    assert events(step, "wonder_tie") == [{"cost": 4, "cards": ["Void Fluid", "Black Spores"],
+                                           "tied_cards": ["Void Fluid"]}]
+
+
+def test_v4_4_leftover_attack_is_said_only_when_a_city_fell():
+    record = new(difficulty="easy")
+    push(record, "end", reshuffled=True)
+    step = push(record, "reveal", cards=["Stab"])  # attack 1: no city, and nothing more said of the 1 point
+    assert "no_city_falls" in keys(step) and "attack_left_over" not in keys(step)
+    record = new(difficulty="easy")
+    push(record, "play", card="Sibilant Crystal")
+    push(record, "end", reshuffled=True)
+    step = push(record, "reveal", cards=["Book of Wisdom", "Celethe's Law"])  # 8 + 3 = 11: the 10 city falls
+    assert events(step, "attack_left_over") == [{"points": 1}]

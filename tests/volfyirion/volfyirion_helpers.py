@@ -15,6 +15,12 @@ def push(record: GameRecord, kind: str, **args) -> Step:
     return record.push(Action(kind, **args))
 
 
+def counted(record: GameRecord) -> dict | None:
+    """The House Deck as the bot counts it (V-3.4), without whether this turn's prompt was read yet."""
+    house = record.state.house
+    return None if house is None else {k: v for k, v in house.items() if k != "quiet"}
+
+
 def keys(step: Step) -> list[str]:
     return [e.key.rsplit(".", 1)[-1] for e in step.events]
 

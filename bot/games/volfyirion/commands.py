@@ -80,6 +80,9 @@ InPlay: TypeAlias = app_commands.Transform[
 InPlayTroop: TypeAlias = app_commands.Transform[
     Typed, CardTransformer(CARDS, source=lambda i, typed: _in_play_choices(i, typed, troops_only=True))]
 AssetCard: TypeAlias = app_commands.Transform[Typed, CardTransformer(CARDS, keep=lambda c: c.in_asset_deck)]
+# What a player acquires: an Asset card from the Asset Row or a Wonder from Volfyirion's Lair (V-2.1).
+Acquired: TypeAlias = app_commands.Transform[
+    Typed, CardTransformer(CARDS, keep=lambda c: c.solo and (c.in_asset_deck or c.type == "wonder"))]
 AssetCards: TypeAlias = app_commands.Transform[
     Typed, CardTransformer(CARDS, max_length=1000, multiple=True, keep=lambda c: c.in_asset_deck)]
 Wonder: TypeAlias = app_commands.Transform[Typed, CardTransformer(CARDS, keep=lambda c: c.type == "wonder")]
@@ -169,10 +172,10 @@ class VolfyirionCommands(GameGroup):
                        city: app_commands.Range[str, 1, 100]) -> None:
         await self._act(interaction, _with_city("redeploy", "troop", troop, city))
 
-    @app_commands.command(name="acquire", description=L("You acquired an Asset card (helps the danger meter)",
-                                                        "cmd.volfyirion.acquire"))
-    @app_commands.describe(card=L("The card", "opt.volfyirion.card"))
-    async def acquire(self, interaction: Interaction, card: AssetCard) -> None:
+    @app_commands.command(name="acquire", description=L(
+        "You acquired an Asset card or a Wonder (it goes to your discard pile)", "cmd.volfyirion.acquire"))
+    @app_commands.describe(card=L("The Asset card or Wonder you acquired", "opt.volfyirion.acquire_card"))
+    async def acquire(self, interaction: Interaction, card: Acquired) -> None:
         await self._act(interaction, lambda _r: Action("acquire", card=card.pick("pk_acquire")))
 
     @app_commands.command(name="reshuffle", description=L(

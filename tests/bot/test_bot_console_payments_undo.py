@@ -95,7 +95,7 @@ async def test_s8_7_kairn_against_dummbots_fairies_applies_both_in_one_report(tm
     for lang, kairn, said_kairn, said_fairies in (
             ("en", "Kairn the Destroyer: Dummbot loses 4 crystals", "is an activation: Dummbot's Thieving Fairies (#41)",
              "Thieving Fairies (#41): Dummbot gains 1 more crystal (2)."),
-            ("ja", "破壊者ケアン: ダムボットはクリスタルを4個失う", "の起動もカードの起動です。ダムボットの泥棒フェアリー（#41）",
+            ("ja", "破壊者ケアンを起動した（ダムボットのクリスタル−4個）", "の起動もカードの起動です。ダムボットの泥棒フェアリー（#41）",
              "泥棒フェアリー（#41）: ダムボットはさらにクリスタルを1個得ます（2個）。")):
         async with console_session(tmp_path / f"{lang}.sqlite3", lang=lang, seed=1) as session:
             await _type_all(session, ["/seasons start difficulty:wizard dice:table", '/seasons die face:"draw, 1 dot"',

@@ -167,7 +167,7 @@ def test_a_heading_the_console_prints_before_a_colon_has_no_full_stop():
 def test_the_bots_own_roll_is_a_button_to_press_not_dice_to_roll():
     """With the bot's dice, 「ダイスを振ってください」 sent players for their own dice: name the button."""
     text = t("ja", "seasons.waiting.roll", year=1, month=1, season="冬", round=1)
-    assert "［ダイスを振る］を押してください" in text and "ボットが" in text
+    assert "［ダイスを振る］ボタンを押してください" in text and "ボットが" in text
 
 
 def test_components_are_named_as_the_seed_names_them():

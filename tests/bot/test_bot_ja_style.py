@@ -403,3 +403,20 @@ async def test_rule_14_a_refusal_typed_into_the_console_quotes_what_was_typed(tm
     async with console_session(tmp_path / "c.sqlite3", lang="ja") as session:
         said = refusals(await session.type("/seasons start difficulty:sorcerer"))
     assert said and "「sorcerer」" in said[0] and "'sorcerer'" not in said[0], said
+
+
+async def test_the_die_taken_is_named_by_its_face_in_the_history_and_the_undo_note(tmp_path):
+    """ja-style.md, Turn 4 intro: 「振った2個のうち1個目のダイスを取った」 named the die by its position; the history
+    and the undo note name its face, read from the state it was taken in (both languages)."""
+    from tests.bot.console_session import buttons, console_session, text_of
+
+    for lang, taken in (("ja", "「{face}」のダイスを取った"), ("en", "took the die showing “{face}”")):
+        async with console_session(tmp_path / f"{lang}.sqlite3", lang=lang) as session:
+            await session.type("/seasons start difficulty:wizard dice:bot")
+            rolled = await session.type("press 1")
+            label = buttons(rolled)[0]
+            face = label[1:-len("」を取る")] if lang == "ja" else label.removeprefix("Take ")
+            await session.type("press 1")
+            said = taken.format(face=face)
+            assert said in text_of(await session.type("/game history"))
+            assert said in text_of(await session.type("/game undo"))

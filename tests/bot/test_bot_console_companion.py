@@ -16,7 +16,7 @@ WORDS = {
            "footer_game": "Only you see this. Lines with copies come from this channel's game.",
            "footer_alone": "Only you see this."},
     "ja": {"played": "ダムボットの場に1枚", "rule": "ダムボットの扱い（和訳ソロルール「カードの効果」）",
-           "you": "あなたが召喚したとき:", "none": "和訳ソロルール「カードの効果」の一覧にないカード", "details": "詳細",
+           "you": "あなたが召喚したとき\n", "none": "和訳ソロルール「カードの効果」の一覧にないカード", "details": "詳細",
            "city": "街が破壊される確率:", "lost": "敗北する確率:", "histogram": "攻撃力の分布",
            "removed": "和訳ソロルール「セットアップ」", "troop": "「Volfyrionによる攻撃」手順1",
            "footer_game": "あなただけに表示しています。所在はこのチャンネルのゲームのものです。",

@@ -420,3 +420,18 @@ async def test_the_die_taken_is_named_by_its_face_in_the_history_and_the_undo_no
             said = taken.format(face=face)
             assert said in text_of(await session.type("/game history"))
             assert said in text_of(await session.type("/game undo"))
+
+
+def test_rule_10_a_history_line_or_a_value_after_a_fields_name_has_no_colon_of_its_own():
+    """The console prints 「名前: 値」 and an undo note 「取り消しました: {action}」: a history entry, a reply's
+    prompt, a card's whereabouts and its S-8 rows carry no colon of their own (「公開した: Stab」 made two)."""
+    theirs = {"volfyirion.waiting.turn", "volfyirion.waiting.turn.away"}  # h33volf's turn prompt (issue 33)
+    bad = {}
+    for key, text in catalog_texts()["ja"].items():
+        shown_after_a_name = (key.startswith(("action.", "seasons.waiting.", "volfyirion.waiting.", "card.seasons.where",
+                                              "card.volfyirion.where", "card.seasons.s8_value", "card.seasons.names_value",
+                                              "card.volfyirion.names_value", "field.seasons.dice_value"))
+                              and key not in theirs)
+        if shown_after_a_name and re.search(r"[:：]", re.sub(r"\{[^}]*\}", "", _code_free(text))):
+            bad[key] = text
+    assert bad == {}

@@ -24,7 +24,7 @@ import discord
 
 from engine.core import Action, GameRecord, Result, RuleError, State
 
-from . import understood
+from . import games, understood
 from .buttons import ButtonSpec, Form, SelectSpec, custom_id, view_of
 from .channels import post_to_parent
 from .delivery import Deliveries, Gate, NotAcknowledged
@@ -198,7 +198,8 @@ class Controller:
                             note=self._played_note(interaction, played, notes))
             return
         lg = lang(interaction)
-        note = t(lg, "reply.undone", action=self.describe_action(lg, played.row.kind, played.undone))
+        known = games.get(played.row.kind).action_params(played.record.state, played.undone)
+        note = t(lg, "reply.undone", action=self.describe_action(lg, played.row.kind, played.undone, known))
         await self.show(interaction, played, started=started, note=note, picture=True)
 
     @staticmethod
@@ -498,13 +499,15 @@ class Controller:
                                                    game_id=row.id))
 
     # -- words for actions (history, undo) -------------------------------------------------------------
-    def describe_action(self, lg: str, kind: str, action: Action | None) -> str:
+    def describe_action(self, lg: str, kind: str, action: Action | None, known: dict[str, Any] | None = None) -> str:
+        """``action`` in words; ``known``: what it read in the state it was played in (GamePlugin.action_params)."""
         if action is None:
             return "—"
         key = f"action.{kind}.{action.type}"
         args = action.args.to_json()
         params = {k: (json.dumps(v, ensure_ascii=False) if isinstance(v, dict) and k != "face" else v)
                   for k, v in args.items()}
+        params.update(known or {})
         text = t(lg, key, **params)
         return text if text != key else f"{action.type} {json.dumps(args, ensure_ascii=False)}"
 

@@ -176,7 +176,8 @@ class _Lenient(dict):
 
 class _Said:
     """A parameter as the templates format it (``str.format_map`` calls ``__format__``): ``{n:# card|# cards}``
-    says the singular for exactly 1, the plural otherwise (``#`` is the number); ``{n:+}`` a signed count."""
+    says the singular for exactly 1, the plural otherwise (``#`` is the number); ``{n:+}`` a signed count (``{n:＋}``
+    with Japanese's full-width plus)."""
 
     __slots__ = ("value",)
 
@@ -192,9 +193,9 @@ class _Said:
             except (TypeError, ValueError):
                 return f"{value} {many.replace('#', '').strip()}"
             return (one if n == 1 else many).replace("#", str(n))
-        if format_spec in ("+", "signed"):
-            signed = _as_int(value)
-            return str(value) if signed is None else f"+{signed}" if signed > 0 else f"−{-signed}" if signed < 0 else "0"
+        if format_spec in ("+", "signed", "＋"):  # ``＋``: Japanese writes its plus full-width, as its ×
+            signed, plus = _as_int(value), "＋" if format_spec == "＋" else "+"
+            return str(value) if signed is None else f"{plus}{signed}" if signed > 0 else f"−{-signed}" if signed < 0 else "0"
         if isinstance(value, str) and value.startswith("{"):
             return value
         return format(value, format_spec)

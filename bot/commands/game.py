@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from engine.core import Action, RuleError
+from engine.core import Action, GameRecord, RuleError
 
 from .. import games
 from ..buttons import ButtonSpec, view_of
@@ -94,15 +94,32 @@ class GameCommands(app_commands.Group):
         ctl = self.controller
         row = await self._latest(interaction)
         actions = await self.store.history(row.id, HISTORY_LIMIT)
+        known = await self._known_before(row, {a.ply for a in actions if not a.undone})
         lines = []
         for a in reversed(actions):
-            text = ctl.describe_action(lg, row.kind, Action.from_json(a.action))
+            text = ctl.describe_action(lg, row.kind, Action.from_json(a.action), None if a.undone else known.get(a.ply))
             line = f"`{a.ply:>3}` {text}"
             lines.append(f"~~{line}~~ ({t(lg, 'history.undone')})" if a.undone else line)
         embed = discord.Embed(title=t(lg, "history.title", game=row.kind, game_id=row.id),
                               description="\n".join(lines)[:4000] or t(lg, "history.empty"),
                               colour=colour_of(row.kind))
         await send(interaction, embed=embed, ephemeral=interaction.user.id != row.owner_id)
+
+    async def _known_before(self, row: GameRow, plies: set[int]) -> dict[int, dict[str, Any]]:
+        """What each live action of ``plies`` read in the state it was played in (the face of the die taken, see
+        GamePlugin.action_params): the game replayed from its start, as the export's record is."""
+        if not plies:
+            return {}
+        plugin, record = games.get(row.kind), GameRecord(games.rules_for(row.kind), row.options, row.seed)
+        known: dict[int, dict[str, Any]] = {}
+        for a in await self.store.live_actions(row.id, after_ply=0):
+            if a.ply > max(plies):
+                break
+            action = Action.from_json(a.action)
+            if a.ply in plies:
+                known[a.ply] = plugin.action_params(record.state, action)
+            record.push(action)
+        return known
 
     @app_commands.command(name="export", description=L("The game record as a JSON file", "cmd.game.export"))
     async def export(self, interaction: Interaction) -> None:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from discord import app_commands
     from PIL import ImageDraw
 
-    from engine.core import GameRecord, Result, Rules, Step
+    from engine.core import Action, GameRecord, Result, Rules, Step
 
     from ..buttons import ButtonSpec, FieldSpec, SelectSpec
     from ..commands.cards import CardOption
@@ -112,6 +112,11 @@ class GamePlugin(Generic[Summary, S]):
     ranking: Ranking  # how its leaderboard orders results
     difficulties: tuple[str, ...] = ()  # the values of its ``difficulty`` option (word.<value> names them)
     help_keys: tuple[str, ...] = ()  # locale keys of its /game help rows (each with a ``.name`` key)
+
+    def action_params(self, before: S, action: Action) -> dict[str, Any]:
+        """What an action's line in the history or an undo note reads from the state it was played in (Seasons
+        names the die taken by its face): nothing by default."""
+        return {}
 
     def rules(self) -> Rules[S]:
         raise NotImplementedError

@@ -98,7 +98,7 @@ async def test_volfyirion_cities_are_found_by_their_beginning(tmp_path):
 
 
 @pytest.mark.parametrize(("lang", "said"), [
-    ("ja", "`difficulty` に 'みならい' は指定できません。選択肢: 見習い／魔法使い／大魔導師"),
+    ("ja", "`difficulty` に「みならい」は指定できません。選択肢: 見習い／魔法使い／大魔導師"),
     ("en", "`difficulty` cannot be 'easy'. Choose one of: apprentice, wizard, archmage"),
 ])
 async def test_a_refused_choice_lists_the_choices_by_their_names_in_the_players_language(tmp_path, lang, said):

@@ -44,7 +44,7 @@ async def test_s8_39_the_button_on_a_reply_that_named_titus_cancels_titus_in_jap
         items = await session.type(press_line(titus, "支払えなかった"))
         said = text_of(items)
         assert "深き眼差しのタイタス（#39）: 支払いを取り消し" in said
-        assert "深き眼差しのタイタス（#39）はダムボットの場から犠牲にされます（スコア8点）" in said
+        assert "ダムボットの深き眼差しのタイタス（#39）は犠牲になります。ダムボットの場から捨て札に置いてください（ダムボットのスコアは8点になります）" in said
 
 
 async def test_s8_39_the_button_after_the_leech_payment_cancels_the_leech(tmp_path):
@@ -95,7 +95,7 @@ async def test_s8_7_kairn_against_dummbots_fairies_applies_both_in_one_report(tm
     for lang, kairn, said_kairn, said_fairies in (
             ("en", "Kairn the Destroyer: Dummbot loses 4 crystals", "is an activation: Dummbot's Thieving Fairies (#41)",
              "Thieving Fairies (#41): Dummbot gains 1 more crystal (2)."),
-            ("ja", "破壊者ケアン: ダムボットはクリスタルを4個失う", "の起動もカードの起動です。ダムボットの泥棒フェアリー（#41）",
+            ("ja", "破壊者ケアンを起動した（ダムボットのクリスタル−4個）", "の起動もカードの起動です。ダムボットの泥棒フェアリー（#41）",
              "泥棒フェアリー（#41）: ダムボットはさらにクリスタルを1個得ます（2個）。")):
         async with console_session(tmp_path / f"{lang}.sqlite3", lang=lang, seed=1) as session:
             await _type_all(session, ["/seasons start difficulty:wizard dice:table", '/seasons die face:"draw, 1 dot"',
@@ -155,8 +155,8 @@ async def test_undo_says_what_to_put_back_seasons_season_change_both_languages(t
                 "Move the season token back to year 1, month 2 (winter).",
                 "Dummbot's crystals go back to 0: move its sorcerer token on the crystal board there."]),
         "ja": (["捨て札から力の薬（#23）をダムボットの手札に戻してください。",
-                "ダムボットの場のアルゴスの悪魔（#38）を手札に戻してください。"],
-               ["ダムボットの手札から引いた4枚を手札に戻してください。", "季節トークンを1年目2月（冬）に戻してください。",
+                "ダムボットの場のアルゴスの悪魔（#38）をダムボットの手札に戻してください。"],
+               ["ダムボットの手札から引いた4枚を、ダムボットの手札に戻してください。", "季節トークンを1年目2月（冬）に戻してください。",
                 "ダムボットのクリスタルは0個に戻ります。"]),
     }
     for lang, (reveal_back, die_back) in expected.items():
@@ -186,7 +186,7 @@ def test_s7_3_the_final_score_says_no_zero_penalty_in_both_languages():
     assert dict(seasons_embed.result_lines("en", result, player(5, 1)))["Your score"] == \
         "Crystals 10 + prestige 5 − bonus track 5 − hand 1 × 5 = **15**"
     assert dict(seasons_embed.result_lines("ja", result, player(5, 0)))["あなたのスコア"] == \
-        "クリスタル10個 + 勝利点5点 − ボーナストラック5点 = **15点**"
+        "クリスタル10個＋勝利点5点−ボーナス5点＝**15点**"
     fallen = tuple(CityEnding(n, destroyed=True) for n in ("Tylaris", "Vahylea", "Alantar"))
     lost = Result("lost", length=9, how="cities_destroyed", details={"cities_left": 0},
                   breakdown=Ending(Outcome.LOST, How.CITIES_DESTROYED, 9, 0, fallen))

@@ -54,7 +54,7 @@ def test_language_from_lang_banner_on_stderr_quit_and_missing_choices(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     out, err = done.stdout, done.stderr
     assert "difficulty:(見習い|魔法使い|大魔導師)" in out  # the missing option, with its choices by their Japanese names
-    assert "ダムボットの試練開始" in out  # Japanese from LANG
+    assert "ダムボットの試練を始めます" in out  # Japanese from LANG
     assert out.count("## 十二季節の魔法使い") == 1  # `quit` left before /game status
     assert str(db) in err and "quit" in err and "ゲームの保存先" in err  # the banner, on stderr only
     assert "ゲームの保存先" not in out
@@ -93,8 +93,8 @@ def test_choices_typed_as_the_client_shows_them_and_mentions_shown_as_names(tmp_
     assert "難易度: ノーマル" in out
     assert "プレイヤー: @player" in out and "<@" not in out
     assert "## 🏅 ランキング — ヴォルフィーリオン（ドラゴン）" in out
-    assert "! `difficulty` に 'medium' は指定できません。選択肢: 見習い／魔法使い／大魔導師／イージー／ノーマル／ハード" in out
-    assert "難易度: 魔法使い · ボットのダイス" in out
+    assert "! `difficulty` に「medium」は指定できません。選択肢: 見習い／魔法使い／大魔導師／イージー／ノーマル／ハード" in out
+    assert "難易度: 魔法使い・ボットのダイス" in out
 
 
 def test_a_value_out_of_bounds_says_the_bounds_in_the_players_language(tmp_path):
@@ -103,8 +103,8 @@ def test_a_value_out_of_bounds_says_the_bounds_in_the_players_language(tmp_path)
     lines = ["/seasons start difficulty:wizard dice:table", "/seasons time steps:5", "/seasons time steps:many",
              "/seasons die face:" + "x" * 201, "/game status"]
     ja = run_console(lines, "--lang", "ja", "--db", str(tmp_path / "ja.sqlite3")).stdout
-    assert "! `steps` には−3から3までの整数を指定してください（`5` は指定できません）" in ja
-    assert "! `steps` には−3から3までの整数を指定してください（`many` は指定できません）" in ja
+    assert "! `steps` には−3から3までの整数を指定してください（「5」は指定できません）" in ja
+    assert "! `steps` には−3から3までの整数を指定してください（「many」は指定できません）" in ja
     assert "! `face` は1〜200文字で指定してください（201文字でした）" in ja
     assert "アクション0" in ja.rsplit("##", 1)[1]
     en = run_console(lines[:2], "--lang", "en", "--db", str(tmp_path / "en.sqlite3")).stdout

@@ -12,7 +12,7 @@ from console_session import console_session, refusals, text_of
 # Seed 1: winter's dice are the ones with "draw, 3 dots" and "draw, 1 dot"; "2 water, star, 3 dots" is a face of
 # theirs (the README's session).
 SHOWN = {"en": ("“draw, 3 dots”", "Dummbot's die: 2 water, star, 3 dots."),
-         "ja": ("「ドロー、ドット3」", "ダムボットのダイス: 「水2、星、ドット3」。")}
+         "ja": ("「ドロー、ドット3」", "ダムボットのダイスは「水2、星、ドット3」です。")}
 TYPED = ("水2、星、3点", "水2、星、ドット3", "2 water, star, 3 dots", "水2 星 ドット 3")
 
 

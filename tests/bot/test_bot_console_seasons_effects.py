@@ -56,7 +56,7 @@ async def test_s8_6_the_player_s_kairn_is_a_button_once_a_round_in_japanese(tmp_
     """Archmage, table dice. R1: 6 crystals -> 6. The player reports Kairn the Destroyer in their play area;
     its activation is then a button: Dummbot loses 4 crystals (6 -> 2), once a round per Kairn (S-8.6): once
     used, the button is gone until the next round, and typing it again is refused."""
-    kairn = "破壊者ケアン: ダムボットはクリスタルを4個失う"
+    kairn = "破壊者ケアンを起動した（ダムボットのクリスタル−4個）"
     async with console_session(tmp_path / "g.sqlite3", lang="ja", seed=SIX_CRYSTALS_SEED) as session:
         await session.type("/seasons start difficulty:archmage dice:table")
         await session.type('/seasons die face:クリスタル6、2点')

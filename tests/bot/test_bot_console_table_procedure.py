@@ -37,10 +37,10 @@ async def test_s1_4_table_dice_are_named_and_a_face_of_neither_is_refused(tmp_pa
         refused = await session.type("/seasons die face:6 crystals, 2 dots")  # winter die 4's face
         said = refusals(refused)
         assert len(said) == 1 and first in said[0] and second in said[0]
-        closest = {"en": "closest: 2 water, 1 crystal, 2 dots", "ja": "近い面: 「水2、クリスタル1、ドット2」"}[lang]
+        closest = {"en": "closest: 2 water, 1 crystal, 2 dots", "ja": "の近い面は「水2、クリスタル1、ドット2」"}[lang]
         assert closest in said[0]
         status = text_of(await session.type("/game status"))
-        assert f"{first}" in status and ("spring: " in status or "春: " in status)
+        assert f"{first}" in status and ("spring: " in status or "春は" in status)
         state = exported_state(await session.type("/game export"))
         assert state["chosen_dice"]["winter"] == [2, 3] and state["dummbot"]["crystals"] == 0  # nothing changed
         taken = await session.type("/seasons die face:2 water, 1 crystal, 2 dots")  # die 2's: taken
@@ -75,7 +75,7 @@ async def test_s2_4_the_prelude_told_by_its_button_and_form_in_japanese(tmp_path
         told = await session.type('form cards="28、泥棒フェアリー、5、23、9、11"')
         assert refusals(told) == []
         said = text_of(told)
-        assert "記録しました: ダムボットの手札は壮大の錫杖（#28）、泥棒フェアリー（#41）" in said
+        assert "記録しました。ダムボットの手札は壮大の錫杖（#28）、泥棒フェアリー（#41）" in said
         status = text_of(await session.type("/game status"))
         assert "わかっているダムボットの手札: 壮大の錫杖（#28）" in status and "（すべてわかっています）" in status
         await session.type("/seasons die face:水2、クリスタル1、2点")
@@ -113,7 +113,7 @@ async def test_s2_4_the_28_45_11_reveal_is_refused_and_the_known_cards_come_firs
             assert refusals(items) == [], (line, refusals(items))
         said = text_of(items)
         known = {"en": f"Dummbot's hand as far as known: {names[0]}, {names[1]} · 1 unknown",
-                 "ja": f"わかっているダムボットの手札: {names[0]}、{names[1]}・ほかに不明1枚"}[lang]
+                 "ja": f"わかっているダムボットの手札: {names[0]}、{names[1]}（ほかに不明1枚）"}[lang]
         assert known in said
         menu = [o["label"] for item in items for row in item.get("components") or [] for c in row["components"]
                 if c.get("type") == 3 for o in c["options"]]
@@ -122,8 +122,8 @@ async def test_s2_4_the_28_45_11_reveal_is_refused_and_the_known_cards_come_firs
         assert len(refused) == 1
         must = {"en": f"they include the cards I know are in it: {names[0]}, {names[1]}. Missing from what you "
                       f"named: {names[1]}",
-                "ja": f"手札にあるとわかっているカード（{names[0]}、{names[1]}）はすべてその中にあるはずですが、"
-                      f"{names[1]}が指定にありません"}[lang]
+                "ja": f"わかっているカード（{names[0]}、{names[1]}）がすべて含まれ、"
+                      f"不明なカードは1枚以下のはずです。指定には{names[1]}がなく"}[lang]
         assert must in refused[0]
         state = exported_state(await session.type("/game export"))
         assert state["dummbot"]["summoned"] == ["9"] and state["pending"] == "seasons.waiting.reveal_hand"
@@ -144,7 +144,7 @@ async def test_s3_1_the_turn_in_progress_says_go_on_with_the_month_in_its_own_se
                       if "round 1" in line or "ラウンド1" in line)
     assert state["month"] == 4 and state["season"] == "spring" and state["dice_season"] == "winter"
     if lang == "ja":
-        assert "1年目4月（春）ラウンド1: 手番を続けてください（ダイスは振り直しません）" in prompt
+        assert "1年目4月（春）、ラウンド1です。手番を続けてください（ダイスは振り直しません）" in prompt
         assert "ラウンドの初めに振った冬のダイス" in prompt and "1年目4月（冬）" not in prompt
         assert "振り、1個取って" not in prompt
     else:

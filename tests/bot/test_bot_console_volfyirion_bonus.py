@@ -52,8 +52,8 @@ EXPECTED = {
     ("normal", "per_city"): ([6, 10, 14, 11], ["Alantar", "Tylaris", "Vahylea"]),
     ("hard", "per_city"): ([6, 10, 15, 13], ["Alantar", "Tylaris", "Vahylea"]),
 }
-ATTACK = {"en": re.compile(r"Volfyirion attacks with (\d+):"), "ja": re.compile(r"ヴォルフィーリオンの攻撃力は(\d+):")}
-FALLEN = {"en": re.compile(r"• ([A-Za-z ]+) is destroyed:"), "ja": re.compile(r"• ([A-Za-z ]+)が破壊されました。")}
+ATTACK = {"en": re.compile(r"Volfyirion attacks with (\d+):"), "ja": re.compile(r"ヴォルフィーリオンの攻撃力は(\d+)(?:です|で、)")}
+FALLEN = {"en": re.compile(r"• ([A-Za-z ]+) is destroyed:"), "ja": re.compile(r"• ([A-Za-z ]+)が破壊されました（")}
 
 # What the attack lines say of the parts used, English, by game (one line per turn).
 LINES_EN = {
@@ -97,9 +97,9 @@ def test_v4_3_v5_3_whole_games_on_each_difficulty_typed_into_the_console(tmp_pat
                      if ATTACK["en"].search(line)]
             assert found[start:start + 4] == expected
     else:
-        assert any("ヴォルフィーリオンの攻撃力は13: コマンドカードのコスト9＋4（ハードは破壊された街1つにつき2、"
-                   "破壊された街は2つ）。" in text for text in texts)
-        assert any("難易度イージー、ボーナスは街ごと（英語版ルールブックの表）: ヴォルフィーリオンの攻撃力は、公開された"
+        assert any("ヴォルフィーリオンの攻撃力は13です（コマンドカードのコスト9＋4）。ハードのボーナスは破壊された街1つにつき2で、"
+                   "破壊された街は2つです。" in text for text in texts)
+        assert any("難易度はイージー、ボーナスは街ごと（英語版ルールブックの表）です。ヴォルフィーリオンの攻撃力は、公開された"
                    "コマンドカードのコストの合計だけです（イージーは破壊された街の分も追加しません）。" in text for text in texts)
     records = [exported([item]) for item in items if any(f["filename"].endswith(".json") for f in item.get("files", []))]
     assert len(records) == 3

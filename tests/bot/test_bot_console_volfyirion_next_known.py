@@ -41,8 +41,8 @@ class Words:
 WORDS = {
     "en": Words("When Volfyirion comes next", "Cannot be known", " begins.", "Volfyirion attacks!",
                 "Choose the city whose", "Volfyirion wins", "you win"),
-    "ja": Words("次にヴォルフィーリオンが来るとき", "わかりません", "の開始。", "ヴォルフィーリオンの攻撃！",
-                "除去する街を選んでください", "ヴォルフィーリオンの勝利です", "あなたの勝利です"),
+    "ja": Words("次にヴォルフィーリオンが来るとき", "わかりません", "が始まります。", "ヴォルフィーリオンが攻撃します！",
+                "除去する街を", "ヴォルフィーリオンの勝利です", "あなたの勝利です"),
 }
 
 

@@ -24,8 +24,8 @@ BRIEF = {"en": "When you are done, draw your new hand, then “End turn” (`/vo
 MOVED = {"en": "You reshuffled while drawing your new hand, so still during this turn: move Volfyirion's token to "
                "the Rage Pile; it attacks now, at the end of this turn.",
          "ja": "新しい手札を引くときにハウスデッキを作り直したので、これはまだこのターン中です。"}
-ATTACK = {"en": "Volfyirion attacks! Reveal the 2 cards of the Rage Pile.", "ja": "ヴォルフィーリオンの攻撃！憤怒パイルの2枚を公開してください。"}
-TURN_3 = {"en": "Turn 3: your main phase. The Rage Pile has 2 cards.", "ja": "ターン3: メインフェイズです。憤怒パイルは2枚です。"}
+ATTACK = {"en": "Volfyirion attacks! Reveal the 2 cards of the Rage Pile.", "ja": "ヴォルフィーリオンが攻撃します！憤怒パイルの2枚を公開してください。"}
+TURN_3 = {"en": "Turn 3: your main phase. The Rage Pile has 2 cards.", "ja": "ターン3のメインフェイズです。憤怒パイルは2枚です。"}
 
 
 async def _export(session) -> dict:
@@ -72,7 +72,7 @@ async def test_v3_4_the_end_button_that_says_the_draw_reshuffled(tmp_path):
         away = await session.type("/game status")
         assert END_RESHUFFLED["ja"] not in buttons(away)
         again = await session.type("/volfyrion end reshuffled:はい")
-        assert refusals(again) == [] and "ヴォルフィーリオンの攻撃！" in text_of(again)
+        assert refusals(again) == [] and "ヴォルフィーリオンが攻撃します！" in text_of(again)
         assert MOVED["ja"] not in text_of(again)
         record = await _export(session)
         assert record["actions"][1] == {"type": "end", "reshuffled": True}
@@ -98,12 +98,12 @@ RULINGS = {
     ],
     "ja": [
         "AlantarとTylarisは防御力がどちらも10です。印刷された防御力が最も高いAlantarが先に破壊されます",
-        "公開されたコマンドカードの知識ポイントは8。封印されていないワンダー4枚のうち2枚を封印します。",
+        "公開されたコマンドカードの知識ポイントは合計8です。ヴォルフィーリオンは、封印されていないワンダー4枚のうち2枚を封印します。",
         "残りの知識ポイントより高いため封印しないワンダー: Pure Qoam（コスト3）、Divining Petals（コスト2）。"
         "よりコストの低いワンダーがあれば、ヴォルフィーリオンはそちらを封印します",
         "コストが同じ3のワンダーは、先にプレイしたものから封印します。Sibilant Crystalを封印し、Pure Qoamは封印しません"
-        "（和訳ソロルールでは「不明」とされている場合の、このボットの裁定です）。",
-        "Book of WisdomとEndless Tacticはどちらもコスト8です。知識ポイントの多いBook of Wisdom（5）を残します",
+        "（和訳ソロルールで「不明」とされている場合の、このボットの裁定です）。",
+        "Book of WisdomとEndless Tacticはどちらもコスト8です。知識ポイントの多いBook of Wisdom（知識ポイント5）を残します",
     ],
 }
 
@@ -134,7 +134,7 @@ async def test_v4_6_the_japanese_count_says_how_many_wonders_are_sealed(tmp_path
         await session.type("/volfyrion play card:Void Fluid")
         await session.type("/volfyrion end reshuffled:true")
         said = text_of(await session.type("/volfyrion reveal cards:Feasible Solution, Worthy Trade, Library"))
-        assert "公開されたコマンドカードの知識ポイントは3。封印されていないワンダー2枚のうち1枚を封印します。" in said
+        assert "公開されたコマンドカードの知識ポイントは合計3です。ヴォルフィーリオンは、封印されていないワンダー2枚のうち1枚を封印します。" in said
         assert "ワンダー2枚を封印します" not in said
         assert "Void Fluid（コスト4）は残りの知識ポイントより高いため封印しません。" in said
 
@@ -144,7 +144,7 @@ async def test_v3_5_an_early_refill_asks_for_a_confirmation_by_its_button(tmp_pa
     words = {"en": ("By my count the Asset Deck can still hold up to 56 cards", "Yes, the Asset Deck ran out",
                     "The Asset Deck ran out sooner than my count said (56 cards left by it",
                     "no Rage card is added (the Rage Pile stays at 1 card)"),
-             "ja": ("このボットの数えでは、アセットデッキにはまだ最大56枚あります", "はい、アセットデッキがなくなった",
+             "ja": ("このボットの数えでは、アセットデッキにはまだ最大56枚あります", "はい、アセットデッキはなくなりました",
                     "アセットデッキは、このボットの数え（残り56枚）より早くなくなりました",
                     "憤怒パイルにカードを追加しません（憤怒パイルは1枚のままです）")}
     asks, button, noted, none_added = words[lang]
@@ -174,7 +174,7 @@ async def test_v3_5_refill_confirm_typed_with_put_aside_cards(tmp_path):
 
 @pytest.mark.parametrize(("lang", "flat", "per_city"), [
     ("en", "bonus flat (the rules text this bot follows)", "bonus per city (the English rulebook's table)"),
-    ("ja", "ボーナスは固定（このルールの計算）", "ボーナスは街ごと（英語版ルールブックの表）"),
+    ("ja", "ボーナスは固定（和訳ソロルールの式）", "ボーナスは街ごと（英語版ルールブックの表）"),
 ])
 async def test_v5_3_the_bonus_readings_are_named_as_what_they_are(tmp_path, lang, flat, per_city):
     async with console_session(tmp_path / "g.sqlite3", lang=lang) as session:

@@ -19,8 +19,9 @@ KANA_KANJI = "\u3040-\u30ff\u3400-\u9fff"
 # Proper names the Japanese text keeps in English: Volfyirion's cards (the Japanese edition's names are not
 # known), and the box's card types Perk and Ploy (not used in the solo game).
 CARD_WORDS = {w for c in VOLF for w in re.findall(r"[A-Za-z]+", c.name)} | {"Perk", "Ploy"}
-# Names of products and formats, which Japanese writes as they are.
-PROPER_NAMES = {"Discord", "JSON", "SQLite"}
+# Names of products and formats, which Japanese writes as they are; and the Japanese Volfyirion rules' own
+# heading, 「Volfyrionによる攻撃」, cited as it is printed.
+PROPER_NAMES = {"Discord", "JSON", "SQLite", "Volfyrion"}
 
 
 def _japanese() -> dict[str, str]:
@@ -152,7 +153,7 @@ def test_a_cancelled_payment_says_whose_crystals_and_where_they_go():
 
 
 def test_leaderboard_margins_have_a_real_minus_sign_and_the_unit():
-    assert t("ja", "leaderboard.margin", margin=-3) == "−3点" and t("ja", "leaderboard.margin", margin=5) == "+5点"
+    assert t("ja", "leaderboard.margin", margin=-3) == "−3点" and t("ja", "leaderboard.margin", margin=5) == "＋5点"
     assert t("en", "leaderboard.margin", margin=-3) == "−3 points"
 
 
@@ -166,7 +167,7 @@ def test_a_heading_the_console_prints_before_a_colon_has_no_full_stop():
 def test_the_bots_own_roll_is_a_button_to_press_not_dice_to_roll():
     """With the bot's dice, 「ダイスを振ってください」 sent players for their own dice: name the button."""
     text = t("ja", "seasons.waiting.roll", year=1, month=1, season="冬", round=1)
-    assert "［ダイスを振る］を押してください" in text and "ボットが" in text
+    assert "［ダイスを振る］ボタンを押してください" in text and "ボットが" in text
 
 
 def test_components_are_named_as_the_seed_names_them():
@@ -174,3 +175,263 @@ def test_components_are_named_as_the_seed_names_them():
     for key, text in catalog_texts()["ja"].items():
         assert "魔法のアイテム" not in text and "マジックアイテム" not in text, key
         assert "魔術師トークン" not in text and "クリスタルトラック" not in text, key
+
+
+# -- ja-style.md, "Turn 4 findings": every rule a test can say, over every Japanese key -----------------------
+
+# Keys the parallel branches of issue 33 rewrite (h33volf: the acquire help line and the Wonders passed over),
+# left out of the two word checks below until those branches are merged: the integrator drops this set then.
+LEFT_TO_PARALLEL_BRANCHES: set[str] = set()  # keys another branch was rewriting (none now: merged)
+# The lines that move Dummbot's sorcerer token and answer "I could not pay": h33seasons rewrites them (issue 33,
+# points 2 and 7), so they keep their words here until merged.
+SORCERER_TOKEN_LINES = {"seasons.event.crystals_from_energy", "seasons.event.crystals_from_transmute",
+                        "seasons.event.crystals_from_player"}
+# Command descriptions and option names go to Discord's command picker, which shows no markdown.
+PICKER_KEYS = ("cmd.", "opt.")
+
+
+def _code_free(text: str) -> str:
+    return re.sub(r"`[^`]*`", " ", text)
+
+
+def _messages() -> dict[str, str]:
+    """Every Japanese string a reader sees as a message (not the command picker's descriptions)."""
+    return {k: v for k, v in _japanese().items() if not k.startswith(PICKER_KEYS)}
+
+
+def _labels() -> set[str]:
+    """The Japanese labels of every button (a face to take shown as 「…」)."""
+    ja = catalog_texts()["ja"]
+    labels = {v for k, v in ja.items() if k.startswith(("button.", "seasons.effect.", "seasons.button."))}
+    return {re.sub(r"\{[^}]*\}", "…", label) for label in labels}
+
+
+def test_rule_12_negatives_have_a_real_minus_sign():
+    """「−5点」 (U+2212), never an ASCII hyphen before a number, outside the commands a player types."""
+    bad = {k: v for k, v in _japanese().items() if re.search(r"-\s*[\d{]", _code_free(v))}
+    assert bad == {}
+    assert t("ja", "leaderboard.margin", margin=-3).startswith("−")
+
+
+def test_rule_12_one_plus_style_full_width_without_spaces():
+    """「＋」 as 「×」: full-width and tight, for a sum as for a signed number (the formatter's ``{n:＋}`` too);
+    the sorcerer-token lines are h33seasons' (issue 33, point 2) and keep theirs until merged."""
+    bad = {k: v for k, v in _japanese().items()
+           if k not in SORCERER_TOKEN_LINES and re.search(r"\+| ＋|＋ | [−=＝] |[−＝] \{", _code_free(v))}
+    assert bad == {}
+    assert t("ja", "leaderboard.margin", margin=5) == "＋5点"
+    breakdown = t("ja", "result.breakdown.dummbot", crystals=64, card_count=13, prestige=109, total=173)
+    assert breakdown == "クリスタル64個＋カード13枚の勝利点109点＝**173点**"
+
+
+def test_rule_3_no_bare_button_every_label_is_a_real_one():
+    """Never 「ボタン」 alone: a button the player is sent to is named by its label in ［…］, and the label is one
+    the bot really shows. Only a refusal about the button just pressed (「このボタン」) or a generic sentence
+    about buttons as such needs no label."""
+    generic = re.compile(r"(］|この|メッセージの|メッセージに(は)?|操作の|フォームを開く|」番の|\}番の)ボタン")
+    bare = {k: v for k, v in _messages().items() if "ボタン" in generic.sub("", v)}
+    assert bare == {}
+    labels = _labels()
+    unknown = {k: [m for m in re.findall(r"［([^］]*)］", v) if m not in labels] for k, v in catalog_texts()["ja"].items()}
+    assert {k: v for k, v in unknown.items() if v} == {}
+
+
+def test_rule_3_an_effect_button_is_named_with_its_command_and_option():
+    """「［手札から召喚する前に…］ボタン（または `/seasons effect kind:summon`）」: the label and the command that
+    does the same, with the option for that effect."""
+    ja = catalog_texts()["ja"]
+    effects = {ja[f"seasons.effect.{kind}"]: kind for kind in ("activate", "summon", "kairn", "onys")}
+    named = 0
+    for key, text in ja.items():
+        if not key.startswith("seasons.event."):
+            continue
+        for label in re.findall(r"［([^］]*)］ボタン（", text):
+            if label in effects:
+                assert f"`/seasons effect kind:{effects[label]}`" in text, key
+                named += 1
+        if "［支払えなかった］ボタン" in text and key not in SORCERER_TOKEN_LINES:
+            assert "`/seasons effect kind:cannot_pay`" in text, key
+    assert named >= 5
+
+
+def test_rule_9_seasons_effects_are_one_tense_the_past():
+    """The effect buttons are what the player did: all in the plain past (「カードを起動した」)."""
+    ja = catalog_texts()["ja"]
+    for key in [k for k in ja if k.startswith("seasons.effect.")]:
+        assert re.sub(r"（[^）]*）$", "", ja[key]).endswith("た"), (key, ja[key])
+    assert t("ja", "button.refill_confirm").endswith("ました") and t("ja", "button.abandon_confirm").endswith("ます")
+
+
+def test_rule_7_the_originals_words():
+    """和訳ソロルール, never 原作; 購入 (not 獲得); 破壊できる中で; 季節トークン (not 時間); ボーナス (not ボーナストラック);
+    the token near the Rage Pile, never 「ドラゴンが憤怒パイルへ」."""
+    for key, text in _japanese().items():
+        if key in LEFT_TO_PARALLEL_BRANCHES:
+            continue
+        assert "原作" not in text and "獲得" not in text and "払える中で" not in text, key
+        assert "ボーナストラック" not in text and "ドラゴンが憤怒パイル" not in text, key
+        if key.startswith(("seasons.", "help.seasons", "step.seasons")):
+            assert "時間" not in text, key
+    assert "和訳ソロルールに記載がない" in t("ja", "volfyirion.event.city_tie", city="Kyr", cities="Tylaris", defence=9)
+
+
+def test_earlier_rules_still_broken_in_the_text_are_gone():
+    """ja-style.md, Turn 4 intro: 「このルールの計算」 (→ 和訳ソロルールの式), 「巣にいる」 (a token is on its Lair),
+    leaderboard scores without 点."""
+    for key, text in _japanese().items():
+        assert "このルールの計算" not in text and "巣にいる" not in text and "巣にいます" not in text, key
+    assert "和訳ソロルールの式" in t("ja", "word.bonus_flat")
+    row = t("ja", "leaderboard.seasons_row", margin="＋3点", player=163, dummbot=160, difficulty="wizard")
+    assert "163点対160点" in row
+
+
+def test_rule_8_rules_are_cited_by_the_originals_headings():
+    """S-/V- numbers are the project's English rules file: a Japanese reader gets the originals' headings."""
+    bad = {k: v for k, v in _japanese().items() if re.search(r"\b[SV]-\d", v)}
+    assert bad == {}
+    assert "「カードの効果」" in t("ja", "card.seasons.s8")
+    assert "「Volfyrionによる攻撃」手順1" in t("ja", "card.volfyirion.solo.troop")
+
+
+def test_rule_10_at_most_one_colon_a_line_and_no_three_deep_brackets():
+    """One glance on a phone: no line with two colons (commands in backticks and placeholders' format specs
+    aside), no brackets inside brackets inside brackets."""
+    colons, deep = {}, {}
+    for key, text in _japanese().items():
+        prose = re.sub(r"\{[^}]*\}", "", _code_free(text))
+        if any(len(re.findall(r"[:：]", line)) > 1 for line in prose.split("\n")):
+            colons[key] = text
+        depth = top = 0
+        for c in prose:
+            depth += 1 if c in "（［「" else -1 if c in "）］」" else 0
+            top = max(top, depth)
+        if top > 2:
+            deep[key] = text
+    assert colons == {} and deep == {}
+
+
+def test_rule_10_a_mismatch_is_said_in_at_most_three_sentences_and_each_die_on_its_own_line():
+    ja = catalog_texts()["ja"]
+    for key in [k for k in ja if k.startswith("seasons.reveal_not_in_hand")]:
+        assert len(re.findall(r"[。！？]", ja[key])) <= 3, key
+    text = t("ja", "seasons.face_not_on_dice", season="winter", face="water", first_die=1, second_die=2,
+             first_closest=["2 water, 1 dot"], second_closest=["draw, 3 dots"])
+    assert len([line for line in text.split("\n") if line.startswith("・")]) == 2
+
+
+def test_rule_12_commands_are_always_in_backticks():
+    bad = {k: v for k, v in _messages().items()
+           if re.search(r"(?<![`\w])/(seasons|volfyrion|game)\b", re.sub(r"`[^`]*`", "", v))}
+    assert bad == {}
+
+
+def test_rule_12_a_wonders_cost_says_cost_in_both_languages():
+    """A Wonder's 「（コスト3）」 beside a city's 「（8）」: never a bare number; the English said "(3)" too."""
+    assert t("ja", "field.volfyirion.wonder", card="Sibilant Crystal", cost=3) == "Sibilant Crystal（コスト3）"
+    assert t("en", "field.volfyirion.wonder", card="Sibilant Crystal", cost=3) == "Sibilant Crystal (cost 3)"
+
+
+def test_rule_12_list_separators_do_not_mix():
+    text = t("ja", "field.seasons.hand_known_value", cards=["9", "24"], unknown=2)
+    assert "・" not in text and text.endswith("（#24）（ほかに不明2枚）") and "（#9）、" in text
+
+
+def test_rule_2_dummbots_hand_and_score_are_said_as_dummbots():
+    """「手札」 alone reads as the player's: a Seasons line about Dummbot's hand says 「ダムボットの手札」, a count
+    in brackets says what it counts, a score beside a card is Dummbot's."""
+    item = t("ja", "seasons.event.item_to_hand", reason_card="17", card="9", hand_size=4)
+    assert "ダムボットの場の" in item and "をダムボットの手札に戻してください" in item and "（ダムボットの手札は4枚になります）" in item
+    titus = t("ja", "seasons.event.dummbot_titus_sacrificed", card="39", score=65)
+    assert "ダムボットの場から捨て札に置いてください" in titus and "ダムボットのスコアは65点" in titus
+    for key, text in catalog_texts()["ja"].items():
+        if key.startswith("seasons.") and re.search(r"(?<!ダムボットの手札)（\{hand_size\}枚）", text):
+            raise AssertionError(f"{key}: a bare count of Dummbot's hand: {text}")
+        if key.startswith("seasons.") and re.search(r"(?<!ダムボットの)スコア\{score\}", text):
+            raise AssertionError(f"{key}: whose score? {text}")
+
+
+def test_rule_4_a_refusal_names_the_games_commands_not_that_command():
+    text = t("ja", "refuse.other_game", game="seasons")
+    assert "そのコマンド" not in text and "十二季節の魔法使い（ダムボット）のコマンド" in text
+
+
+def test_rule_5_and_6_the_players_view_zero_and_one():
+    """After the Rage Pile is revealed the player knows every card (「裏向きだった」, not 「わからない」); a card
+    with no Knowledge points adds nothing to sealing; 「{n}枚とも」 needs two or more; one count per noun."""
+    for key, text in catalog_texts()["ja"].items():
+        if key.startswith("volfyirion."):
+            assert "わからない" not in text, key
+        assert not re.search(r"\}枚とも", text), key
+    assert "裏向きだった3枚" in t("ja", "volfyirion.waiting.reveal", count=3)
+    no_kp = t("ja", "card.volfyirion.solo.command", cost=2, kp=0)
+    assert "知識ポイント0" not in no_kp and "封印には加わりません" in no_kp
+    assert "adds nothing to sealing" in t("en", "card.volfyirion.solo.command", cost=2, kp=0)
+    one = t("ja", "volfyirion.too_many_copies", card="Guard", count=2, available=0, qty=1)
+    assert "1枚とも" not in one and "ありうるものはありません" in one
+
+
+def test_rule_9_polite_sentences_not_noun_stops():
+    """「知識ポイントは1。…ません」 → 「合計1です」; 「攻撃力は11: …」 → 「攻撃力は11です（…）」."""
+    for key in ("volfyirion.event.knowledge", "volfyirion.event.knowledge.none", "volfyirion.event.knowledge.no_seal"):
+        assert "合計{kp}です" in catalog_texts()["ja"][key], key
+    for key, text in catalog_texts()["ja"].items():
+        assert "{attack}:" not in text and "{kp}。" not in text, key
+
+
+def test_rule_13_setup_lines_are_instructions_naming_the_cards():
+    lair = t("ja", "volfyirion.event.setup_lair", max_cost=3)
+    assert lair == "ヴォルフィーリオンの巣に、コスト3以下のワンダーを2枚置いてください。"
+    deck = t("ja", "volfyirion.event.setup_house_deck", prospectors=8, captains=1, diviners=1)
+    assert deck == "ハウスデッキは「Prospector」8枚、「Captain」1枚、「Diviner」1枚です。"
+
+
+def test_rule_14_the_consoles_own_refusals_quote_input_with_kagikakko():
+    """The console builds its own refusals (bot/console.py's MESSAGES): typed input in 「」, never Python's
+    quotes nor backticks (backticks are for commands)."""
+    ja = MESSAGES["ja"]
+    for key in ("console.error.bad_choice", "console.error.bad_value", "console.error.bad_integer",
+                "console.error.bad_number", "console.error.bad_boolean", "console.error.syntax",
+                "console.error.unknown_command", "console.error.unknown_field"):
+        said = ja[key].format(option="difficulty", value="foo", text="foo", command="foo", field="foo", low=1,
+                              high=3, choices="見習い、魔法使い", number=9)
+        assert "「foo」" in said and "'" not in said and '"' not in said, (key, said)
+
+
+async def test_rule_14_a_refusal_typed_into_the_console_quotes_what_was_typed(tmp_path):
+    from tests.bot.console_session import console_session, refusals
+
+    async with console_session(tmp_path / "c.sqlite3", lang="ja") as session:
+        said = refusals(await session.type("/seasons start difficulty:sorcerer"))
+    assert said and "「sorcerer」" in said[0] and "'sorcerer'" not in said[0], said
+
+
+async def test_the_die_taken_is_named_by_its_face_in_the_history_and_the_undo_note(tmp_path):
+    """ja-style.md, Turn 4 intro: 「振った2個のうち1個目のダイスを取った」 named the die by its position; the history
+    and the undo note name its face, read from the state it was taken in (both languages)."""
+    from tests.bot.console_session import buttons, console_session, text_of
+
+    for lang, taken in (("ja", "「{face}」のダイスを取った"), ("en", "took the die showing “{face}”")):
+        async with console_session(tmp_path / f"{lang}.sqlite3", lang=lang) as session:
+            await session.type("/seasons start difficulty:wizard dice:bot")
+            rolled = await session.type("press 1")
+            label = buttons(rolled)[0]
+            face = label[1:-len("」を取る")] if lang == "ja" else label.removeprefix("Take ")
+            await session.type("press 1")
+            said = taken.format(face=face)
+            assert said in text_of(await session.type("/game history"))
+            assert said in text_of(await session.type("/game undo"))
+
+
+def test_rule_10_a_history_line_or_a_value_after_a_fields_name_has_no_colon_of_its_own():
+    """The console prints 「名前: 値」 and an undo note 「取り消しました: {action}」: a history entry, a reply's
+    prompt, a card's whereabouts and its S-8 rows carry no colon of their own (「公開した: Stab」 made two)."""
+    theirs: set[str] = set()  # keys another branch was rewriting (none now: merged)
+    bad = {}
+    for key, text in catalog_texts()["ja"].items():
+        shown_after_a_name = (key.startswith(("action.", "seasons.waiting.", "volfyirion.waiting.", "card.seasons.where",
+                                              "card.volfyirion.where", "card.seasons.s8_value", "card.seasons.names_value",
+                                              "card.volfyirion.names_value", "field.seasons.dice_value"))
+                              and key not in theirs)
+        if shown_after_a_name and re.search(r"[:：]", re.sub(r"\{[^}]*\}", "", _code_free(text))):
+            bad[key] = text
+    assert bad == {}

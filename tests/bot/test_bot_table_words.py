@@ -92,5 +92,5 @@ async def test_numbers_separated_by_spaces_and_history_without_codes(driver):
     reveal = await driver.slash("seasons reveal", {"cards": "20 41 34 8"}, locale="ja")
     assert not reveal.ephemeral, reveal.text
     history = await driver.slash("game history", {}, locale="ja")
-    assert "kairn" not in history.text and "効果: 破壊者ケアン" in history.text
-    assert "公開した: " in history.text and "（#20）" in history.text
+    assert "kairn" not in history.text and "「破壊者ケアンを起動した（ダムボットのクリスタル−4個）」を報告した" in history.text
+    assert "）を公開した" in history.text and "（#20）" in history.text

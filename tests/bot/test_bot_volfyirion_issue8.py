@@ -17,7 +17,7 @@ async def _actions(driver) -> list[dict]:
 
 async def test_v5_3_start_and_attack_state_the_games_formula_in_both_languages(driver):
     start = await driver.slash("volfyrion start", {"difficulty": "hard", "bonus": "per_city"}, locale="ja")
-    assert "難易度ハード、ボーナスは街ごと（英語版ルールブックの表）" in start.text
+    assert "難易度はハード、ボーナスは街ごと（英語版ルールブックの表）です。" in start.text
     assert "コストの合計＋破壊された街1つにつき2です" in start.text
     assert (await export(driver))["options"]["bonus"] == "per_city"
     await driver.slash("volfyrion reshuffle", {})
@@ -38,12 +38,12 @@ async def test_v4_3_the_default_is_the_originals_flat_bonus(driver):
     assert (await export(driver))["options"]["bonus"] == "flat"
     headline = await driver.slash("volfyrion danger", {}, locale="ja")
     danger = await driver.press(button(headline, "danger_details"), locale="ja")  # the formula is in the details
-    assert "今なら: コマンドカードのコストの合計＋1。" in danger.text
+    assert "今なら、コマンドカードのコストの合計＋1です。" in danger.text
     await driver.slash("volfyrion reshuffle", {})
     await driver.slash("volfyrion end", {})
     reply = await driver.slash("volfyrion reveal", {"cards": "Book of Wisdom"}, locale="ja")
     # Book of Wisdom 8 + normal 1 = 9: Vahylea (9) falls.
-    assert "ヴォルフィーリオンの攻撃力は9: コマンドカードのコスト8＋ノーマルの1（破壊された街はまだありません）。" in reply.text
+    assert "ヴォルフィーリオンの攻撃力は9です（コマンドカードのコスト8＋ノーマルの1）。破壊された街はまだありません。" in reply.text
 
 
 async def test_v6_actions_are_stored_as_meant_not_as_typed(driver):

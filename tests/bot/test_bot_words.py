@@ -142,7 +142,7 @@ def test_s7_1_the_final_score_counts_cards_and_is_not_a_card():
     """The climax of issue 10: 「カード驚愕の箱 (#13)枚」 was the count 13 rendered as card #13."""
     params = {"dummbot_score": 173, "crystals": 64, "prestige": 109, "cards": 13}
     assert t("ja", "seasons.event.game_end", **params) == \
-        "ダムボットの最終スコア: 173点（クリスタル64個 + カード13枚の勝利点109）。"
+        "ダムボットの最終スコアは173点です（クリスタル64個＋カード13枚の勝利点109）。"
     assert t("en", "seasons.event.game_end", **params) == \
         "Dummbot's final score: 173 (64 crystals + 109 prestige from 13 cards)."
 
@@ -157,7 +157,7 @@ def test_no_message_parameter_is_swallowed_by_the_formatters_own_arguments():
             assert not names & taken, (key, names & taken)
     # And an engine error that carries ``kind`` (the effect) is shown with its label, not swallowed.
     embed = embeds.notice_embed("ja", "seasons.effect_needs_card", params={"kind": "kairn", "card": "16"})
-    assert "破壊者ケアン: ダムボットはクリスタルを4個失う" in embed.description and "{" not in embed.description
+    assert "破壊者ケアンを起動した（ダムボットのクリスタル−4個）" in embed.description and "{" not in embed.description
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

@@ -142,7 +142,7 @@ def test_bad_lines_in_japanese_and_as_json():
     out = run_here("/nope\npress 1\n/echo say text:やあ\n", "--lang", "ja", "--json")
     objects = [json.loads(line) for line in out.splitlines()]
     assert objects[0]["key"] == "console.error.unknown_command"
-    assert objects[0]["error"] == "/nope というコマンドはありません。コマンド: /echo"
+    assert objects[0]["error"] == "「/nope」というコマンドはありません。コマンド: /echo"
     assert objects[1]["error"] == "最後のメッセージにはボタンがありません"
     assert objects[2]["content"] == "やあ (ja)"
 

@@ -12,7 +12,7 @@ from ..plugin import GamePlugin
 if TYPE_CHECKING:
     from discord import app_commands
 
-    from engine.core import Result, Rules
+    from engine.core import Action, Result, Rules
     from engine.seasons.state import SeasonsState
     from engine.seasons.summary import SeasonsSummary
 
@@ -37,6 +37,13 @@ class SeasonsGame(GamePlugin["SeasonsSummary", "SeasonsState"]):
         from .migrations import STEPS  # only when a database migrates
 
         return STEPS.get(engine, {})
+
+    def action_params(self, before: SeasonsState, action: Action) -> dict[str, Any]:
+        """The die taken is named by its face, not its position among the two rolled (ja-style, turn 4)."""
+        index = action.args.get("index")
+        if action.type == "take" and before.rolled and index in (0, 1):
+            return {"face": before.rolled[index]["face"]}
+        return {}
 
     def rules(self) -> Rules[SeasonsState]:
         from engine.seasons import RULES

@@ -37,10 +37,15 @@ def state_fields(lang: str, s: SeasonsSummary) -> list[tuple[str, str, bool]]:
         (t(lang, "field.seasons.summoned", n=len(bot.summoned)), summoned_text, False),
         (t(lang, "field.seasons.final_score" if s.game_over else "field.seasons.score"),
          t(lang, "field.seasons.score_value", score=bot.score), True),
-        (t(lang, "field.seasons.difficulty"), t(lang, f"word.{s.difficulty}") + " · " + t(lang, f"word.dice_{s.dice}"),
+        (t(lang, "field.seasons.difficulty"), t(lang, f"word.{s.difficulty}") + _dot(lang) + t(lang, f"word.dice_{s.dice}"),
          True),
         *_dice_field(lang, s),
     ]
+
+
+def _dot(lang: str) -> str:
+    """Between two facts of one field: Japanese writes its own middle dot, without spaces (ja-style.md)."""
+    return "・" if lang == "ja" else " · "
 
 
 def _known_hand_field(lang: str, bot: DummbotSummary) -> list[tuple[str, str, bool]]:

@@ -137,6 +137,8 @@ VARIANTS = {
     "action.seasons.time": lambda p: _sign(p, "steps"),
     "seasons.time_before_start": lambda p: _sign(p, "steps"),
     "action.seasons.crystals": lambda p: _sign(p, "change"),
+    # The die taken, by its face when the line knows the state it was taken in (GamePlugin.action_params).
+    "action.seasons.take": lambda p: "face" if p.get("face") else None,
     "seasons.event.crystals_lost": lambda p: "none" if _num(p, "n") == 0 else None,
     "seasons.event.crystals_corrected": lambda p: "none" if _num(p, "change") == 0 else (
         "clamped" if _num(p, "asked") not in (None, _num(p, "change")) else _sign(p, "change")),

@@ -6,7 +6,7 @@ import re
 
 from engine.volfyirion.summary import VolfyirionSummary
 
-from ...i18n import t
+from ...i18n import list_text, t
 
 COLOURS = {"P": "purple", "R": "red", "T": "turquoise"}
 GAINS = re.compile(r"\+(\d+)(CP|BP|KP)")
@@ -42,13 +42,14 @@ def secondary_text(lang: str, code: str) -> str:
     condition, _, effect = code.partition(">")
     if condition.startswith("SYN["):
         colours = [t(lang, f"word.colour_{COLOURS.get(c, c)}") for c in condition[4:-1].split("+")]
-        head = t(lang, "card.volfyirion.synergy", colours=" + ".join(colours))
+        head = t(lang, "card.volfyirion.synergy", colours=("・" if lang == "ja" else " + ").join(colours))
     else:
         head = t(lang, "card.volfyirion.remove_self")
     gains = GAINS.findall(effect)
-    what = (", ".join(t(lang, f"card.volfyirion.gain_{kind.lower()}", n=n) for n, kind in gains) if gains
+    what = (list_text(lang, (t(lang, f"card.volfyirion.gain_{kind.lower()}", n=n) for n, kind in gains)) if gains
             else t(lang, f"card.volfyirion.effect.{effect.lower()}"))
-    return f"{head}: {what}"
+    # Japanese: an arrow, not a second colon after the field's own (ja-style.md, turn 4 rule 10).
+    return f"{head}→{what}" if lang == "ja" else f"{head}: {what}"
 
 
 def _where(lang: str, name: str, copies: int, summary: VolfyirionSummary) -> str:

@@ -36,11 +36,11 @@ def state_fields(lang: str, s: VolfyirionSummary) -> list[tuple[str, str, bool]]
     if s.wonders:
         lines = [
             t(lang, "field.volfyirion.wonder", card=w.name, cost=w.cost)
-            + (" — " + t(lang, "field.volfyirion.sealed") if w.sealed else "")
+            + (("・" if lang == "ja" else " — ") + t(lang, "field.volfyirion.sealed") if w.sealed else "")
             for w in s.wonders
         ]
         fields.append((t(lang, "field.volfyirion.wonders"), "\n".join(lines), False))
-    fields.append((t(lang, "field.volfyirion.difficulty"), t(lang, f"word.{s.difficulty}") + " · "
+    fields.append((t(lang, "field.volfyirion.difficulty"), t(lang, f"word.{s.difficulty}") + ("・" if lang == "ja" else " · ")
                    + t(lang, f"word.bonus_{s.bonus}"), True))
     return fields
 

@@ -52,6 +52,8 @@ VARIANTS = {
     "action.volfyirion.play": lambda p: "no_city" if p.get("city") in (None, "") else None,
     "action.volfyirion.remove": lambda p: "no_city" if p.get("city") in (None, "") else None,
     "action.volfyirion.putaside": lambda p: "card" if p.get("card") not in (None, "") else None,
+    # A Command card with no Knowledge points adds nothing to sealing: it does not "seal with 0" (ja-style, turn 4).
+    "card.volfyirion.solo.command": lambda p: "no_kp" if _num(p, "kp") == 0 else None,
 }
 
 # A comma-separated text in a card parameter is a list of names. Its own parameters that carry card ids

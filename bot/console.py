@@ -577,7 +577,13 @@ async def _banner_game(bot: Any, printer: Printer, channel: Any) -> None:
     from . import games
     from .i18n import t
 
-    summary = (await service.record(row)).state.summary()
+    from .store import StoreError
+
+    try:
+        summary = (await service.record(row)).state.summary()
+    except StoreError as err:  # a damaged log: said in words here, and again by each command (issue 37)
+        print(t(printer.lang, err.key, **err.params), file=sys.stderr, flush=True)
+        return
     where = games.get(row.kind).progress(printer.lang, summary)
     print(printer.t("console.banner_game", channel=channel.name, game=t(printer.lang, f"word.{row.kind}"),
                     game_id=row.id, where=where), file=sys.stderr, flush=True)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import sqlite3
@@ -56,6 +55,7 @@ from .rows import (
     refusal_for,
     result_row,
     signed,
+    snapshot_of,
 )
 from .schema import MIGRATIONS, SCHEMA_VERSION, step
 
@@ -76,7 +76,9 @@ _GAME_COLUMNS = (
     "id, guild_id, channel_id, parent_channel_id, owner_id, kind, options, seed, status, ply, "
     "created_at, updated_at, revision"
 )
-_ACTION_COLUMNS = "seq, game_id, ply, action, user_id, created_at, undone"
+# The action as bytes: a row that is not UTF-8 text is then refused as damaged (rows.action_row), not met as a
+# decoding error inside sqlite3.
+_ACTION_COLUMNS = "seq, game_id, ply, CAST(action AS BLOB) AS action, user_id, created_at, undone"
 _RESULT_COLUMNS = (
     "game_id, guild_id, user_id, kind, outcome, difficulty, player_score, opponent_score, length, result, "
     "finished_at, ended_by"
@@ -96,7 +98,8 @@ def translate(exc: sqlite3.Error) -> Exception:
         return StoreUnavailable("read_only")
     if primary == _IOERR or "disk i/o error" in text:
         return StoreUnavailable("io")
-    if primary in (_CORRUPT, _NOTADB) or "malformed" in text or "not a database" in text:
+    if primary in (_CORRUPT, _NOTADB) or "malformed" in text or "not a database" in text \
+            or "could not decode" in text:  # a text column that is not UTF-8: a damaged row
         return StoreCorrupt("malformed", detail=str(exc))
     if primary == _CANTOPEN or "unable to open" in text:
         return StoreUnavailable("cannot_open")
@@ -382,11 +385,17 @@ class SqliteStore:
             (game_id, limit)))
         return [action_row(r) for r in rows]
 
-    async def latest_snapshot(self, game_id: int, at_most_ply: int) -> tuple[int, JSON] | None:
-        row = await self._read(lambda db: _one(
-            db, "SELECT ply, state FROM snapshots WHERE game_id = ? AND ply <= ? ORDER BY ply DESC LIMIT 1",
-            (game_id, at_most_ply)))
-        return (int(row[0]), json.loads(row[1])) if row else None
+    async def latest_snapshot(self, game_id: int, at_most_ply: int) -> tuple[int, JSON | None] | None:
+        return snapshot_of(await self._read(lambda db: _one(
+            db, "SELECT ply, CAST(state AS BLOB) FROM snapshots WHERE game_id = ? AND ply <= ?"
+            " ORDER BY ply DESC LIMIT 1", (game_id, at_most_ply))))
+
+    async def put_snapshot(self, game_id: int, ply: int, state: JSON, *, revision: int) -> bool:
+        text, now = dumps(state), self._clock()
+        cursor = await self._write(lambda db: db.execute(
+            "INSERT OR REPLACE INTO snapshots (game_id, ply, state, created_at) SELECT id, ?, ?, ? FROM games"
+            " WHERE id = ? AND revision = ? AND ply >= ?", (ply, text, now, game_id, revision, ply)))
+        return bool(cursor.rowcount == 1)
 
     async def append_action(
         self,

@@ -576,7 +576,6 @@ async def _banner_game(bot: Any, printer: Printer, channel: Any) -> None:
         return
     from . import games
     from .i18n import t
-
     from .store import StoreError
 
     try:

@@ -85,6 +85,12 @@ class StoreCorrupt(StoreError):
         self.reason = reason
 
 
+class ForeignDatabase(StoreError):
+    """The file is another application's SQLite database (params: path): refused before anything is written."""
+
+    key = "store.foreign"
+
+
 class SchemaTooNew(StoreError):
     """The file was written by a newer version of the bot (params: found, supported)."""
 

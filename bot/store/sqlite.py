@@ -32,6 +32,7 @@ from .base import (
     AlreadyApplied,
     ChannelBusy,
     FinishInfo,
+    ForeignDatabase,
     GameNotFound,
     GameRow,
     Ranking,
@@ -68,6 +69,10 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 QUICK_CHECK_BYTES = 8 << 20
 # A write reads its row back with RETURNING (one statement, not two).
 MIN_SQLITE = (3, 35, 0)
+# PRAGMA application_id of the bot's databases ("solo"): another application's SQLite file is told apart before
+# anything is written to it. A file of the bot's from before the mark is known by its tables and user_version.
+APPLICATION_ID = 0x736F6C6F
+_BOT_TABLES = frozenset({"games", "actions", "snapshots"})
 
 # Primary result codes (the low byte of an extended code).
 _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 6, 8, 10, 11, 13, 14, 26
@@ -187,6 +192,13 @@ class SqliteStore:
         except OSError as exc:
             raise StoreUnavailable("cannot_open", detail=str(exc)) from exc
         _check_header(self.path)
+        if not self.path.exists():
+            pass  # a new database
+        elif _size(self.path) == 0:  # said, not taken silently: a truncated copy looks the same
+            log.warning("the game database %s is an empty (0-byte) file: starting a new database in it (if it "
+                        "should hold games, stop the bot and restore a backup)", self.path)
+        else:
+            _check_ours(self.path)
         return await self._connect(self._prepare, isolation_level="IMMEDIATE")
 
     async def _connect_reader(self) -> Db:
@@ -206,6 +218,8 @@ class SqliteStore:
         await db.execute(f"PRAGMA synchronous = {self.synchronous}")
         await db.execute("PRAGMA foreign_keys = ON")
         await _migrate(db)
+        if (await _only(db, "PRAGMA application_id"))[0] != APPLICATION_ID:
+            await db.execute(f"PRAGMA application_id = {APPLICATION_ID}")  # a new file, or one from before the mark
 
     # -- checking ------------------------------------------------------------------------------------
     async def check(self, *, full: bool = True) -> list[str]:
@@ -771,6 +785,29 @@ def _check_header(path: Path) -> None:
         raise StoreUnavailable("cannot_open", detail=str(exc)) from exc
     if head and head != SQLITE_HEADER:
         raise StoreCorrupt("not_sqlite", path=str(path))
+
+
+def _check_ours(path: Path) -> None:
+    """Refuse another application's SQLite file before any write or pragma of ours touches it (WAL mode, the
+    schema): read only, on a connection that changes nothing. The bot's files carry APPLICATION_ID; one from
+    before the mark is known by its tables and its schema version; a file with no table is a new one."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise translate(exc) from exc
+    try:
+        mark = conn.execute("PRAGMA application_id").fetchone()[0]
+        if mark == APPLICATION_ID:
+            return
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error as exc:
+        raise translate(exc) from exc
+    finally:
+        conn.close()
+    if mark == 0 and (not tables or (version >= 1 and _BOT_TABLES <= tables)):
+        return
+    raise ForeignDatabase(path=str(path))
 
 
 async def _integrity_check(db: Db, pragma: str = "integrity_check") -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from .base import (
     ActionRow,
@@ -27,7 +28,7 @@ from .base import (
 )
 from .messages import described, unwritable
 from .postgres import PostgresStore
-from .sqlite import SqliteStore
+from .sqlite import SqliteStore, backup_destination
 
 __all__ = [
     "ActionRow",
@@ -85,15 +86,20 @@ async def backup_main(db_path: str | os.PathLike[str], dest: str | os.PathLike[s
     if not os.path.exists(db_path):
         print(f"backup failed: no database at {db_path}", file=sys.stderr)
         return 1
+    try:  # refused before the store opens: nothing of the live database is touched
+        backup_destination(Path(db_path), Path(dest))
+    except ValueError as err:
+        print(f"backup refused: {err}", file=sys.stderr)
+        return 1
     store = SqliteStore(db_path)
     try:
         await store.open()
-        await store.backup(dest)
+        written = await store.backup(dest)
         games = await store.count_games()
     except StoreError as err:
         print(f"backup failed: {described(err)}", file=sys.stderr)
         return 1
     finally:
         await store.close()
-    print(f"backed up {db_path} to {dest} ({games} games)")
+    print(f"backed up {db_path} to {written} ({games} games)")
     return 0

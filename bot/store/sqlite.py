@@ -19,6 +19,7 @@ import contextlib
 import logging
 import os
 import sqlite3
+import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -688,27 +689,52 @@ class SqliteStore:
         return {k: v for k, v in found.items() if k != "mark"} | {"game_ids": ids}
 
     # -- backup ------------------------------------------------------------------------------------
-    async def backup(self, path: str | os.PathLike[str]) -> None:
-        """SQLite online backup into ``path``, written beside it first and renamed when complete."""
-        dest = Path(path)
-        partial = dest.with_name(dest.name + ".partial")
+    async def backup(self, path: str | os.PathLike[str]) -> Path:
+        """SQLite online backup into ``path`` (a folder: a dated file inside it), written beside it under a name
+        of its own and renamed when complete: a failure leaves no partial copy. Never onto the live file, its
+        ``-wal`` or ``-shm`` (``backup_destination``). Returns the file written."""
+        dest = backup_destination(self.path, Path(path))
         try:
             dest.parent.mkdir(parents=True, exist_ok=True)
-            partial.unlink(missing_ok=True)
+            fd, name = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".partial")
+            os.close(fd)
         except OSError as exc:
             raise StoreUnavailable("cannot_open", detail=str(exc)) from exc
+        partial = Path(name)
 
         async def copy(db: Db) -> None:
-            try:
-                async with aiosqlite.connect(partial, isolation_level=None) as target:
-                    await db.backup(target)
-                    await target.execute("PRAGMA journal_mode = DELETE")  # a single self-contained file
-            except BaseException:
-                partial.unlink(missing_ok=True)
-                raise
+            async with aiosqlite.connect(partial, isolation_level=None) as target:
+                await db.backup(target)
+                await target.execute("PRAGMA journal_mode = DELETE")  # a single self-contained file
 
-        await self._read(copy)
-        os.replace(partial, dest)
+        try:
+            await self._read(copy)
+            os.replace(partial, dest)
+        except BaseException as exc:
+            for leftover in (partial, Path(f"{partial}-journal"), Path(f"{partial}-wal"), Path(f"{partial}-shm")):
+                leftover.unlink(missing_ok=True)
+            if isinstance(exc, OSError):
+                raise StoreUnavailable("cannot_open", detail=str(exc)) from exc
+            raise
+        return dest
+
+
+def backup_destination(live: Path, dest: Path, now: datetime | None = None) -> Path:
+    """Where a backup of the database ``live`` asked to go to ``dest`` is written: ``dest`` itself, or a dated
+    file inside it when it is a folder. ValueError (one sentence) when that is the live file, its ``-wal``,
+    ``-shm`` or ``-journal``, by any name (a link, a relative path): a copy there destroys what it copies."""
+    if dest.is_dir() or str(dest).endswith(os.sep):
+        stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
+        dest = dest / f"{live.stem}-{stamp}{live.suffix or '.sqlite3'}"
+    source = os.path.realpath(live)
+    kept = {source + tail for tail in ("", "-wal", "-shm", "-journal")}
+    target = os.path.realpath(dest)
+    same = target in kept or any(os.path.exists(k) and os.path.exists(target) and os.path.samefile(k, target)
+                                 for k in kept)
+    if same:
+        raise ValueError(f"{dest} is the live database or one of its files ({os.path.basename(target)}): a "
+                         "backup there would destroy what it copies; give another file or a folder")
+    return dest
 
 
 # -- helpers (module level so a transaction reads top to bottom) ------------------------------------------

@@ -45,7 +45,7 @@ from .base import (
     StoreUnavailable,
     ranking_sql,
 )
-from .group_commit import GroupCommit, rollback
+from .group_commit import CHECKPOINT_EVERY, CHECKPOINT_IDLE, GroupCommit, rollback
 from .messages import described
 from .rows import (
     action_row,
@@ -129,6 +129,8 @@ class SqliteStore:
         clock: Callable[[], str] = _utc_now,
         background_check: bool = True,
         quick_check_bytes: int = QUICK_CHECK_BYTES,
+        checkpoint_every: int | None = CHECKPOINT_EVERY,
+        checkpoint_idle: float | None = CHECKPOINT_IDLE,
     ) -> None:
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"unknown synchronous setting {synchronous!r}")
@@ -136,6 +138,7 @@ class SqliteStore:
         self.busy_timeout = busy_timeout
         self.synchronous = synchronous.upper()
         self._clock = clock
+        self.checkpoint_every, self.checkpoint_idle = checkpoint_every, checkpoint_idle
         self._open_lock = asyncio.Lock()
         # The writer: every write, grouped into one transaction with the others waiting (group_commit.py).
         self._writer: GroupCommit | None = None
@@ -163,7 +166,8 @@ class SqliteStore:
                                f"{'.'.join(map(str, MIN_SQLITE))} or newer")
         async with self._open_lock:
             if self._writer is None:
-                self._writer = GroupCommit(await self._connect_writer())
+                self._writer = GroupCommit(await self._connect_writer(), checkpoint_every=self.checkpoint_every,
+                                           checkpoint_idle=self.checkpoint_idle)
             if self._reader is None:
                 self._reader = await self._connect_reader()
             if self.background_check and self._checking is None:

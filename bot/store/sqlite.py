@@ -58,6 +58,7 @@ from .rows import (
     result_row,
     signed,
     snapshot_of,
+    stored_json,
 )
 from .schema import MIGRATIONS, SCHEMA_VERSION, step
 
@@ -936,20 +937,58 @@ async def _insert_result(
     )
 
 
+def replay_problems(path: Path) -> tuple[int, list[str]]:
+    """Every game of the file replayed from its log and compared with its latest snapshot (replay_check.py), on
+    a read-only connection: (games replayed, problems). Reads only, so it runs beside the bot."""
+    from .replay_check import StoredGame, game_problem
+
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    problems: list[str] = []
+    try:
+        games = conn.execute("SELECT id, kind, CAST(options AS BLOB), seed, ply FROM games ORDER BY id").fetchall()
+        for game_id, kind, options, seed, ply in games:
+            actions = conn.execute("SELECT ply, CAST(action AS BLOB) FROM actions WHERE game_id = ? AND undone = 0"
+                                   " ORDER BY ply", (game_id,)).fetchall()
+            snapshot = conn.execute("SELECT ply, CAST(state AS BLOB) FROM snapshots WHERE game_id = ? AND ply <= ?"
+                                    " ORDER BY ply DESC LIMIT 1", (game_id, ply)).fetchone()
+            found = game_problem(StoredGame(game_id, kind, stored_json(options) or {}, seed & ((1 << 64) - 1), ply,
+                                            actions, snapshot))
+            if found is not None:
+                problems.append(found)
+    except sqlite3.Error as exc:
+        error = translate(exc)
+        if isinstance(error, StoreError):
+            raise error from exc
+        problems.append(f"the games cannot be read: {exc}")
+        return 0, problems
+    finally:
+        conn.close()
+    return len(games), problems
+
+
 async def check_main(db_path: str | os.PathLike[str], *, quick: bool = False) -> int:
-    """``python -m bot check``: the full integrity check (``--quick``: the quick one) of the database, on
-    demand, while the bot may be running (it only reads). 0 when the file is sound; 1 with what is wrong
-    when it is damaged; 2 when there is no file or it cannot be read."""
+    """``python -m bot check``: the full integrity check (``--quick``: the quick one) of the database and every
+    game replayed from its log against its latest snapshot (not with ``--quick``), on demand, while the bot may
+    be running (it only reads). 0 when the file is sound; 1 with what is wrong when it is damaged (or empty);
+    2 when there is no file or it cannot be read."""
     import sys
 
     path = Path(db_path)
     if not path.is_file():
         print(f"check failed: no database at {path}", file=sys.stderr)
         return 2
+    if _size(path) == 0:
+        print(f"The game database {path} is an empty (0-byte) file: it holds no game (the bot would start a new "
+              "database in it). If it should hold games, restore a backup.", file=sys.stderr)
+        return 1
     store = SqliteStore(path, background_check=False)
     pragma = "quick_check" if quick else "integrity_check"
     try:
+        _check_header(path)
+        _check_ours(path)
         problems = await store.check(full=not quick)
+        if not problems and not quick:
+            replayed, problems = await asyncio.to_thread(replay_problems, path)
     except StoreCorrupt as err:
         what = "is not an SQLite database" if err.reason == "not_sqlite" else \
             f"cannot be read as a database ({err.params.get('detail') or err.reason})"
@@ -957,14 +996,15 @@ async def check_main(db_path: str | os.PathLike[str], *, quick: bool = False) ->
               "with an empty one.", file=sys.stderr)
         return 1
     except StoreError as err:
-        print(f"check failed: {path} cannot be read ({described(err)}).", file=sys.stderr)
+        print(f"check failed: {described(err)}" if isinstance(err, ForeignDatabase) else
+              f"check failed: {path} cannot be read ({described(err)}).", file=sys.stderr)
         return 2
     if problems:
-        print(f"The game database is damaged: PRAGMA {pragma} of {path} found {len(problems)} problem(s):",
-              file=sys.stderr)
+        print(f"The game database is damaged: {path} has {len(problems)} problem(s):", file=sys.stderr)
         print_problems(problems)
         print("Stop the bot, keep a copy of the file, and restore a backup (python -m bot backup makes one).",
               file=sys.stderr)
         return 1
-    print(f"ok: PRAGMA {pragma} of {path} found no problem")
+    games = "" if quick else f"; every game ({replayed}) replays from its log to its latest snapshot and ply"
+    print(f"ok: PRAGMA {pragma} of {path} found no problem{games}")
     return 0

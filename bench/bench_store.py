@@ -159,6 +159,59 @@ def checkpoint_cost(quick: bool = False) -> None:
                  "two commits, so its time is added to the next append's wait"])
 
 
+CHECK_GAMES = 10_000
+
+
+def check_duration(quick: bool = False) -> None:
+    """How long ``python -m bot check`` takes on a file of CHECK_GAMES finished games (issue 37: it replays every
+    game from its log and compares it with its latest snapshot, after PRAGMA integrity_check)."""
+    import contextlib as _contextlib
+    import io
+
+    from bench.bench_bot import (
+        SEASONS_OPTIONS,
+        SEED,
+        VOLFYIRION_OPTIONS,
+        clone_games,
+        compact,
+        new_store,
+        play_into,
+        seasons_game,
+        volfyirion_game,
+    )
+    from bot.store.sqlite import check_main
+
+    total = 200 if quick else CHECK_GAMES
+
+    async def fill(path: Path) -> None:
+        store = await new_store(path, fast=True)
+        try:
+            seasons_actions, _ = seasons_game(SEASONS_OPTIONS["difficulty"], SEASONS_OPTIONS["dice"], SEED)
+            await play_into(store, 1, "seasons", seasons_actions)
+            await play_into(store, 2, "volfyirion", volfyirion_game(SEED, max_actions=400,
+                                                                    options=VOLFYIRION_OPTIONS).actions)
+        finally:
+            await store.close()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "check.sqlite3"
+        asyncio.run(fill(path))
+        games = clone_games(path, total)
+        compact(path)
+        said = io.StringIO()
+        start = time.perf_counter()
+        with _contextlib.redirect_stdout(said):
+            code = asyncio.run(check_main(path))
+        took = time.perf_counter() - start
+        size = path.stat().st_size / 2**20
+    if code != 0:
+        raise RuntimeError(f"the bench database did not pass the check: {said.getvalue()}")
+    print_table("python -m bot check: integrity check, then every game replayed against its latest snapshot",
+                ["games", "MiB", "seconds", "ms per game"], [[f"{games:,}", size, took, took / games * 1e3]],
+                ["finished games: copies of one finished Seasons and one finished Volfyirion game (their actions, "
+                 "snapshots and results as the bot wrote them)"])
+
+
 def main(quick: bool = False) -> None:
     print_machine()
     levels = (1, 10, 50) if quick else LEVELS
@@ -180,6 +233,7 @@ def main(quick: bool = False) -> None:
                 ["store", "channels", "appends/s", "p50 ms", "p99 ms", "floor reads/s", "floor p50 ms",
                  "floor/write"], rows, notes)
     checkpoint_cost(quick)
+    check_duration(quick)
 
 
 if __name__ == "__main__":

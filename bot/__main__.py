@@ -51,8 +51,7 @@ def run_bot(config: Config) -> int:
 
     if config.db_url is None and (why := unwritable(config.db_path)) is not None:
         # Said once at start: otherwise the bot comes up and every player is told "try again in a moment".
-        print(f"cannot write the game database {config.db_path}: {why}. Give the bot's user the folder "
-              "(a host folder mounted at /data: chown -R 10001 it), or point SOLO_BOT_DB elsewhere.", file=sys.stderr)
+        print(f"cannot write the game database {config.db_path}: {why}.", file=sys.stderr)
         return 2
     _logging(config)
     _discord_at(config)

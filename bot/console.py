@@ -509,6 +509,10 @@ def _default_bot_factory(config: Config) -> Any:
 
 def _in_words(error: Exception, lang: str) -> str:
     """A store error (locked, full, damaged file) as the bot's sentence; anything else as it describes itself."""
+    from .store import StoreError, at_start
+
+    if isinstance(error, StoreError):  # what to do before starting again, not "try again in a moment"
+        return at_start(error, lang)
     key, params = getattr(error, "key", None), getattr(error, "params", None)
     if isinstance(key, str) and isinstance(params, dict):
         from .i18n import t

@@ -26,7 +26,7 @@ from .base import (
     StoreError,
     StoreUnavailable,
 )
-from .messages import described, unwritable
+from .messages import at_start, described, unwritable
 from .postgres import PostgresStore
 from .sqlite import SqliteStore, backup_destination
 
@@ -50,6 +50,7 @@ __all__ = [
     "StoreCorrupt",
     "StoreError",
     "StoreUnavailable",
+    "at_start",
     "backup_main",
     "described",
     "is_postgres",

@@ -46,7 +46,7 @@ from .base import (
     ranking_sql,
 )
 from .group_commit import CHECKPOINT_EVERY, CHECKPOINT_IDLE, GroupCommit, rollback
-from .messages import described
+from .messages import described, disk_full
 from .rows import (
     action_row,
     action_texts,
@@ -165,7 +165,7 @@ class SqliteStore:
         if sqlite3.sqlite_version_info < MIN_SQLITE:
             raise RuntimeError(f"SQLite {sqlite3.sqlite_version} is too old: the store needs "
                                f"{'.'.join(map(str, MIN_SQLITE))} or newer")
-        async with self._open_lock:
+        async with self._open_lock, self._full_disk_said():
             if self._writer is None:
                 self._writer = GroupCommit(await self._connect_writer(), checkpoint_every=self.checkpoint_every,
                                            checkpoint_idle=self.checkpoint_idle)
@@ -173,6 +173,17 @@ class SqliteStore:
                 self._reader = await self._connect_reader()
             if self.background_check and self._checking is None:
                 self._checking = asyncio.create_task(self._check_in_background(), name=f"integrity check {self.path}")
+
+    @contextlib.asynccontextmanager
+    async def _full_disk_said(self) -> AsyncIterator[None]:
+        """Opening on a full disk fails as an I/O error or a file SQLite cannot open (its -wal and -shm cannot
+        be made): said as the full disk it is."""
+        try:
+            yield
+        except StoreUnavailable as err:
+            if err.reason in ("io", "cannot_open") and disk_full(self.path.parent):
+                raise StoreUnavailable("disk_full", detail=str(err.params.get("detail", ""))) from err
+            raise
 
     async def _connect(self, prepare: Callable[[Db], Awaitable[None]], *, isolation_level: str | None = None) -> Db:
         """A connection, ``prepare``d, or closed again. The store says BEGIN itself; ``isolation_level`` (the

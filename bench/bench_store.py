@@ -181,7 +181,7 @@ def check_duration(quick: bool = False) -> None:
     )
     from bot.store.sqlite import check_main
 
-    total = 200 if quick else CHECK_GAMES
+    total = 20 if quick else CHECK_GAMES
 
     async def fill(path: Path) -> None:
         store = await new_store(path, fast=True)

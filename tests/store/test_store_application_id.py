@@ -101,3 +101,16 @@ async def test_an_sqlite_file_with_no_table_is_a_new_database(tmp_path):
     async with SqliteStore(path) as store:
         assert await store.count_games() == 0
     assert application_id(path) == APPLICATION_ID
+
+
+def test_check_refuses_another_applications_file_in_one_sentence(tmp_path, monkeypatch, capsys):
+    from bot.__main__ import main as bot_main
+
+    path = foreign(tmp_path / "theirs.sqlite3")
+    before = path.read_bytes()
+    monkeypatch.setenv("SOLO_BOT_DB", str(path))
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert bot_main(["check"]) == 2
+    err = capsys.readouterr().err
+    assert "another application" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert path.read_bytes() == before

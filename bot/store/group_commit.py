@@ -72,7 +72,6 @@ class GroupCommit:
         self.checkpoints = 0
         self.checkpointed = asyncio.Event()
         self._idle_timer: asyncio.TimerHandle | None = None
-        self._idle_task: asyncio.Task[None] | None = None
 
     async def transaction(self, work: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
         """``await work(db)`` inside the next group commit, answered once that COMMIT returned; raising rolls
@@ -89,10 +88,6 @@ class GroupCommit:
             self._idle_timer.cancel()
             self._idle_timer = None
         self.checkpoint_idle = None
-        idle, self._idle_task = self._idle_task, None
-        if idle is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.shield(idle)
         while self._pumping is not None:
             await asyncio.shield(self._pumping)
 
@@ -110,8 +105,10 @@ class GroupCommit:
     def _when_idle(self) -> None:
         self._idle_timer = None
         if self._pumping is None and not self._queue and self.uncheckpointed:
-            # As a job of its own: a write given meanwhile waits for it like any other work.
-            self._idle_task = asyncio.get_running_loop().create_task(self.call(lambda _db: self._checkpoint()))
+            # A job of the queue's own, nobody's call (not counted in ``pending``): a write given meanwhile
+            # waits for it like for any other work.
+            self._queue.append(_Job(lambda _db: self._checkpoint(), False, asyncio.get_running_loop().create_future()))
+            self._pumping = asyncio.create_task(self._pump(), name="sqlite group commit")
 
     async def _submit(self, work: Work, *, grouped: bool) -> Any:
         job = _Job(work, grouped, asyncio.get_running_loop().create_future())

@@ -9,7 +9,9 @@ deadlocking half-way); the writes waiting at one moment share that transaction, 
 Durability: WAL with ``synchronous=FULL``. The bot writes at the pace of people pressing buttons,
 so one fsync per commit costs nothing noticeable, and an acknowledged action then survives not only
 a ``kill -9`` of the process (WAL with NORMAL would already) but also an OS crash or power loss,
-which NORMAL does not promise for the last commits.
+which NORMAL does not promise for the last commits. A passive checkpoint every CHECKPOINT_EVERY commits and after
+CHECKPOINT_IDLE seconds without a write (group_commit.py) keeps the commits that live only in the -wal few and
+recent (issue 37).
 """
 
 from __future__ import annotations

@@ -304,8 +304,10 @@ class SqliteStore:
         await task
 
     async def close(self) -> None:
-        await self._stop_checking()
         async with self._open_lock:
+            # Under the lock: an open still under way (a SIGTERM while the bot starts) finishes first, and the
+            # check it starts is stopped with the rest instead of outliving the event loop.
+            await self._stop_checking()
             reader, self._reader = self._reader, None
             writer, self._writer = self._writer, None
             if reader is not None:

@@ -202,3 +202,17 @@ async def test_a_large_damaged_file_opens_and_the_background_check_finds_it(db_p
         assert info.value.key == "store.corrupt"
     finally:
         await store.close()
+
+
+async def test_closing_while_the_store_opens_stops_the_check_that_opening_starts(db_path):
+    """A SIGTERM while the bot starts closes the store while it opens (tests/faults/test_faults_deploy.py's
+    SIGTERM while connecting): the background check the open starts at its end must not outlive the close, or its
+    connection's thread meets a closed event loop."""
+    await filled(db_path)
+    store = SqliteStore(db_path)
+    opening = asyncio.ensure_future(store.open())
+    await asyncio.sleep(0)  # the open under way (a step of the loop, not a time)
+    await store.close()
+    await opening
+    assert store._checking is None and store._checker is None
+    assert store._reader is None and store._writer is None

@@ -101,6 +101,117 @@ def _rows(name: str, found: dict[int, dict[str, list]]) -> list[list[object]]:
     return rows
 
 
+async def _appends(path: Path, n: int, **checkpoints: object) -> tuple[float, list[float], list[float]]:
+    """One channel appending ``n`` actions in a closed loop on a new SQLite file with this checkpoint schedule:
+    (appends per second, their latencies, the duration of each checkpoint)."""
+    from bot.store import SqliteStore
+    from bot.store.group_commit import GroupCommit
+
+    spent: list[float] = []
+    timed = GroupCommit._checkpoint
+
+    async def checkpoint(self: GroupCommit) -> None:
+        start = time.perf_counter()
+        await timed(self)
+        spent.append(time.perf_counter() - start)
+
+    GroupCommit._checkpoint = checkpoint  # type: ignore[method-assign]
+    try:
+        async with SqliteStore(path, background_check=False, **checkpoints) as store:  # type: ignore[arg-type]
+            game = await store.create_game(guild_id=1, channel_id=1, parent_channel_id=None, owner_id=7,
+                                           kind="seasons", options={"difficulty": "wizard"}, seed=1)
+
+            async def write(game: GameRow) -> GameRow:
+                k = game.ply + 1
+                return await store.append_action(game.id, expected_ply=game.ply, action={"type": "bench", "n": k},
+                                                 user_id=7, snapshot={"n": k} if k % SNAPSHOT_EVERY == 0 else None)
+
+            rate, latencies = await _loop([game], n, write)
+    finally:
+        GroupCommit._checkpoint = timed  # type: ignore[method-assign]
+    return rate, latencies, spent
+
+
+def checkpoint_cost(quick: bool = False) -> None:
+    """What the WAL's checkpoint schedule (issue 37: passive, every CHECKPOINT_EVERY commits and when idle)
+    costs one channel's appends, against no checkpoint but SQLite's own (at 1,000 pages)."""
+    from bot.store.group_commit import CHECKPOINT_EVERY
+
+    n, runs = (400, 1) if quick else (2000, RUNS)
+    rows: list[list[object]] = []
+    schedules = {"none (SQLite's own at 4 MB)": {"checkpoint_every": None, "checkpoint_idle": None},
+                 f"passive every {CHECKPOINT_EVERY} commits": {}}
+    found: dict[str, list[tuple[float, list[float], list[float]]]] = {name: [] for name in schedules}
+    with tempfile.TemporaryDirectory() as tmp:
+        for run in range(runs):
+            for name, options in schedules.items():  # in turns: a drift of the machine hits both alike
+                found[name].append(asyncio.run(_appends(Path(tmp) / f"{run}-{len(found[name])}-{hash(name)}.sqlite3",
+                                                        n, **options)))
+    for name, cells in found.items():
+        spent = [s for _, _, ss in cells for s in ss]
+        rows.append([name, statistics.median(r for r, _, _ in cells),
+                     statistics.median(percentile(lat, 50) * 1e3 for _, lat, _ in cells),
+                     statistics.median(percentile(lat, 99) * 1e3 for _, lat, _ in cells),
+                     len(spent) // len(cells), statistics.median(spent) * 1e3 if spent else 0.0])
+    print_table("The WAL's checkpoint schedule: one channel's appends on SQLite (synchronous=FULL)",
+                ["checkpoints", "appends/s", "p50 ms", "p99 ms", "checkpoints/run", "one checkpoint ms"], rows,
+                [f"{n} appends in a closed loop, median of {runs} run(s); a checkpoint runs on the writer between "
+                 "two commits, so its time is added to the next append's wait"])
+
+
+CHECK_GAMES = 10_000
+
+
+def check_duration(quick: bool = False) -> None:
+    """How long ``python -m bot check`` takes on a file of CHECK_GAMES finished games (issue 37: it replays every
+    game from its log and compares it with its latest snapshot, after PRAGMA integrity_check)."""
+    import contextlib as _contextlib
+    import io
+
+    from bench.bench_bot import (
+        SEASONS_OPTIONS,
+        SEED,
+        VOLFYIRION_OPTIONS,
+        clone_games,
+        compact,
+        new_store,
+        play_into,
+        seasons_game,
+        volfyirion_game,
+    )
+    from bot.store.sqlite import check_main
+
+    total = 20 if quick else CHECK_GAMES
+
+    async def fill(path: Path) -> None:
+        store = await new_store(path, fast=True)
+        try:
+            seasons_actions, _ = seasons_game(SEASONS_OPTIONS["difficulty"], SEASONS_OPTIONS["dice"], SEED)
+            await play_into(store, 1, "seasons", seasons_actions)
+            await play_into(store, 2, "volfyirion", volfyirion_game(SEED, max_actions=400,
+                                                                    options=VOLFYIRION_OPTIONS).actions)
+        finally:
+            await store.close()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "check.sqlite3"
+        asyncio.run(fill(path))
+        games = clone_games(path, total)
+        compact(path)
+        said = io.StringIO()
+        start = time.perf_counter()
+        with _contextlib.redirect_stdout(said):
+            code = asyncio.run(check_main(path))
+        took = time.perf_counter() - start
+        size = path.stat().st_size / 2**20
+    if code != 0:
+        raise RuntimeError(f"the bench database did not pass the check: {said.getvalue()}")
+    print_table("python -m bot check: integrity check, then every game replayed against its latest snapshot",
+                ["games", "MiB", "seconds", "ms per game"], [[f"{games:,}", size, took, took / games * 1e3]],
+                ["finished games: copies of one finished Seasons and one finished Volfyirion game (their actions, "
+                 "snapshots and results as the bot wrote them)"])
+
+
 def main(quick: bool = False) -> None:
     print_machine()
     levels = (1, 10, 50) if quick else LEVELS
@@ -121,6 +232,8 @@ def main(quick: bool = False) -> None:
     print_table("Store writes per second, SQLite against PostgreSQL, by channels writing at once",
                 ["store", "channels", "appends/s", "p50 ms", "p99 ms", "floor reads/s", "floor p50 ms",
                  "floor/write"], rows, notes)
+    checkpoint_cost(quick)
+    check_duration(quick)
 
 
 if __name__ == "__main__":

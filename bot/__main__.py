@@ -4,11 +4,12 @@
                                       a terminal, else an error (a service without a token must not look alive)
     python -m bot console [options]   the local console (see --help)
     python -m bot sync [--guild ID]   register the slash commands with Discord (globally or in one server)
-    python -m bot backup PATH         copy the database to PATH while the bot may be running
+    python -m bot backup PATH         copy the database to PATH (a file, or a folder: a dated file inside it)
+                                      while the bot may be running; never onto the live file, its -wal or -shm
     python -m bot health              exit 0 when the bot runs (fresh heartbeat) and its database opens
     python -m bot check [--quick]     check the database for damage (SQLite: PRAGMA integrity_check; PostgreSQL:
-                                      schema version, every table read, every active game replayed); non-zero
-                                      if damaged
+                                      schema version, every table read), then replay every game from its log
+                                      against its latest snapshot (not with --quick); non-zero if damaged
     python -m bot migrate --to postgresql://… [--db PATH]
                                       copy the SQLite database into an empty PostgreSQL one and replay every
                                       game there to check it
@@ -51,8 +52,7 @@ def run_bot(config: Config) -> int:
 
     if config.db_url is None and (why := unwritable(config.db_path)) is not None:
         # Said once at start: otherwise the bot comes up and every player is told "try again in a moment".
-        print(f"cannot write the game database {config.db_path}: {why}. Give the bot's user the folder "
-              "(a host folder mounted at /data: chown -R 10001 it), or point SOLO_BOT_DB elsewhere.", file=sys.stderr)
+        print(f"cannot write the game database {config.db_path}: {why}.", file=sys.stderr)
         return 2
     _logging(config)
     _discord_at(config)
@@ -243,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(_sync(config, args.guild))
     if argv and argv[0] == "backup":
         parser = argparse.ArgumentParser(prog="python -m bot backup")
-        parser.add_argument("path", help="where to write the copy")
+        parser.add_argument("path", help="where to write the copy (a folder: a dated file inside it)")
         args = parser.parse_args(argv[1:])
         from .store import backup_main
 
@@ -265,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "check":
         parser = argparse.ArgumentParser(prog="python -m bot check")
         parser.add_argument("--quick", action="store_true", help="SQLite: PRAGMA quick_check only (page structure);"
-                            " PostgreSQL: the schema and each table's first row, no replay")
+                            " PostgreSQL: the schema and each table's first row; no game replayed")
         args = parser.parse_args(argv[1:])
         if config.db_url is not None:  # PostgreSQL: schema, tables, every active game's replay (read only)
             from .store.transfer import check_main_postgres

@@ -509,6 +509,10 @@ def _default_bot_factory(config: Config) -> Any:
 
 def _in_words(error: Exception, lang: str) -> str:
     """A store error (locked, full, damaged file) as the bot's sentence; anything else as it describes itself."""
+    from .store import StoreError, at_start
+
+    if isinstance(error, StoreError):  # what to do before starting again, not "try again in a moment"
+        return at_start(error, lang)
     key, params = getattr(error, "key", None), getattr(error, "params", None)
     if isinstance(key, str) and isinstance(params, dict):
         from .i18n import t
@@ -576,8 +580,13 @@ async def _banner_game(bot: Any, printer: Printer, channel: Any) -> None:
         return
     from . import games
     from .i18n import t
+    from .store import StoreError
 
-    summary = (await service.record(row)).state.summary()
+    try:
+        summary = (await service.record(row)).state.summary()
+    except StoreError as err:  # a damaged log: said in words here, and again by each command (issue 37)
+        print(t(printer.lang, err.key, **err.params), file=sys.stderr, flush=True)
+        return
     where = games.get(row.kind).progress(printer.lang, summary)
     print(printer.t("console.banner_game", channel=channel.name, game=t(printer.lang, f"word.{row.kind}"),
                     game_id=row.id, where=where), file=sys.stderr, flush=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -21,6 +22,7 @@ from typing import Any, Protocol, cast
 
 from engine.core import Action, Event, GameRecord, Result, RuleError, SoloError, State, Step
 from engine.core.model import JSONObject
+from engine.core.record import Rules
 
 from .games import finish_info, rules_for
 from .resume import loaded_from, resume
@@ -28,8 +30,11 @@ from .store import (
     GameRow,
     StaleVersion,
     Store,
+    StoreCorrupt,
     StoreError,
 )
+
+log = logging.getLogger(__name__)
 
 # A state snapshot every this many actions: the first command after a restart replays at most this many
 # (about 2.5 ms cold at 25, whatever the game's length; 4–5 ms at 50), for a few KB stored every 25 actions.
@@ -102,6 +107,7 @@ class GameService:
         self._changing = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        self._damage_said: set[tuple[int, int]] = set()  # (game, ply) of each damaged snapshot logged
 
     # -- shutting down -------------------------------------------------------------------------------
     @contextlib.asynccontextmanager
@@ -188,24 +194,72 @@ class GameService:
 
     async def _load(self, row: GameRow) -> GameRecord[State]:
         """Resume from the latest snapshot before the last action and the actions after it: the reads are
-        as long as the tail (at most SNAPSHOT_EVERY actions), whatever the game's length."""
-        snapshot = await self.store.latest_snapshot(row.id, row.ply - 1) if row.ply > 0 else None
-        after = snapshot[0] if snapshot else 0
-        actions = await self.store.live_actions(row.id, after_ply=after)
-        return resume(rules_for(row.kind), row.options, row.seed, snapshot, [a.action for a in actions],
-                      snapshot_every=SNAPSHOT_EVERY)
+        as long as the tail (at most SNAPSHOT_EVERY actions), whatever the game's length.
+
+        A snapshot is derived data: one that cannot be read or does not resume (a damaged row) is passed by,
+        the game resumes from an earlier one or from the start of its log, and the passed ones are written
+        again (issue 37). Only a log that does not replay from its start is damage the player hears of."""
+        rules = rules_for(row.kind)
+        damaged: list[int] = []
+        at_most = row.ply - 1
+        while True:
+            snapshot = await self.store.latest_snapshot(row.id, at_most) if at_most > 0 else None
+            after = snapshot[0] if snapshot else 0
+            actions = [a.action for a in await self.store.live_actions(row.id, after_ply=after)]
+            try:
+                if snapshot is not None and snapshot[1] is None:
+                    raise ValueError("not a JSON object")
+                record = resume(rules, row.options, row.seed, snapshot, actions, snapshot_every=SNAPSHOT_EVERY)
+            except Exception as exc:  # noqa: BLE001 - whatever a damaged row makes the engine raise
+                if snapshot is None:
+                    raise StoreCorrupt("unreplayable", game_id=row.id, detail=f"{type(exc).__name__}: {exc}") \
+                        from exc
+                self._warn_damaged(row.id, snapshot[0], exc)
+                damaged.append(snapshot[0])
+                at_most = snapshot[0] - 1
+                continue
+            if damaged:
+                await self._rewrite_snapshots(row, rules, snapshot, actions, damaged)
+            return record
+
+    def _warn_damaged(self, game_id: int, ply: int, exc: Exception) -> None:
+        """Said once per damaged snapshot (a store that cannot write it again would say it at every load)."""
+        if (game_id, ply) in self._damage_said:
+            return
+        self._damage_said.add((game_id, ply))
+        log.warning("game %d: its snapshot at ply %d cannot be used (%s: %s); replaying from an earlier one or "
+                    "from the start of its log, and writing it again", game_id, ply, type(exc).__name__, exc)
+
+    async def _rewrite_snapshots(self, row: GameRow, rules: Rules[State], base: tuple[int, Any] | None,
+                                 actions: list[Any], plies: list[int]) -> None:
+        """The snapshots at ``plies`` written again from the sound ``base`` and the ``actions`` after it."""
+        start = base[0] if base else 0
+        for ply in sorted(plies):
+            at = resume(rules, row.options, row.seed, base, actions[:ply - start], snapshot_every=SNAPSHOT_EVERY)
+            base = (ply, at.state.to_json())
+            actions, start = actions[ply - start:], ply
+            try:
+                await self.store.put_snapshot(row.id, ply, base[1], revision=row.revision)
+            except StoreError as err:  # a read-only file, a full disk: the game is played all the same
+                log.warning("game %d: its snapshot at ply %d could not be written again (%s)", row.id, ply, err)
+                return
 
     async def full_record(self, row: GameRow) -> GameRecord[State]:
         """The record with its whole log in memory (an export lists every action): reads every live action."""
         record = await self.record(row)
         if not loaded_from(record):
             return record
-        actions = await self.store.live_actions(row.id, after_ply=0)
+        actions = [a.action for a in await self.store.live_actions(row.id, after_ply=0)]
         snapshot = await self.store.latest_snapshot(row.id, row.ply)
-        record = GameRecord.replay(
-            rules_for(row.kind), row.options, row.seed, [a.action for a in actions],
-            snapshot=snapshot if snapshot and snapshot[0] else None, snapshot_every=SNAPSHOT_EVERY,
-        )
+        usable = (snapshot[0], snapshot[1]) if snapshot and snapshot[0] and snapshot[1] is not None else None
+        try:
+            record = GameRecord.replay(rules_for(row.kind), row.options, row.seed, actions, snapshot=usable,
+                                       snapshot_every=SNAPSHOT_EVERY)
+        except Exception:  # noqa: BLE001 - a damaged snapshot: the whole log is here, replay it alone
+            if usable is None:
+                raise
+            record = GameRecord.replay(rules_for(row.kind), row.options, row.seed, actions,
+                                       snapshot_every=SNAPSHOT_EVERY)
         self._keep(row, record)
         return record
 

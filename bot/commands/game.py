@@ -343,7 +343,8 @@ def over_embed(lg: str, row: GameRow, record: Any) -> discord.Embed:
 
 
 def export_record(row: GameRow, record: Any) -> dict[str, Any]:
-    """The JSON record of docs/playing.md: game, options, seed, actions, state, result."""
+    """The JSON record of docs/playing.md: game, options, seed (null while the game is played), actions, state,
+    result."""
     if row.status == "abandoned":
         outcome: dict[str, Any] | None = {"outcome": "abandoned"}
     elif row.status == "finished":
@@ -358,7 +359,9 @@ def export_record(row: GameRow, record: Any) -> dict[str, Any]:
         "game_id": row.id,
         "status": row.status,
         "options": dict(row.options),
-        "seed": row.seed,
+        # The seed of a game still being played is withheld: with it anyone could work out the automaton's
+        # coming choices (issue 37). A finished or abandoned game's export keeps it, to replay the game.
+        "seed": row.seed if row.status != "active" else None,
         "actions": [a.to_json() for a in record.actions],
         "state": summary_json(record.state.summary()),
         "result": outcome,

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from .base import (
     ActionRow,
     AlreadyApplied,
     ChannelBusy,
     FinishInfo,
+    ForeignDatabase,
     GameNotActive,
     GameNotFound,
     GameRow,
@@ -24,15 +26,16 @@ from .base import (
     StoreError,
     StoreUnavailable,
 )
-from .messages import described, unwritable
+from .messages import at_start, described, unwritable
 from .postgres import PostgresStore
-from .sqlite import SqliteStore
+from .sqlite import SqliteStore, backup_destination
 
 __all__ = [
     "ActionRow",
     "AlreadyApplied",
     "ChannelBusy",
     "FinishInfo",
+    "ForeignDatabase",
     "GameNotActive",
     "GameNotFound",
     "GameRow",
@@ -47,6 +50,7 @@ __all__ = [
     "StoreCorrupt",
     "StoreError",
     "StoreUnavailable",
+    "at_start",
     "backup_main",
     "described",
     "is_postgres",
@@ -83,15 +87,20 @@ async def backup_main(db_path: str | os.PathLike[str], dest: str | os.PathLike[s
     if not os.path.exists(db_path):
         print(f"backup failed: no database at {db_path}", file=sys.stderr)
         return 1
+    try:  # refused before the store opens: nothing of the live database is touched
+        backup_destination(Path(db_path), Path(dest))
+    except ValueError as err:
+        print(f"backup refused: {err}", file=sys.stderr)
+        return 1
     store = SqliteStore(db_path)
     try:
         await store.open()
-        await store.backup(dest)
+        written = await store.backup(dest)
         games = await store.count_games()
     except StoreError as err:
         print(f"backup failed: {described(err)}", file=sys.stderr)
         return 1
     finally:
         await store.close()
-    print(f"backed up {db_path} to {dest} ({games} games)")
+    print(f"backed up {db_path} to {written} ({games} games)")
     return 0

@@ -36,6 +36,12 @@ Work = Callable[[aiosqlite.Connection], Awaitable[Any]]
 
 # A group is bounded so that one long queue does not make its first caller wait for everybody behind it.
 MAX_GROUP = 64
+# A passive checkpoint after this many commits, and once the writer has been idle this many seconds (issue 37):
+# the commits that live only in the -wal stay few and recent, so a copy of the file without its -wal (an
+# operator's mistake) or a lost -wal loses minutes, not everything since the start. SQLite's own automatic
+# checkpoint waits for 1,000 pages (4 MB, weeks of a quiet server's actions).
+CHECKPOINT_EVERY = 200
+CHECKPOINT_IDLE = 2.0
 
 
 @dataclass(eq=False)
@@ -50,13 +56,22 @@ class _Job:
 class GroupCommit:
     """The writer's queue: ``transaction`` runs a write in the next group commit, ``call`` runs work alone."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: aiosqlite.Connection, *, checkpoint_every: int | None = CHECKPOINT_EVERY,
+                 checkpoint_idle: float | None = CHECKPOINT_IDLE) -> None:
         self.db = db
         self._queue: collections.deque[_Job] = collections.deque()
         self._pumping: asyncio.Task[None] | None = None
         self.pending = 0  # given and not yet answered (a test waits on this, not on a clock)
         self.commits = 0  # group commits, and the writes they held: the bench shows the ratio
         self.grouped = 0
+        # The WAL's checkpoints (None: not on that trigger): commits since the last one, how many ran, and an
+        # event set by each (a test waits on it, not on a clock).
+        self.checkpoint_every = checkpoint_every
+        self.checkpoint_idle = checkpoint_idle
+        self.uncheckpointed = 0
+        self.checkpoints = 0
+        self.checkpointed = asyncio.Event()
+        self._idle_timer: asyncio.TimerHandle | None = None
 
     async def transaction(self, work: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
         """``await work(db)`` inside the next group commit, answered once that COMMIT returned; raising rolls
@@ -68,9 +83,32 @@ class GroupCommit:
         return await self._submit(work, grouped=False)
 
     async def drained(self) -> None:
-        """Until everything given has run (closing waits for it)."""
+        """Until everything given has run (closing waits for it); no idle checkpoint is started after it."""
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+            self._idle_timer = None
+        self.checkpoint_idle = None
         while self._pumping is not None:
             await asyncio.shield(self._pumping)
+
+    async def _checkpoint(self) -> None:
+        """A passive checkpoint: copies what it can of the WAL into the file without waiting for any reader
+        or writer (a reader's snapshot keeps its frames until the next one)."""
+        self.uncheckpointed = 0
+        try:
+            await self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except Exception:  # noqa: BLE001 - a busy or full disk: the next one tries again
+            log.debug("WAL checkpoint failed", exc_info=True)
+        self.checkpoints += 1
+        self.checkpointed.set()
+
+    def _when_idle(self) -> None:
+        self._idle_timer = None
+        if self._pumping is None and not self._queue and self.uncheckpointed:
+            # A job of the queue's own, nobody's call (not counted in ``pending``): a write given meanwhile
+            # waits for it like for any other work.
+            self._queue.append(_Job(lambda _db: self._checkpoint(), False, asyncio.get_running_loop().create_future()))
+            self._pumping = asyncio.create_task(self._pump(), name="sqlite group commit")
 
     async def _submit(self, work: Work, *, grouped: bool) -> Any:
         job = _Job(work, grouped, asyncio.get_running_loop().create_future())
@@ -110,8 +148,12 @@ class GroupCommit:
                         job.started = True
                         group.append(job)
                 await self._commit(group)
+                if self.checkpoint_every is not None and self.uncheckpointed >= self.checkpoint_every:
+                    await self._checkpoint()
         finally:
             self._pumping = None
+        if self.uncheckpointed and self.checkpoint_idle is not None and self._idle_timer is None:
+            self._idle_timer = asyncio.get_running_loop().call_later(self.checkpoint_idle, self._when_idle)
 
     async def _alone(self, job: _Job) -> None:
         try:
@@ -145,6 +187,8 @@ class GroupCommit:
                 outcomes.update({job: (False, exc) for job in todo})
             else:
                 self.commits += 1
+                self.uncheckpointed += 1
+                self.checkpointed.clear()
                 self.grouped += len(todo)
             break
         for job in group:

@@ -21,7 +21,6 @@ and answers accordingly, or raises ``OutcomeUnknown`` when the database cannot b
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -55,6 +54,7 @@ from .rows import (
     refusal_for,
     result_row,
     signed,
+    snapshot_of,
 )
 from .schema import step
 
@@ -471,11 +471,20 @@ class PostgresStore:
             game_id, limit))
         return [action_row(r) for r in rows]
 
-    async def latest_snapshot(self, game_id: int, at_most_ply: int) -> tuple[int, JSON] | None:
-        row = await self._read(lambda conn: conn.fetchrow(
+    async def latest_snapshot(self, game_id: int, at_most_ply: int) -> tuple[int, JSON | None] | None:
+        return snapshot_of(await self._read(lambda conn: conn.fetchrow(
             "SELECT ply, state FROM snapshots WHERE game_id = $1 AND ply <= $2 ORDER BY ply DESC LIMIT 1",
-            game_id, at_most_ply))
-        return (int(row[0]), json.loads(row[1])) if row else None
+            game_id, at_most_ply)))
+
+    async def put_snapshot(self, game_id: int, ply: int, state: JSON, *, revision: int) -> bool:
+        text, now = dumps(state), self._clock()
+        async with self._write() as conn:
+            status = await conn.execute(
+                "INSERT INTO snapshots (game_id, ply, state, created_at) SELECT id, $2, $3, $4 FROM games"
+                " WHERE id = $1 AND revision = $5 AND ply >= $2"
+                " ON CONFLICT (game_id, ply) DO UPDATE SET state = excluded.state, created_at = excluded.created_at",
+                game_id, ply, text, now, revision)
+        return bool(status == "INSERT 0 1")
 
     async def append_action(
         self,

@@ -19,6 +19,7 @@ from .base import (
     NothingToUndo,
     ResultRow,
     StaleVersion,
+    StoreCorrupt,
     StoreError,
 )
 
@@ -78,15 +79,34 @@ def game_row(row: Columns) -> GameRow:
 
 
 def action_row(row: Columns) -> ActionRow:
+    action = stored_json(row["action"])
+    if action is None:  # the log is the game: a damaged row is no snapshot to go around (issue 37)
+        raise StoreCorrupt("malformed", detail=f"game {row['game_id']}: the action at ply {row['ply']} is not "
+                                               "readable JSON")
     return ActionRow(
         seq=row["seq"],
         game_id=row["game_id"],
         ply=row["ply"],
-        action=json.loads(row["action"]),
+        action=action,
         user_id=row["user_id"],
         created_at=row["created_at"],
         undone=bool(row["undone"]),
     )
+
+
+def stored_json(raw: str | bytes | None) -> JSON | None:
+    """A stored JSON object (text, or the bytes of text that is not UTF-8), or None when it is not one: a
+    damaged row is said by its reader, not by a decoding error deep in a command."""
+    try:
+        value = json.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw) if raw is not None else None
+    except (UnicodeDecodeError, ValueError, TypeError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def snapshot_of(row: Any) -> tuple[int, JSON | None] | None:
+    """A snapshot row (ply, state) as ``latest_snapshot`` gives it: the state None when it is unreadable."""
+    return None if row is None else (int(row[0]), stored_json(row[1]))
 
 
 def result_row(row: Columns) -> ResultRow:

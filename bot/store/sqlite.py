@@ -9,17 +9,19 @@ deadlocking half-way); the writes waiting at one moment share that transaction, 
 Durability: WAL with ``synchronous=FULL``. The bot writes at the pace of people pressing buttons,
 so one fsync per commit costs nothing noticeable, and an acknowledged action then survives not only
 a ``kill -9`` of the process (WAL with NORMAL would already) but also an OS crash or power loss,
-which NORMAL does not promise for the last commits.
+which NORMAL does not promise for the last commits. A passive checkpoint every CHECKPOINT_EVERY commits and after
+CHECKPOINT_IDLE seconds without a write (group_commit.py) keeps the commits that live only in the -wal few and
+recent (issue 37).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import sqlite3
+import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,6 +35,7 @@ from .base import (
     AlreadyApplied,
     ChannelBusy,
     FinishInfo,
+    ForeignDatabase,
     GameNotFound,
     GameRow,
     Ranking,
@@ -44,8 +47,8 @@ from .base import (
     StoreUnavailable,
     ranking_sql,
 )
-from .group_commit import GroupCommit, rollback
-from .messages import described
+from .group_commit import CHECKPOINT_EVERY, CHECKPOINT_IDLE, GroupCommit, rollback
+from .messages import described, disk_full
 from .rows import (
     action_row,
     action_texts,
@@ -56,6 +59,8 @@ from .rows import (
     refusal_for,
     result_row,
     signed,
+    snapshot_of,
+    stored_json,
 )
 from .schema import MIGRATIONS, SCHEMA_VERSION, step
 
@@ -68,6 +73,10 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 QUICK_CHECK_BYTES = 8 << 20
 # A write reads its row back with RETURNING (one statement, not two).
 MIN_SQLITE = (3, 35, 0)
+# PRAGMA application_id of the bot's databases ("solo"): another application's SQLite file is told apart before
+# anything is written to it. A file of the bot's from before the mark is known by its tables and user_version.
+APPLICATION_ID = 0x736F6C6F
+_BOT_TABLES = frozenset({"games", "actions", "snapshots"})
 
 # Primary result codes (the low byte of an extended code).
 _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 6, 8, 10, 11, 13, 14, 26
@@ -76,7 +85,9 @@ _GAME_COLUMNS = (
     "id, guild_id, channel_id, parent_channel_id, owner_id, kind, options, seed, status, ply, "
     "created_at, updated_at, revision"
 )
-_ACTION_COLUMNS = "seq, game_id, ply, action, user_id, created_at, undone"
+# The action as bytes: a row that is not UTF-8 text is then refused as damaged (rows.action_row), not met as a
+# decoding error inside sqlite3.
+_ACTION_COLUMNS = "seq, game_id, ply, CAST(action AS BLOB) AS action, user_id, created_at, undone"
 _RESULT_COLUMNS = (
     "game_id, guild_id, user_id, kind, outcome, difficulty, player_score, opponent_score, length, result, "
     "finished_at, ended_by"
@@ -96,7 +107,8 @@ def translate(exc: sqlite3.Error) -> Exception:
         return StoreUnavailable("read_only")
     if primary == _IOERR or "disk i/o error" in text:
         return StoreUnavailable("io")
-    if primary in (_CORRUPT, _NOTADB) or "malformed" in text or "not a database" in text:
+    if primary in (_CORRUPT, _NOTADB) or "malformed" in text or "not a database" in text \
+            or "could not decode" in text:  # a text column that is not UTF-8: a damaged row
         return StoreCorrupt("malformed", detail=str(exc))
     if primary == _CANTOPEN or "unable to open" in text:
         return StoreUnavailable("cannot_open")
@@ -120,6 +132,8 @@ class SqliteStore:
         clock: Callable[[], str] = _utc_now,
         background_check: bool = True,
         quick_check_bytes: int = QUICK_CHECK_BYTES,
+        checkpoint_every: int | None = CHECKPOINT_EVERY,
+        checkpoint_idle: float | None = CHECKPOINT_IDLE,
     ) -> None:
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"unknown synchronous setting {synchronous!r}")
@@ -127,6 +141,7 @@ class SqliteStore:
         self.busy_timeout = busy_timeout
         self.synchronous = synchronous.upper()
         self._clock = clock
+        self.checkpoint_every, self.checkpoint_idle = checkpoint_every, checkpoint_idle
         self._open_lock = asyncio.Lock()
         # The writer: every write, grouped into one transaction with the others waiting (group_commit.py).
         self._writer: GroupCommit | None = None
@@ -152,13 +167,25 @@ class SqliteStore:
         if sqlite3.sqlite_version_info < MIN_SQLITE:
             raise RuntimeError(f"SQLite {sqlite3.sqlite_version} is too old: the store needs "
                                f"{'.'.join(map(str, MIN_SQLITE))} or newer")
-        async with self._open_lock:
+        async with self._open_lock, self._full_disk_said():
             if self._writer is None:
-                self._writer = GroupCommit(await self._connect_writer())
+                self._writer = GroupCommit(await self._connect_writer(), checkpoint_every=self.checkpoint_every,
+                                           checkpoint_idle=self.checkpoint_idle)
             if self._reader is None:
                 self._reader = await self._connect_reader()
             if self.background_check and self._checking is None:
                 self._checking = asyncio.create_task(self._check_in_background(), name=f"integrity check {self.path}")
+
+    @contextlib.asynccontextmanager
+    async def _full_disk_said(self) -> AsyncIterator[None]:
+        """Opening on a full disk fails as an I/O error or a file SQLite cannot open (its -wal and -shm cannot
+        be made): said as the full disk it is."""
+        try:
+            yield
+        except StoreUnavailable as err:
+            if err.reason in ("io", "cannot_open") and disk_full(self.path.parent):
+                raise StoreUnavailable("disk_full", detail=str(err.params.get("detail", ""))) from err
+            raise
 
     async def _connect(self, prepare: Callable[[Db], Awaitable[None]], *, isolation_level: str | None = None) -> Db:
         """A connection, ``prepare``d, or closed again. The store says BEGIN itself; ``isolation_level`` (the
@@ -184,6 +211,13 @@ class SqliteStore:
         except OSError as exc:
             raise StoreUnavailable("cannot_open", detail=str(exc)) from exc
         _check_header(self.path)
+        if not self.path.exists():
+            pass  # a new database
+        elif _size(self.path) == 0:  # said, not taken silently: a truncated copy looks the same
+            log.warning("the game database %s is an empty (0-byte) file: starting a new database in it (if it "
+                        "should hold games, stop the bot and restore a backup)", self.path)
+        else:
+            _check_ours(self.path)
         return await self._connect(self._prepare, isolation_level="IMMEDIATE")
 
     async def _connect_reader(self) -> Db:
@@ -203,6 +237,8 @@ class SqliteStore:
         await db.execute(f"PRAGMA synchronous = {self.synchronous}")
         await db.execute("PRAGMA foreign_keys = ON")
         await _migrate(db)
+        if (await _only(db, "PRAGMA application_id"))[0] != APPLICATION_ID:
+            await db.execute(f"PRAGMA application_id = {APPLICATION_ID}")  # a new file, or one from before the mark
 
     # -- checking ------------------------------------------------------------------------------------
     async def check(self, *, full: bool = True) -> list[str]:
@@ -268,8 +304,10 @@ class SqliteStore:
         await task
 
     async def close(self) -> None:
-        await self._stop_checking()
         async with self._open_lock:
+            # Under the lock: an open still under way (a SIGTERM while the bot starts) finishes first, and the
+            # check it starts is stopped with the rest instead of outliving the event loop.
+            await self._stop_checking()
             reader, self._reader = self._reader, None
             writer, self._writer = self._writer, None
             if reader is not None:
@@ -382,11 +420,17 @@ class SqliteStore:
             (game_id, limit)))
         return [action_row(r) for r in rows]
 
-    async def latest_snapshot(self, game_id: int, at_most_ply: int) -> tuple[int, JSON] | None:
-        row = await self._read(lambda db: _one(
-            db, "SELECT ply, state FROM snapshots WHERE game_id = ? AND ply <= ? ORDER BY ply DESC LIMIT 1",
-            (game_id, at_most_ply)))
-        return (int(row[0]), json.loads(row[1])) if row else None
+    async def latest_snapshot(self, game_id: int, at_most_ply: int) -> tuple[int, JSON | None] | None:
+        return snapshot_of(await self._read(lambda db: _one(
+            db, "SELECT ply, CAST(state AS BLOB) FROM snapshots WHERE game_id = ? AND ply <= ?"
+            " ORDER BY ply DESC LIMIT 1", (game_id, at_most_ply))))
+
+    async def put_snapshot(self, game_id: int, ply: int, state: JSON, *, revision: int) -> bool:
+        text, now = dumps(state), self._clock()
+        cursor = await self._write(lambda db: db.execute(
+            "INSERT OR REPLACE INTO snapshots (game_id, ply, state, created_at) SELECT id, ?, ?, ? FROM games"
+            " WHERE id = ? AND revision = ? AND ply >= ?", (ply, text, now, game_id, revision, ply)))
+        return bool(cursor.rowcount == 1)
 
     async def append_action(
         self,
@@ -665,27 +709,52 @@ class SqliteStore:
         return {k: v for k, v in found.items() if k != "mark"} | {"game_ids": ids}
 
     # -- backup ------------------------------------------------------------------------------------
-    async def backup(self, path: str | os.PathLike[str]) -> None:
-        """SQLite online backup into ``path``, written beside it first and renamed when complete."""
-        dest = Path(path)
-        partial = dest.with_name(dest.name + ".partial")
+    async def backup(self, path: str | os.PathLike[str]) -> Path:
+        """SQLite online backup into ``path`` (a folder: a dated file inside it), written beside it under a name
+        of its own and renamed when complete: a failure leaves no partial copy. Never onto the live file, its
+        ``-wal`` or ``-shm`` (``backup_destination``). Returns the file written."""
+        dest = backup_destination(self.path, Path(path))
         try:
             dest.parent.mkdir(parents=True, exist_ok=True)
-            partial.unlink(missing_ok=True)
+            fd, name = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".partial")
+            os.close(fd)
         except OSError as exc:
             raise StoreUnavailable("cannot_open", detail=str(exc)) from exc
+        partial = Path(name)
 
         async def copy(db: Db) -> None:
-            try:
-                async with aiosqlite.connect(partial, isolation_level=None) as target:
-                    await db.backup(target)
-                    await target.execute("PRAGMA journal_mode = DELETE")  # a single self-contained file
-            except BaseException:
-                partial.unlink(missing_ok=True)
-                raise
+            async with aiosqlite.connect(partial, isolation_level=None) as target:
+                await db.backup(target)
+                await target.execute("PRAGMA journal_mode = DELETE")  # a single self-contained file
 
-        await self._read(copy)
-        os.replace(partial, dest)
+        try:
+            await self._read(copy)
+            os.replace(partial, dest)
+        except BaseException as exc:
+            for leftover in (partial, Path(f"{partial}-journal"), Path(f"{partial}-wal"), Path(f"{partial}-shm")):
+                leftover.unlink(missing_ok=True)
+            if isinstance(exc, OSError):
+                raise StoreUnavailable("cannot_open", detail=str(exc)) from exc
+            raise
+        return dest
+
+
+def backup_destination(live: Path, dest: Path, now: datetime | None = None) -> Path:
+    """Where a backup of the database ``live`` asked to go to ``dest`` is written: ``dest`` itself, or a dated
+    file inside it when it is a folder. ValueError (one sentence) when that is the live file, its ``-wal``,
+    ``-shm`` or ``-journal``, by any name (a link, a relative path): a copy there destroys what it copies."""
+    if dest.is_dir() or str(dest).endswith(os.sep):
+        stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
+        dest = dest / f"{live.stem}-{stamp}{live.suffix or '.sqlite3'}"
+    source = os.path.realpath(live)
+    kept = {source + tail for tail in ("", "-wal", "-shm", "-journal")}
+    target = os.path.realpath(dest)
+    same = target in kept or any(os.path.exists(k) and os.path.exists(target) and os.path.samefile(k, target)
+                                 for k in kept)
+    if same:
+        raise ValueError(f"{dest} is the live database or one of its files ({os.path.basename(target)}): a "
+                         "backup there would destroy what it copies; give another file or a folder")
+    return dest
 
 
 # -- helpers (module level so a transaction reads top to bottom) ------------------------------------------
@@ -762,6 +831,29 @@ def _check_header(path: Path) -> None:
         raise StoreUnavailable("cannot_open", detail=str(exc)) from exc
     if head and head != SQLITE_HEADER:
         raise StoreCorrupt("not_sqlite", path=str(path))
+
+
+def _check_ours(path: Path) -> None:
+    """Refuse another application's SQLite file before any write or pragma of ours touches it (WAL mode, the
+    schema): read only, on a connection that changes nothing. The bot's files carry APPLICATION_ID; one from
+    before the mark is known by its tables and its schema version; a file with no table is a new one."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise translate(exc) from exc
+    try:
+        mark = conn.execute("PRAGMA application_id").fetchone()[0]
+        if mark == APPLICATION_ID:
+            return
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error as exc:
+        raise translate(exc) from exc
+    finally:
+        conn.close()
+    if mark == 0 and (not tables or (version >= 1 and _BOT_TABLES <= tables)):
+        return
+    raise ForeignDatabase(path=str(path))
 
 
 async def _integrity_check(db: Db, pragma: str = "integrity_check") -> None:
@@ -860,20 +952,58 @@ async def _insert_result(
     )
 
 
+def replay_problems(path: Path) -> tuple[int, list[str]]:
+    """Every game of the file replayed from its log and compared with its latest snapshot (replay_check.py), on
+    a read-only connection: (games replayed, problems). Reads only, so it runs beside the bot."""
+    from .replay_check import StoredGame, game_problem
+
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    problems: list[str] = []
+    try:
+        games = conn.execute("SELECT id, kind, CAST(options AS BLOB), seed, ply FROM games ORDER BY id").fetchall()
+        for game_id, kind, options, seed, ply in games:
+            actions = conn.execute("SELECT ply, CAST(action AS BLOB) FROM actions WHERE game_id = ? AND undone = 0"
+                                   " ORDER BY ply", (game_id,)).fetchall()
+            snapshot = conn.execute("SELECT ply, CAST(state AS BLOB) FROM snapshots WHERE game_id = ? AND ply <= ?"
+                                    " ORDER BY ply DESC LIMIT 1", (game_id, ply)).fetchone()
+            found = game_problem(StoredGame(game_id, kind, stored_json(options) or {}, seed & ((1 << 64) - 1), ply,
+                                            actions, snapshot))
+            if found is not None:
+                problems.append(found)
+    except sqlite3.Error as exc:
+        error = translate(exc)
+        if isinstance(error, StoreError):
+            raise error from exc
+        problems.append(f"the games cannot be read: {exc}")
+        return 0, problems
+    finally:
+        conn.close()
+    return len(games), problems
+
+
 async def check_main(db_path: str | os.PathLike[str], *, quick: bool = False) -> int:
-    """``python -m bot check``: the full integrity check (``--quick``: the quick one) of the database, on
-    demand, while the bot may be running (it only reads). 0 when the file is sound; 1 with what is wrong
-    when it is damaged; 2 when there is no file or it cannot be read."""
+    """``python -m bot check``: the full integrity check (``--quick``: the quick one) of the database and every
+    game replayed from its log against its latest snapshot (not with ``--quick``), on demand, while the bot may
+    be running (it only reads). 0 when the file is sound; 1 with what is wrong when it is damaged (or empty);
+    2 when there is no file or it cannot be read."""
     import sys
 
     path = Path(db_path)
     if not path.is_file():
         print(f"check failed: no database at {path}", file=sys.stderr)
         return 2
+    if _size(path) == 0:
+        print(f"The game database {path} is an empty (0-byte) file: it holds no game (the bot would start a new "
+              "database in it). If it should hold games, restore a backup.", file=sys.stderr)
+        return 1
     store = SqliteStore(path, background_check=False)
     pragma = "quick_check" if quick else "integrity_check"
     try:
+        _check_header(path)
+        _check_ours(path)
         problems = await store.check(full=not quick)
+        if not problems and not quick:
+            replayed, problems = await asyncio.to_thread(replay_problems, path)
     except StoreCorrupt as err:
         what = "is not an SQLite database" if err.reason == "not_sqlite" else \
             f"cannot be read as a database ({err.params.get('detail') or err.reason})"
@@ -881,14 +1011,15 @@ async def check_main(db_path: str | os.PathLike[str], *, quick: bool = False) ->
               "with an empty one.", file=sys.stderr)
         return 1
     except StoreError as err:
-        print(f"check failed: {path} cannot be read ({described(err)}).", file=sys.stderr)
+        print(f"check failed: {described(err)}" if isinstance(err, ForeignDatabase) else
+              f"check failed: {path} cannot be read ({described(err)}).", file=sys.stderr)
         return 2
     if problems:
-        print(f"The game database is damaged: PRAGMA {pragma} of {path} found {len(problems)} problem(s):",
-              file=sys.stderr)
+        print(f"The game database is damaged: {path} has {len(problems)} problem(s):", file=sys.stderr)
         print_problems(problems)
         print("Stop the bot, keep a copy of the file, and restore a backup (python -m bot backup makes one).",
               file=sys.stderr)
         return 1
-    print(f"ok: PRAGMA {pragma} of {path} found no problem")
+    games = "" if quick else f"; every game ({replayed}) replays from its log to its latest snapshot and ply"
+    print(f"ok: PRAGMA {pragma} of {path} found no problem{games}")
     return 0

@@ -29,7 +29,7 @@ from .postgres import (
     result_from_sqlite,
     schema_version,
 )
-from .rows import print_problems
+from .rows import print_problems, stored_json
 from .sqlite import SqliteStore
 
 # The columns copied as they are, per table (results go through the results mapping in postgres.py).
@@ -218,14 +218,9 @@ async def migrate_main(source: str | Path, target: str) -> int:
 async def check_postgres(target: str, *, quick: bool = False) -> tuple[dict[str, int], list[str]]:
     """Check a PostgreSQL database as the bot will read it, reading only (a read-only transaction, no
     migration): the schema version is this bot's, every table reads to its end (``quick``: its first row),
-    and (unless ``quick``) every active game's log runs 1…ply without a gap, resumes from its latest snapshot
-    plus the actions after it (as the bot loads it) to its row's ply, and that state equals a full replay of
-    the log from the seed (a snapshot that disagrees with the log is found). Returns (what was read, problems)."""
-    from engine.core import Action, GameRecord
-
-    from ..games import rules_for
-    from ..resume import resume
-    from ..sessions import SNAPSHOT_EVERY
+    and (unless ``quick``) every game's log replays from the seed to its ply and its latest snapshot is the
+    state the log gives there (replay_check.py, as on SQLite). Returns (what was read, problems)."""
+    from .replay_check import StoredGame, game_problem
 
     problems: list[str] = []
     counts: dict[str, int] = {}
@@ -248,37 +243,19 @@ async def check_postgres(target: str, *, quick: bool = False) -> tuple[dict[str,
                     problems.append(f"table {table} cannot be read: {type(exc).__name__}: {exc}")
             if quick or problems:
                 return counts, problems
-            games = await conn.fetch("SELECT id, kind, options, seed, ply FROM games WHERE status = 'active'"
-                                     " ORDER BY id")
-            counts["active games replayed"] = len(games)
+            games = await conn.fetch("SELECT id, kind, options, seed, ply FROM games ORDER BY id")
+            counts["games replayed"] = len(games)
             for game in games:
-                game_id, ply = game["id"], game["ply"]
-                rows = await conn.fetch("SELECT ply, action FROM actions WHERE game_id = $1 AND NOT undone"
-                                        " ORDER BY ply", game_id)
-                if [r["ply"] for r in rows] != list(range(1, ply + 1)):
-                    problems.append(f"game {game_id}: its live actions are not plies 1…{ply}")
-                    continue
-                actions = [Action.from_json(json.loads(r["action"])) for r in rows]
-                snap = await conn.fetchrow("SELECT ply, state FROM snapshots WHERE game_id = $1 AND ply <= $2"
-                                           " ORDER BY ply DESC LIMIT 1", game_id, max(ply - 1, 0))
-                snapshot = (snap["ply"], json.loads(snap["state"])) if snap else None
-                rules, options = rules_for(game["kind"]), json.loads(game["options"])
-                seed = game["seed"] & ((1 << 64) - 1)  # stored signed (BIGINT)
-                try:
-                    full = GameRecord.replay(rules, options, seed, actions)
-                except Exception as exc:  # noqa: BLE001 - a log the rules refuse is what the check reports
-                    problems.append(f"game {game_id}: its log does not replay ({type(exc).__name__}: {exc})")
-                    continue
-                try:
-                    resumed = resume(rules, options, seed, snapshot,
-                                     actions[snapshot[0]:] if snapshot else actions, snapshot_every=SNAPSHOT_EVERY)
-                except Exception as exc:  # noqa: BLE001
-                    problems.append(f"game {game_id}: it does not resume from its snapshot at ply "
-                                    f"{snapshot[0] if snapshot else 0} ({type(exc).__name__}: {exc})")
-                    continue
-                if resumed.ply != ply or resumed.state.to_json() != full.state.to_json():
-                    problems.append(f"game {game_id}: its snapshot at ply {snapshot[0] if snapshot else 0} and "
-                                    "the actions after it give another state than the whole log")
+                actions = await conn.fetch("SELECT ply, action FROM actions WHERE game_id = $1 AND NOT undone"
+                                           " ORDER BY ply", game["id"])
+                snapshot = await conn.fetchrow("SELECT ply, state FROM snapshots WHERE game_id = $1 AND ply <= $2"
+                                               " ORDER BY ply DESC LIMIT 1", game["id"], game["ply"])
+                found = game_problem(StoredGame(
+                    game["id"], game["kind"], stored_json(game["options"]) or {}, game["seed"] & ((1 << 64) - 1),
+                    game["ply"], [(r["ply"], r["action"]) for r in actions],
+                    (snapshot["ply"], snapshot["state"]) if snapshot else None))
+                if found is not None:
+                    problems.append(found)
     finally:
         await conn.close()
     return counts, problems

@@ -25,7 +25,8 @@ HEADINGS = {
             "Memory per active game", "Startup: bot created to ready"],
     "path": ["machine:", "One command at 1 channel, step by step", "the stand-in has the answer", "durable step",
              "The no-op with memory stirred between its commands"],
-    "store": ["machine:", "Store writes per second, SQLite against PostgreSQL", "SQLite", "PostgreSQL"],
+    "store": ["machine:", "Store writes per second, SQLite against PostgreSQL", "SQLite", "PostgreSQL",
+              "The WAL's checkpoint schedule", "python -m bot check: integrity check, then every game replayed"],
     "stack": ["machine:", "Issue 26's guard rails: this branch against the commit before it",
               "store, 200 writers: appends/s", "start, "],
 }

@@ -100,7 +100,7 @@ def test_the_export_has_the_documented_fields(kind: str) -> None:
                   created_at="2026-01-01", updated_at="2026-01-01")
     data = export_record(row, record)
     assert {"game", "options", "seed", "actions", "state", "result"} <= set(data)
-    assert data["game"] == kind and data["seed"] == record.seed
+    assert data["game"] == kind and data["seed"] == (record.seed if status == "finished" else None)
     assert [Action.from_json(a) for a in data["actions"]] == record.actions
     assert data["state"] == summary_json(record.state.summary())
     if status == "finished":
@@ -109,3 +109,21 @@ def test_the_export_has_the_documented_fields(kind: str) -> None:
         names = getattr(record.rules, "result_names", None)
         assert data["result"] == record.state.result().to_json(names)
         assert Result.from_json(data["result"]).to_json(names) == data["result"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_export_of_a_game_in_progress_withholds_its_seed_and_nothing_else(kind: str) -> None:
+    """Issue 37: the seed lets anyone predict the automaton's coming choices while the game is played; a finished
+    game's export keeps it (to replay the game). Every other field is the same."""
+    record = _played(kind, 3)
+    exports = {}
+    for status in ("active", "finished", "abandoned"):
+        row = GameRow(id=1, guild_id=1, channel_id=2, parent_channel_id=None, owner_id=3, kind=kind,
+                      options=record.options, seed=record.seed, status=status, ply=record.ply,
+                      created_at="2026-01-01", updated_at="2026-01-01")
+        exports[status] = export_record(row, record)
+    assert exports["active"]["seed"] is None
+    assert exports["finished"]["seed"] == exports["abandoned"]["seed"] == record.seed
+    assert list(exports["active"]) == list(exports["finished"])
+    same = ("game", "game_id", "options", "actions", "state", "created_at", "updated_at")
+    assert all(exports["active"][key] == exports["finished"][key] for key in same)

@@ -131,7 +131,7 @@ async def kill_rounds(tmp_path: Path, *, rounds: int, games_per_round: int, kill
                 players = [Player(plan(r * games_per_round + i, *place)) for i, place in enumerate(chunk)]
                 run.games += len(players)
                 for p in players:  # one after another: each game's seed, hence its script, is fixed
-                    await start(driver, p.game, run.tally, length=400)
+                    await start(driver, p.game, run.tally, length=400, db=tmp_path / "killed.sqlite3")
                 total = sum(len(p.game.script) for p in players)
                 points = kill_points(rng, total, kills_per_round)
                 run.schedule.append(points)

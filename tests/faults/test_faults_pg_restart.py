@@ -164,7 +164,7 @@ async def restart_under_load(tmp_path: Path, pg_server, dsn: str, modes: list[st
                 for k, (channel, user) in enumerate(shard_places):
                     user.locale = "ja" if k % 2 else "en-US"  # both languages on both processes
                     game = plan(shard * per_shard + k, channel, user)
-                    await start(driver, game, run.tally, length=actions)
+                    await start(driver, game, run.tally, length=actions, db=dsn)
                     players.append(Player(game, owner(shard), "ja" if k % 2 else "en",
                                           min(actions, len(game.script))))
             assert {(p.process, p.lang) for p in players} == {("A", "en"), ("A", "ja"), ("B", "en"), ("B", "ja")}

@@ -184,7 +184,7 @@ async def two_processes_with_kills(tmp_path: Path, db: str, *, per_shard: int, a
         for shard, shard_places in sorted(places.items()):
             for k, (channel, user) in enumerate(shard_places):
                 game = plan(shard * per_shard + k, channel, user)
-                await start(driver, game, run.tally, length=actions)
+                await start(driver, game, run.tally, length=actions, db=db)
                 players.append(Player(game, owner(shard), min(actions, len(game.script))))
         assert {p.process for p in players} == {"A", "B"}
         total = sum(p.limit for p in players)

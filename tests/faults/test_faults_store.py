@@ -20,6 +20,7 @@ import pytest
 from bot.app import create_bot
 from bot.config import Config
 from bot.standin import StandIn
+from bot.store.sqlite import APPLICATION_ID
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "load"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "store"))
@@ -227,8 +228,9 @@ def junk_file(path: Path) -> Path:
 
 
 def damaged_database(path: Path) -> Path:
-    """A real SQLite file (right header) whose pages were overwritten with noise."""
+    """A real SQLite file of the bot's (right header, its application id) whose pages were overwritten with noise."""
     conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     conn.execute("CREATE TABLE t (x)")
     conn.executemany("INSERT INTO t VALUES (?)", [("x" * 500,)] * 200)
     conn.commit()

@@ -9,11 +9,14 @@ ephemeral. Plain helpers (no fixtures) so the fault suites can use them too.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
+import sqlite3
 import statistics
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from bot.sessions import summary_json
@@ -189,16 +192,40 @@ def ply_of(custom_id: str) -> int:
     return int(custom_id.split(":")[2])
 
 
-async def start(driver: Driver, game: ChannelGame, tally: Tally, *, length: int) -> None:
-    """Start the channel's game, learn its seed from the export, write its script."""
+async def start(driver: Driver, game: ChannelGame, tally: Tally, *, length: int, db: str | Path | None = None) -> None:
+    """Start the channel's game, learn its options from the export and its seed from the bot's database (the
+    export withholds the seed while the game is played: ``db`` for a bot in another process), write its script."""
     name = "seasons start" if game.kind == "seasons" else "volfyrion start"
     reply = await timed(tally, driver.slash(name, dict(game.options), **game.who), "start")
     assert acknowledged(reply), f"start refused in {game.channel.name}: {reply.text}"
     game.reply = reply
     record = await export(driver, game, tally)
-    game.seed = record["seed"]
+    assert record["seed"] is None, f"{game.channel.name}: the export of a game in progress gave its seed"
+    game.seed = await stored_seed(driver, game.channel.id, db)
     game.options = record["options"]
     game.write_script(length)
+
+
+async def stored_seed(driver: Driver, channel_id: int, db: str | Path | None) -> int:
+    """The seed of the channel's game in progress: from the bot's own store when it runs in this process, else
+    read from its database (an SQLite file or a postgresql:// DSN)."""
+    sql = "SELECT seed FROM games WHERE channel_id = {} AND status = 'active'"
+    if db is None:
+        row = await driver.bot.service.active(channel_id)
+        assert row is not None
+        return row.seed
+    if str(db).startswith("postgres"):
+        import asyncpg
+
+        conn = await asyncpg.connect(str(db))
+        try:
+            seed = await conn.fetchval(sql.format("$1"), channel_id)
+        finally:
+            await conn.close()
+    else:
+        with contextlib.closing(sqlite3.connect(f"{Path(db).resolve().as_uri()}?mode=ro", uri=True)) as conn:
+            seed = conn.execute(sql.format("?"), (channel_id,)).fetchone()[0]
+    return int(seed) & ((1 << 64) - 1)  # stored signed
 
 
 def command_for(game: ChannelGame, action: Action) -> tuple[str, dict[str, Any]]:

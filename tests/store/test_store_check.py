@@ -14,7 +14,9 @@ from store_helpers import Locker, given_behind, new_game_args, play, wait_checke
 
 import bot.store.sqlite as sqlite_store
 from bot.__main__ import main as bot_main
+from bot.sessions import GameService
 from bot.store import SqliteStore, StoreCorrupt
+from engine.seasons.autoplay import play_game as seasons_game
 
 
 def index_out_of_step(path: Path) -> None:
@@ -33,9 +35,13 @@ def index_out_of_step(path: Path) -> None:
 
 
 async def filled(path: Path) -> None:
+    """A real Seasons game of 3 actions (`python -m bot check` replays every game's log with the rules)."""
     async with SqliteStore(path, background_check=False) as store:
-        game = await store.create_game(**new_game_args())
-        await play(store, game, 3)
+        service = GameService(store, seed=lambda: 12345)
+        await service.start(kind="seasons", options={"difficulty": "wizard", "dice": "table"}, guild_id=1,
+                            channel_id=100, parent_channel_id=None, owner_id=7)
+        for action in seasons_game("wizard", "table", 12345)[0][:3]:
+            await service.play(100, 7, action)
 
 
 async def test_a_sound_file_passes_the_background_check(db_path):
@@ -196,3 +202,17 @@ async def test_a_large_damaged_file_opens_and_the_background_check_finds_it(db_p
         assert info.value.key == "store.corrupt"
     finally:
         await store.close()
+
+
+async def test_closing_while_the_store_opens_stops_the_check_that_opening_starts(db_path):
+    """A SIGTERM while the bot starts closes the store while it opens (tests/faults/test_faults_deploy.py's
+    SIGTERM while connecting): the background check the open starts at its end must not outlive the close, or its
+    connection's thread meets a closed event loop."""
+    await filled(db_path)
+    store = SqliteStore(db_path)
+    opening = asyncio.ensure_future(store.open())
+    await asyncio.sleep(0)  # the open under way (a step of the loop, not a time)
+    await store.close()
+    await opening
+    assert store._checking is None and store._checker is None
+    assert store._reader is None and store._writer is None

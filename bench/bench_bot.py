@@ -51,7 +51,6 @@ from bot import collector
 from bot.app import create_bot
 from bot.config import Config
 from bot.sessions import SNAPSHOT_EVERY, GameService
-from bot.standin import StandIn, World
 from bot.standin.driver import Driver, NoReply
 from bot.standin.world import Channel, User
 from bot.store import SqliteStore
@@ -59,6 +58,7 @@ from engine.core import Action
 from engine.seasons.autoplay import play_game as seasons_game
 from engine.volfyirion.autoplay import play_game as volfyirion_game
 from tests.support.seasons_typed import seasons_command
+from tests.support.standin import StandIn, World
 from tests.support.typed import Command
 from tests.support.volfyirion_typed import volfyirion_command
 

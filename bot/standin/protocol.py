@@ -12,6 +12,7 @@ from .world import Channel, Snowflakes, User, World
 API = "/api/v10"
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+IS_COMPONENTS_V2 = 1 << 15
 DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024  # Discord's limit for a server without boosts
 
 # Interaction types and callback types (Discord's numbers).

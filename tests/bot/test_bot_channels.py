@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from play import pictured
 
-from bot.standin import DriverError, StandIn, World
 from bot.standin.permissions import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES
 from bot.store import SqliteStore
 from conftest import _install_conformance, running_bot
+from tests.support.standin import DriverError, StandIn, World
 
 
 def forum_world(*, media: bool = False) -> World:

@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 from play import button, export
 
-from bot.standin import StandIn
 from bot.standin.driver import NoReply
 from conftest import _install_conformance, running_bot
+from tests.support.standin import StandIn
 
 
 async def until(condition: Callable[[], object], limit: float = 20.0) -> None:

@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 from bench.echo import EchoBot
-from bot.standin import StandIn
 from tests.openapi import check_command_payload, load_spec, openapi_validator
+from tests.support.standin import StandIn
 
 
 @pytest.fixture

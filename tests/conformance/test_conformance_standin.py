@@ -8,9 +8,9 @@ import copy
 
 import pytest
 
-from bot.standin import World
 from tests.openapi import load_spec
 from tests.support.conformance import event_validator, response_validator
+from tests.support.standin import World
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,7 @@ import pytest
 from bot import pictures
 from bot.app import create_bot
 from bot.config import Config
-from bot.standin import StandIn
+from tests.support.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load_helpers import PATIENT, crowded_world  # noqa: E402

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.standin import DriverError
+from tests.support.standin import DriverError
 
 
 async def test_message_with_locale_and_ephemeral(driver):

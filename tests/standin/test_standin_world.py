@@ -12,9 +12,8 @@ import pytest
 from test_standin_enforcement import callback_path, live_interaction, post
 
 from bench.echo import EchoBot
-from bot.standin import StandIn, World
 from bot.standin import permissions as p
-from bot.standin.server import APPLICATION_COMMAND, MODAL_SUBMIT
+from tests.support.standin import APPLICATION_COMMAND, MODAL_SUBMIT, StandIn, World
 
 # -- the permission algorithm ----------------------------------------------------------------------------------
 

@@ -126,9 +126,6 @@ class Controller:
             if not self._answering:
                 self._quiet.set()
 
-    def in_flight(self) -> int:
-        return self._answering
-
     async def drain(self, timeout: float = 6.0) -> None:
         """Wait (a while) for the changes under way to commit and be answered, before the bot closes."""
         with contextlib.suppress(TimeoutError):

@@ -20,7 +20,6 @@ renames) comes from its plugin in the registry (``bot/games``): this module name
 from __future__ import annotations
 
 import json
-import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -116,12 +115,6 @@ def _sign(params: dict[str, Any], name: str) -> str | None:
     n = _num(params, name)
     return None if n is None else ("back" if n < 0 else None)
 
-
-
-def engine_names(key: str, template: str) -> set[str]:
-    """The engine parameters ``template`` (of ``key``) reads: its placeholders under the engine's names."""
-    inverse = {new: old for old, new in param_names(key).items()}
-    return {inverse.get(name, name) for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
 def variant_key(key: str, params: dict[str, Any], registered: _Registered) -> str:

@@ -29,7 +29,9 @@ async def until(condition: Callable[[], object], limit: float = 20.0) -> None:
 
 
 def dropped(driver, reply) -> str | None:
-    return driver.bot.controller.deliveries.was_dropped(reply.interaction_id)
+    """Why the bot dropped ``reply``'s interaction (its Deliveries' record), None if it did not."""
+    deliveries = driver.bot.controller.deliveries.dropped
+    return next((reason for iid, reason in deliveries if iid == reply.interaction_id), None)
 
 
 def refused_late(standin: StandIn, reply) -> list[int]:

@@ -266,10 +266,6 @@ class Reply:
         return [a for a in self.activities if a.kind == "followup"]
 
     @property
-    def channel_posts(self) -> list[Activity]:
-        return [a for a in self.activities if a.kind == "channel"]
-
-    @property
     def rejections(self) -> list[dict]:
         """Error bodies the stand-in answered the bot's requests for this interaction with."""
         return [a.payload for a in self.activities if a.kind == "rejected"]

@@ -32,13 +32,20 @@ from bot.standin.protocol import (
     MODAL,
     MODAL_SUBMIT,
     UPDATE_MESSAGE,
+    Activity,
 )
 
 from .server import RATE_LIMITED_ROUTES, StandIn, Violation
+
+
+def channel_posts(reply: Reply) -> list[Activity]:
+    """What the bot posted to a channel (not as the interaction's answer) while ``reply`` was collecting."""
+    return [a for a in reply.activities if a.kind == "channel"]
+
 
 __all__ = [
     "APPLICATION_COMMAND", "AUTOCOMPLETE", "AUTOCOMPLETE_RESULT", "CHANNEL_MESSAGE", "DEFERRED_MESSAGE",
     "DEFERRED_UPDATE", "EPHEMERAL", "MESSAGE_COMPONENT", "MODAL", "MODAL_SUBMIT", "RATE_LIMITED_ROUTES",
     "UPDATE_MESSAGE", "Channel", "Driver", "DriverError", "File", "Guild", "Message", "NoReply", "Reply", "StandIn",
-    "StoredMessage", "User", "Violation", "World", "pressable",
+    "StoredMessage", "User", "Violation", "World", "channel_posts", "pressable",
 ]

@@ -52,6 +52,20 @@ RATE_LIMITED_ROUTES = {
 Validator = Callable[[str, str, str, Any], list[str]]
 
 
+# Error codes Discord answers a refused request with.
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+PERMISSION_NAMES = {
+    perms.VIEW_CHANNEL: "View Channel", perms.SEND_MESSAGES: "Send Messages", perms.EMBED_LINKS: "Embed Links",
+    perms.ATTACH_FILES: "Attach Files", perms.SEND_MESSAGES_IN_THREADS: "Send Messages in Threads",
+    perms.MANAGE_GUILD: "Manage Server", perms.MANAGE_THREADS: "Manage Threads",
+}
+
+
+def permission_names(bits: int) -> str:
+    return ", ".join(name for bit, name in PERMISSION_NAMES.items() if bits & bit) or str(bits)
+
+
 def invalid_form(errors: JSON, kind: str) -> DiscordError:
     return DiscordError(400, 50035, "Invalid Form Body", errors, kind)
 
@@ -420,12 +434,12 @@ class StandIn(ConsoleStandIn):
         if channel.type in (GUILD_FORUM, GUILD_MEDIA):
             raise DiscordError(400, 50008, "Cannot send messages in a non-text channel", None, "non_text_channel")
         if channel.type == GROUP_DM:  # a bot is never in a group DM
-            raise DiscordError(403, perms.MISSING_ACCESS, "Missing Access", None, "missing_access")
+            raise DiscordError(403, MISSING_ACCESS, "Missing Access", None, "missing_access")
         if channel.is_private:
             return
         granted = self.world.permissions(self.world.bot, channel)
         if not granted & perms.VIEW_CHANNEL:
-            raise DiscordError(403, perms.MISSING_ACCESS, "Missing Access", None, "missing_access")
+            raise DiscordError(403, MISSING_ACCESS, "Missing Access", None, "missing_access")
         sending = perms.SEND_MESSAGES_IN_THREADS if channel.is_thread else perms.SEND_MESSAGES
         self._check_thread_open(channel, granted)
         self._check_granted(granted, sending, "send")
@@ -460,8 +474,8 @@ class StandIn(ConsoleStandIn):
     @staticmethod
     def _check_granted(granted: int, needed: int, what: str) -> None:
         if granted & needed != needed:
-            raise DiscordError(403, perms.MISSING_PERMISSIONS, "Missing Permissions",
-                               {"needed": perms.names(needed & ~granted), "for": what}, "missing_permissions")
+            raise DiscordError(403, MISSING_PERMISSIONS, "Missing Permissions",
+                               {"needed": permission_names(needed & ~granted), "for": what}, "missing_permissions")
 
     def _is_ephemeral(self, message_id: int | None) -> bool:
         message = self.messages.get(message_id or 0)

@@ -160,7 +160,7 @@ def _say(registered: _Registered, lang: str, key: str, params: dict[str, Any]) -
         return template
 
 
-class _Lenient(dict):
+class _Lenient(dict[str, Any]):
     """A missing placeholder shows as itself rather than failing the whole reply."""
 
     def __missing__(self, name: str) -> _Said:

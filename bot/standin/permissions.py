@@ -11,6 +11,7 @@ or Send TTS either.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 ADMINISTRATOR = 1 << 3
 MANAGE_GUILD = 1 << 5
@@ -39,7 +40,7 @@ class Role:
     permissions: int
     position: int = 0
 
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         return {"id": str(self.id), "name": self.name, "permissions": str(self.permissions),
                 "position": self.position, "color": 0, "hoist": False, "managed": False, "mentionable": False,
                 "flags": 0, "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
@@ -53,7 +54,7 @@ class Overwrite:
     allow: int = 0
     deny: int = 0
 
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         return {"id": str(self.id), "type": self.type, "allow": str(self.allow), "deny": str(self.deny)}
 
 

@@ -33,6 +33,7 @@ from .protocol import (
     DEFERRED_UPDATE,
     EPHEMERAL,
     IS_COMPONENTS_V2,
+    JSON,
     LOADING,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
@@ -56,7 +57,6 @@ from .world import (
 
 log = logging.getLogger(__name__)
 
-JSON = dict[str, Any]
 Handler = Callable[..., Awaitable[Any]]
 
 

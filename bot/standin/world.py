@@ -11,6 +11,7 @@ import itertools
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from .permissions import (
     ADD_REACTIONS,
@@ -78,7 +79,7 @@ class User:
     bot: bool = False
     role_names: list[str] = field(default_factory=list)  # more roles, by name, in every guild that has them
 
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         return {
             "id": str(self.id),
             "username": self.name,
@@ -95,7 +96,7 @@ class User:
     def permissions(self) -> int:
         return MEMBER_PERMISSIONS | (MANAGE_GUILD if self.manager else 0)
 
-    def member_payload(self, guild: Guild | None = None, permissions: int | None = None) -> dict:
+    def member_payload(self, guild: Guild | None = None, permissions: int | None = None) -> dict[str, Any]:
         return {
             "user": self.payload(),
             "nick": None,
@@ -139,7 +140,7 @@ class Channel:
     def is_private(self) -> bool:
         return self.type in (DM, GROUP_DM)
 
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         if self.is_private:
             data = {"id": str(self.id), "type": self.type, "last_message_id": None, "flags": 0,
                     "recipients": [u.payload() for u in self.recipients]}
@@ -229,7 +230,7 @@ class Guild:
         return channel_permissions(base, everyone_id=self.id, member_id=user.id, role_ids={r.id for r in roles},
                                    overwrites=holder.overwrites if holder else [], in_thread=channel.is_thread)
 
-    def payload(self, bot: User) -> dict:
+    def payload(self, bot: User) -> dict[str, Any]:
         """The GUILD_CREATE payload: text channels in `channels`, threads in `threads`."""
         return {
             "id": str(self.id),

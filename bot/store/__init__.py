@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 from .base import (
     ActionRow,
@@ -61,7 +62,7 @@ def is_postgres(target: str | os.PathLike[str]) -> bool:
     return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
 
 
-def make_store(target: str | os.PathLike[str], *, busy_timeout: float | None = None, **options) -> Store:
+def make_store(target: str | os.PathLike[str], *, busy_timeout: float | None = None, **options: Any) -> Store:
     """The store for ``target``, not opened yet: ``postgresql://…`` → PostgresStore, a path → SqliteStore.
     ``busy_timeout``: how long a write waits for a lock (SQLite's busy timeout, PostgreSQL's lock_timeout)."""
     if is_postgres(target):

@@ -32,8 +32,7 @@ answering raises it at once.
 Late and repeated delivery: `late=3.5` on `slash`/`press`/`submit` delivers an interaction created 3.5 s
 ago (its snowflake carries that time, and the stand-in's deadline counts from it, as Discord's does): the
 reply is then complete at the first thing the bot sends or has refused, without waiting for the deadline.
-`await driver.redeliver(reply)` sends the same interaction (same id and token) once more, as a gateway
-RESUME may.
+(The tests' driver, tests/support/standin, also delivers an interaction once more, as a RESUME may.)
 
 Channel posts: a message the bot posts to a channel while a reply is collecting belongs to that reply
 when it is in the interaction's channel, its parent (a game in a thread posting to the parent channel),
@@ -495,12 +494,6 @@ class Driver:
         record.id = new_id
         record.payload["id"] = str(new_id)
         self.standin.interactions[new_id] = record
-
-    async def redeliver(self, reply: Reply) -> None:
-        """Deliver `reply`'s interaction again (same id, token and creation time), as a RESUME replay may.
-        Nothing waits for an answer: the bot must not act on it (look at the store, or the bot's own count)."""
-        record = reply.record
-        await self.standin.dispatch(record, late=time.monotonic() - record.created)
 
     # -- building payloads --
 

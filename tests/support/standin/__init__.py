@@ -8,7 +8,6 @@ test imports its stand-in from one place.
 
 from bot.standin import (
     Channel,
-    Driver,
     DriverError,
     File,
     Guild,
@@ -35,7 +34,7 @@ from bot.standin.protocol import (
     Activity,
 )
 
-from .server import RATE_LIMITED_ROUTES, StandIn, Violation
+from .server import RATE_LIMITED_ROUTES, Driver, StandIn, Violation
 
 
 def channel_posts(reply: Reply) -> list[Activity]:

@@ -22,15 +22,22 @@ from typing import Any
 from aiohttp import web
 
 from bot.standin import permissions as perms
+from bot.standin.driver import Driver as ConsoleDriver
+from bot.standin.driver import Reply
 from bot.standin.protocol import (
-    ALLOWED_CALLBACKS,
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
     AUTOCOMPLETE_RESULT,
     CHANNEL_MESSAGE,
     DEFAULT_ATTACHMENT_LIMIT,
+    DEFERRED_MESSAGE,
     DEFERRED_UPDATE,
     EPHEMERAL,
+    MESSAGE_COMPONENT,
     MODAL,
     MODAL_SUBMIT,
+    PING,
+    PONG,
     UPDATE_MESSAGE,
     File,
     InteractionRecord,
@@ -40,6 +47,15 @@ from bot.standin.server import StandIn as ConsoleStandIn
 from bot.standin.world import GROUP_DM, GUILD_FORUM, GUILD_MEDIA, Channel, World
 
 from . import limits
+
+# The initial responses Discord takes for each interaction type.
+ALLOWED_CALLBACKS = {
+    PING: {PONG},
+    APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, MODAL},
+    MESSAGE_COMPONENT: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL},
+    AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
+    MODAL_SUBMIT: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE},
+}
 
 # Routes `StandIn.rate_limit` can answer 429 on (handler name -> route name).
 RATE_LIMITED_ROUTES = {
@@ -125,8 +141,20 @@ class ReplayingSession(GatewaySession):
             return len(missed)
 
 
+class Driver(ConsoleDriver):
+    """The console's driver, and what only tests do with an interaction."""
+
+    async def redeliver(self, reply: Reply) -> None:
+        """Deliver `reply`'s interaction again (same id, token and creation time), as a RESUME replay may.
+        Nothing waits for an answer: the bot must not act on it (look at the store, or the bot's own count)."""
+        record = reply.record
+        await self.standin.dispatch(record, late=time.monotonic() - record.created)
+
+
 class StandIn(ConsoleStandIn):
     """`async with StandIn() as standin:` — the server runs on 127.0.0.1 on a free port."""
+
+    driver = Driver  # what `connect` makes
 
     def __init__(
         self,

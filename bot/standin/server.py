@@ -361,21 +361,14 @@ class StandIn:
             ("GET", r"/applications/(?P<app>\d+)/guilds/(?P<guild>\d+)/commands", self._get_commands, True),
             ("PUT", r"/applications/(?P<app>\d+)/guilds/(?P<guild>\d+)/commands", self._put_commands, True),
             ("POST", r"/interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback", self._callback, False),
-            ("GET", r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<mid>@original|\d+)", self._wh_get, False),
             ("PATCH", r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<mid>@original|\d+)", self._wh_edit,
              False),
             ("DELETE", r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<mid>@original|\d+)",
              self._wh_delete, False),
             ("POST", r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)", self._wh_followup, False),
             ("POST", r"/channels/(?P<cid>\d+)/messages", self._post_channel_message, True),
-            ("GET", r"/channels/(?P<cid>\d+)/messages", self._get_channel_messages, True),
-            ("GET", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)", self._get_channel_message, True),
             ("PATCH", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)", self._edit_channel_message, True),
-            ("DELETE", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)", self._delete_channel_message, True),
-            ("POST", r"/channels/(?P<cid>\d+)/typing", self._typing, True),
             ("GET", r"/channels/(?P<cid>\d+)", self._get_channel, True),
-            ("GET", r"/guilds/(?P<guild>\d+)", self._get_guild, True),
-            ("GET", r"/guilds/(?P<guild>\d+)/channels", self._get_guild_channels, True),
         ]
         return [(method, re.compile(pattern + "$"), handler, auth) for method, pattern, handler, auth in table]
 
@@ -571,9 +564,6 @@ class StandIn:
             raise DiscordError(404, 10008, "Unknown Message", None, "unknown_message")
         return message
 
-    async def _wh_get(self, request: web.Request, app: str, token: str, mid: str) -> JSON:
-        return self._webhook_message(self._webhook_record(app, token), mid).payload
-
     async def _wh_edit(self, request: web.Request, app: str, token: str, mid: str) -> JSON:
         record = self._webhook_record(app, token)
         message = self._webhook_message(record, mid)
@@ -626,21 +616,12 @@ class StandIn:
             observer(message)
         return message.payload
 
-    async def _get_channel_messages(self, request: web.Request, cid: str) -> list[JSON]:
-        channel = self._channel(cid)
-        limit = int(request.query.get("limit", 50))
-        found = [m.payload for m in self.messages.values() if m.channel_id == channel.id]
-        return list(reversed(found))[:limit]
-
     def _channel_message(self, cid: str, mid: str) -> StoredMessage:
         channel = self._channel(cid)
         message = self.messages.get(int(mid))
         if message is None or message.channel_id != channel.id:
             raise DiscordError(404, 10008, "Unknown Message", None, "unknown_message")
         return message
-
-    async def _get_channel_message(self, request: web.Request, cid: str, mid: str) -> JSON:
-        return self._channel_message(cid, mid).payload
 
     async def _edit_channel_message(self, request: web.Request, cid: str, mid: str) -> JSON:
         message = self._channel_message(cid, mid)
@@ -649,27 +630,8 @@ class StandIn:
         self._edit(message, body, files)
         return message.payload
 
-    async def _delete_channel_message(self, request: web.Request, cid: str, mid: str) -> None:
-        del self.messages[self._channel_message(cid, mid).id]
-
-    async def _typing(self, request: web.Request, cid: str) -> None:
-        self._channel(cid)
-
     async def _get_channel(self, request: web.Request, cid: str) -> JSON:
         return self._channel(cid).payload()
-
-    async def _get_guild(self, request: web.Request, guild: str) -> JSON:
-        for g in self.world.guilds:
-            if g.id == int(guild):
-                data = g.payload(self.world.bot)
-                for key in ("channels", "threads", "members", "voice_states", "presences"):
-                    data.pop(key)
-                return data
-        raise DiscordError(404, 10004, "Unknown Guild", None, "unknown_guild")
-
-    async def _get_guild_channels(self, request: web.Request, guild: str) -> list[JSON]:
-        return [c.payload() for g in self.world.guilds if g.id == int(guild) for c in g.channels
-                if not c.is_thread]
 
     # -- messages --------------------------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -42,7 +43,7 @@ from bot.standin.protocol import (
     File,
     InteractionRecord,
 )
-from bot.standin.server import JSON, DiscordError, GatewaySession
+from bot.standin.server import JSON, DiscordError, GatewaySession, Handler
 from bot.standin.server import StandIn as ConsoleStandIn
 from bot.standin.world import GROUP_DM, GUILD_FORUM, GUILD_MEDIA, Channel, World
 
@@ -341,6 +342,20 @@ class StandIn(ConsoleStandIn):
 
     # -- REST plumbing ---------------------------------------------------------------------------------------
 
+    def _route_table(self) -> list[tuple[str, re.Pattern[str], Handler, bool]]:
+        """The console's routes, and the reads and deletes none of the bot's commands makes (a test's may)."""
+        table: list[tuple[str, str, Handler, bool]] = [
+            ("GET", r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<mid>@original|\d+)", self._wh_get, False),
+            ("GET", r"/channels/(?P<cid>\d+)/messages", self._get_channel_messages, True),
+            ("GET", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)", self._get_channel_message, True),
+            ("DELETE", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)", self._delete_channel_message, True),
+            ("POST", r"/channels/(?P<cid>\d+)/typing", self._typing, True),
+            ("GET", r"/guilds/(?P<guild>\d+)", self._get_guild, True),
+            ("GET", r"/guilds/(?P<guild>\d+)/channels", self._get_guild_channels, True),
+        ]
+        return super()._route_table() + [(method, re.compile(pattern + "$"), handler, auth)
+                                         for method, pattern, handler, auth in table]
+
     async def _rest(self, request: web.Request) -> web.Response:
         self.requests.append((request.method, request.path))
         return await super()._rest(request)
@@ -357,6 +372,39 @@ class StandIn(ConsoleStandIn):
             if len(f.data) > self.attachment_size_limit:
                 raise DiscordError(413, 40005, "Request entity too large", None, "attachment_size")
         return body, files
+
+    # -- REST: reads and deletes ------------------------------------------------------------------------------
+
+    async def _wh_get(self, request: web.Request, app: str, token: str, mid: str) -> JSON:
+        return self._webhook_message(self._webhook_record(app, token), mid).payload
+
+    async def _get_channel_messages(self, request: web.Request, cid: str) -> list[JSON]:
+        channel = self._channel(cid)
+        limit = int(request.query.get("limit", 50))
+        found = [m.payload for m in self.messages.values() if m.channel_id == channel.id]
+        return list(reversed(found))[:limit]
+
+    async def _get_channel_message(self, request: web.Request, cid: str, mid: str) -> JSON:
+        return self._channel_message(cid, mid).payload
+
+    async def _delete_channel_message(self, request: web.Request, cid: str, mid: str) -> None:
+        del self.messages[self._channel_message(cid, mid).id]
+
+    async def _typing(self, request: web.Request, cid: str) -> None:
+        self._channel(cid)
+
+    async def _get_guild(self, request: web.Request, guild: str) -> JSON:
+        for g in self.world.guilds:
+            if g.id == int(guild):
+                data = g.payload(self.world.bot)
+                for key in ("channels", "threads", "members", "voice_states", "presences"):
+                    data.pop(key)
+                return data
+        raise DiscordError(404, 10004, "Unknown Guild", None, "unknown_guild")
+
+    async def _get_guild_channels(self, request: web.Request, guild: str) -> list[JSON]:
+        return [c.payload() for g in self.world.guilds if g.id == int(guild) for c in g.channels
+                if not c.is_thread]
 
     # -- rate limits -----------------------------------------------------------------------------------------
 

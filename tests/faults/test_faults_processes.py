@@ -109,6 +109,8 @@ async def play(driver, player: Player, gates: dict[str, asyncio.Event], run: Run
         if player.pending is not None:
             await asyncio.sleep(0.01)  # the restart settles it first
             continue
+        if game.pos >= player.limit:  # the restart kept the action in flight, and it was the last one
+            break
         action = game.script[game.pos]
         player.task = asyncio.ensure_future(send(driver, game, action, by_button=rng.random() < 0.4))
         await asyncio.wait({player.task})

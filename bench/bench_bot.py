@@ -51,14 +51,15 @@ from bot import collector
 from bot.app import create_bot
 from bot.config import Config
 from bot.sessions import SNAPSHOT_EVERY, GameService
-from bot.standin import StandIn, World
 from bot.standin.driver import Driver, NoReply
 from bot.standin.world import Channel, User
 from bot.store import SqliteStore
 from engine.core import Action
 from engine.seasons.autoplay import play_game as seasons_game
 from engine.volfyirion.autoplay import play_game as volfyirion_game
+from tests.support.pictures import all_prepared
 from tests.support.seasons_typed import seasons_command
+from tests.support.standin import StandIn, World
 from tests.support.typed import Command
 from tests.support.volfyirion_typed import volfyirion_command
 
@@ -275,7 +276,7 @@ async def pictures_out(client: Any, *, prepared: bool = False) -> None:
     if pictures is not None:
         await pictures.idle()
         if prepared:
-            await pictures.all_prepared()
+            await all_prepared()
 
 
 def group_commits(client: Any) -> tuple[int, int]:

@@ -38,8 +38,8 @@ import bot.store.group_commit
 from bench.bench_bot import Table, client_for, crowded_world, pictures_out, seasons_stream, volfyirion_stream
 from bench.common import print_machine, print_table
 from bot import collector
-from bot.standin import StandIn
 from bot.standin.driver import Reply
+from tests.support.standin import StandIn
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -83,7 +84,7 @@ def payload(interaction: discord.Interaction) -> dict[str, Any]:
     return cast(dict[str, Any], interaction.data or {})
 
 
-def leaf_options(data: dict | None) -> list:
+def leaf_options(data: dict[str, Any] | None) -> list[dict[str, Any]]:
     """A slash command's own options, below its group and subcommand."""
     options = (data or {}).get("options") or []
     while options and isinstance(options[0], dict) and options[0].get("type") in (1, 2):
@@ -94,7 +95,7 @@ def leaf_options(data: dict | None) -> list:
 _VALUE_TYPES = {3: (str,), 4: (int,), 5: (bool,), 10: (int, float)}
 
 
-def _well_typed(option: dict, declared: int) -> bool:
+def _well_typed(option: dict[str, Any], declared: int) -> bool:
     """The option claims the declared type and, for plain values, carries one of that type."""
     if option.get("type") != declared:
         return False
@@ -112,7 +113,7 @@ class SoloBot(commands.AutoShardedBot):
     Discord's recommendation (GET /gateway/bot). Commands are offered in servers only (`contexts` [0],
     guild install): DMs and group DMs are refused by `channels.gate` all the same."""
 
-    def __init__(self, config: Config, *, seed=None) -> None:  # noqa: ANN001 - a () -> int for tests
+    def __init__(self, config: Config, *, seed: Callable[[], int] | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
@@ -121,7 +122,7 @@ class SoloBot(commands.AutoShardedBot):
                          shard_ids=list(config.shards.ids) if config.shards.ids is not None else None,  # type: ignore[arg-type]
                          allowed_contexts=app_commands.AppCommandContext(guild=True),
                          allowed_installs=app_commands.AppInstallationType(guild=True))
-        self._gate_tasks: set[asyncio.Task] = set()
+        self._gate_tasks: set[asyncio.Task[None]] = set()
         self.handled = Handled()  # ``await bot.handled(interaction_id)``: the bot is done with it (bot.handled)
         self._identify_concurrency: int | None = None
         self._identified: dict[int, float] = {}  # identify bucket -> when its last shard identified
@@ -142,7 +143,7 @@ class SoloBot(commands.AutoShardedBot):
         an exception there ends the connection: log it and stay online instead. A DM or an archived thread is
         refused before discord.py parses it (``channels.gate``)."""
         def guard(parse: Parser) -> Parser:
-            def guarded(data: dict) -> None:
+            def guarded(data: dict[str, Any]) -> None:
                 try:
                     refusal = gate(data)
                     if refusal is not None:  # a DM, an archived or locked thread: answered, nothing applied
@@ -172,7 +173,7 @@ class SoloBot(commands.AutoShardedBot):
             await asyncio.sleep(max(0.0, last + IDENTIFY_INTERVAL - time.monotonic()))
         self._identified[bucket] = time.monotonic()
 
-    def _refuse_raw(self, data: dict, key: str) -> None:
+    def _refuse_raw(self, data: dict[str, Any], key: str) -> None:
         interaction = discord.Interaction(data=cast(Any, data), state=self._connection)
         task = asyncio.get_running_loop().create_task(self._answer_refusal(interaction, key))
         self._gate_tasks.add(task)
@@ -301,6 +302,6 @@ def _on_message(message: discord.Message | None, custom_id: str) -> bool:
     return False
 
 
-def create_bot(config: Config, *, seed=None) -> SoloBot:  # noqa: ANN001
+def create_bot(config: Config, *, seed: Callable[[], int] | None = None) -> SoloBot:
     """The bot, configured; ``seed`` (a function returning an int) fixes new games' seeds for tests."""
     return SoloBot(config, seed=seed)

@@ -45,7 +45,7 @@ class ButtonSpec:
     row: int | None = None
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID):
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=CUSTOM_ID):
     def __init__(self, game_id: int, ply: int, op: str, arg: str | None, *, label: str = "…",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
         super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=custom_id(game_id, ply, op, arg)))
@@ -53,7 +53,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=CUSTOM_ID):
 
     @classmethod
     async def from_custom_id(  # type: ignore[override]  # one template for both kinds: a menu makes a GameSelect
-        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> GameButton | GameSelect:
         if isinstance(item, discord.ui.Select):  # one template for both: a select menu is answered the same way
             return GameSelect(int(match["game"]), int(match["ply"]), match["op"], match["arg"],
@@ -81,7 +81,7 @@ class SelectSpec:
     row: int | None = None
 
 
-class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=CUSTOM_ID):
+class GameSelect(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], template=CUSTOM_ID):
     """A select menu that survives restarts like the buttons (same ``custom_id`` form, so not registered itself:
     ``GameButton.from_custom_id`` builds it when the pressed component is a select)."""
 
@@ -95,7 +95,7 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=CUSTOM_ID):
 
     @classmethod
     async def from_custom_id(  # type: ignore[override]  # a button pressed makes a GameButton
-        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> GameButton | GameSelect:
         """As ``GameButton``'s: a reply whose view ends with a menu registers this class for the template."""
         return await GameButton.from_custom_id(interaction, item, match)

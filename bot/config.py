@@ -10,10 +10,6 @@ from urllib.parse import urlsplit
 
 DEFAULT_DB = Path("data") / "bot.sqlite3"
 
-# What the bot asks for when invited (scopes `bot applications.commands`), named as discord.Permissions names
-# them; the README's permission integer is their sum (tests/test_service_docs.py checks it).
-INVITE_PERMISSIONS = ("view_channel", "send_messages", "send_messages_in_threads", "embed_links", "attach_files")
-INVITE_SCOPES = ("bot", "applications.commands")
 
 
 class ConfigError(ValueError):

@@ -42,7 +42,7 @@ from typing import Any, TextIO
 from engine.core.text import one_edit
 
 from .config import Config
-from .standin import DriverError, NoReply, Reply, StandIn, World
+from .standin import DriverError, File, NoReply, Reply, StandIn, World
 from .standin.driver import Driver, Message, choice_names
 
 LOCALES = {"en": "en-US", "ja": "ja"}
@@ -144,7 +144,7 @@ class LineError(Exception):
 SLASHES = ("/", "／")
 
 
-def parse_command(line: str, names: list[str], option_names: Callable[[str], list[str]]) -> tuple[str, dict]:
+def parse_command(line: str, names: list[str], option_names: Callable[[str], list[str]]) -> tuple[str, dict[str, str]]:
     """`/<game> die face:2 water` → ("<game> die", {"face": "2 water"}); `names` are the known commands.
 
     The command's words are read as Discord's picker finds them: any case, full-width letters or slash
@@ -192,7 +192,7 @@ def _one_of(word: str, level: list[str], command: list[str]) -> str:
     raise LineError("console.error.unknown_command", command=typed, choices=", ".join("/" + w for w in level))
 
 
-def parse_pairs(text: str, pattern: re.Pattern, known: list[str], command: str) -> dict[str, str]:
+def parse_pairs(text: str, pattern: re.Pattern[str], known: list[str], command: str) -> dict[str, str]:
     """`name:value` (or `name=value`) pairs: a value is quoted, or runs up to the next known `name:`."""
     values: dict[str, str] = {}
     pos = 0
@@ -279,7 +279,7 @@ class Printer:
             lines.append(f"📎 {self._saved(f)} ({len(f.data)} bytes)")
         self._emit(self._mentions("\n".join(lines)) + "\n")
 
-    def _saved(self, f: Any) -> str:
+    def _saved(self, f: File) -> str:
         """The attachment written to the files folder (a later one of the same name replaces it): its path."""
         if self.files is None:
             return f.filename
@@ -303,7 +303,7 @@ class Printer:
 
         return CHANNEL_MENTION.sub(channel, USER_MENTION.sub(user, text))
 
-    def _button(self, number: int, comp: dict) -> str:
+    def _button(self, number: int, comp: dict[str, Any]) -> str:
         if comp["type"] != 2:
             options = " | ".join(_option_text(o) for o in comp.get("options") or [])
             return f"[{number}] ▾ {comp.get('placeholder') or ''} ({options})".replace("  ", " ")
@@ -314,7 +314,7 @@ class Printer:
             label += f" ({self.t('console.disabled')})"
         return f"[{number}] {label}"
 
-    def modal(self, modal: dict) -> None:
+    def modal(self, modal: dict[str, Any]) -> None:
         if self.as_json:
             self._emit({"modal": modal})
             return
@@ -339,7 +339,7 @@ class Printer:
         print(item, file=self.out, flush=True)
 
 
-def _embed_lines(embed: dict) -> list[str]:
+def _embed_lines(embed: dict[str, Any]) -> list[str]:
     lines = []
     if (embed.get("author") or {}).get("name"):
         lines.append(embed["author"]["name"])
@@ -356,7 +356,7 @@ def _embed_lines(embed: dict) -> list[str]:
     return lines
 
 
-def _file_json(f: Any) -> dict:
+def _file_json(f: Any) -> dict[str, Any]:
     if f.filename.lower().endswith(TEXT_SUFFIXES):
         try:
             return {"filename": f.filename, "text": f.data.decode("utf-8")}
@@ -372,7 +372,7 @@ class Console:
     def __init__(self, driver: Driver, printer: Printer, *, user: str, channel: Any, locale: str) -> None:
         self.driver, self.printer = driver, printer
         self.user, self.channel, self.locale = user, channel, locale
-        self.last_buttons: list[dict] = []
+        self.last_buttons: list[dict[str, Any]] = []
         self.last_message_id: int | None = None
         self.posts: list[Any] = []  # channel posts not yet printed
         driver.standin.watch_channels(self.posts.append)
@@ -444,7 +444,7 @@ class Console:
         return await self.driver.press(comp["custom_id"], message=self.last_message_id, values=chosen,
                                        user=self.user, locale=self.locale)
 
-    def _missing_choices(self, params: dict) -> str:
+    def _missing_choices(self, params: dict[str, Any]) -> str:
         """The missing options with what each may be: `difficulty:(apprentice|wizard|archmage)`, `face:…`."""
         try:
             schemas = {o["name"]: o for o in self.driver.find_command(str(params.get("command", "")).lstrip("/"))[2]}
@@ -481,10 +481,12 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
 
 def files_folder(args: argparse.Namespace) -> Path:
     """--files, else `<db>-files` beside the database; a temporary database's attachments outlive it."""
-    if args.files is not None:
-        return args.files
-    if args.db is not None:
-        return args.db.with_name(args.db.stem + "-files")
+    files: Path | None = args.files
+    db: Path | None = args.db
+    if files is not None:
+        return files
+    if db is not None:
+        return db.with_name(db.stem + "-files")
     return Path(tempfile.gettempdir()) / "solo-console-files"
 
 
@@ -610,7 +612,7 @@ def main(argv: list[str] | None = None, *, bot_factory: Callable[[Config], Any] 
         return 130
 
 
-def _option_text(option: dict) -> str:
+def _option_text(option: dict[str, Any]) -> str:
     """A select menu's option as a player reads it: its label, with the value to type when the label lacks it."""
     label, value = option.get("label") or "", str(option.get("value", ""))
     return label if value and value in label else f"{label} = {value}" if label else value

@@ -18,7 +18,7 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast
 
 import discord
 
@@ -34,7 +34,7 @@ from .pictures import PictureQueue, picture_key
 from .render.embeds import game_embed, notice_embed
 from .render.picture import drawn
 from .replies import lang, send, think
-from .sessions import REFUSALS, Played, Refusal
+from .sessions import REFUSALS, GameService, Played, Refusal
 from .store import GameRow, StoreError
 from .store.base import ChannelBusy, GameNotActive, GameNotFound, NothingToUndo, StaleVersion
 
@@ -75,6 +75,12 @@ MESSAGE_CHANNELS = (discord.TextChannel, discord.Thread, discord.VoiceChannel, d
 EXPECTED_REFUSALS = (ChannelBusy, GameNotActive, GameNotFound, NothingToUndo, StaleVersion)
 
 
+def channel_of(interaction: discord.Interaction) -> int:
+    """The channel a change is played in: every interaction that changes a game comes from one (discord.py
+    types ``channel_id`` as optional for the interactions that have none, a ping)."""
+    return cast(int, interaction.channel_id)
+
+
 class Controller:
     def __init__(self, bot: SoloBot) -> None:
         self.bot = bot
@@ -89,30 +95,30 @@ class Controller:
         self.kept = KeptForms()  # what refused forms held, for their "Edit what I typed…" button
 
     @property
-    def service(self):  # noqa: ANN201 - the bot's GameService
+    def service(self) -> GameService:
         return self.bot.service
 
     # -- the one path --------------------------------------------------------------------------------
-    async def act(self, interaction: discord.Interaction, action: Builder, *, kind: str | None = None,
+    async def act(self, interaction: discord.Interaction, action: Builder[Any], *, kind: str | None = None,
                   game_id: int | None = None, ply: int | None = None,
                   typed: tuple[str, dict[str, str]] | None = None) -> None:
         """``typed``: the form (its op and values) this action came from, so that a refusal can reopen it
         filled in."""
         notes = understood.collecting()  # cards read from a part of their name or a typo, said in the reply
         await self._change(interaction, lambda gate: self.service.play(
-            interaction.channel_id, interaction.user.id, action, kind=kind, game_id=game_id, ply=ply,
+            channel_of(interaction), interaction.user.id, action, kind=kind, game_id=game_id, ply=ply,
             before_commit=gate, interaction_id=interaction.id), notes=notes, typed=typed)
 
     async def undo(self, interaction: discord.Interaction, *, game_id: int | None = None, ply: int | None = None) -> None:
         await self._change(interaction, lambda gate: self.service.undo(
-            interaction.channel_id, interaction.user.id, game_id=game_id, ply=ply, before_commit=gate,
+            channel_of(interaction), interaction.user.id, game_id=game_id, ply=ply, before_commit=gate,
             interaction_id=interaction.id))
 
     async def start(self, interaction: discord.Interaction, kind: str, options: dict[str, Any],
                     parent_channel_id: int | None) -> None:
         """A new game takes the same path as every change: acknowledged in time, or not committed."""
         await self._change(interaction, lambda gate: self.service.start(
-            kind=kind, options=options, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            kind=kind, options=options, guild_id=interaction.guild_id, channel_id=channel_of(interaction),
             parent_channel_id=parent_channel_id, owner_id=interaction.user.id, before_commit=gate), picture=True)
 
     @contextlib.asynccontextmanager
@@ -125,9 +131,6 @@ class Controller:
             self._answering -= 1
             if not self._answering:
                 self._quiet.set()
-
-    def in_flight(self) -> int:
-        return self._answering
 
     async def drain(self, timeout: float = 6.0) -> None:
         """Wait (a while) for the changes under way to commit and be answered, before the bot closes."""
@@ -162,7 +165,7 @@ class Controller:
                     interaction.id, exc.reason)
 
     async def _change(self, interaction: discord.Interaction, make: Change, *,
-                      picture: bool | None = None, notes: list | None = None,
+                      picture: bool | None = None, notes: list[tuple[str, str, str]] | None = None,
                       typed: tuple[str, dict[str, str]] | None = None) -> None:
         """Await a change (in time for Discord's deadline), then show it, or say privately why it was refused.
 
@@ -172,7 +175,7 @@ class Controller:
             await self._change_now(interaction, make, picture=picture, notes=notes, typed=typed)
 
     async def _change_now(self, interaction: discord.Interaction, make: Change, *,
-                          picture: bool | None = None, notes: list | None = None,
+                          picture: bool | None = None, notes: list[tuple[str, str, str]] | None = None,
                           typed: tuple[str, dict[str, str]] | None = None) -> None:
         started = time.monotonic()
         gate = await self.arrive(interaction, started)
@@ -203,7 +206,7 @@ class Controller:
         await self.show(interaction, played, started=started, note=note, picture=True)
 
     @staticmethod
-    def _played_note(interaction: discord.Interaction, played: Played, notes: list | None) -> str | None:
+    def _played_note(interaction: discord.Interaction, played: Played, notes: list[tuple[str, str, str]] | None) -> str | None:
         """What the reply says it understood: cards read from a part of their name or a typo."""
         return understood.text(lang(interaction), notes or [])
 
@@ -454,13 +457,13 @@ class Controller:
         ui = self.uis[row.kind]
         name = op.removeprefix("form_")
 
-        def build(record: GameRecord) -> Action:
+        def build(record: GameRecord[Any]) -> Action:
             built = ui.form_action(name, values, record)
             return built(record) if callable(built) else built
 
         await self.act(interaction, build, game_id=game_id, ply=ply, typed=(name, values))
 
-    async def _checked_record(self, interaction: discord.Interaction, row: GameRow, ply: int) -> GameRecord:
+    async def _checked_record(self, interaction: discord.Interaction, row: GameRow, ply: int) -> GameRecord[Any]:
         """The record a press on a message of ``row`` at ``ply`` acts on; refused when the game moved on,
         ended, or is someone else's."""
         if row.status != "active":
@@ -483,7 +486,7 @@ class Controller:
             return
         try:
             row = await within_deadline(interaction, started, self.service.abandon(
-                interaction.channel_id, interaction.user.id, may_manage=may_manage, game_id=game_id,
+                channel_of(interaction), interaction.user.id, may_manage=may_manage, game_id=game_id,
                 before_commit=gate), gate=gate)
         except NotAcknowledged as exc:
             self.not_acknowledged(interaction, exc)

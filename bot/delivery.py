@@ -85,9 +85,6 @@ class Deliveries:
     def drop(self, interaction_id: int, reason: str) -> None:
         self.dropped.append((interaction_id, reason))
 
-    def was_dropped(self, interaction_id: int) -> str | None:
-        return next((reason for iid, reason in self.dropped if iid == interaction_id), None)
-
 
 async def acknowledge(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
     """Answer "thinking…" now unless the interaction is answered already; NotAcknowledged if Discord refuses."""

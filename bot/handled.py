@@ -66,11 +66,11 @@ def _snowflake(data: Any) -> int | None:
         return None
 
 
-def _when_all_done(tasks: set[asyncio.Task], waiter: asyncio.Future[None]) -> None:
+def _when_all_done(tasks: set[asyncio.Task[Any]], waiter: asyncio.Future[None]) -> None:
     """Complete ``waiter`` once every one of ``tasks`` has ended (at once when there are none)."""
     pending = set(tasks)
 
-    def ended(task: asyncio.Task | None) -> None:
+    def ended(task: asyncio.Task[Any] | None) -> None:
         pending.discard(task)
         if not pending and not waiter.done():
             waiter.set_result(None)

@@ -20,7 +20,6 @@ renames) comes from its plugin in the registry (``bot/games``): this module name
 from __future__ import annotations
 
 import json
-import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -118,12 +117,6 @@ def _sign(params: dict[str, Any], name: str) -> str | None:
 
 
 
-def engine_names(key: str, template: str) -> set[str]:
-    """The engine parameters ``template`` (of ``key``) reads: its placeholders under the engine's names."""
-    inverse = {new: old for old, new in param_names(key).items()}
-    return {inverse.get(name, name) for _, name, _, _ in string.Formatter().parse(template) if name}
-
-
 def variant_key(key: str, params: dict[str, Any], registered: _Registered) -> str:
     """``key`` or, at an edge its plain sentence gets wrong, the variant that says it right."""
     pick = registered.words.variants.get(key)
@@ -167,7 +160,7 @@ def _say(registered: _Registered, lang: str, key: str, params: dict[str, Any]) -
         return template
 
 
-class _Lenient(dict):
+class _Lenient(dict[str, Any]):
     """A missing placeholder shows as itself rather than failing the whole reply."""
 
     def __missing__(self, name: str) -> _Said:

@@ -184,13 +184,6 @@ class PictureQueue:
         if self._queue is not None:
             await self._queue.join()
 
-    async def all_prepared(self) -> None:
-        """Until every static layer is drawn: the worker draws them while idle in a bot's first moments (about
-        0.2 s of the picture thread); this draws what is left now, on the picture thread. The benches wait for
-        it so as to measure a bot that has finished starting."""
-        if not picture.is_prepared():
-            await drawn(picture.prepare)
-
     async def drain(self, timeout: float = 6.0) -> None:
         """Deliver what is queued (for a while), then stop the worker (the bot is closing)."""
         if self._queue is not None:

@@ -166,10 +166,6 @@ class GameService:
     def cached_games(self) -> int:
         return len(self._cache)
 
-    def channel_locks(self) -> int:
-        """Channel locks in memory: only those of channels with a change under way (or held by hand)."""
-        return len(self._locks)
-
     def _keep(self, row: GameRow, record: GameRecord[State]) -> None:
         game_id = row.id
         self._cache.pop(game_id, None)

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import discord
 
-from bot.config import INVITE_PERMISSIONS, INVITE_SCOPES
-
 ROOT = Path(__file__).resolve().parents[1]
+# What the bot asks for when invited (scopes `bot applications.commands`), named as discord.Permissions names
+# them; the README's permission integer is their sum.
+INVITE_PERMISSIONS = ("view_channel", "send_messages", "send_messages_in_threads", "embed_links", "attach_files")
+INVITE_SCOPES = ("bot", "applications.commands")
 
 
 def test_the_invite_permission_integer_is_the_named_permissions() -> None:

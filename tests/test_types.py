@@ -60,18 +60,20 @@ BOT_EXPECTED = {
     "own_record(played.record, SeasonsState).state": "engine.seasons.state.SeasonsState",
     "own_record(played.record, VolfState).last": "engine.core.model.Step[engine.volfyirion.state.VolfState]",
     "summary_json(...)": "dict[str, None | bool | int | float | str | list[...] | dict[str, ...]]",
+    "controller.service": "bot.sessions.GameService",  # every service call of the controller is typed
 }
 BOT_PROGRAM = """
 from engine.seasons import SeasonsState
 from engine.volfyirion.state import VolfState
 
 from bot.commands.common import own_record
+from bot.controller import Controller
 from bot.games.seasons import SeasonsGame
 from bot.games.volfyirion import VolfyirionGame
 from bot.sessions import Played, summary_json
 
 
-def held(played: Played) -> None:
+def held(played: Played, controller: Controller) -> None:
     reveal_type(SeasonsGame().rules())
     reveal_type(VolfyirionGame().rules())
     reveal_type(SeasonsGame().ui())
@@ -85,6 +87,7 @@ def held(played: Played) -> None:
     reveal_type(own_record(played.record, SeasonsState).state)
     reveal_type(own_record(played.record, VolfState).last)
     reveal_type(summary_json(played.state_summary()))
+    reveal_type(controller.service)
 """
 
 

@@ -36,7 +36,7 @@ class CardOption:
     (its id by default)."""
 
     kind: str
-    catalog: Callable[[], Catalog]
+    catalog: Callable[[], Catalog[Any]]
     miss: Callable[[str], Any] | None = None
     arg: Callable[[str], str] = str
 

@@ -81,7 +81,7 @@ async def record_to_look_at(service: GameService, channel_id: int | None, kind: 
 
 
 def card_choices(
-    lg: str, game: str, catalog: Catalog, current: str, *, keep: Callable[[Any], bool] | None = None,
+    lg: str, game: str, catalog: Catalog[Any], current: str, *, keep: Callable[[Any], bool] | None = None,
     multiple: bool = False, first: Iterable[str] = (),
 ) -> list[app_commands.Choice[str]]:
     """Autocomplete for card names in both languages. With ``multiple``, completes the last item of a
@@ -155,7 +155,7 @@ def ids_or_pick(resolve: Callable[[str | Iterable[str]], list[str]], text: str |
         raise PickError(err, choices) from None
 
 
-def ids_of(catalog: Catalog, text: str | Iterable[str], *, miss: Callable[[str], Any] | None = None) -> list[str]:
+def ids_of(catalog: Catalog[Any], text: str | Iterable[str], *, miss: Callable[[str], Any] | None = None) -> list[str]:
     """Card ids for a typed list; a miss raises ``miss(part)``'s RuleError (the game's own, with suggestions;
     by default the catalog's). A card read from part of its name or a typo is noted, and the reply says which
     card was understood."""

@@ -26,8 +26,7 @@ if TYPE_CHECKING:
     from ..commands.cards import CardOption
     from ..controller import Builder, Controller
     from ..sessions import GameService, Played
-    from ..store.base import Ranking, ResultRow
-    from ..store.rows import GameRow
+    from ..store.base import GameRow, Ranking, ResultRow
 
 Summary = TypeVar("Summary")  # what the game's state says of itself (``state.summary()``)
 # The game's own state class (what its ``Rules[S]`` steps to); a game that names only its summary reads ``State``.

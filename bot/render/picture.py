@@ -160,7 +160,7 @@ def remembered(board: str, parts: Any, render: Callable[[], bytes]) -> bytes:
         key = (board, LANG.get(), json.dumps(parts, sort_keys=True, default=repr))
     except (TypeError, ValueError):  # odd input (keys of mixed types): draw, do not remember
         return render()
-    png = PICTURES.get(key)
+    png: bytes | None = PICTURES.get(key)
     if png is None:
         png = render()
         PICTURES.put(key, png)
@@ -503,7 +503,7 @@ def engine_catalog(package: str) -> Catalog[Any] | None:  # its cards are the ga
             imported = importlib.import_module(module)
         except Exception:  # an engine mid-edit must never break a picture
             continue
-        catalog = getattr(imported, "CATALOG", None)
+        catalog: Catalog[Any] | None = getattr(imported, "CATALOG", None)
         if catalog is not None:
             return catalog
     return None

@@ -32,8 +32,7 @@ answering raises it at once.
 Late and repeated delivery: `late=3.5` on `slash`/`press`/`submit` delivers an interaction created 3.5 s
 ago (its snowflake carries that time, and the stand-in's deadline counts from it, as Discord's does): the
 reply is then complete at the first thing the bot sends or has refused, without waiting for the deadline.
-`await driver.redeliver(reply)` sends the same interaction (same id and token) once more, as a gateway
-RESUME may.
+(The tests' driver, tests/support/standin, also delivers an interaction once more, as a RESUME may.)
 
 Channel posts: a message the bot posts to a channel while a reply is collecting belongs to that reply
 when it is in the interaction's channel, its parent (a game in a thread posting to the parent channel),
@@ -62,6 +61,7 @@ from .protocol import (
     AUTOCOMPLETE_RESULT,
     CHANNEL_MESSAGE,
     EPHEMERAL,
+    JSON,
     MESSAGE_COMPONENT,
     MODAL,
     MODAL_SUBMIT,
@@ -101,12 +101,12 @@ class NoReply(TimeoutError):
         self.reply = reply
 
 
-def pressable(payload: dict) -> list[dict]:
+def pressable(payload: JSON) -> list[JSON]:
     """Buttons and select menus of a message, numbered as the console numbers them: rows top to bottom,
     each row left to right (components inside containers and sections included, accessories after)."""
-    found: list[dict] = []
+    found: list[JSON] = []
 
-    def walk(components: list[dict]) -> None:
+    def walk(components: list[JSON]) -> None:
         for comp in components:
             if comp.get("type") in PRESSABLE:
                 found.append(comp)
@@ -124,13 +124,13 @@ class Message:
 
     id: int
     channel_id: int
-    payload: dict  # content, embeds, components, flags... as the bot sent them
+    payload: JSON  # content, embeds, components, flags... as the bot sent them
     files: list[File]
     ephemeral: bool
     kind: str  # original, followup, channel
 
     @property
-    def buttons(self) -> list[dict]:
+    def buttons(self) -> list[JSON]:
         return pressable(self.payload)
 
 
@@ -233,7 +233,7 @@ class Reply:
         return self.record.response_type
 
     @property
-    def response(self) -> dict | None:
+    def response(self) -> JSON | None:
         """The `data` of the initial response as the bot sent it."""
         for activity in self.activities:
             if activity.kind == "response":
@@ -250,11 +250,11 @@ class Reply:
         return bool(original and original.payload["flags"] & EPHEMERAL)
 
     @property
-    def modal(self) -> dict | None:
+    def modal(self) -> JSON | None:
         return self.response if self.response_type == MODAL else None
 
     @property
-    def choices(self) -> list[dict] | None:
+    def choices(self) -> list[JSON] | None:
         return (self.response or {}).get("choices", []) if self.response_type == AUTOCOMPLETE_RESULT else None
 
     @property
@@ -266,11 +266,7 @@ class Reply:
         return [a for a in self.activities if a.kind == "followup"]
 
     @property
-    def channel_posts(self) -> list[Activity]:
-        return [a for a in self.activities if a.kind == "channel"]
-
-    @property
-    def rejections(self) -> list[dict]:
+    def rejections(self) -> list[JSON]:
         """Error bodies the stand-in answered the bot's requests for this interaction with."""
         return [a.payload for a in self.activities if a.kind == "rejected"]
 
@@ -295,7 +291,7 @@ class Reply:
         return [f for m in self.messages for f in m.files]
 
     @property
-    def buttons(self) -> list[dict]:
+    def buttons(self) -> list[JSON]:
         """Buttons and selects of the last message of this reply that has any."""
         for message in reversed(self.messages):
             if message.buttons:
@@ -326,9 +322,9 @@ class Driver:
         self.bot = bot
         self.timeout = timeout if timeout is not None else standin.deadline + 5.0
         self.ready_timeout = ready_timeout
-        self.schema: list[dict] = []
-        self._modals: dict[str, tuple[dict, InteractionRecord]] = {}
-        self._task: asyncio.Task | None = None
+        self.schema: list[JSON] = []
+        self._modals: dict[str, tuple[JSON, InteractionRecord]] = {}
+        self._task: asyncio.Task[None] | None = None
         self._saved: tuple[str, yarl.URL] | None = None
 
     async def __aenter__(self) -> Driver:
@@ -383,12 +379,12 @@ class Driver:
         self.schema = [await c.get_translated_payload(tree, tree.translator) | extra
                        for c, extra in self._tree_commands()]
 
-    def _tree_commands(self) -> list[tuple[Any, dict]]:
+    def _tree_commands(self) -> list[tuple[Any, JSON]]:
         """The commands of the bot's tree, global then each guild's, with the fields that say where."""
         tree = getattr(self.bot, "tree", None)
         if tree is None:
             return []
-        found: list[tuple[Any, dict]] = [(c, {}) for c in tree.get_commands()]
+        found: list[tuple[Any, JSON]] = [(c, {}) for c in tree.get_commands()]
         for guild in self.standin.world.guilds:
             found += [(c, {"guild_id": str(guild.id)}) for c in tree.get_commands(guild=discord.Object(guild.id))]
         return found
@@ -419,7 +415,7 @@ class Driver:
     async def autocomplete(self, name: str, options: dict[str, Any], *, focused: str,
                            user: User | str | None = None, channel: Channel | str | None = None,
                            locale: str | None = None, timeout: float | None = None,
-                           anywhere: bool = False) -> list[dict]:
+                           anywhere: bool = False) -> list[JSON]:
         """The choices the bot offers while `focused` is being typed (its value so far in `options`)."""
         data = self._command_data(name, options, focused=focused)
         if not anywhere:
@@ -456,11 +452,11 @@ class Driver:
                                timeout, late)
 
     @property
-    def open_modal(self) -> dict | None:
+    def open_modal(self) -> JSON | None:
         """The form the bot opened last (custom_id, title, components), if any."""
         return next(reversed(self._modals.values()))[0] if self._modals else None
 
-    async def _run(self, type_: int, data: dict, user: Any, channel: Any, locale: str | None,
+    async def _run(self, type_: int, data: JSON, user: Any, channel: Any, locale: str | None,
                    message: StoredMessage | None, settle: bool, timeout: float | None,
                    late: float = 0.0) -> Reply:
         world = self.standin.world
@@ -499,15 +495,9 @@ class Driver:
         record.payload["id"] = str(new_id)
         self.standin.interactions[new_id] = record
 
-    async def redeliver(self, reply: Reply) -> None:
-        """Deliver `reply`'s interaction again (same id, token and creation time), as a RESUME replay may.
-        Nothing waits for an answer: the bot must not act on it (look at the store, or the bot's own count)."""
-        record = reply.record
-        await self.standin.dispatch(record, late=time.monotonic() - record.created)
-
     # -- building payloads --
 
-    def find_command(self, name: str) -> tuple[dict, list[str], list[dict]]:
+    def find_command(self, name: str) -> tuple[JSON, list[str], list[JSON]]:
         """(top-level command, path of names, the leaf's option schemas) for "game status"."""
         words = name.strip().lstrip("/").split()
         top = next((c for c in self.schema if words and c["name"] == words[0] and c.get("type", 1) == 1), None)
@@ -530,7 +520,7 @@ class Driver:
         """Every runnable command's full name ("game status", "game undo", ...)."""
         names = []
 
-        def walk(prefix: list[str], node: dict) -> None:
+        def walk(prefix: list[str], node: JSON) -> None:
             subs = [o for o in node.get("options") or [] if o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)]
             if not subs:
                 names.append(" ".join(prefix))
@@ -543,9 +533,9 @@ class Driver:
         return names
 
     def _command_data(self, name: str, options: dict[str, Any], *, focused: str | None,
-                      locale: str | None = None) -> dict:
+                      locale: str | None = None) -> JSON:
         top, path, schemas = self.find_command(name)
-        resolved: dict[str, dict] = {}
+        resolved: dict[str, JSON] = {}
         typed = []
         by_name = {o["name"]: o for o in schemas}
         for key, value in options.items():
@@ -572,7 +562,7 @@ class Driver:
             data["resolved"] = resolved
         return data
 
-    def _typed(self, schema: dict, value: Any, resolved: dict[str, dict], locale: str | None = None) -> Any:
+    def _typed(self, schema: JSON, value: Any, resolved: dict[str, JSON], locale: str | None = None) -> Any:
         """The value as Discord's client sends it for this option type (a choice picked by its value or by the
         name the client shows, in any language: see ``_chosen``)."""
         kind, name = schema["type"], schema["name"]
@@ -632,7 +622,7 @@ class Driver:
                 return stored
         raise DriverError("console.error.no_button", number=custom_id)
 
-    def _modal_answers(self, modal: dict, fields: dict[str, str]) -> list[dict]:
+    def _modal_answers(self, modal: JSON, fields: dict[str, str]) -> list[JSON]:
         inputs = []  # (row type, row, text input)
         for row in modal.get("components") or []:
             if row.get("type") == 1:
@@ -663,7 +653,7 @@ class Driver:
         return components
 
 
-def choice_names(choices: list[dict], locale: str | None, sep: str | None = None) -> str:
+def choice_names(choices: list[JSON], locale: str | None, sep: str | None = None) -> str:
     """The choices as the player's client lists them: by their names in ``locale`` when the command gives
     them (見習い／魔法使い／大魔導師 in Japanese), else by the values one types (``apprentice, wizard``)."""
     names = [(c.get("name_localizations") or {}).get(locale or "") or str(c["value"]) for c in choices]
@@ -671,7 +661,7 @@ def choice_names(choices: list[dict], locale: str | None, sep: str | None = None
     return (sep or ("／" if localized else ", ")).join(names)
 
 
-def _chosen(choices: list[dict], typed: str) -> dict | None:
+def _chosen(choices: list[JSON], typed: str) -> JSON | None:
     """The choice ``typed`` names: by its value or its name in any language (``ノーマル`` as well as
     ``normal``), forgiving as card names are (``engine.core.fold``: case, width, separators); else the one
     choice whose value or name it begins (``ボットのダイス`` for 「ボットのダイス（ボットが振る）」); else the one
@@ -680,7 +670,7 @@ def _chosen(choices: list[dict], typed: str) -> dict | None:
     several."""
     want = fold(typed)
 
-    def names(choice: dict) -> set[str]:
+    def names(choice: JSON) -> set[str]:
         return {fold(str(n)) for n in (choice["value"], choice["name"],
                                         *(choice.get("name_localizations") or {}).values())}
 

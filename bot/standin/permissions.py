@@ -11,16 +11,14 @@ or Send TTS either.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-CREATE_INSTANT_INVITE = 1 << 0
 ADMINISTRATOR = 1 << 3
-MANAGE_CHANNELS = 1 << 4
 MANAGE_GUILD = 1 << 5
 ADD_REACTIONS = 1 << 6
 VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
 SEND_TTS_MESSAGES = 1 << 12
-MANAGE_MESSAGES = 1 << 13
 EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
@@ -34,16 +32,6 @@ NEEDS_SEND = EMBED_LINKS | ATTACH_FILES | MENTION_EVERYONE | SEND_TTS_MESSAGES
 
 ROLE, MEMBER = 0, 1  # overwrite types
 
-# Error codes Discord answers a refused request with.
-MISSING_ACCESS = 50001
-MISSING_PERMISSIONS = 50013
-
-NAMES = {
-    VIEW_CHANNEL: "View Channel", SEND_MESSAGES: "Send Messages", EMBED_LINKS: "Embed Links",
-    ATTACH_FILES: "Attach Files", SEND_MESSAGES_IN_THREADS: "Send Messages in Threads",
-    MANAGE_GUILD: "Manage Server", MANAGE_THREADS: "Manage Threads",
-}
-
 
 @dataclass
 class Role:
@@ -52,7 +40,7 @@ class Role:
     permissions: int
     position: int = 0
 
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         return {"id": str(self.id), "name": self.name, "permissions": str(self.permissions),
                 "position": self.position, "color": 0, "hoist": False, "managed": False, "mentionable": False,
                 "flags": 0, "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
@@ -66,7 +54,7 @@ class Overwrite:
     allow: int = 0
     deny: int = 0
 
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         return {"id": str(self.id), "type": self.type, "allow": str(self.allow), "deny": str(self.deny)}
 
 
@@ -104,7 +92,3 @@ def channel_permissions(base: int, *, everyone_id: int, member_id: int, role_ids
     if not permissions & sending:
         permissions &= ~NEEDS_SEND
     return permissions
-
-
-def names(bits: int) -> str:
-    return ", ".join(name for bit, name in NAMES.items() if bits & bit) or str(bits)

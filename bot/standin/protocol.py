@@ -9,22 +9,18 @@ from typing import Any, Protocol
 
 from .world import Channel, Snowflakes, User, World
 
+JSON = dict[str, Any]  # a payload as Discord's JSON has it
+
 API = "/api/v10"
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+IS_COMPONENTS_V2 = 1 << 15
 DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024  # Discord's limit for a server without boosts
 
 # Interaction types and callback types (Discord's numbers).
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL = 4, 5, 6, 7, 8, 9
 PONG = 1
-ALLOWED_CALLBACKS = {
-    PING: {PONG},
-    APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, MODAL},
-    MESSAGE_COMPONENT: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL},
-    AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
-    MODAL_SUBMIT: {CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE},
-}
 
 
 @dataclass
@@ -38,8 +34,8 @@ class File:
 class StoredMessage:
     """A message as Discord holds it (`payload`), what the bot sent for it (`sent`, edits merged), files."""
 
-    payload: dict
-    sent: dict
+    payload: JSON
+    sent: JSON
     files: list[File] = field(default_factory=list)
 
     @property
@@ -56,7 +52,7 @@ class Activity:
     """One thing the bot did for an interaction (or in a channel while it was open)."""
 
     kind: str  # response, edit, followup, channel, delete, rejected
-    payload: dict  # the JSON body (for a callback: the whole body with type and data)
+    payload: JSON  # the JSON body (for a callback: the whole body with type and data)
     files: list[File] = field(default_factory=list)
     message_id: int | None = None
 
@@ -68,7 +64,7 @@ class InteractionRecord:
     type: int
     channel: Channel
     user: User
-    payload: dict
+    payload: JSON
     message_id: int | None = None  # the message a component/modal interaction came from
     created: float = 0.0  # monotonic time of dispatch
     response_type: int | None = None
@@ -92,14 +88,14 @@ class Server(Protocol):
     bot_token: str
     ids: Snowflakes
     messages: dict[int, StoredMessage]
-    commands: dict[int | None, list[dict]]
+    commands: dict[int | None, list[JSON]]
     interactions: dict[int, InteractionRecord]
 
     @property
     def api_base(self) -> str: ...
     @property
     def gateway_url(self) -> str: ...
-    def new_interaction(self, type_: int, data: dict, *, user: User, channel: Channel, locale: str | None = None,
+    def new_interaction(self, type_: int, data: JSON, *, user: User, channel: Channel, locale: str | None = None,
                         message: StoredMessage | None = None, context: int | None = None) -> InteractionRecord: ...
     def watch_channels(self, observer: Callable[[StoredMessage], None]) -> Callable[[], None]: ...
     async def dispatch(self, record: InteractionRecord, *, wait: bool = True, late: float = 0.0) -> None: ...

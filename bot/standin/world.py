@@ -11,22 +11,28 @@ import itertools
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
-from .permissions import MEMBER, ROLE, Overwrite, Role, base_permissions, channel_permissions
-
-# Permission bits (https://discord.com/developers/docs/topics/permissions).
-MANAGE_GUILD = 1 << 5
-MEMBER_PERMISSIONS = (
-    (1 << 6)  # ADD_REACTIONS
-    | (1 << 10)  # VIEW_CHANNEL
-    | (1 << 11)  # SEND_MESSAGES
-    | (1 << 14)  # EMBED_LINKS
-    | (1 << 15)  # ATTACH_FILES
-    | (1 << 16)  # READ_MESSAGE_HISTORY
-    | (1 << 31)  # USE_APPLICATION_COMMANDS
-    | (1 << 38)  # SEND_MESSAGES_IN_THREADS
+from .permissions import (
+    ADD_REACTIONS,
+    ATTACH_FILES,
+    EMBED_LINKS,
+    MANAGE_GUILD,
+    MANAGE_THREADS,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    USE_APPLICATION_COMMANDS,
+    VIEW_CHANNEL,
+    Overwrite,
+    Role,
+    base_permissions,
+    channel_permissions,
 )
-BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 34)  # + MANAGE_THREADS
+
+MEMBER_PERMISSIONS = (ADD_REACTIONS | VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY
+                      | USE_APPLICATION_COMMANDS | SEND_MESSAGES_IN_THREADS)
+BOT_PERMISSIONS = MEMBER_PERMISSIONS | MANAGE_THREADS
 # In a DM, Discord grants these (no Manage Server, nothing guild-wide).
 DM_PERMISSIONS = MEMBER_PERMISSIONS
 
@@ -36,7 +42,6 @@ GROUP_DM = 3
 PUBLIC_THREAD = 11
 GUILD_FORUM = 15
 GUILD_MEDIA = 16
-THREAD_PARENTS = (GUILD_TEXT, GUILD_FORUM, GUILD_MEDIA)
 
 # Interaction contexts (the interaction's `context` field).
 CONTEXT_GUILD, CONTEXT_BOT_DM, CONTEXT_PRIVATE_CHANNEL = 0, 1, 2
@@ -74,7 +79,7 @@ class User:
     bot: bool = False
     role_names: list[str] = field(default_factory=list)  # more roles, by name, in every guild that has them
 
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         return {
             "id": str(self.id),
             "username": self.name,
@@ -91,7 +96,7 @@ class User:
     def permissions(self) -> int:
         return MEMBER_PERMISSIONS | (MANAGE_GUILD if self.manager else 0)
 
-    def member_payload(self, guild: Guild | None = None, permissions: int | None = None) -> dict:
+    def member_payload(self, guild: Guild | None = None, permissions: int | None = None) -> dict[str, Any]:
         return {
             "user": self.payload(),
             "nick": None,
@@ -135,13 +140,7 @@ class Channel:
     def is_private(self) -> bool:
         return self.type in (DM, GROUP_DM)
 
-    def deny(self, target: Role | User, bits: int, *, allow: int = 0) -> Channel:
-        """Add an overwrite denying `bits` (and allowing `allow`) to a role or a member."""
-        kind = ROLE if isinstance(target, Role) else MEMBER
-        self.overwrites.append(Overwrite(target.id, kind, allow=allow, deny=bits))
-        return self
-
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         if self.is_private:
             data = {"id": str(self.id), "type": self.type, "last_message_id": None, "flags": 0,
                     "recipients": [u.payload() for u in self.recipients]}
@@ -207,11 +206,6 @@ class Guild:
     def role(self, name: str) -> Role:
         return next(r for r in self.roles if r.name == name)
 
-    def add_role(self, name: str, permissions: int) -> Role:
-        role = Role(stable_id(f"role:{self.name}:{name}"), name, permissions, len(self.roles))
-        self.roles.append(role)
-        return role
-
     def roles_of(self, user: User) -> list[Role]:
         wanted = set(user.role_names) | ({"manager"} if user.manager else set()) | ({"automaton"} if user.bot else set())
         return [r for r in self.roles[1:] if r.name in wanted]
@@ -221,10 +215,6 @@ class Guild:
                           parent.id if parent else None, kind)
         self.channels.append(channel)
         return channel
-
-    def add_forum(self, name: str, *, media: bool = False) -> Channel:
-        """A forum (15) or media (16) channel: it holds posts (threads) and takes no messages itself."""
-        return self.add_channel(name, kind=GUILD_MEDIA if media else GUILD_FORUM)
 
     def find(self, channel_id: int) -> Channel | None:
         return next((c for c in self.channels if c.id == channel_id), None)
@@ -240,7 +230,7 @@ class Guild:
         return channel_permissions(base, everyone_id=self.id, member_id=user.id, role_ids={r.id for r in roles},
                                    overwrites=holder.overwrites if holder else [], in_thread=channel.is_thread)
 
-    def payload(self, bot: User) -> dict:
+    def payload(self, bot: User) -> dict[str, Any]:
         """The GUILD_CREATE payload: text channels in `channels`, threads in `threads`."""
         return {
             "id": str(self.id),
@@ -305,23 +295,6 @@ class World:
         return world
 
     private: list[Channel] = field(default_factory=list)  # DMs and group DMs
-
-    def dm(self, user: User | str) -> Channel:
-        """The DM channel between `user` and the bot (interactions there have context 1)."""
-        user = self.user(user)
-        for channel in self.private:
-            if channel.type == DM and channel.recipients == [user]:
-                return channel
-        channel = Channel(stable_id(f"dm:{user.name}"), f"dm-{user.name}", None, kind=DM, recipients=[user])
-        self.private.append(channel)
-        return channel
-
-    def group_dm(self, name: str, users: list[User | str]) -> Channel:
-        """A group DM of users (the bot is not in it: a user-installed app's context 2)."""
-        channel = Channel(stable_id(f"group-dm:{name}"), name, None, kind=GROUP_DM,
-                          recipients=[self.user(u) for u in users])
-        self.private.append(channel)
-        return channel
 
     def add_guild(self, name: str, *, locale: str = "en-US") -> Guild:
         guild = Guild(stable_id(f"guild:{name}"), name, locale)

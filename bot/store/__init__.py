@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from .base import (
     ActionRow,
@@ -65,7 +66,7 @@ def is_postgres(target: str | os.PathLike[str]) -> bool:
     return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
 
 
-def make_store(target: str | os.PathLike[str], *, busy_timeout: float | None = None, **options) -> Store:
+def make_store(target: str | os.PathLike[str], *, busy_timeout: float | None = None, **options: Any) -> Store:
     """The store for ``target``, not opened yet: ``postgresql://…`` → PostgresStore, a path → SqliteStore.
     ``busy_timeout``: how long a write waits for a lock (SQLite's busy timeout, PostgreSQL's lock_timeout)."""
     if is_postgres(target):

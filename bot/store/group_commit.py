@@ -76,11 +76,13 @@ class GroupCommit:
     async def transaction(self, work: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
         """``await work(db)`` inside the next group commit, answered once that COMMIT returned; raising rolls
         back what ``work`` wrote, and only that. ``work`` must not BEGIN or COMMIT."""
-        return await self._submit(work, grouped=True)
+        done: T = await self._submit(work, grouped=True)
+        return done
 
     async def call(self, work: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
         """``await work(db)`` alone on the connection, outside any group."""
-        return await self._submit(work, grouped=False)
+        done: T = await self._submit(work, grouped=False)
+        return done
 
     async def drained(self) -> None:
         """Until everything given has run (closing waits for it); no idle checkpoint is started after it."""

@@ -25,7 +25,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 import asyncpg
 
@@ -200,6 +200,9 @@ _CONNECTION_LOST = (
     asyncpg.InternalClientError,
 )
 
+if TYPE_CHECKING:
+    from asyncpg.pool import PoolConnectionProxy
+
 
 def translate(exc: BaseException) -> BaseException:
     """The store error for an asyncpg (or connection) error; the error itself when it is a bug or needs the
@@ -292,7 +295,7 @@ class PostgresStore:
             _reraise(exc)
         try:
             async with pool.acquire(timeout=self.connect_timeout) as conn:
-                await _migrate(conn)
+                await _migrate(cast(asyncpg.Connection, conn))  # a pool's proxy stands for its connection
         except BaseException as exc:
             await pool.close()
             _reraise(exc)
@@ -326,7 +329,7 @@ class PostgresStore:
 
     async def _acquire(self, pool: asyncpg.Pool) -> asyncpg.Connection:
         try:
-            return await pool.acquire(timeout=self.connect_timeout)
+            return cast(asyncpg.Connection, await pool.acquire(timeout=self.connect_timeout))
         except BaseException as exc:
             _reraise(exc)
 
@@ -418,6 +421,7 @@ class PostgresStore:
                     f" VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', 0, 0, $8, $8) RETURNING {_GAME_COLUMNS}",
                     guild_id, channel_id, parent_channel_id, owner_id, kind, options_text, signed(seed), now,
                 )
+                assert row is not None  # INSERT … RETURNING answers with the row
         except asyncpg.UniqueViolationError as exc:
             raise await self._channel_busy(channel_id) from exc
         except CommitLost:
@@ -636,7 +640,8 @@ class PostgresStore:
             found = await conn.fetchrow(f"SELECT ply, undone FROM actions WHERE {column} = $1", interaction_id)
             return None if found is None else (found, await _game(conn, game_id))
 
-        found, game = await self._ask_after_lost_commit(what, game_id, probe)
+        checked: tuple[Any, GameRow] = await self._ask_after_lost_commit(what, game_id, probe)
+        found, game = checked
         where = ply - 1 if undo else ply  # where the write left the game
         if game.ply != where or (not undo and found["undone"]):
             raise OutcomeUnknown(what)
@@ -677,7 +682,8 @@ class PostgresStore:
                     rankings: Mapping[str, Ranking] | None = None) -> JSON:
         rankings = dict(rankings or {})
 
-        async def read(conn: asyncpg.Connection) -> tuple[list, list, dict[str, ResultRow | None]]:
+        async def read(conn: asyncpg.Connection) -> tuple[list[asyncpg.Record], list[asyncpg.Record],
+                                                          dict[str, ResultRow | None]]:
             started = await conn.fetch(
                 "SELECT kind, count(*), count(*) FILTER (WHERE status = 'active') FROM games"
                 " WHERE guild_id IS NOT DISTINCT FROM $1 AND owner_id = $2 GROUP BY kind", guild_id, user_id)
@@ -785,7 +791,7 @@ async def _give_back(pool: asyncpg.Pool, conn: asyncpg.Connection) -> None:
     """Return ``conn`` to the pool. Resetting a connection the server has dropped fails: asyncpg closes it and
     connects anew on the next acquire; that failure is no failure of the work done (a write may have committed)."""
     try:
-        await pool.release(conn)
+        await pool.release(cast("PoolConnectionProxy[asyncpg.Record]", conn))
     except Exception as exc:  # asyncpg has closed it already
         log.info("a pooled connection was dropped on release (%s: %s)", type(exc).__name__, exc)
 
@@ -825,7 +831,8 @@ async def _migrate(conn: asyncpg.Connection) -> None:
 async def schema_version(conn: asyncpg.Connection) -> int:
     if not await conn.fetchval("SELECT to_regclass('solo_schema') IS NOT NULL"):
         return 0
-    return await conn.fetchval("SELECT coalesce(max(version), 0) FROM solo_schema")
+    version: int = await conn.fetchval("SELECT coalesce(max(version), 0) FROM solo_schema")
+    return version
 
 
 def probe(dsn: str, timeout: float = 3.0) -> int:
@@ -856,6 +863,7 @@ async def _user_data(conn: asyncpg.Connection, user_id: int) -> JSON:
     row = await conn.fetchrow(
         "SELECT count(*), coalesce(max(id), 0), coalesce(max(updated_at), ''), coalesce(sum(revision), 0)"
         " FROM games WHERE owner_id = $1", user_id)
+    assert row is not None  # an aggregate answers with one row
     games, newest, updated, revisions = int(row[0]), int(row[1]), row[2], int(row[3])
     mine = "SELECT id FROM games WHERE owner_id = $1"
     counts: JSON = {"games": games}

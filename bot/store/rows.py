@@ -7,7 +7,7 @@ import json
 import sqlite3
 import sys
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .base import (
     JSON,
@@ -23,10 +23,13 @@ from .base import (
     StoreError,
 )
 
+if TYPE_CHECKING:
+    import asyncpg
+
 _U64 = (1 << 64) - 1
 
 # A row read by column name: SQLite's ``sqlite3.Row`` or asyncpg's ``Record`` (neither a typing ``Mapping``).
-Columns = Mapping[str, Any] | sqlite3.Row
+Columns: TypeAlias = "Mapping[str, Any] | sqlite3.Row | asyncpg.Record"
 
 
 def signed(seed: int) -> int:

@@ -13,7 +13,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from bench.floor import DurableNoop  # noqa: E402
-from bot.standin import StandIn  # noqa: E402
+from tests.support.standin import StandIn  # noqa: E402
 
 
 async def test_each_command_is_on_disk_before_its_answer_and_answered_like_the_bot(tmp_path: Path) -> None:

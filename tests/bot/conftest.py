@@ -11,7 +11,7 @@ import pytest
 
 from bot.app import create_bot
 from bot.config import Config
-from bot.standin import StandIn
+from tests.support.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))

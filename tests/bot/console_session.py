@@ -17,7 +17,7 @@ from bot.app import create_bot
 from bot.config import Config
 from bot.console import LOCALES, Console, Printer
 from bot.render.embeds import COLOURS
-from bot.standin import StandIn, World
+from tests.support.standin import StandIn, World
 
 # A seed whose game chose dice 4 and 5 of every season (S-1.4): table-dice tests that give Dummbot "6 crystals,
 # 2 dots" or "6 crystals, 3 dots" in any season use it.

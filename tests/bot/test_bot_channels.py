@@ -7,16 +7,17 @@ from __future__ import annotations
 import pytest
 from play import pictured
 
-from bot.standin import DriverError, StandIn, World
 from bot.standin.permissions import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES
 from bot.store import SqliteStore
 from conftest import _install_conformance, running_bot
+from tests.support.standin import DriverError, StandIn, World
+from tests.support.standin.world import add_forum, deny, dm, group_dm
 
 
 def forum_world(*, media: bool = False) -> World:
     world = World.default()
     guild = world.guilds[0]
-    forum = guild.add_forum("boardgames", media=media)
+    forum = add_forum(guild, "boardgames", media=media)
     guild.add_channel("my game", parent=forum)
     archived = guild.add_channel("old game", parent=guild.channels[0])
     archived.archived = True
@@ -65,7 +66,7 @@ async def test_a_game_in_a_text_thread_still_posts_its_result_in_the_parent(driv
 async def test_result_goes_as_text_to_a_parent_without_embed_links(standin, db_path):
     table = standin.world.channel("table")
     guild = standin.world.guilds[0]
-    table.deny(guild.role("automaton"), EMBED_LINKS)
+    deny(table, guild.role("automaton"), EMBED_LINKS)
     async with running_bot(standin, db_path) as driver:
         end = await win_volfyirion(driver, channel="session")
         await end.until(lambda r: any(m.kind == "channel" for m in r.messages))
@@ -76,7 +77,7 @@ async def test_result_goes_as_text_to_a_parent_without_embed_links(standin, db_p
 
 async def test_no_result_in_a_parent_where_the_bot_may_not_send(standin, db_path):
     table = standin.world.channel("table")
-    table.deny(standin.world.guilds[0].role("automaton"), SEND_MESSAGES)
+    deny(table, standin.world.guilds[0].role("automaton"), SEND_MESSAGES)
     async with running_bot(standin, db_path) as driver:
         end = await win_volfyirion(driver, channel="session")
         await end.until(lambda r: "defeated" in r.text)  # the result card in the thread: the parent's would be next
@@ -131,7 +132,7 @@ async def test_an_interaction_from_a_dm_is_refused_and_starts_nothing(standin, d
     """Point 3: a DM (context 1) or a group DM (context 2) interaction — from a stale global command or a
     user-installed context — is refused with a localized message; no game, no shared DM leaderboard."""
     world = standin.world
-    channel = world.dm("player") if place == "dm" else world.group_dm("friends", ["player", "haruka"])
+    channel = dm(world, "player") if place == "dm" else group_dm(world, "friends", ["player", "haruka"])
     async with running_bot(standin, db_path) as driver:
         with pytest.raises(DriverError):  # Discord's client does not offer the commands there ...
             await driver.slash("volfyrion start", {"difficulty": "normal"}, channel=channel)
@@ -150,7 +151,7 @@ async def test_an_interaction_from_a_dm_is_refused_and_starts_nothing(standin, d
 async def test_without_attach_files_no_picture_and_the_text_says_so(standin, db_path):
     """Point 4: a channel that denies Attach Files gets the reply without its picture, saying why."""
     lobby = standin.world.channel("lobby")
-    lobby.deny(standin.world.guilds[0].role("automaton"), ATTACH_FILES)
+    deny(lobby, standin.world.guilds[0].role("automaton"), ATTACH_FILES)
     async with running_bot(standin, db_path) as driver:
         reply = await driver.slash("volfyrion start", {"difficulty": "normal"}, channel="lobby")
         assert not reply.ephemeral and not reply.files
@@ -167,7 +168,7 @@ async def test_without_embed_links_every_reply_is_plain_text(standin, db_path):
     """Point 4: a channel that denies Embed Links gets every reply as text: the state, the next step, the
     refusals, the result card — no embed at all."""
     lobby = standin.world.channel("lobby")
-    lobby.deny(standin.world.guilds[0].role("automaton"), EMBED_LINKS)
+    deny(lobby, standin.world.guilds[0].role("automaton"), EMBED_LINKS)
     async with running_bot(standin, db_path) as driver:
         start = await driver.slash("volfyrion start", {"difficulty": "normal"}, channel="lobby")
         refused = await driver.slash("volfyrion start", {"difficulty": "normal"}, channel="lobby")
@@ -191,7 +192,7 @@ async def test_the_stand_in_refuses_embeds_and_files_a_channel_denies(standin, d
     from discord.http import Route
 
     lobby = standin.world.channel("lobby")
-    lobby.deny(standin.world.guilds[0].role("automaton"), EMBED_LINKS)
+    deny(lobby, standin.world.guilds[0].role("automaton"), EMBED_LINKS)
     async with running_bot(standin, db_path) as driver:
         import discord
 

@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 from play import button, export
 
-from bot.standin import StandIn
 from bot.standin.driver import NoReply
 from conftest import _install_conformance, running_bot
+from tests.support.standin import StandIn
 
 
 async def until(condition: Callable[[], object], limit: float = 20.0) -> None:
@@ -29,7 +29,9 @@ async def until(condition: Callable[[], object], limit: float = 20.0) -> None:
 
 
 def dropped(driver, reply) -> str | None:
-    return driver.bot.controller.deliveries.was_dropped(reply.interaction_id)
+    """Why the bot dropped ``reply``'s interaction (its Deliveries' record), None if it did not."""
+    deliveries = driver.bot.controller.deliveries.dropped
+    return next((reason for iid, reason in deliveries if iid == reply.interaction_id), None)
 
 
 def refused_late(standin: StandIn, reply) -> list[int]:

@@ -88,7 +88,7 @@ async def test_a_late_confirmation_deletes_nothing(driver):
     await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"}, user="player")
     ask = await driver.slash("game forget", {}, user="player")
     late = await driver.press(button(ask, "forget"), message=ask.original, user="player", late=3.5)
-    await until(lambda: driver.bot.controller.deliveries.was_dropped(late.interaction_id))
+    await until(lambda: any(iid == late.interaction_id for iid, _ in driver.bot.controller.deliveries.dropped))
     driver.standin.violations[:] = [v for v in driver.standin.violations
                                     if not (v.interaction_id == late.interaction_id and v.kind == "late_response")]
     assert (await driver.bot.store.user_data(await _user_id(driver, "player")))["games"] == 1

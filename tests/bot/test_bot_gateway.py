@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.standin.server import APPLICATION_COMMAND
 from bot.store import SqliteStore
+from tests.support.standin import APPLICATION_COMMAND
 
 
 async def test_a_command_sent_while_the_shard_was_down_is_applied_once_after_resume(driver, db_path):

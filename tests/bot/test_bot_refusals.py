@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from play import button, export
 
-from bot.standin.server import MESSAGE_COMPONENT
 from conftest import running_bot
+from tests.support.standin import MESSAGE_COMPONENT
 
 
 async def _actions(driver) -> int:
@@ -153,7 +153,7 @@ async def test_a_slow_moment_defers_instead_of_missing_the_deadline(driver, stan
 
 async def test_payloads_from_a_stale_command_sync_are_refused_clearly(driver, standin):
     """Only a stale sync makes Discord send these; the answer is private and says what to do."""
-    from bot.standin.server import APPLICATION_COMMAND
+    from tests.support.standin import APPLICATION_COMMAND
 
     await driver.slash("volfyrion start", {"difficulty": "normal"})
     table = standin.world.channel("table")

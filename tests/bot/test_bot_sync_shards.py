@@ -16,9 +16,9 @@ from discord.http import Route
 from bot.__main__ import _sync, main
 from bot.app import create_bot
 from bot.config import Config, ConfigError, Shards
-from bot.standin import StandIn, World
 from bot.store import SqliteStore
 from bot.sync import SETTING
+from tests.support.standin import StandIn, World
 
 NAMES = {"seasons", "volfyrion", "game"}
 

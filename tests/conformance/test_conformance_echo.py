@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 from bench.echo import EchoBot
-from bot.standin import StandIn
 from tests.openapi import check_command_payload, load_spec, openapi_validator
+from tests.support.standin import StandIn, channel_posts
 
 
 @pytest.fixture
@@ -46,7 +46,7 @@ async def test_every_kind_of_reply(checked):
     await driver.slash("echo edit", {"text": "e"})                             # callback 5 + edit @original
     await driver.slash("echo files", {"text": "{}"})                           # multipart callback
     post = await driver.slash("echo post", {"text": "r"}, channel="session")  # channel message
-    await post.until(lambda r: r.channel_posts)
+    await post.until(lambda r: channel_posts(r))
     card = await driver.slash("echo buttons")                                  # components and embeds
     await driver.press("echo:count:0", message=card.original)                  # callback 7
     await driver.press("echo:form")                                            # callback 9 (modal)

@@ -8,9 +8,10 @@ import copy
 
 import pytest
 
-from bot.standin import World
 from tests.openapi import load_spec
 from tests.support.conformance import event_validator, response_validator
+from tests.support.standin import World
+from tests.support.standin.world import add_forum
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +27,8 @@ def events():
 def test_the_stand_ins_guild_create_conforms_and_a_broken_one_does_not(events):
     world = World.default()
     guild = world.guilds[0]
-    guild.add_forum("forum")
-    guild.add_forum("media", media=True)
+    add_forum(guild, "forum")
+    add_forum(guild, "media", media=True)
     payload = guild.payload(world.bot)
     assert events("GUILD_CREATE", payload) == []
     broken = copy.deepcopy(payload)

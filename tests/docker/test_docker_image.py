@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.standin import StandIn
+from tests.support.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "faults"))
 from bot_process import driver_for  # noqa: E402

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config, ConfigError
-from bot.standin import StandIn
+from tests.support.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bot_command import REPO  # noqa: E402

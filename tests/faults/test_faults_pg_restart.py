@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
-from bot.standin import StandIn
 from engine.core import Action
+from tests.support.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "load"))

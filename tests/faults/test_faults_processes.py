@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.standin import StandIn, World
 from engine.core import Action
+from tests.support.standin import StandIn, World
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "load"))
@@ -109,6 +109,8 @@ async def play(driver, player: Player, gates: dict[str, asyncio.Event], run: Run
         if player.pending is not None:
             await asyncio.sleep(0.01)  # the restart settles it first
             continue
+        if game.pos >= player.limit:  # the restart kept the action in flight, and it was the last one
+            break
         action = game.script[game.pos]
         player.task = asyncio.ensure_future(send(driver, game, action, by_button=rng.random() < 0.4))
         await asyncio.wait({player.task})

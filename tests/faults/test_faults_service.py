@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.standin import StandIn
+from tests.support.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bot_process import REPO, BotProcess, driver_for  # noqa: E402

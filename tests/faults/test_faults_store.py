@@ -19,8 +19,8 @@ import pytest
 
 from bot.app import create_bot
 from bot.config import Config
-from bot.standin import StandIn
 from bot.store.sqlite import APPLICATION_ID
+from tests.support.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "load"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "store"))

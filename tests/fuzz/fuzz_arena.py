@@ -23,10 +23,9 @@ from fuzz_payloads import Case, PayloadFuzzer, Pools
 from bot.app import create_bot
 from bot.commands.game import export_record
 from bot.config import Config
-from bot.standin import NoReply, StandIn, World
 from bot.standin.driver import Driver, Reply, pressable
-from bot.standin.server import AUTOCOMPLETE, AUTOCOMPLETE_RESULT, MODAL
 from bot.store import GameNotFound, StoreError
+from tests.support.standin import AUTOCOMPLETE, AUTOCOMPLETE_RESULT, MODAL, NoReply, StandIn, World
 
 OWNERS = {
     "table": ("player", "seasons start", {"difficulty": "wizard", "dice": "bot"}),

@@ -22,7 +22,7 @@ from fuzz_lines import LineFuzzer
 from fuzz_oracle import TRACEBACK, text_problems
 
 from bot.console import main
-from bot.standin.server import EPHEMERAL
+from tests.support.standin import EPHEMERAL
 
 ROOT = Path(__file__).resolve().parents[2]
 SHORT_SEED, SHORT_LINES = 20261129, 150

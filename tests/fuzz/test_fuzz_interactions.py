@@ -19,13 +19,13 @@ from fuzz_known import known_bug as known
 from fuzz_oracle import internal_error_text, text_problems
 from fuzz_payloads import message_with_button
 
-from bot.standin import NoReply
-from bot.standin.server import (
+from tests.support.standin import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
     AUTOCOMPLETE_RESULT,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
+    NoReply,
 )
 
 SHORT_SEED = 20261129

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 from bot.sessions import summary_json
-from bot.standin import World
 from bot.standin.driver import Driver, NoReply, Reply
 from bot.standin.world import Channel, User
 from engine.core import Action, GameRecord, RuleError
@@ -28,6 +27,7 @@ from engine.seasons import RULES as SEASONS
 from engine.seasons.autoplay import play_game as seasons_game
 from engine.volfyirion import RULES as VOLFYIRION
 from engine.volfyirion.autoplay import play_game as volfyirion_game
+from tests.support.standin import World
 from tests.support.typed import slash_command
 
 STALE = "The game has moved on since this message"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.app import create_bot
 from bot.config import Config
-from bot.standin import StandIn
+from tests.support.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load_helpers import acknowledged, crowded_world, game_seeds  # noqa: E402

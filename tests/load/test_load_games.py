@@ -17,9 +17,9 @@ import pytest
 
 from bot.app import create_bot
 from bot.config import Config
-from bot.standin import StandIn
 from bot.standin.driver import NoReply
 from engine.core import Action
+from tests.support.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load_helpers import (  # noqa: E402

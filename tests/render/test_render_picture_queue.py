@@ -17,6 +17,7 @@ from bot.pictures import PictureQueue
 from bot.render import picture
 from engine.seasons.summary import SeasonsSummary
 from engine.volfyirion.summary import VolfyirionSummary
+from tests.support.pictures import all_prepared
 
 
 async def test_a_picture_the_message_already_shows_is_not_uploaded_again():
@@ -213,9 +214,9 @@ async def test_prepared_draws_every_static_layer_left_on_the_picture_thread(monk
     assert not picture.is_prepared() and list(picture.prepare_steps())
     queue = PictureQueue()
     try:
-        await queue.all_prepared()
+        await all_prepared()
         assert picture.is_prepared() and not list(picture.prepare_steps())
         monkeypatch.setattr(picture, "prepare", lambda *a: pytest.fail("prepared again"))
-        await queue.all_prepared()  # nothing left: returns at once, drawing nothing
+        await all_prepared()  # nothing left: returns at once, drawing nothing
     finally:
         await queue.drain()

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import engine_names, t
+from bot.i18n import t
 from engine.seasons.autoplay import play_game
 from engine.seasons.rules import DUMMBOT_ONGOING, PLAYER_ONGOING
+from tests.support.locales import engine_names
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted((ROOT / "engine" / "seasons").glob("*.py"))

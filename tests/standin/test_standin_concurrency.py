@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from bench.echo import EchoBot
-from bot.standin import StandIn, World
+from tests.support.standin import StandIn, World
 
 
 def crowded_world(channels: int) -> World:

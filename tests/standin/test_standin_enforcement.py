@@ -10,8 +10,7 @@ import aiohttp
 import pytest
 
 from bench.echo import EchoBot
-from bot.standin import NoReply, StandIn
-from bot.standin.server import APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT
+from tests.support.standin import APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT, NoReply, StandIn
 
 
 def live_interaction(standin: StandIn, type_: int = APPLICATION_COMMAND):

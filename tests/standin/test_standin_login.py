@@ -10,7 +10,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from bench.echo import EchoBot
-from bot.standin import StandIn
+from tests.support.standin import StandIn
 
 
 async def test_login_ready_and_world(standin):

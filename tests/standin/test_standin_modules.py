@@ -30,3 +30,14 @@ def test_the_driver_and_the_server_do_not_import_each_other():
 
 def test_connect_makes_the_packages_driver():
     assert standin.StandIn.driver is standin.Driver
+
+
+def test_what_ships_imports_nothing_from_the_tests():
+    """bot/ is what the image ships and runs: the stand-in's refusals, shards, RESUME and validators live in
+    tests/support/standin, which extends the console's stand-in; never the other way round."""
+    root = PACKAGE.parent
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+            assert not any(n == "tests" or n.startswith("tests.") for n in names), path

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.standin import DriverError
+from tests.support.standin import DriverError, channel_posts
 
 
 async def test_message_with_locale_and_ephemeral(driver):
@@ -88,9 +88,9 @@ async def test_files(driver):
 async def test_post_from_a_thread_lands_in_the_parent_and_in_the_reply(driver):
     world = driver.standin.world
     reply = await driver.slash("echo post", {"text": "result"}, channel="session")
-    await reply.until(lambda r: r.channel_posts)
+    await reply.until(lambda r: channel_posts(r))
     assert reply.ephemeral
-    posts = reply.channel_posts
+    posts = channel_posts(reply)
     assert len(posts) == 1 and posts[0].payload["embeds"][0]["description"] == "result"
     assert driver.standin.messages[posts[0].message_id].channel_id == world.channel("table").id
     # A post in an unrelated channel is not attributed to the reply.

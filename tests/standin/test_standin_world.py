@@ -12,9 +12,9 @@ import pytest
 from test_standin_enforcement import callback_path, live_interaction, post
 
 from bench.echo import EchoBot
-from bot.standin import StandIn, World
 from bot.standin import permissions as p
-from bot.standin.server import APPLICATION_COMMAND, MODAL_SUBMIT
+from tests.support.standin import APPLICATION_COMMAND, MODAL_SUBMIT, StandIn, World, channel_posts
+from tests.support.standin.world import add_forum, add_role, deny, dm, group_dm
 
 # -- the permission algorithm ----------------------------------------------------------------------------------
 
@@ -29,34 +29,34 @@ def test_permissions_follow_discords_order_of_overwrites():
     table = world.channel("table")
     member = p.VIEW_CHANNEL | p.SEND_MESSAGES | p.EMBED_LINKS
     assert compute(world, "player", "table") & member == member
-    helpers = guild.add_role("helpers", 0)
+    helpers = add_role(guild, "helpers", 0)
     world.user("player").role_names.append("helpers")
-    table.deny(guild.everyone, p.EMBED_LINKS)  # @everyone: no embeds ...
-    table.deny(helpers, 0, allow=p.EMBED_LINKS)  # ... but a role allows them back ...
+    deny(table, guild.everyone, p.EMBED_LINKS)  # @everyone: no embeds ...
+    deny(table, helpers, 0, allow=p.EMBED_LINKS)  # ... but a role allows them back ...
     assert compute(world, "player", "table") & p.EMBED_LINKS
     assert not compute(world, "haruka", "table") & p.EMBED_LINKS
-    table.deny(world.user("player"), p.EMBED_LINKS)  # ... and the member's own overwrite comes last
+    deny(table, world.user("player"), p.EMBED_LINKS)  # ... and the member's own overwrite comes last
     assert not compute(world, "player", "table") & p.EMBED_LINKS
 
 
 def test_no_view_means_nothing_and_no_send_means_no_embeds_or_files():
     world = World.default()
     lobby = world.channel("lobby")
-    lobby.deny(world.guilds[0].role("automaton"), p.SEND_MESSAGES)
+    deny(lobby, world.guilds[0].role("automaton"), p.SEND_MESSAGES)
     granted = compute(world, "bot", "lobby")
     assert granted & p.VIEW_CHANNEL and not granted & (p.SEND_MESSAGES | p.EMBED_LINKS | p.ATTACH_FILES)
-    lobby.deny(world.guilds[0].everyone, p.VIEW_CHANNEL)
+    deny(lobby, world.guilds[0].everyone, p.VIEW_CHANNEL)
     assert compute(world, "bot", "lobby") == 0
 
 
 def test_administrator_and_owner_have_everything_and_threads_take_the_parents_overwrites():
     world = World.default()
     guild = world.guilds[0]
-    world.channel("table").deny(guild.role("automaton"), p.ATTACH_FILES)
+    deny(world.channel("table"), guild.role("automaton"), p.ATTACH_FILES)
     assert not compute(world, "bot", "session") & p.ATTACH_FILES  # the thread under #table
-    guild.add_role("admins", p.ADMINISTRATOR)
+    add_role(guild, "admins", p.ADMINISTRATOR)
     world.user("player").role_names.append("admins")
-    world.channel("table").deny(world.user("player"), p.VIEW_CHANNEL)
+    deny(world.channel("table"), world.user("player"), p.VIEW_CHANNEL)
     assert compute(world, "player", "table") == p.ALL
     guild.owner_id = world.user("haruka").id
     assert compute(world, "haruka", "table") == p.ALL
@@ -67,10 +67,10 @@ def test_administrator_and_owner_have_everything_and_threads_take_the_parents_ov
 async def test_channel_posts_are_refused_with_50001_and_50013(standin):
     world = standin.world
     lobby, table = world.channel("lobby"), world.channel("table")
-    lobby.deny(world.guilds[0].everyone, p.VIEW_CHANNEL)
+    deny(lobby, world.guilds[0].everyone, p.VIEW_CHANNEL)
     status, body = await post(standin, f"/channels/{lobby.id}/messages", {"content": "hi"}, bot_auth=True)
     assert (status, body["code"]) == (403, 50001)
-    table.deny(world.guilds[0].role("automaton"), p.EMBED_LINKS)
+    deny(table, world.guilds[0].role("automaton"), p.EMBED_LINKS)
     status, body = await post(standin, f"/channels/{table.id}/messages", {"content": "ok"}, bot_auth=True)
     assert status == 200
     status, body = await post(standin, f"/channels/{table.id}/messages", {"embeds": [{"title": "no"}]},
@@ -83,7 +83,7 @@ async def test_channel_posts_are_refused_with_50001_and_50013(standin):
 async def test_interactions_carry_app_permissions_and_member_permissions(standin):
     world = standin.world
     table = world.channel("table")
-    table.deny(world.guilds[0].role("automaton"), p.ATTACH_FILES)
+    deny(table, world.guilds[0].role("automaton"), p.ATTACH_FILES)
     record = standin.new_interaction(APPLICATION_COMMAND, {"name": "echo", "type": 1}, user=world.user("admin"),
                                      channel=table)
     app = int(record.payload["app_permissions"])
@@ -94,7 +94,7 @@ async def test_interactions_carry_app_permissions_and_member_permissions(standin
 
 async def test_an_interaction_reply_with_files_where_the_app_may_not_attach_is_refused(standin):
     world = standin.world
-    world.channel("table").deny(world.guilds[0].role("automaton"), p.ATTACH_FILES)
+    deny(world.channel("table"), world.guilds[0].role("automaton"), p.ATTACH_FILES)
     async with standin.connect(EchoBot()) as driver:
         reply = await driver.slash("echo files", {"text": "x"}, channel="table")
         assert reply.rejections and reply.rejections[0]["code"] == 50013
@@ -106,7 +106,7 @@ async def test_an_interaction_reply_with_files_where_the_app_may_not_attach_is_r
 async def test_forum_and_media_channels_take_no_messages_but_their_posts_do(standin):
     guild = standin.world.guilds[0]
     for media in (False, True):
-        forum = guild.add_forum(f"forum-{media}", media=media)
+        forum = add_forum(guild, f"forum-{media}", media=media)
         post_thread = guild.add_channel(f"post-{media}", parent=forum)
         assert forum.payload()["type"] == (16 if media else 15)
         status, body = await post(standin, f"/channels/{forum.id}/messages", {"content": "x"}, bot_auth=True)
@@ -131,7 +131,7 @@ async def test_archived_and_locked_threads_refuse_public_messages(standin):
     status, _ = await post(standin, callback_path(record), {"type": 4, "data": {"content": "x", "flags": 64}})
     assert status == 200  # an ephemeral answer is fine
     thread.archived, thread.locked = False, True
-    world.channel("table").deny(world.guilds[0].role("automaton"), p.MANAGE_THREADS)
+    deny(world.channel("table"), world.guilds[0].role("automaton"), p.MANAGE_THREADS)
     status, body = await post(standin, f"/channels/{thread.id}/messages", {"content": "x"}, bot_auth=True)
     assert (status, body["code"]) == (403, 160005)
     standin.violations.clear()
@@ -139,10 +139,10 @@ async def test_archived_and_locked_threads_refuse_public_messages(standin):
 
 async def test_dm_and_group_dm_interactions_have_their_context(standin):
     world = standin.world
-    dm = world.dm("player")
-    group = world.group_dm("friends", ["player", "haruka"])
+    direct = dm(world, "player")
+    group = group_dm(world, "friends", ["player", "haruka"])
     async with standin.connect(EchoBot()) as driver:
-        reply = await driver.slash("echo say", {"text": "in a dm"}, channel=dm)
+        reply = await driver.slash("echo say", {"text": "in a dm"}, channel=direct)
         assert reply.text.startswith("in a dm")
         payload = reply.record.payload
         assert payload["context"] == 1 and "member" not in payload and "guild_id" not in payload
@@ -195,7 +195,7 @@ async def test_a_rate_limited_route_answers_429_and_discord_py_retries(standin):
     async with standin.connect(EchoBot()) as driver:
         standin.rate_limit("channel_message", times=2, retry_after=0.01)
         reply = await driver.slash("echo post", {"text": "after a 429"}, channel="session")
-        assert [a.payload.get("embeds", [{}])[0].get("description") for a in reply.channel_posts] == ["after a 429"]
+        assert [a.payload.get("embeds", [{}])[0].get("description") for a in channel_posts(reply)] == ["after a 429"]
     assert len(standin.rate_limited) == 2
     with pytest.raises(ValueError, match="channel_message"):
         standin.rate_limit("everything")

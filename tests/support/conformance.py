@@ -3,29 +3,43 @@ rules the description lacks.
 
 The spec is passed in (tests/openapi.py loads it from tests/data); nothing here reads files. The stand-in runs
 these checks in the tests only (``add_validator`` and its twins): the console does not need them.
-The validator covers the OpenAPI 3.1 / JSON Schema subset Discord's description uses: `$ref`, `type`
-(including type lists with "null"), `properties`, `required`, `additionalProperties`, `items`,
-`minItems`/`maxItems`, `minLength`/`maxLength`, `minimum`/`maximum`, `enum`, `const`, `pattern`,
-`maxProperties`, `uniqueItems`, `allOf`, `anyOf`, `oneOf`. `oneOf` is checked as "at least one branch":
-Discord's description marks plain unions as oneOf (and anyOf with `x-discord-union: oneOf`) whose branches
-overlap (e.g. a null branch and a nullable object), so "exactly one" would reject valid bodies.
+The schemas are checked by `jsonschema` (draft 2020-12, OpenAPI 3.1's dialect), with two hand rules the
+description cannot say itself: `oneOf` is checked as "at least one branch" (`anyOf`) — Discord's description
+marks plain unions as oneOf (and anyOf with `x-discord-union: oneOf`) whose branches overlap (e.g. a null
+branch and a nullable object), so "exactly one" would reject valid bodies — and an `integer` is an int, never
+a float such as 1.0 (Discord's snowflakes and flags are integers on the wire).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
+
+from jsonschema import Draft202012Validator, ValidationError, validators
 
 API_PREFIX = "/api/v10"
 MAX_PROBLEMS = 20
+MESSAGE_MAX = 300  # a problem quotes its value: a 2001-character content is cut
+
+_INTEGERS = Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool))
+OpenAPIValidator = validators.extend(
+    Draft202012Validator, {"oneOf": Draft202012Validator.VALIDATORS["anyOf"]}, type_checker=_INTEGERS)
+
+# The sizes a problem states as numbers (the value itself may be long).
+_SIZES = {"maxLength": ("length {n} > maxLength {limit}", len), "minLength": ("length {n} < minLength {limit}", len),
+          "maxItems": ("{n} items > maxItems {limit}", len), "minItems": ("{n} items < minItems {limit}", len),
+          "maxProperties": ("{n} properties > maxProperties {limit}", len)}
 
 
 class SchemaValidator:
+    """Checks a value against any schema of the description; `$ref`s resolve against the whole description."""
+
     def __init__(self, spec: dict) -> None:
         self.spec = spec
-        self._patterns: dict[str, re.Pattern] = {}
+        self._root = OpenAPIValidator(spec)  # the description as the root: its `#/components/...` resolve
 
     def resolve(self, schema: dict) -> dict:
         while "$ref" in schema:
@@ -37,89 +51,44 @@ class SchemaValidator:
 
     def errors(self, schema: dict, value: Any, path: str = "$") -> list[str]:
         """Every way `value` breaks `schema` (empty when it conforms)."""
-        schema = self.resolve(schema)
-        found: list[str] = []
-        types = schema.get("type")
-        if types is not None:
-            allowed = types if isinstance(types, list) else [types]
-            if not any(_is_type(value, t) for t in allowed):
-                return [f"{path}: {_kind(value)} is not {'/'.join(allowed)}"]
-        if "const" in schema and value != schema["const"]:
-            found.append(f"{path}: {value!r} is not {schema['const']!r}")
-        if "enum" in schema and value not in schema["enum"]:
-            found.append(f"{path}: {value!r} is not one of {schema['enum']}")
-        if isinstance(value, str):
-            found += self._string(schema, value, path)
-        elif isinstance(value, int | float) and not isinstance(value, bool):
-            if "minimum" in schema and value < schema["minimum"]:
-                found.append(f"{path}: {value} < minimum {schema['minimum']}")
-            if "maximum" in schema and value > schema["maximum"]:
-                found.append(f"{path}: {value} > maximum {schema['maximum']}")
-        elif isinstance(value, list):
-            found += self._array(schema, value, path)
-        elif isinstance(value, dict):
-            found += self._object(schema, value, path)
-        for sub in schema.get("allOf", []):
-            found += self.errors(sub, value, path)
-        for key in ("anyOf", "oneOf"):
-            if key in schema:
-                branches = [(self._rank(sub, value, path, errs), errs) for sub in schema[key]
-                            for errs in [self.errors(sub, value, path)]]
-                if all(errs for _, errs in branches):
-                    best = min(branches, key=lambda b: b[0])[1]
-                    found.append(f"{path}: matches no branch of {key}; closest: {'; '.join(best[:3])}")
-        return found
+        # `evolve` keeps the root's resolver: the schema's `$ref`s resolve in the whole description.
+        return [self._say(error, path) for error in self._root.evolve(schema=schema).iter_errors(value)]
 
-    def _rank(self, schema: dict, value: Any, path: str, errs: list[str]) -> tuple:
-        """How close a failing union branch is: right type first, then right `type` tag, then fewest errors."""
-        types = self.resolve(schema).get("type")
-        allowed = types if isinstance(types, list) else [types] if types else []
-        type_ok = not allowed or any(_is_type(value, t) for t in allowed)
-        tag_bad = any(e.startswith(f"{path}.type:") for e in errs)
-        return (not type_ok, tag_bad, len(errs))
+    def _say(self, error: ValidationError, root: str) -> str:
+        where = _where(root, error.absolute_path)
+        keyword, limit = error.validator, error.validator_value
+        if keyword == "type":
+            allowed = limit if isinstance(limit, list) else [limit]
+            return f"{where}: {_kind(error.instance)} is not {'/'.join(allowed)}"
+        if keyword in ("anyOf", "oneOf"):
+            closest = self._closest(error, root)
+            return f"{where}: matches no branch of {keyword}; closest: {'; '.join(closest[:3])}"
+        if keyword == "required":  # one error per missing name, the name quoted first in its message
+            return f"{where}: missing required {error.message.removesuffix(' is a required property')}"
+        if keyword == "additionalProperties" and limit is False:
+            known = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+            extra = ", ".join(repr(name) for name in error.instance if name not in known)
+            return f"{where}: unexpected property {extra}"
+        if keyword in _SIZES:
+            template, size = _SIZES[str(keyword)]
+            return f"{where}: " + template.format(n=size(error.instance), limit=limit)
+        return f"{where}: {error.message[:MESSAGE_MAX]}"
 
-    def _string(self, schema: dict, value: str, path: str) -> list[str]:
-        found = []
-        if "maxLength" in schema and len(value) > schema["maxLength"]:
-            found.append(f"{path}: length {len(value)} > maxLength {schema['maxLength']}")
-        if "minLength" in schema and len(value) < schema["minLength"]:
-            found.append(f"{path}: length {len(value)} < minLength {schema['minLength']}")
-        if "pattern" in schema:
-            pattern = self._patterns.setdefault(schema["pattern"], re.compile(schema["pattern"]))
-            if pattern.search(value) is None:
-                found.append(f"{path}: {value!r} does not match {schema['pattern']}")
-        return found
+    def _closest(self, error: ValidationError, root: str) -> list[str]:
+        """The problems of the union branch closest to matching: right type first, then right `type` tag, then
+        fewest problems."""
+        branches: dict[Any, list[ValidationError]] = {}
+        for sub in error.context or []:
+            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+        here = list(error.absolute_path)
 
-    def _array(self, schema: dict, value: list, path: str) -> list[str]:
-        found = []
-        if "maxItems" in schema and len(value) > schema["maxItems"]:
-            found.append(f"{path}: {len(value)} items > maxItems {schema['maxItems']}")
-        if "minItems" in schema and len(value) < schema["minItems"]:
-            found.append(f"{path}: {len(value)} items < minItems {schema['minItems']}")
-        if schema.get("uniqueItems") and len({repr(v) for v in value}) < len(value):
-            found.append(f"{path}: items are not unique")
-        if "items" in schema:
-            for i, item in enumerate(value):
-                found += self.errors(schema["items"], item, f"{path}[{i}]")
-        return found
+        def rank(errors: list[ValidationError]) -> tuple[bool, bool, int]:
+            type_bad = any(e.validator == "type" and list(e.absolute_path) == here for e in errors)
+            tag_bad = any(list(e.absolute_path) == [*here, "type"] for e in errors)
+            return (type_bad, tag_bad, len(errors))
 
-    def _object(self, schema: dict, value: dict, path: str) -> list[str]:
-        found = []
-        properties = schema.get("properties", {})
-        for name in schema.get("required", []):
-            if name not in value:
-                found.append(f"{path}: missing required {name!r}")
-        if "maxProperties" in schema and len(value) > schema["maxProperties"]:
-            found.append(f"{path}: {len(value)} properties > maxProperties {schema['maxProperties']}")
-        extra = schema.get("additionalProperties", True)
-        for name, item in value.items():
-            if name in properties:
-                found += self.errors(properties[name], item, f"{path}.{name}")
-            elif extra is False:
-                found.append(f"{path}: unexpected property {name!r}")
-            elif isinstance(extra, dict):
-                found += self.errors(extra, item, f"{path}.{name}")
-        return found
+        best = min(branches.values(), key=rank, default=[])
+        return [self._say(e, root) for e in best]
 
     # -- requests --
 
@@ -147,22 +116,9 @@ class SchemaValidator:
         return self.errors(schema, body)[:MAX_PROBLEMS]
 
 
-def _is_type(value: Any, name: str) -> bool:
-    if name == "null":
-        return value is None
-    if name == "boolean":
-        return isinstance(value, bool)
-    if name == "integer":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if name == "number":
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    if name == "string":
-        return isinstance(value, str)
-    if name == "array":
-        return isinstance(value, list)
-    if name == "object":
-        return isinstance(value, dict)
-    return True
+def _where(root: str, path: Iterable[Any]) -> str:
+    """``$.data.embeds[0].title`` for the path of keys and indexes ``path`` under ``root``."""
+    return root + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
 
 
 def _kind(value: Any) -> str:

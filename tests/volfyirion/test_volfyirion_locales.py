@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import engine_names, t
+from bot.i18n import t
 from engine.core import Rng, RuleError
 from engine.volfyirion import RULES
 from engine.volfyirion.autoplay import play_game, random_action
+from tests.support.locales import engine_names
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = re.compile(r"[\"'](volfyirion\.[a-z_][a-z0-9_.]*)[\"']")

@@ -155,8 +155,8 @@ async def test_undo_says_what_to_put_back_seasons_season_change_both_languages(t
                ["Put the 4 cards you drew from Dummbot's hand back into it.",
                 "Move the season token back to year 1, month 2 (winter).",
                 "Dummbot's crystals go back to 0: move its sorcerer token on the crystal board there."]),
-        "ja": (["ダムボットの手札に戻した女預言者ナリア（#12）、イシュターの天秤（#5）（2枚）をもう一度取り出し、引いたカードに"
-                "戻してください。",
+        "ja": (["女預言者ナリア（#12）、イシュターの天秤（#5）の2枚はダムボットの手札に戻してあります。もう一度取り出し、"
+                "引いたカードに戻してください。",
                 "捨て札の力の薬（#23）を取り、ダムボットの手札から引いたカードに戻してください。",
                 "ダムボットの場のアルゴスの悪魔（#38）を取り、ダムボットの手札から引いたカードに戻してください。",
                 "ダムボットの手札をシャッフルし直したり、引き直したりしないでください。",

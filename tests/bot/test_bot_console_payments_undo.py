@@ -79,7 +79,7 @@ async def test_s4_1_s9_4_past_year_3_dummbots_energy_converts_at_winters_rate(tm
         assert "this is the last round" in text_of(items)
         items = await session.type('/seasons die face:"2 water, 3 crystals, 1 dot"')
         said = text_of(items)
-        assert ("Dummbot converts 2 water into 2 crystals at winter's rate of 1 each. Move its sorcerer token on the "
+        assert ("Dummbot converts 2 water into 2 crystals at winter's rate of 1 each. Move Dummbot's sorcerer token on the "
                 "crystal board up to 2.") in said
         assert "Enter your final score" in said
 
@@ -97,7 +97,7 @@ async def test_s8_7_kairn_against_dummbots_fairies_applies_both_in_one_report(tm
     then the Fairies take the activation's crystal (1) and Dummbot gains 1 more (2)."""
     for lang, kairn, said_kairn, said_fairies in (
             ("en", "Kairn the Destroyer: Dummbot loses 4 crystals", "is an activation: Dummbot's Thieving Fairies (#41)",
-             "Thieving Fairies (#41): Dummbot gains 1 more crystal. Move its sorcerer token on the crystal board up to 2."),
+             "Thieving Fairies (#41): Dummbot gains 1 more crystal. Move Dummbot's sorcerer token on the crystal board up to 2."),
             ("ja", "破壊者ケアン: ダムボットはクリスタルを4個失う", "の起動もカードの起動です。ダムボットの泥棒フェアリー（#41）",
              "泥棒フェアリー（#41）: ダムボットはさらにクリスタルを1個得ます。クリスタルボードのダムボットのソーサラートークンを"
              "2のマスへ進めてください。")):
@@ -154,7 +154,7 @@ async def test_undo_says_what_to_put_back_seasons_season_change_both_languages(t
                 "Tell me the same 4 cards again with `/seasons reveal`"],
                ["Put the 4 cards you drew from Dummbot's hand back into it.",
                 "Move the season token back to year 1, month 2 (winter).",
-                "Dummbot's crystals go back to 0: move its sorcerer token on the crystal board there."]),
+                "Dummbot's crystals go back to 0: move Dummbot's sorcerer token on the crystal board back to 0."]),
         "ja": (["女預言者ナリア（#12）、イシュターの天秤（#5）の2枚はダムボットの手札に戻してあります。もう一度取り出し、"
                 "引いたカードに戻してください。",
                 "捨て札の力の薬（#23）を取り、ダムボットの手札から引いたカードに戻してください。",

@@ -15,7 +15,7 @@ ISSUE = ["/seasons start difficulty:wizard dice:table", '/seasons die face:"draw
          "/seasons played card:39", '/seasons die face:"draw, 1 dot"', "/seasons reveal cards:39",
          "/seasons effect kind:summon"]
 
-TOKEN = {"en": "Move its sorcerer token on the crystal board {way} to {n}.",
+TOKEN = {"en": "Move Dummbot's sorcerer token on the crystal board {way} to {n}.",
          "ja": "クリスタルボードのダムボットのソーサラートークンを{n}のマスへ{way}てください。"}
 UP, DOWN = {"en": "up", "ja": "進め"}, {"en": "down", "ja": "戻し"}
 

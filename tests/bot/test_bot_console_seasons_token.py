@@ -106,3 +106,18 @@ async def test_s5_2_the_tie_line_counts_one_chance_per_tied_card(tmp_path, lang)
         ties = [line for line in said.split("\n") if {"en": "Tie for", "ja": "同点です"}[lang] in line]
         assert len(ties) == 2 and not any({"en": "in play", "ja": "場のカード"}[lang] in line for line in ties)
         assert {"en": "(6)", "ja": "（6点）"}[lang] in said
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_s1_2_a_transmutation_energy_and_the_players_figrim_name_the_tokens_square(tmp_path, lang):
+    """Seed 1's winter dice: 1 air with a transmutation circle (×4: 4), then 2 water at winter's 1 and 3 crystals
+    (6, 9) into spring; after Dummbot's summon the player's Figrim takes 1 (8)."""
+    faces = {"en": ('"1 air, star, transmute, 2 dots"', '"2 water, 3 crystals, 3 dots"'),
+             "ja": ("大気1、星、変転、ドット2", "水2、クリスタル3、ドット3")}[lang]
+    async with console_session(tmp_path / "g.sqlite3", lang=lang, seed=1) as session:
+        await _type_all(session, ISSUE[:1] + ["/seasons played card:11"])
+        assert token(lang, UP, 4) in text_of(await _type_all(session, [f"/seasons die face:{faces[0]}"]))
+        energy = text_of(await _type_all(session, [f"/seasons die face:{faces[1]}"]))
+        assert token(lang, UP, 6) in energy and token(lang, UP, 9) in energy
+        figrim = text_of(await _type_all(session, ["/seasons reveal cards:1,2,3,4"]))
+        assert token(lang, DOWN, 8) in figrim

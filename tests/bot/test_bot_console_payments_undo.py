@@ -144,8 +144,8 @@ async def test_undo_says_what_to_put_back_seasons_season_change_both_languages(t
     lines = ["/seasons start difficulty:archmage dice:table", "/seasons time steps:1",
              '/seasons die face:"2 water, star, 3 dots"', "/seasons reveal cards:12, 38, 5, 23"]
     expected = {
-        "en": (["Take Naria the Prophetess (#12), Balance of Ishtar (#5) back out of Dummbot's hand and put them with "
-                "the cards you drew.",
+        "en": (["Take back out of Dummbot's hand the 2 cards you put back into it — Naria the Prophetess (#12), Balance "
+                "of Ishtar (#5) — and put them with the cards you drew.",
                 "Take Potion of Power (#23) back from the discard pile and put it with the cards you drew from "
                 "Dummbot's hand.",
                 "Take Demon of Argos (#38) back from Dummbot's play area and put it with the cards you drew from its "

@@ -119,7 +119,8 @@ def side_action(state: SeasonsState, table: Table, rng: Rng) -> Action | None:
     """Now and then a legal correction or player-side effect; None when none fits."""
     legal = state.waiting.legal
     roll = rng.randbelow(100)
-    if "played" in legal and roll < 4:
+    in_turn = not state.before_take  # bot dice: the player's cards wait for the die they take (S-3.1a)
+    if "played" in legal and roll < 4 and in_turn:
         known = state.summoned + state.discards + state.player_area + state.hand_known
         options = [c for c in _PLAYED if known.count(c) < COPIES[c] and c in table.pile]
         if not options:
@@ -130,14 +131,14 @@ def side_action(state: SeasonsState, table: Table, rng: Rng) -> Action | None:
     if "effect" in legal and roll < 7:
         if state.wait_key in CORRECTIONS_ONLY:  # S-8.3: only corrections mid-step and after the last round
             return Action("effect", kind="cannot_pay") if state.payments else None
-        kinds = ["kairn"] if state.kairn_used < state.player_area.count(C.KAIRN) else []
-        if C.FAIRIES in state.summoned:
+        kinds = ["kairn"] if in_turn and state.kairn_used < state.player_area.count(C.KAIRN) else []
+        if in_turn and C.FAIRIES in state.summoned:
             kinds.append("activate")
-        if C.LEECH in state.summoned:
+        if in_turn and C.LEECH in state.summoned:
             kinds.append("summon")
         if state.payments:
             kinds.append("cannot_pay")
-        if C.ONYS in state.player_area:
+        if in_turn and C.ONYS in state.player_area:
             kinds.append("onys")
         if state.player_area:
             kinds.append("left")

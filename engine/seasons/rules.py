@@ -607,9 +607,12 @@ def _do_prelude(s: SeasonsState, args: Params, events: Events) -> None:
     _ev(events, "prelude_told", cards=cards, hand_size=s.hand_size, unknown=s.hand_unknown)
 
 
-def _turn_under_way(s: SeasonsState) -> None:
-    """Table dice: a report of the player's own turn (a summon, an activation, a time move) says they have rolled
-    the round's dice; until Dummbot's die the prompt says to go on, not to roll again."""
+def _turn_under_way(s: SeasonsState, action: str = "time") -> None:
+    """A report of the player's own turn (a summon, an activation, a time move). Bot dice (edition 4): refused
+    before a die is taken, as a time move is (S-3.1a: the turn begins with the die). Table dice: it says they
+    have rolled the round's dice; until Dummbot's die the prompt says to go on, not to roll again."""
+    if s.before_take:
+        raise RuleError("seasons.take_die_first", action=action)
     if s.wait_key == WAIT_DIE:
         s.turn_reported = True
 
@@ -643,14 +646,14 @@ def _summon_from_hand(s: SeasonsState, events: Events, drawn: list[str]) -> None
         _ev(events, "discarded", card=discard, hand_size=s.hand_size)
     s.hand_known.extend(rest)  # the player has seen them: they go back known
     if rest:
-        _ev(events, "returned_to_hand", count=len(rest), hand_size=s.hand_size)
+        _ev(events, "returned_to_hand", count=len(rest), hand_size=s.hand_size, cards=sorted(rest))
 
 
 def _do_played(s: SeasonsState, args: Params, events: Events) -> None:
     """S-8: the player summoned a card; the column "Player summons it"."""
     card = card_by_id(args.get("card", ""))
+    _turn_under_way(s, "played")
     _check_copies(s, [card], include_hand=True)
-    _turn_under_way(s)
     s.player_area.append(card)
     if card == C.SYLLAS:
         if s.summoned:
@@ -693,7 +696,7 @@ def _do_effect(s: SeasonsState, args: Params, events: Events) -> None:
         raise RuleError("seasons.only_corrections_now" if s.wait_key == WAIT_SCORE else "seasons.payments_mid_step",
                         kind=kind)
     if kind in _TURN_EFFECTS:
-        _turn_under_way(s)
+        _turn_under_way(s, "effect")
     if kind == "activate":  # Dummbot's Thieving Fairies
         _require_dummbot_card(s, C.FAIRIES, kind)
         _fairies_take(s, events)
@@ -752,18 +755,23 @@ def _activation_for_fairies(s: SeasonsState, events: Events, card: str) -> None:
 def _correct_payment(s: SeasonsState, args: Params, events: Events) -> None:
     """S-8.3: the player could not pay. The payment of the card named (its latest; edition 3), else the latest one.
     Titus unpaid is sacrificed (S-8 #39). A payment whose crystal Dummbot passed straight on to the player's own
-    Figrim or Titus (``_both_sides``) takes that one back too: Dummbot had none to give."""
+    Figrim or Titus (``_both_sides``) takes that one back too: Dummbot had none to give.
+
+    **Ruling** (README): such a correction "takes back what it paid": the crystal the player did not give is taken
+    from Dummbot, and the one Dummbot passed on comes back to it, so its count stays (edition 4; the editions
+    before took the first and forgot the second, which showed once a later payment had raised the count)."""
     payment = _payment_named(s, args.get("card") if s.edition >= 3 else None)
     paid = _int_arg(args, "paid", 0, lo=0, hi=payment["n"] - 1) if "paid" in args else 0
-    back = min(payment["n"] - paid, s.crystals)
+    funded = bool(payment.get("funded")) and paid == 0
+    back = 0 if funded and s.edition >= 4 else min(payment["n"] - paid, s.crystals)
     s.crystals -= back
-    _ev(events, "payment_corrected", n=back, card=payment["card"], total=s.crystals)
+    _ev(events, "payment_corrected", n=back, card=payment["card"], total=s.crystals, funded=funded)
     if payment["card"] == C.TITUS and paid == 0 and C.TITUS in s.summoned:
         s.summoned.remove(C.TITUS)
         s.discards.append(C.TITUS)
         _ev(events, "dummbot_titus_sacrificed", card=C.TITUS, score=s.score)
-    if payment.get("funded") and paid == 0:
-        _ev(events, "funded_payment_back", card=payment["card"])
+    if funded:
+        _ev(events, "funded_payment_back", card=payment["card"], total=s.crystals)
         if payment["card"] == C.TITUS and C.TITUS in s.player_area:
             s.player_area.remove(C.TITUS)
             _ev(events, "player_titus_sacrificed", card=C.TITUS)

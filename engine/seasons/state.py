@@ -52,6 +52,8 @@ CORRECTIONS_ONLY = MID_STEP | {"seasons.waiting.score"}
 # Where the player's turn of a round is going on (or about to): the prelude may be told then (S-2.4).
 _ROUND_WAITS = frozenset({"seasons.waiting.die", "seasons.waiting.roll", "seasons.waiting.take_die",
                           "seasons.waiting.player_turn"})
+# Bot dice: the round's dice are not rolled, or no die is taken yet (S-3.1a: the player's turn begins with the die).
+_BEFORE_TAKE = frozenset({"seasons.waiting.roll", "seasons.waiting.take_die"})
 # Edition 1, the first release's reading, kept so that games recorded then replay exactly: taking a die
 # resolved Dummbot's die at once, so time moves were entered before the roll, and nothing was corrected
 # at the final score.
@@ -65,9 +67,12 @@ _LEGAL_EDITION_1 = {
 # card named (S-8 #39), energy past the end of year 3 at winter's rate (S-4.1, S-9.4), the player's Arcano Leech
 # before a card-draw summon too (S-8 #33), Kairn and Onys are activations for Dummbot's Fairies (S-8.7); table
 # dice are the two chosen dice of each season (S-1.4), the prelude may name Dummbot's hand and a reveal from the
-# hand must fit what is known of it (S-2.4).
-EDITION = 3
-EDITIONS = (1, 2, EDITION)
+# hand must fit what is known of it (S-2.4). Edition 4: with bot dice a card or an effect of the player's turn is
+# refused before a die is taken (S-3.1a, as a time move always was), and "I could not pay" for a payment that
+# Dummbot passed straight on to the player's own Figrim or Titus takes back what it passed on too (S-8.3, the
+# README's ruling): Dummbot keeps its count.
+EDITION = 4
+EDITIONS = (1, 2, 3, EDITION)
 END = 36  # the token's position past month 12 of year 3 (S-7.1, S-9.4); see ``SeasonsState.position``
 
 # Fields added with edition 2: older saved states get these defaults.
@@ -177,11 +182,17 @@ class SeasonsState:
     def reportable_effects(self) -> list[str]:
         """The effects of ``REPORTED_EFFECTS`` the player may report now: their card is in play and the round
         is still going (after the last one, only payment corrections, S-8.3)."""
-        if "effect" not in self.waiting.legal or self.wait_key in CORRECTIONS_ONLY:
+        if "effect" not in self.waiting.legal or self.wait_key in CORRECTIONS_ONLY or self.before_take:
             return []
         areas = {"dummbot": self.summoned, "player": self.player_area}
         return [kind for kind, (area, card) in REPORTED_EFFECTS.items()
                 if card in areas[area] and not (kind == "kairn" and self.kairn_spent())]
+
+    @property
+    def before_take(self) -> bool:
+        """Bot dice (edition 4): no die taken yet this round, so the player's turn has not begun (S-3.1a): what it
+        brings (a card summoned, an activation) is refused until a die is taken, as a time move always was."""
+        return self.edition >= 4 and self.wait_key in _BEFORE_TAKE
 
     def kairn_spent(self) -> bool:
         """S-8.6: every Kairn of the player's was activated this round already (no more until the next)."""

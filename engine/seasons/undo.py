@@ -42,6 +42,19 @@ _REVERSED: dict[str, Callable[[Params], tuple[str, Params] | None]] = {
 }
 
 
+# Undoing a reveal from Dummbot's hand (a change of season, Demon of Argos, Air Elemental) takes back the report,
+# not the draw: the rules draw once, at random (S-5.1), so the cards drawn go back in front of the player, to be
+# told again — never reshuffled and drawn anew, which would give Dummbot a second chance at a better card.
+_REVERSED_TO_DRAWN: dict[str, Callable[[Params], tuple[str, Params] | None]] = {
+    "summoned": lambda p: ("summoned_to_drawn", {"card": p["card"]}),
+    "onys_to_player": lambda p: ("onys_to_drawn", {"card": p["card"]}),
+    "discarded": lambda p: ("discarded_to_drawn", {"card": p["card"]}),
+    "discarded_from_hand": lambda p: ("discarded_to_drawn", {"card": p["card"]}),
+    "returned_to_hand": lambda p: ("returned_to_drawn", {"count": p["count"], "cards": p.get("cards", [])}),
+}
+_FROM_HAND = frozenset({"seasons.waiting.reveal_hand", "seasons.waiting.reveal_discard"})
+
+
 def _event(name: str, **params: Any) -> Event:
     return Event(f"seasons.undo.{name}", params)
 
@@ -52,8 +65,10 @@ def reversal(before: SeasonsState, action: Action, step: Step[SeasonsState]) -> 
     out: list[Event] = []
     if action.type == "played":
         out.append(_event("played", card=after.player_area[-1] if after.player_area else action.get("card")))
+    drawn = action.type == "reveal" and before.wait_key in _FROM_HAND
     for event in reversed(step.events):
-        reverse = _REVERSED.get(event.key.rpartition(".")[2])
+        name = event.key.rpartition(".")[2]
+        reverse = (_REVERSED_TO_DRAWN.get(name) if drawn else None) or _REVERSED.get(name)
         found = reverse(event.params) if reverse is not None else None
         if found is not None:
             out.append(_event(found[0], **found[1]))
@@ -63,4 +78,17 @@ def reversal(before: SeasonsState, action: Action, step: Step[SeasonsState]) -> 
         out.append(_event("crystals", total=before.crystals))
     if action.type == "score":
         out.append(_event("score"))
+    if drawn:
+        out.append(_reveal_again(before, step))
     return tuple(out)
+
+
+def _reveal_again(before: SeasonsState, step: Step[SeasonsState]) -> Event:
+    """The last line of a reveal's undo: keep the same cards out and tell them again; what the bot then asks."""
+    params: dict[str, Any] = {"count": before.wait_params.get("drawn", before.wait_params.get("count"))}
+    if before.wait_key == "seasons.waiting.reveal_discard":
+        params["reason_card"] = before.wait_params.get("card")
+    new_year = [e.params["year"] for e in step.events if e.key.endswith(".new_year")]
+    if new_year:
+        params["year"] = new_year[0]
+    return _event("reveal_again", **params)

@@ -56,7 +56,7 @@ async def test_seasons_typed_words_reach_the_rules_as_codes_ids_and_faces(tmp_pa
         typed, meant = _face_without_dots(lang)
         assert refusals(await s.type(f'/seasons die face:"{typed}"')) == []  # in the player's language, no dots
     options, actions = _stored(path)
-    assert options == {"difficulty": "apprentice", "dice": "table", "edition": 3}
+    assert options == {"difficulty": "apprentice", "dice": "table", "edition": 4}
     assert actions[:2] == [{"type": "played", "card": "16"}, {"type": "effect", "kind": "left", "card": "16"}]
     assert actions[2] == {"type": "die", "face": meant}
     assert _replayed(SEASONS, options, actions).ply == 3

@@ -40,7 +40,8 @@ async def test_s8_39_cannot_pay_card_39_cancels_titus_not_the_leech(tmp_path):
 async def test_s8_39_the_button_on_a_reply_that_named_titus_cancels_titus_in_japanese(tmp_path):
     async with console_session(tmp_path / "g.sqlite3", lang="ja", seed=1) as session:
         titus = await _type_all(session, REPRO)
-        assert "深き眼差しのタイタス（#39）: ダムボットにクリスタルを1個渡してください" in text_of(titus)
+        assert ("深き眼差しのタイタス（#39）: ダムボットにクリスタルを1個渡し、クリスタルボードのダムボットのソーサラートークンを"
+                "1のマスへ進めてください。") in text_of(titus)
         items = await session.type(press_line(titus, "支払えなかった"))
         said = text_of(items)
         assert "深き眼差しのタイタス（#39）: 支払いを取り消し" in said
@@ -78,7 +79,8 @@ async def test_s4_1_s9_4_past_year_3_dummbots_energy_converts_at_winters_rate(tm
         assert "this is the last round" in text_of(items)
         items = await session.type('/seasons die face:"2 water, 3 crystals, 1 dot"')
         said = text_of(items)
-        assert "Dummbot converts 2 water at 1 each in winter: +2 crystals (2)." in said
+        assert ("Dummbot converts 2 water into 2 crystals at winter's rate of 1 each. Move Dummbot's sorcerer token on the "
+                "crystal board up to 2.") in said
         assert "Enter your final score" in said
 
 
@@ -86,7 +88,8 @@ async def test_s4_1_s9_4_past_year_3_at_winters_rate_in_japanese(tmp_path):
     async with console_session(tmp_path / "g.sqlite3", lang="ja", seed=8) as session:
         await _past_the_end_by_time_moves(session, "何のカードか教えてください")
         said = text_of(await session.type("/seasons die face:水2、クリスタル3、1点"))
-        assert "水の魔力2つを冬のレート1で変換: クリスタル+2個（2個）" in said
+        assert ("水の魔力2つをクリスタル2個に変換します（冬のレートで1つにつき1個）。クリスタルボードのダムボットのソーサラー"
+                "トークンを2のマスへ進めてください。") in said
 
 
 async def test_s8_7_kairn_against_dummbots_fairies_applies_both_in_one_report(tmp_path):
@@ -94,9 +97,10 @@ async def test_s8_7_kairn_against_dummbots_fairies_applies_both_in_one_report(tm
     then the Fairies take the activation's crystal (1) and Dummbot gains 1 more (2)."""
     for lang, kairn, said_kairn, said_fairies in (
             ("en", "Kairn the Destroyer: Dummbot loses 4 crystals", "is an activation: Dummbot's Thieving Fairies (#41)",
-             "Thieving Fairies (#41): Dummbot gains 1 more crystal (2)."),
+             "Thieving Fairies (#41): Dummbot gains 1 more crystal. Move Dummbot's sorcerer token on the crystal board up to 2."),
             ("ja", "破壊者ケアンを起動した（ダムボットのクリスタル−4個）", "の起動もカードの起動です。ダムボットの泥棒フェアリー（#41）",
-             "泥棒フェアリー（#41）: ダムボットはさらにクリスタルを1個得ます（2個）。")):
+             "泥棒フェアリー（#41）: ダムボットはさらにクリスタルを1個得ます。クリスタルボードのダムボットのソーサラートークンを"
+             "2のマスへ進めてください。")):
         async with console_session(tmp_path / f"{lang}.sqlite3", lang=lang, seed=1) as session:
             await _type_all(session, ["/seasons start difficulty:wizard dice:table", '/seasons die face:"draw, 1 dot"',
                                       "/seasons reveal cards:41"])
@@ -143,19 +147,30 @@ async def test_undo_says_what_to_put_back_volfyirion_play_both_languages(tmp_pat
 
 
 async def test_undo_says_what_to_put_back_seasons_season_change_both_languages(tmp_path):
-    """Archmage: a season change summons Demon of Argos and discards Potion of Power; undoing the reveal puts the
-    one back into Dummbot's hand from its play area and the other from the discard; undoing the die puts the
-    drawn cards back, the star's card on the draw pile, the token and Dummbot's crystals back."""
+    """Archmage: a season change summons Demon of Argos and discards Potion of Power; undoing the reveal puts
+    both, and the two cards put back into Dummbot's hand, back with the cards drawn, to be told again (S-5.1 draws
+    once); undoing the die puts the drawn cards back, the star's card on the draw pile, the token and Dummbot's
+    crystals back."""
     lines = ["/seasons start difficulty:archmage dice:table", "/seasons time steps:1",
              '/seasons die face:"2 water, star, 3 dots"', "/seasons reveal cards:12, 38, 5, 23"]
     expected = {
-        "en": (["Take Potion of Power (#23) back from the discard pile into Dummbot's hand.",
-                "Take Demon of Argos (#38) from Dummbot's play area back into its hand."],
+        "en": (["Take back out of Dummbot's hand the 2 cards you put back into it — Naria the Prophetess (#12), Balance "
+                "of Ishtar (#5) — and put them with the cards you drew.",
+                "Take Potion of Power (#23) back from the discard pile and put it with the cards you drew from "
+                "Dummbot's hand.",
+                "Take Demon of Argos (#38) back from Dummbot's play area and put it with the cards you drew from its "
+                "hand.",
+                "Do not reshuffle Dummbot's hand or draw again: the 4 cards you drew are this change of season's draw",
+                "Tell me the same 4 cards again with `/seasons reveal`"],
                ["Put the 4 cards you drew from Dummbot's hand back into it.",
                 "Move the season token back to year 1, month 2 (winter).",
-                "Dummbot's crystals go back to 0: move its sorcerer token on the crystal board there."]),
-        "ja": (["捨て札から力の薬（#23）をダムボットの手札に戻してください。",
-                "ダムボットの場のアルゴスの悪魔（#38）をダムボットの手札に戻してください。"],
+                "Dummbot's crystals go back to 0: move Dummbot's sorcerer token on the crystal board back to 0."]),
+        "ja": (["女預言者ナリア（#12）、イシュターの天秤（#5）の2枚はダムボットの手札に戻してあります。もう一度取り出し、"
+                "引いたカードに戻してください。",
+                "捨て札の力の薬（#23）を取り、ダムボットの手札から引いたカードに戻してください。",
+                "ダムボットの場のアルゴスの悪魔（#38）を取り、ダムボットの手札から引いたカードに戻してください。",
+                "ダムボットの手札をシャッフルし直したり、引き直したりしないでください。",
+                "同じ4枚を `/seasons reveal` でもう一度伝えてください"],
                ["ダムボットの手札から引いた4枚を、ダムボットの手札に戻してください。", "季節トークンを1年目2月（冬）に戻してください。",
                 "ダムボットのクリスタルは0個に戻ります。"]),
     }

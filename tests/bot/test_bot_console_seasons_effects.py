@@ -32,10 +32,11 @@ async def test_s8_1_dummbot_s_thieving_fairies_is_explained_and_reported_by_its_
 
         first = await session.type(press_line(summoned, fairies))
         assert refusals(first) == []
-        assert "give Dummbot 1 crystal (7)" in text_of(first)
-        assert "Dummbot gains 1 more crystal (8)" in text_of(first)
+        # Each change of Dummbot's crystals names the square of its sorcerer token (issue 33).
+        assert "give Dummbot 1 crystal. Move Dummbot's sorcerer token on the crystal board up to 7." in text_of(first)
+        assert "Dummbot gains 1 more crystal. Move Dummbot's sorcerer token on the crystal board up to 8." in text_of(first)
         second = await session.type(press_line(first, fairies))
-        assert "Dummbot gains 1 more crystal (10)" in text_of(second)
+        assert "Dummbot gains 1 more crystal. Move Dummbot's sorcerer token on the crystal board up to 10." in text_of(second)
 
         status = await session.type("/game status")
         assert "Dummbot's crystals: 10" in text_of(status)

@@ -114,11 +114,18 @@ def test_s3_3_no_japanese_template_writes_a_dies_dots_as_points():
 # -- issue 25, point 8: what a player at the table misread (rules ja-style.md should gain) -------------------
 
 
-def test_cards_chosen_from_play_are_ba_no_kaado_not_drawn_cards():
-    """Syllas' and Amsug's ties pick among the cards in play: 「場のカード」, never 「引いたカード」."""
+def test_a_tie_is_drawn_among_the_tied_cards_wherever_they_are():
+    """ja-style.md, Turn 4 finding 1: the tie line is said for cards Dummbot drew (a change of season) and for cards
+    in its play area (Syllas, Amsug): 「同点のカード1枚ごとに」 fits both, never 「場のカード」 nor 「引いたカード」; the
+    value keeps its counter (「（0点）」, a negative one with a real minus sign)."""
     for key in ("seasons.event.tie_broken", "seasons.event.tie_broken.lowest"):
         text = t("ja", key, prestige=3, tied_cards=["10", "17"], among=2, copies=1, card="10")
-        assert "場のカード" in text and "引いたカード" not in text
+        assert "同点のカード1枚ごとに同じ確率で抽選し（2枚中1枚）" in text and "（3点）" in text
+        assert "場のカード" not in text and "引いたカード" not in text
+        english = t("en", key, prestige=3, tied_cards=["10", "17"], among=2, copies=1, card="10")
+        assert "one chance per tied card (1 of 2)" in english and "in play" not in english
+    assert "（−5点）" in t("ja", "seasons.event.tie_broken.lowest", prestige=-5, tied_cards=["50", "50"], among=2,
+                          copies=1, card="50")
 
 
 def test_every_event_line_is_a_sentence_not_a_label():
@@ -138,18 +145,22 @@ def test_what_the_player_reported_is_said_as_done_not_ordered():
 
 def test_corrections_say_more_or_fewer_with_a_plain_count_and_a_clamp_says_why():
     """No 「−3個修正しました」: 「3個減らしました」/「2個増やしました」; a correction stopped at 0 says so."""
-    assert t("ja", "seasons.event.crystals_corrected", change=-3, total=1, asked=-3) == "ダムボットのクリスタルを3個減らしました（1個）。"
-    assert t("ja", "seasons.event.crystals_corrected", change=2, total=4, asked=2) == "ダムボットのクリスタルを2個増やしました（4個）。"
+    token = "クリスタルボードのダムボットのソーサラートークンを{}のマスへ{}てください。"
+    assert t("ja", "seasons.event.crystals_corrected", change=-3, total=1, asked=-3) == \
+        "ダムボットのクリスタルを3個減らしました。" + token.format(1, "戻し")
+    assert t("ja", "seasons.event.crystals_corrected", change=2, total=4, asked=2) == \
+        "ダムボットのクリスタルを2個増やしました。" + token.format(4, "進め")
     clamped = t("ja", "seasons.event.crystals_corrected", change=-2, total=0, asked=-3)
     assert "2個しかない" in clamped and "0個より少なくなりません" in clamped
     assert all("{change:+}個" not in v for v in catalog_texts()["ja"].values())
 
 
 def test_a_cancelled_payment_says_whose_crystals_and_where_they_go():
-    """「ダムボットはクリスタルを1個戻します」 read as giving back to the player: say Dummbot's total grows and
-    which token moves on the crystal board."""
+    """「ダムボットはクリスタルを1個戻します」 read as giving back to the player: say Dummbot's count goes down (issue 33:
+    it said 「増えて」 while it went down) and where its token goes on the crystal board."""
     text = t("ja", "seasons.event.payment_corrected", card="33", n=1, total=3)
-    assert "戻します" not in text and "ダムボットのクリスタルは1個増えて3個" in text and "クリスタルボード" in text
+    assert "戻します" not in text and "増え" not in text and "進め" not in text
+    assert "ダムボットのクリスタルは1個減ります" in text and "ソーサラートークンを3のマスへ戻してください" in text
 
 
 def test_leaderboard_margins_have_a_real_minus_sign_and_the_unit():

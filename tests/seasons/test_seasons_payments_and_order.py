@@ -28,7 +28,7 @@ def test_s8_39_cannot_pay_naming_titus_cancels_titus_and_sacrifices_it():
     record = _repro()
     assert record.state.crystals == 2 and record.state.score == 14  # Titus' crystal, the Leech's crystal
     step = record.push(Action("effect", kind="cannot_pay", card="39"))
-    assert params(step, "payment_corrected") == [{"n": 1, "card": C.TITUS, "total": 1}]
+    assert params(step, "payment_corrected") == [{"n": 1, "card": C.TITUS, "total": 1, "funded": False}]
     assert step.state.summoned == [C.LEECH] and step.state.discards == [C.TITUS]
     assert step.state.score == 14 - 1 - 4  # its crystal and its 4 prestige
     assert step.state.payments == [{"card": C.LEECH, "n": 1}]  # the Leech's payment is kept
@@ -165,7 +165,9 @@ def test_s8_4_undoing_a_season_change_says_what_goes_back():
     record.push(Action("reveal", cards=["12", "38", "5", "23"]))
     undone = record.pop()
     said = [(e.key.rpartition(".")[2], e.params) for e in record.reversal(undone)]
-    assert said == [("discarded", {"card": "23"}), ("summoned_hand", {"card": "38"})]
+    # The report is taken back, not the draw (S-5.1 draws once, at random): the same four cards, told again.
+    assert said == [("returned_to_drawn", {"count": 2, "cards": ["12", "5"]}), ("discarded_to_drawn", {"card": "23"}),
+                    ("summoned_to_drawn", {"card": "38"}), ("reveal_again", {"count": 4})]
     undone = record.pop()
     said = [(e.key.rpartition(".")[2], e.params) for e in record.reversal(undone)]
     assert said == [("draw_from_hand", {"count": 4}), ("draw_to_hand", {"n": 1}),

@@ -66,7 +66,7 @@ def test_s1_4_games_begun_before_the_chosen_dice_take_any_of_the_five_and_replay
     old.push(Action("die", face=parse_face("6 crystals, 2 dots")))  # die 4: not chosen, taken as it always was
     again = GameRecord.from_json(RULES, old.to_json())
     assert again.state == old.state and again.state.crystals == 6
-    assert RULES.normalize_options({"difficulty": "wizard"})["edition"] == EDITION == 3
+    assert RULES.normalize_options({"difficulty": "wizard"})["edition"] == EDITION == 4
 
 
 def test_s1_4_the_round_keeps_the_dice_of_the_season_they_were_rolled_in():

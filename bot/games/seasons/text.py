@@ -86,6 +86,8 @@ def render(lang: str, name: str, value: Any, params: dict[str, Any]) -> Any:
         return t(lang, f"word.{value}")
     if name in CARD_LIST_PARAMS and isinstance(value, (list, tuple)):
         return list_text(lang, (card_name(lang, str(c)) or str(c) for c in value)) or "—"
+    if name == "prestige" and isinstance(value, int) and value < 0:  # a card's printed −5: a real minus sign
+        return f"−{-value}"
     if name == "effect" and isinstance(value, str) and has(f"seasons.effect.{value}"):
         return t(lang, f"seasons.effect.{value}")
     if name == "effects" and isinstance(value, str):
@@ -143,6 +145,14 @@ VARIANTS = {
     "seasons.event.crystals_corrected": lambda p: "none" if _num(p, "change") == 0 else (
         "clamped" if _num(p, "asked") not in (None, _num(p, "change")) else _sign(p, "change")),
     "seasons.event.tie_broken": lambda p: None if p.get("highest", True) else "lowest",
+    # "I could not pay": its sorcerer token moves down, or stays (nothing left to take, or the crystal had been passed
+    # straight on to the player and comes back: the README's ruling).
+    "seasons.event.payment_corrected": lambda p: ("funded" if p.get("funded") else "none") if _num(p, "n") == 0
+    else None,
+    # The undo of a reveal from Dummbot's hand: the cards put back into it are named when the player had told them.
+    "seasons.undo.returned_to_drawn": lambda p: None if p.get("cards") else "unnamed",
+    "seasons.undo.reveal_again": lambda p: "discard" if p.get("reason_card") else (
+        "new_year" if _num(p, "year") is not None else None),
     # Naria's own line already tells the player to put one of the two cards onto Dummbot's hand.
     "seasons.event.draw_to_hand": lambda p: "naria" if p.get("reason") == "naria" else None,
     "seasons.event.draw_from_hand": lambda p: "all" if p.get("count") == p.get("hand_size") else None,

@@ -268,8 +268,9 @@ class SqliteStore:
         await task
 
     async def close(self) -> None:
-        await self._stop_checking()
         async with self._open_lock:
+            # Under the lock: an open() under way (a SIGTERM while logging in) starts the check as it ends.
+            await self._stop_checking()
             reader, self._reader = self._reader, None
             writer, self._writer = self._writer, None
             if reader is not None:

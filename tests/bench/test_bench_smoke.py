@@ -28,6 +28,7 @@ HEADINGS = {
     "store": ["machine:", "Store writes per second, SQLite against PostgreSQL", "SQLite", "PostgreSQL"],
     "stack": ["machine:", "Issue 26's guard rails: this branch against the commit before it",
               "store, 200 writers: appends/s", "start, "],
+    "stop": ["machine:", "SIGTERM to exit", "logging in", "connecting", "connected", "reconnecting"],
 }
 
 

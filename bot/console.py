@@ -397,7 +397,7 @@ def plain(text: str) -> str:
         return f"\0{len(blocks) - 1}\0"
 
     text = CODE_BLOCK.sub(keep, text)
-    text = MARKS[0].sub(lambda m: keep(m), text)
+    text = MARKS[0].sub(keep, text)
     for mark in MARKS[1:]:
         text = mark.sub(r"\1", text)
     text = ESCAPED.sub(r"\1", SUBTEXT.sub("", text))

@@ -5,7 +5,7 @@
 # The commands are registered by the bot itself at start-up when they changed (README: "Command sync");
 # `docker exec solo-bot python -m bot sync` forces it.
 # Layers: the pinned dependencies (deploy/requirements.lock, `make lock`) first, so a code change reinstalls
-# nothing; the project is built into a wheel in a throw-away stage and installed once, into /opt/solo: the
+# nothing; each with its hashes (--require-hashes: a release file that is not the one locked is refused); the project is built into a wheel in a throw-away stage and installed once, into /opt/solo: the
 # image holds no other copy of the code, and the code that runs is the installed package.
 FROM python:3.11-slim AS runtime
 
@@ -17,7 +17,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     SOLO_BOT_DB=/data/bot.sqlite3
 
 COPY deploy/requirements.lock /tmp/requirements.lock
-RUN pip install --no-deps -r /tmp/requirements.lock \
+RUN pip install --no-deps --require-hashes -r /tmp/requirements.lock \
     && useradd --uid 10001 --home-dir /data --no-create-home --shell /usr/sbin/nologin bot \
     && mkdir -p /data && chown bot /data
 

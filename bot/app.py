@@ -53,16 +53,22 @@ class SoloTree(app_commands.CommandTree):
         command = interaction.command
         if command is None:
             return True  # an unknown command is answered by the tree's own error path
-        declared = {p.name: p.type.value for p in getattr(command, "parameters", [])}
-        wrong = [o for o in leaf_options(payload(interaction)) if isinstance(o, dict) and o.get("name") in declared
-                 and not _well_typed(o, declared[o["name"]])]
-        if not wrong:
+        parameters = {p.name: p for p in getattr(command, "parameters", [])}
+        options = [o for o in leaf_options(payload(interaction)) if isinstance(o, dict) and o.get("name") in parameters]
+        wrong = [o for o in options if not _well_typed(o, parameters[o["name"]].type.value)]
+        refusal: tuple[str, dict[str, Any]] | None = ("refuse.bad_option", {"value": str(wrong[0].get("name"))}) if wrong else None
+        if refusal is None and interaction.type is discord.InteractionType.application_command:
+            # The option's bounds are the bot's own: Discord's client keeps to them, a forged or outdated one need
+            # not (a 5,000-digit die face, a crystal change of 10**30).
+            past = (_past_bounds(o, parameters[o["name"]], "/" + command.qualified_name) for o in options)
+            refusal = next((found for found in past if found is not None), None)
+        if refusal is None:
             return True
         if interaction.type is discord.InteractionType.autocomplete:
             await interaction.response.autocomplete([])
         else:
-            embed = notice_embed(lang_of(interaction.locale), "refuse.bad_option", value=str(wrong[0].get("name")))
-            await send(interaction, embed=embed, ephemeral=True)
+            key, params = refusal
+            await send(interaction, embed=notice_embed(lang_of(interaction.locale), key, params=params), ephemeral=True)
             timed(self.metrics, interaction)
         return False
 
@@ -104,6 +110,34 @@ def _well_typed(option: dict[str, Any], declared: int) -> bool:
         return True
     value = option["value"]
     return isinstance(value, kinds) and (declared == 5 or not isinstance(value, bool))
+
+
+# Discord's own limits, for an option that declares none: an integer it can carry exactly, a string's length.
+INTEGER_BOUND = 2**53
+STRING_MAX = 6000
+
+
+def _past_bounds(option: dict[str, Any], parameter: Any, command: str) -> tuple[str, dict[str, Any]] | None:
+    """The refusal (key and its values) of an option whose value is past the parameter's bounds, or None."""
+    value = option.get("value")
+    low, high = parameter.min_value, parameter.max_value
+    if parameter.type is discord.AppCommandOptionType.string and isinstance(value, str):
+        low, high = low or 0, STRING_MAX if high is None else high
+        if not low <= len(value) <= high:
+            return "refuse.bad_length", {"option": f"{command} {option['name']}:", "low": low, "high": high,
+                                         "length": len(value)}
+    elif parameter.type is discord.AppCommandOptionType.integer and isinstance(value, int):
+        low = -INTEGER_BOUND if low is None else low
+        high = INTEGER_BOUND if high is None else high
+        if not low <= value <= high:
+            return "refuse.out_of_range", {"option": f"{command} {option['name']}:", "low": _signed(low),
+                                           "high": _signed(high)}
+    return None
+
+
+def _signed(number: float) -> str:
+    """A bound as the bot writes numbers: a real minus sign."""
+    return f"−{-number}" if number < 0 else str(number)
 
 
 class SoloBot(commands.AutoShardedBot):

@@ -7,13 +7,18 @@ Lines, one interaction each (its whole reply is printed before the next line is 
     /<game> start difficulty:wizard dice:table       a slash command, options as `name:value`
     /<game> die face:"2 water, 3 crystals, 1 dot"    values with spaces in quotes ("…" or '…') —
     /<game> die face:2 water, 3 crystals             — or unquoted, running to the next `name:`
+    /game card ナリア                                 a bare value fills the command's one required option
     press 2                                          the 2nd button of the last message that has buttons
                                                      (rows top to bottom, left to right, selects included)
     press 3 value1,value2                            choose options in a select menu (values or labels,
-    select 3 value1,value2                           comma separated; `select` is the same, for menus)
+    select 3 value1,value2                           comma separated; `select` is for menus only)
     form cards="12, 31" note=done                    fill the form a button opened (field id or label)
     quit (or exit, or the end of input)              leave
-Blank lines and lines starting with `#` are skipped; a bad line is reported and the console goes on.
+Blank lines and lines starting with `#` are skipped; a bad line is reported (what it echoes of the line cut to
+a few hundred characters) and the console goes on; an option given twice is refused, not the last one taken.
+Discord's markdown (**bold**, `code`, ~~struck~~…) is shown as plain text; --json keeps it as sent. When output
+stops being read (`| head`), the console ends quietly. On a game in progress, the banner reprints the buttons of
+its last reply, ready for `press N`.
 A command is read as Discord's picker would find it: a full-width slash (`／game`), any case, one typo.
 The language is --lang, else the terminal's (LC_ALL, LC_MESSAGES, LANG); replies go to stdout, the banner
 (and, with --verbose, log lines) to stderr. `--channel NAME` plays in the channel NAME (made when new),
@@ -26,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import contextlib
 import dataclasses
 import json
 import logging
@@ -85,6 +91,10 @@ MESSAGES = {
         "console.banner_files": "Attachments (pictures, exports) are written to {files}.",
         "console.banner_game": "In progress in #{channel}: {game} #{game_id}, {where}.",
         "console.error.nested_thread": "Cannot play in `{channel}`: a thread cannot hold a thread (`--channel PARENT/NAME` takes a channel as PARENT)",
+        "console.error.repeated_option": "`{option}` is given twice: give it once",
+        "console.error.select_on_button": "[{number}] {label} is a button, not a menu: `press {number}` presses it",
+        "console.error.values_on_button": "[{number}] {label} is a button: it takes no values (`press {number}`)",
+        "console.banner_buttons": "The last reply's buttons: {buttons}",
     },
     "ja": {
         "console.error.unknown_command": "「{command}」というコマンドはありません。コマンド: {choices}",
@@ -122,6 +132,10 @@ MESSAGES = {
         "console.banner_files": "添付ファイル（画像、エクスポート）の保存先: {files}。",
         "console.banner_game": "#{channel}で進行中: {game} #{game_id}、{where}。",
         "console.error.nested_thread": "`{channel}` ではプレイできません。スレッドの中にスレッドは作れません（`--channel 親/名前` の親にはチャンネルを指定してください）",
+        "console.error.repeated_option": "`{option}` が2回指定されています。1回だけ指定してください",
+        "console.error.select_on_button": "[{number}] {label} はメニューではなくボタンです。押すには `press {number}` と入力してください",
+        "console.error.values_on_button": "[{number}] {label} はボタンなので値は指定できません（`press {number}`）",
+        "console.banner_buttons": "直前の応答のボタン: {buttons}",
     },
 }
 
@@ -144,11 +158,14 @@ class LineError(Exception):
 SLASHES = ("/", "／")
 
 
-def parse_command(line: str, names: list[str], option_names: Callable[[str], list[str]]) -> tuple[str, dict[str, str]]:
+def parse_command(line: str, names: list[str], option_names: Callable[[str], list[str]],
+                  bare: Callable[[str], str | None] | None = None) -> tuple[str, dict[str, str]]:
     """`/<game> die face:2 water` → ("<game> die", {"face": "2 water"}); `names` are the known commands.
 
     The command's words are read as Discord's picker finds them: any case, full-width letters or slash
-    (`／Game`, what a Japanese input method types), and one typo when it fits one command only."""
+    (`／Game`, what a Japanese input method types), and one typo when it fits one command only. A value typed
+    before any `name:` goes to the option ``bare`` names for the command (its one required option), as
+    Discord's client puts what is typed after a command into its first option."""
     raw = line.strip().lstrip("".join(SLASHES)).split()
     words = [unicodedata.normalize("NFKC", w).casefold() for w in raw[:max(len(n.split()) for n in names)]] if names else []
     command: list[str] = []
@@ -172,6 +189,9 @@ def parse_command(line: str, names: list[str], option_names: Callable[[str], lis
     rest = line.strip()[1:] if line.strip()[:1] in SLASHES else line.strip()
     for word in raw[:len(command)]:
         rest = rest.lstrip()[len(word):]
+    first = bare(name) if bare is not None else None
+    if first is not None and rest.strip() and OPTION.match(rest.strip()) is None:
+        rest = f"{first}:{rest.lstrip()}"
     return name, parse_pairs(rest, OPTION, option_names(name), name)
 
 
@@ -208,6 +228,8 @@ def parse_pairs(text: str, pattern: re.Pattern[str], known: list[str], command: 
         if known and name not in known:
             raise LineError("console.error.unknown_option", option=name, command="/" + command,
                             choices=", ".join(known) or "-")
+        if name in values:  # Discord's client holds one value an option: a second is a mistake, not a change
+            raise LineError("console.error.repeated_option", option=name)
         pos = match.end()
         if pos < len(text) and text[pos] in QUOTES:
             end = text.find(QUOTES[text[pos]], pos + 1)
@@ -239,6 +261,7 @@ class Printer:
         return MESSAGES[self.lang][key].format(**params)
 
     def error(self, key: str, **params: Any) -> None:
+        params = {k: _clipped(v) if k in ECHOED else v for k, v in params.items()}
         text = self.t(key, **params)
         self._emit({"error": text, "key": key} if self.as_json else f"! {text}")
 
@@ -267,12 +290,12 @@ class Printer:
             channel = self.world.find_channel(message.channel_id)
             lines.append(self.t("console.posted", channel=channel_name or (channel.name if channel else "?")))
         if message.payload.get("content"):
-            lines.append(message.payload["content"])
+            lines.append(plain(message.payload["content"]))
         for embed in message.payload.get("embeds") or []:
-            lines += _embed_lines(embed)
+            lines += [plain(line) for line in _embed_lines(embed)]
         buttons = []
         for number, comp in enumerate(message.buttons, 1):
-            buttons.append(self._button(number, comp))
+            buttons.append(self.button(number, comp))
         if buttons:
             lines.append("  ".join(buttons))
         for f in message.files:
@@ -303,11 +326,11 @@ class Printer:
 
         return CHANNEL_MENTION.sub(channel, USER_MENTION.sub(user, text))
 
-    def _button(self, number: int, comp: dict[str, Any]) -> str:
+    def button(self, number: int, comp: dict[str, Any]) -> str:
         if comp["type"] != 2:
             options = " | ".join(_option_text(o) for o in comp.get("options") or [])
             return f"[{number}] ▾ {comp.get('placeholder') or ''} ({options})".replace("  ", " ")
-        label = comp.get("label") or (comp.get("emoji") or {}).get("name") or comp.get("custom_id", "")
+        label = _label(comp)
         if comp.get("url"):
             label += " ↗"
         if comp.get("disabled"):
@@ -337,6 +360,48 @@ class Printer:
         if isinstance(item, dict):
             item = json.dumps(item, ensure_ascii=False)
         print(item, file=self.out, flush=True)
+
+
+# What an error repeats of the typed line: cut, so a pasted page does not come back whole.
+ECHOED = frozenset({"text", "command", "value", "option", "field", "label", "url", "number"})
+ECHO_MAX = 200
+
+
+def _clipped(value: Any) -> Any:
+    if isinstance(value, str) and len(value) > ECHO_MAX:
+        return f"{value[:ECHO_MAX]}…(+{len(value) - ECHO_MAX})"
+    return value
+
+
+def _label(comp: dict[str, Any]) -> str:
+    return str(comp.get("label") or (comp.get("emoji") or {}).get("name") or comp.get("custom_id", ""))
+
+
+# Discord's markdown, as a terminal cannot show it: the text without its marks. A code block first (its inside
+# is left as written), then inline code, then the paired marks; a single * only as Discord reads it, hugging
+# its words (so "2 * 3" stays).
+CODE_BLOCK = re.compile(r"```(?:[\w+-]*\n)?(.*?)```", re.S)
+MARKS = [re.compile(r"`([^`\n]+)`"), re.compile(r"\*\*(.+?)\*\*", re.S), re.compile(r"__(.+?)__", re.S),
+         re.compile(r"~~(.+?)~~", re.S), re.compile(r"\|\|(.+?)\|\|", re.S),
+         re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])")]
+SUBTEXT = re.compile(r"^-# ", re.M)
+ESCAPED = re.compile(r"\\([*_`~|>#\\-])")
+
+
+def plain(text: str) -> str:
+    """``text`` as Discord would show it, without the markdown marks (``**Attach Files**`` → ``Attach Files``)."""
+    blocks: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        blocks.append(match[1].rstrip("\n"))
+        return f"\0{len(blocks) - 1}\0"
+
+    text = CODE_BLOCK.sub(keep, text)
+    text = MARKS[0].sub(keep, text)
+    for mark in MARKS[1:]:
+        text = mark.sub(r"\1", text)
+    text = ESCAPED.sub(r"\1", SUBTEXT.sub("", text))
+    return re.sub("\0(\\d+)\0", lambda m: blocks[int(m[1])], text)
 
 
 def _embed_lines(embed: dict[str, Any]) -> list[str]:
@@ -414,11 +479,11 @@ class Console:
     async def _run(self, text: str) -> Reply:
         if text.startswith(SLASHES):
             names = self.driver.command_names()
-            command, options = parse_command(text, names, self._option_names)
+            command, options = parse_command(text, names, self._option_names, self._bare_option)
             return await self.driver.slash(command, options, channel=self.channel, user=self.user, locale=self.locale)
         word, _, rest = text.partition(" ")
         if word.lower() in ("press", "select"):
-            return await self._press(rest.strip())
+            return await self._press(rest.strip(), menu_only=word.lower() == "select")
         if word.lower() == "form":
             modal = self.driver.open_modal
             if modal is None:
@@ -427,7 +492,7 @@ class Console:
             return await self.driver.submit(modal["custom_id"], fields, user=self.user, locale=self.locale)
         raise LineError("console.error.unknown_line")
 
-    async def _press(self, rest: str) -> Reply:
+    async def _press(self, rest: str, *, menu_only: bool = False) -> Reply:
         number_text, _, values = rest.partition(" ")
         if not self.last_buttons:
             raise LineError("console.error.no_buttons")
@@ -437,6 +502,9 @@ class Console:
         comp = self.last_buttons[number - 1]
         if comp.get("url") or not comp.get("custom_id"):
             raise LineError("console.error.link", number=number, url=comp.get("url", ""))
+        if comp["type"] == 2 and (menu_only or values.strip()):  # a button has nothing to choose
+            raise LineError("console.error.select_on_button" if menu_only else "console.error.values_on_button",
+                            number=number, label=_label(comp))
         chosen = [v.strip() for v in values.split(",") if v.strip()] if comp["type"] != 2 else None
         if comp["type"] == 3:
             by_label = {o.get("label", "").casefold(): o["value"] for o in comp.get("options") or []}
@@ -459,6 +527,33 @@ class Console:
 
     def _option_names(self, command: str) -> list[str]:
         return [o["name"] for o in self.driver.find_command(command)[2]]
+
+    def _bare_option(self, command: str) -> str | None:
+        """The option a bare value fills: the command's one required option (or its only option)."""
+        options = self.driver.find_command(command)[2]
+        required = [o["name"] for o in options if o.get("required")]
+        if len(required) == 1:
+            return str(required[0])
+        return str(options[0]["name"]) if len(options) == 1 else None
+
+    async def resume(self) -> str | None:
+        """The buttons of the last reply of the game in progress here, pressable (`press N`) in this new process.
+
+        The stand-in of a new console has none of the last process's messages, so the bot is asked for them
+        as a player would (`/game status`, which carries the owner's buttons); the reply itself is not printed.
+        Their line for the banner, or None when there is nothing to press."""
+        if "game status" not in self.driver.command_names():
+            return None
+        try:
+            reply = await self.driver.slash("game status", {}, channel=self.channel, user=self.user, locale=self.locale)
+        except (DriverError, NoReply):
+            return None
+        self.posts.clear()
+        for message in reversed(reply.messages):
+            if message.buttons and not message.ephemeral:
+                self.last_buttons, self.last_message_id = message.buttons, message.id
+                return "  ".join(self.printer.button(n, c) for n, c in enumerate(message.buttons, 1))
+        return None
 
 
 def _arguments(argv: list[str]) -> argparse.Namespace:
@@ -501,6 +596,7 @@ def terminal_lang(environ: dict[str, str] | None = None) -> str:
 
 
 QUIT_WORDS = frozenset({"quit", "exit", "/quit", "/exit"})
+BROKEN_PIPE = 141  # the shell's code for a writer ended by SIGPIPE (128 + 13)
 
 
 def _default_bot_factory(config: Config) -> Any:
@@ -558,7 +654,8 @@ async def run(args: argparse.Namespace, bot_factory: Callable[[Config], Any], st
                 return 1
             try:
                 console = Console(driver, printer, user=args.user, channel=channel, locale=locale)
-                await _banner_game(bot, printer, channel)
+                if await _banner_game(bot, printer, channel) and (pressable := await console.resume()):
+                    print(printer.t("console.banner_buttons", buttons=pressable), file=sys.stderr, flush=True)
                 loop = asyncio.get_running_loop()
                 prompt = "> " if stdin.isatty() and stdout.isatty() else ""
                 while True:
@@ -574,12 +671,12 @@ async def run(args: argparse.Namespace, bot_factory: Callable[[Config], Any], st
                 await driver.__aexit__(None, None, None)
 
 
-async def _banner_game(bot: Any, printer: Printer, channel: Any) -> None:
-    """The banner's last line: the game in progress in the console's channel, if any."""
+async def _banner_game(bot: Any, printer: Printer, channel: Any) -> bool:
+    """The banner's line on the game in progress in the console's channel, if any: whether there is one."""
     service = getattr(bot, "service", None)
     row = await service.active(channel.id) if service is not None else None
     if service is None or row is None:
-        return
+        return False
     from . import games
     from .i18n import t
     from .store import StoreError
@@ -588,10 +685,11 @@ async def _banner_game(bot: Any, printer: Printer, channel: Any) -> None:
         summary = (await service.record(row)).state.summary()
     except StoreError as err:  # a damaged log: said in words here, and again by each command (issue 37)
         print(t(printer.lang, err.key, **err.params), file=sys.stderr, flush=True)
-        return
+        return False
     where = games.get(row.kind).progress(printer.lang, summary)
     print(printer.t("console.banner_game", channel=channel.name, game=t(printer.lang, f"word.{row.kind}"),
                     game_id=row.id, where=where), file=sys.stderr, flush=True)
+    return True
 
 
 def main(argv: list[str] | None = None, *, bot_factory: Callable[[Config], Any] | None = None,
@@ -610,6 +708,12 @@ def main(argv: list[str] | None = None, *, bot_factory: Callable[[Config], Any] 
         return asyncio.run(run(args, bot_factory or _default_bot_factory, stdin or sys.stdin, stdout or sys.stdout))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # Nobody reads the replies any more (`… | head`): end quietly, as a pipeline's writer does. Python
+        # would report the failed flush of stdout again at exit: point it at /dev/null first.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), (stdout or sys.stdout).fileno())
+        return BROKEN_PIPE
 
 
 def _option_text(option: dict[str, Any]) -> str:

@@ -5,9 +5,12 @@ The running bot rewrites a small heartbeat file (``Config.heartbeat_path``: next
 stuck, and whether it is connected to Discord (every shard of the process, as ``/readyz`` judges it). It is
 also rewritten at once when the connection changes (``CHANGES``), so a lost connection is said without
 waiting for the next beat.
-``health`` reads it (healthy: written less than ``STALE_AFTER`` seconds ago, connected) and opens the database read-only for its schema version (the file is there, is a
-database, and this code can read it). It exits 0 and prints one line, or exits 1 saying what is wrong.
-A clean stop removes the heartbeat, so a stopped bot is never reported healthy.
+``health`` reads it (healthy: written less than ``STALE_AFTER`` seconds ago, by a process still running,
+connected) and opens the database read-only for its schema version (the file is there, is a database, and this
+code can read it). It exits 0 and prints one line, or exits 1 saying what is wrong. A clean stop removes the
+heartbeat; a killed bot's is stale at once (its pid is gone, or is another process's, started after it), and so
+is one dated in the future (the clock set back: its age would say nothing until the clock caught up). Run it
+where the bot runs (the container: ``docker exec``, the image's HEALTHCHECK), where its pid means that process.
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ from .config import Config
 
 INTERVAL = 10.0
 STALE_AFTER = 60.0
+# A heartbeat dated later than now by more than this is from before the clock was set back. (The process's
+# start, read from /proc, is whole seconds: the same slack there.)
+CLOCK_SLACK = 2.0
 # discord.py's events on which what ``connection_problems`` says changes: ready, a shard lost, back, resumed.
 # bot.metrics registers its listeners for the shard events in the bot's constructor, before ``run`` adds these:
 # discord.py schedules an event's listeners as tasks in the order they were added, and asyncio runs them in that
@@ -96,6 +102,11 @@ def check(config: Config, *, now: float | None = None) -> tuple[bool, str]:
     age = now - float(beat.get("time", 0))
     if age > STALE_AFTER:
         return False, f"stuck or stopped: the last heartbeat is {age:.0f} s old"
+    if age < -CLOCK_SLACK:
+        return False, (f"stale: the last heartbeat is dated {-age:.0f} s in the future (the clock was set back); "
+                       f"a running bot rewrites it within {INTERVAL:.0f} s")
+    if (why := _not_its_writer(beat)) is not None:
+        return False, why
     if not beat.get("connected"):
         why = "; ".join(beat.get("problems") or ())
         return False, "running but not connected to Discord" + (f": {why}" if why else "")
@@ -123,6 +134,35 @@ def check(config: Config, *, now: float | None = None) -> tuple[bool, str]:
     if version > SCHEMA_VERSION:
         return False, f"the database's schema {version} is newer than this bot's ({SCHEMA_VERSION})"
     return True, f"ok: pid {beat.get('pid')}, heartbeat {age:.0f} s ago, {beat.get('guilds', 0)} server(s), schema {version}"
+
+
+def _not_its_writer(beat: dict[str, Any]) -> str | None:
+    """Why the heartbeat's process cannot have written it (gone, or its pid taken by a later process), or None."""
+    pid = beat.get("pid")
+    if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0:
+        return "stale: the heartbeat names no process"
+    try:
+        os.kill(pid, 0)  # signal 0: is there such a process (nothing is sent)
+    except ProcessLookupError:
+        return f"stopped: the heartbeat's process {pid} is not running (killed?)"
+    except PermissionError:
+        pass  # another user's process: it exists
+    started = _process_start(pid)
+    if started is not None and started > float(beat.get("time", 0)) + CLOCK_SLACK:
+        return f"stopped: process {pid} started after the heartbeat was written (its writer is gone)"
+    return None
+
+
+def _process_start(pid: int) -> float | None:
+    """When process ``pid`` started, on the wall clock, from /proc (Linux); None where it cannot be read."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+        ticks = int(stat.rsplit(")", 1)[1].split()[19])  # field 22, starttime: clock ticks after boot
+        boot = next(int(line.split()[1]) for line in Path("/proc/stat").read_text(encoding="utf-8").splitlines()
+                    if line.startswith("btime "))
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
+    return boot + ticks / os.sysconf("SC_CLK_TCK")
 
 
 def health_main(config: Config) -> int:

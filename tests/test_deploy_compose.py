@@ -77,17 +77,20 @@ def test_each_bot_of_the_compose_file_is_configured_as_its_shard_range_says() ->
 
 
 def test_the_image_installs_every_dependency_pinned_by_the_lock() -> None:
-    """The image installs deploy/requirements.lock (pinned, `make lock`), then the project without its
+    """The image installs deploy/requirements.lock (pinned and hashed, `make lock`), then the project without its
     dependencies: the lock must pin every runtime dependency of pyproject.toml (asyncpg and prometheus-client
     for the compose file's PostgreSQL and metrics among them). The build itself: deploy/check-image.sh."""
     dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
-    assert "pip install --no-deps -r /tmp/requirements.lock" in dockerfile
+    assert "pip install --no-deps --require-hashes -r /tmp/requirements.lock" in dockerfile
     assert re.search(r"pip install --no-deps [^\n]*\.$", dockerfile, re.M)
-    pinned = {re.split("==", line)[0].lower().replace("_", "-").replace(".", "-")
-              for line in (ROOT / "deploy" / "requirements.lock").read_text(encoding="utf-8").splitlines()
-              if line and not line.startswith("#")}
-    assert all("==" in line for line in (ROOT / "deploy" / "requirements.lock").read_text().splitlines()
-               if line and not line.startswith("#"))
+    lock = (ROOT / "deploy" / "requirements.lock").read_text(encoding="utf-8")
+    # One requirement a line once its continuations are joined: `name==version --hash=sha256:… …`.
+    requirements = [line for line in lock.replace("\\\n", " ").splitlines() if line.strip()
+                    and not line.lstrip().startswith("#")]
+    pinned = {re.split("==", line)[0].lower().replace("_", "-").replace(".", "-") for line in requirements}
+    assert requirements and all(re.match(r"^[A-Za-z0-9_.-]+==\S+ ", line) for line in requirements), requirements
+    assert all(re.search(r"--hash=sha256:[0-9a-f]{64}", line) for line in requirements), "a requirement has no hash"
+    assert "setuptools" in pinned  # the build stage builds without downloading anything
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     deps = re.search(r"^dependencies = \[(.*?)^\]", pyproject, re.M | re.S)[1]
     for name in re.findall(r'"([A-Za-z0-9_.-]+)', deps):

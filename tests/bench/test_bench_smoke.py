@@ -29,6 +29,7 @@ HEADINGS = {
               "The WAL's checkpoint schedule", "python -m bot check: integrity check, then every game replayed"],
     "stack": ["machine:", "Issue 26's guard rails: this branch against the commit before it",
               "store, 200 writers: appends/s", "start, "],
+    "stop": ["machine:", "SIGTERM to exit", "logging in", "connecting", "connected", "reconnecting"],
 }
 
 

@@ -1,9 +1,12 @@
 """Issue 27: what running the Docker image found, each on a real `python -m bot` process configured only by its
 environment, talking to the stand-in (or to nothing) on loopback.
 
-1. SIGTERM (`docker stop`) ends the process with exit 0 within Docker's 10 s in every state: logging in (an
-   API that never answers), connecting (a gateway that never answers), connected, and reconnecting
-   (discord.py asleep in its reconnect backoff after Discord went away).
+1. SIGTERM (`docker stop`) ends the process with exit 0 in every state: logging in (an API that never
+   answers), connecting (a gateway that never answers), connected, and reconnecting (discord.py asleep in its
+   reconnect backoff after Discord went away). "At once" is said by events, not by a stopwatch: the stuck
+   attempt never ended by itself (one connection to the black hole, no retry logged) and the process said it
+   stopped after SIGTERM. How long it takes (Docker's grace is 10 s) is measured by bench/bench_stop.py: a
+   loaded machine (load 5 on 2 cores) once took the process past a fixed 8 s bound here.
 2. `python -m bot health` agrees with `/readyz`: unhealthy once Discord is gone (not discord.py's `is_ready()`,
    which is never cleared).
 3. `python -m bot sync` serves no HTTP (the running bot holds SOLO_BOT_HTTP_PORT) and syncs with the Discord
@@ -33,7 +36,9 @@ from tests.support.standin import StandIn
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bot_command import REPO  # noqa: E402
 
-STOP_WITHIN = 8.0  # docker stop's grace period is 10 s; SIGKILL after it
+# Only a guard against a hang: a stop that waited for what it was stuck on would show in the events first (a
+# retry logged, a second connection). The speed of a stop is bench/bench_stop.py's figure.
+STOP_GUARD = 120.0
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -69,9 +74,9 @@ class Bot:
         assert needle in self.text, self.text[-3000:]
 
     async def stop(self) -> int:
-        """SIGTERM, as `docker stop` sends it; the exit code, within STOP_WITHIN seconds."""
+        """SIGTERM, as `docker stop` sends it; the exit code."""
         self.proc.terminate()
-        code = await asyncio.wait_for(self.proc.wait(), STOP_WITHIN)
+        code = await asyncio.wait_for(self.proc.wait(), STOP_GUARD)
         await self._reader
         return code
 
@@ -112,9 +117,10 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-async def _black_hole() -> tuple[asyncio.Server, int]:
-    """A loopback server that accepts connections and never answers: a Discord that hangs."""
-    held: list[asyncio.StreamWriter] = []
+async def _black_hole(held: list[asyncio.StreamWriter] | None = None) -> tuple[asyncio.Server, int]:
+    """A loopback server that accepts connections and never answers: a Discord that hangs. The connections it
+    holds are appended to `held`."""
+    held = [] if held is None else held
 
     async def hold(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         held.append(writer)
@@ -140,28 +146,41 @@ def _beat(tmp_path: Path) -> dict:
 
 # -- 1. SIGTERM in every state -------------------------------------------------------------------------------
 
+def _stopped_at_once(bot: Bot, held: list[asyncio.StreamWriter]) -> None:
+    """The signal ended the stuck attempt: one connection, never retried, and a clean stop said."""
+    assert len(held) == 1, bot.text
+    assert "Traceback" not in bot.text and "stopped cleanly after SIGTERM" in bot.text, bot.text
+    assert "trying again" not in bot.text and "Attempting a reconnect" not in bot.text, bot.text
+
+
 async def test_sigterm_while_logging_in_exits_0_at_once(tmp_path: Path) -> None:
-    hole, port = await _black_hole()
+    held: list[asyncio.StreamWriter] = []
+    hole, port = await _black_hole(held)
     async with hole:
         bot = await Bot(_bot_env(tmp_path, f"http://127.0.0.1:{port}/api/v10", f"ws://127.0.0.1:{port}/")).start()
         try:
-            await _until(lambda: _beat(tmp_path))  # running: the heartbeat is written from the start
+            await _until(lambda: held)  # logging in: its first request is held unanswered
             assert await bot.stop() == 0, bot.text
         finally:
             bot.kill()
-    assert "Traceback" not in bot.text and "stopped cleanly after SIGTERM" in bot.text, bot.text
+    _stopped_at_once(bot, held)
 
 
 async def test_sigterm_while_connecting_exits_0_at_once(tmp_path: Path) -> None:
-    hole, port = await _black_hole()
+    """Issue 37: this once waited for the stand-in's login only and sent SIGTERM while the store was still
+    opening; closing it then raced the open (tests/store/test_store_close_while_opening.py) and a traceback
+    followed "stopped cleanly". Now the signal comes when the gateway connection is held: really connecting."""
+    held: list[asyncio.StreamWriter] = []
+    hole, port = await _black_hole(held)
     async with hole, StandIn() as standin:
         bot = await Bot(_bot_env(tmp_path, standin.api_base, f"ws://127.0.0.1:{port}/")).start()
         try:
-            await _until(lambda: ("GET", "/api/v10/oauth2/applications/@me") in standin.requests)  # logged in
+            await _until(lambda: held)  # logged in, store open, and the gateway's handshake left unanswered
+            assert ("GET", "/api/v10/oauth2/applications/@me") in standin.requests
             assert await bot.stop() == 0, bot.text
         finally:
             bot.kill()
-    assert "Traceback" not in bot.text, bot.text
+    _stopped_at_once(bot, held)
 
 
 async def test_sigterm_when_connected_exits_0(tmp_path: Path) -> None:

@@ -80,8 +80,9 @@ async def test_sigterm_drains_the_command_under_way_closes_the_store_and_exits_0
     assert code == 1 and "not running" in said
 
 
-async def test_sigkill_leaves_health_failing_once_the_heartbeat_is_stale(tmp_path: Path) -> None:
-    """A killed bot cannot remove its heartbeat; the check still fails as soon as the file is stale."""
+async def test_sigkill_leaves_health_failing_at_once(tmp_path: Path) -> None:
+    """A killed bot cannot remove its heartbeat; the check fails at once, its process being gone (issue 37: it
+    used to wait for the file to go stale), and later for its age too."""
     from bot.config import Config
     from bot.health import STALE_AFTER, check
 
@@ -98,8 +99,8 @@ async def test_sigkill_leaves_health_failing_once_the_heartbeat_is_stale(tmp_pat
         process.kill()
         await process.wait()
     assert config.heartbeat_path.is_file()
-    healthy, _ = check(config)
-    assert healthy
+    healthy, why = check(config)
+    assert not healthy and "is not running" in why, why
     stale, why = check(config, now=config.heartbeat_path.stat().st_mtime + STALE_AFTER + 1)
     assert not stale and "heartbeat" in why
 

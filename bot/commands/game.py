@@ -332,8 +332,7 @@ def export_record(row: GameRow, record: Any) -> dict[str, Any]:
     elif row.status == "finished":
         result_now = record.state.result()
         # Each game names the result's fields in its own words (DESIGN.md's export), if it has any.
-        names = getattr(record.rules, "result_names", None)
-        outcome = None if result_now is None else result_now.to_json(names)
+        outcome = None if result_now is None else result_now.to_json(record.rules.result_names)
     else:
         outcome = None
     return {

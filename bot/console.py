@@ -574,11 +574,10 @@ async def _banner_game(bot: Any, printer: Printer, channel: Any) -> None:
     row = await service.active(channel.id) if service is not None else None
     if service is None or row is None:
         return
-    from . import games
     from .i18n import t
 
     summary = (await service.record(row)).state.summary()
-    where = games.get(row.kind).progress(printer.lang, summary)
+    where = bot.games.get(row.kind).progress(printer.lang, summary)
     print(printer.t("console.banner_game", channel=channel.name, game=t(printer.lang, f"word.{row.kind}"),
                     game_id=row.id, where=where), file=sys.stderr, flush=True)
 

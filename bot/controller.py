@@ -18,7 +18,7 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from typing import Any, Protocol, TypeAlias, TypeVar, cast
 
 import discord
 
@@ -27,20 +27,18 @@ from engine.core import Action, GameRecord, Result, RuleError, State
 from . import understood
 from .buttons import ButtonSpec, Form, SelectSpec, custom_id, view_of
 from .channels import post_to_parent
+from .config import Config
 from .delivery import Deliveries, Gate, NotAcknowledged
 from .i18n import card_name, t
 from .permissions import fit_interaction
 from .pictures import PictureQueue, picture_key
+from .registry import Registry
 from .render.embeds import game_embed, notice_embed
 from .render.picture import drawn
 from .replies import lang, send, think
-from .sessions import REFUSALS, Played, Refusal
+from .sessions import REFUSALS, GameService, Played, Refusal
 from .store import GameRow, StoreError
 from .store.base import ChannelBusy, GameNotActive, GameNotFound, NothingToUndo, StaleVersion
-
-if TYPE_CHECKING:
-    from .app import SoloBot
-    from .games.plugin import AnyUI
 
 log = logging.getLogger(__name__)
 
@@ -75,10 +73,28 @@ MESSAGE_CHANNELS = (discord.TextChannel, discord.Thread, discord.VoiceChannel, d
 EXPECTED_REFUSALS = (ChannelBusy, GameNotActive, GameNotFound, NothingToUndo, StaleVersion)
 
 
+class Host(Protocol):
+    """What the controller reads of the bot that made it (bot/app.py): its services and its channels."""
+
+    service: GameService
+    config: Config
+
+    def get_channel(self, id: int, /) -> Any: ...  # noqa: A002 - discord.Client's own name
+    async def fetch_channel(self, channel_id: int, /) -> Any: ...
+    async def on_app_command_error(self, interaction: discord.Interaction, error: Exception, /) -> None: ...
+
+
+# A registered game and its UI, as the entry point hands them down (bot/games/plugin.py's ``GamePlugin`` and
+# ``GameUI``: each reads only its own state and summary, which the controller passes back to it untouched).
+Game: TypeAlias = Any
+UI: TypeAlias = Any
+
+
 class Controller:
-    def __init__(self, bot: SoloBot) -> None:
+    def __init__(self, bot: Host, games: Registry[Game]) -> None:
         self.bot = bot
-        self.uis: dict[str, AnyUI] = {}  # each game's, by kind (the bot's setup adds them)
+        self.games = games  # the registered games (the replies' fields and colours, the result card)
+        self.uis: dict[str, UI] = {}  # each game's, by kind (the bot's setup adds them)
         self.deliveries = Deliveries()
         # Buttons that belong to no game (custom_id game 0), by op: e.g. /game forget's confirmation.
         self.ops: dict[str, Callable[[discord.Interaction, int, str | None], Awaitable[None]]] = {}
@@ -253,7 +269,7 @@ class Controller:
         # player looks at (the UI says when), on /game status and from the "State" button.
         full = ui.wants_picture(played) if picture is None else picture
         embed = game_embed(
-            lg, kind=row.kind, game_id=row.id, ply=row.ply, summary=summary,
+            lg, game=self.games.get(row.kind), game_id=row.id, ply=row.ply, summary=summary,
             events=played.reversal if played.undone else step.events, waiting=step.waiting, state=full,
         )
         for name, value in ui.extra_fields(step, lg):
@@ -309,7 +325,7 @@ class Controller:
         lg = lang(interaction)
         date = datetime.now(UTC).strftime("%Y-%m-%d")
         parts = self.uis[row.kind].result_parts(played.record) if played else {}
-        embed, png = await asyncio.to_thread(result_card, lg, kind=row.kind, owner_id=row.owner_id,
+        embed, png = await asyncio.to_thread(result_card, lg, game=self.games.get(row.kind), owner_id=row.owner_id,
                                              options=row.options, result=result, parts=parts, date=date)
 
         def picture() -> list[discord.File]:
@@ -319,7 +335,7 @@ class Controller:
         for message in fit_interaction(interaction, {"embed": embed, "files": picture()}):
             await self._remember_post(row, await interaction.followup.send(wait=True, **message))
         if row.parent_channel_id:  # not a forum or media channel: the result stays in the post
-            for posted in await post_to_parent(self.bot, row.parent_channel_id, embed, lg, files=picture):
+            for posted in await post_to_parent(cast(discord.Client, self.bot), row.parent_channel_id, embed, lg, files=picture):
                 await self._remember_post(row, posted)
 
     async def _remember_post(self, row: GameRow, message: Any) -> None:
@@ -341,7 +357,7 @@ class Controller:
         except StoreError as exc:
             log.warning("could not read the result posts of game %s: %s", row.id, exc)
             return
-        embed = withdrawn_embed(lang(interaction), kind=row.kind, owner_id=row.owner_id, options=row.options,
+        embed = withdrawn_embed(lang(interaction), game=self.games.get(row.kind), owner_id=row.owner_id, options=row.options,
                                 result=result, game_id=row.id)
         for channel_id, message_id in posts:
             try:

@@ -15,16 +15,17 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Protocol, cast
 
-from engine.core import Action, Event, GameRecord, Result, RuleError, SoloError, State, Step
+from engine.core import Action, Event, GameRecord, Result, RuleError, Rules, SoloError, State, Step
 from engine.core.model import JSONObject
 
-from .games import finish_info, rules_for
 from .resume import loaded_from, resume
 from .store import (
+    FinishInfo,
     GameRow,
     StaleVersion,
     Store,
@@ -88,9 +89,11 @@ class _Cached:
 
 
 class GameService:
-    def __init__(self, store: Store, *, cache_seconds: float = 600.0, seed: Callable[[], int] | None = None,
-                 max_cached: int = 1000) -> None:
+    def __init__(self, store: Store, *, rules: Callable[[str], Rules[State]], cache_seconds: float = 600.0,
+                 seed: Callable[[], int] | None = None, max_cached: int = 1000) -> None:
+        """``rules``: each registered game's engine by its kind (the registry's ``rules_for``, handed down)."""
         self.store = store
+        self.rules_for = rules
         self.cache_seconds = cache_seconds
         # At most this many live records in memory, the least recently used leaving first (weeks of uptime
         # over thousands of channels stay flat); a record that leaves is rebuilt from the store when needed.
@@ -192,7 +195,7 @@ class GameService:
         snapshot = await self.store.latest_snapshot(row.id, row.ply - 1) if row.ply > 0 else None
         after = snapshot[0] if snapshot else 0
         actions = await self.store.live_actions(row.id, after_ply=after)
-        return resume(rules_for(row.kind), row.options, row.seed, snapshot, [a.action for a in actions],
+        return resume(self.rules_for(row.kind), row.options, row.seed, snapshot, [a.action for a in actions],
                       snapshot_every=SNAPSHOT_EVERY)
 
     async def full_record(self, row: GameRow) -> GameRecord[State]:
@@ -203,7 +206,7 @@ class GameService:
         actions = await self.store.live_actions(row.id, after_ply=0)
         snapshot = await self.store.latest_snapshot(row.id, row.ply)
         record = GameRecord.replay(
-            rules_for(row.kind), row.options, row.seed, [a.action for a in actions],
+            self.rules_for(row.kind), row.options, row.seed, [a.action for a in actions],
             snapshot=snapshot if snapshot and snapshot[0] else None, snapshot_every=SNAPSHOT_EVERY,
         )
         self._keep(row, record)
@@ -232,7 +235,7 @@ class GameService:
         self, *, kind: str, options: dict[str, Any], guild_id: int | None, channel_id: int,
         parent_channel_id: int | None, owner_id: int, before_commit: BeforeCommit | None = None,
     ) -> Played:
-        rules = rules_for(kind)
+        rules = self.rules_for(kind)
         seed = self._new_seed()
         record = GameRecord(rules, options, seed, snapshot_every=SNAPSHOT_EVERY)  # validates the options
         async with self._change(channel_id):
@@ -352,7 +355,7 @@ class GameService:
         state = record.state
         snapshot = state.to_json() if record.ply % SNAPSHOT_EVERY == 0 else None
         result = state.result() if state.finished else None
-        finish = finish_info(row.kind, row.options, result) if result else None
+        finish = finish_info(row.options, result) if result else None
         try:
             return await self.store.append_action(
                 row.id, expected_ply=row.ply, action=action.to_json(), user_id=user_id, snapshot=snapshot,
@@ -362,3 +365,17 @@ class GameService:
             # Another process wrote first: our record is behind. The caller sees a clear refusal and the
             # next command rebuilds the record from the store.
             raise Refusal("refuse.stale_button") from None
+
+
+def finish_info(options: Mapping[str, Any], result: Result) -> FinishInfo:
+    """The result row the store keeps for leaderboards and stats."""
+    return FinishInfo(
+        status="finished",
+        outcome=result.outcome,
+        difficulty=options.get("difficulty"),
+        player_score=result.player_score,
+        opponent_score=result.opponent_score,
+        length=result.length,
+        result=result.to_json(),
+        finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
+    )

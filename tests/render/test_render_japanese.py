@@ -8,6 +8,7 @@ import io
 import pytest
 from PIL import Image, ImageDraw
 
+from bot import games
 from bot.games.seasons import board as sb
 from bot.games.volfyirion import board as vb
 from bot.i18n import t
@@ -94,7 +95,7 @@ def test_the_result_picture_is_drawn_in_japanese(monkeypatch, kind):
     result = (Result.from_json({"outcome": "won", "player_score": 150, "dummbot_score": 140}) if kind == "seasons"
               else Result("lost", length=9, how="cities_destroyed", details={"cities_left": 0}, breakdown=ending))
     parts: dict = {}
-    png = results.result_picture("ja", kind=kind, options={"difficulty": "hard"}, result=result, parts=parts)
+    png = results.result_picture("ja", game=games.get(kind), options={"difficulty": "hard"}, result=result, parts=parts)
     assert Image.open(io.BytesIO(png)).size == (results.WIDTH, results.HEIGHT)
     joined = "".join(drawn)
     assert t("ja", f"word.{kind}") in joined and "ハード" in joined
@@ -114,7 +115,7 @@ def test_without_the_font_pictures_fall_back_to_english(monkeypatch):
                    "dummbot": {"crystals": 0, "hand_size": 0, "summoned": ["1"], "score": 0}}
         sb.board(summary, lang="ja")
         assert "Dummbot" in drawn and all(ord(ch) < 0x3000 for text in drawn for ch in text)
-        results.result_picture("ja", kind="seasons", options={"difficulty": "wizard"},
+        results.result_picture("ja", game=games.get("seasons"), options={"difficulty": "wizard"},
                                result={"outcome": "lost", "player_score": 1, "dummbot_score": 2}, parts={})
     finally:
         monkeypatch.undo()

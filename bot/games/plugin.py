@@ -110,8 +110,12 @@ class GamePlugin(Generic[Summary, S]):
     command: str  # the name of its slash command group
     colour: int  # the embed colour of its replies
     ranking: Ranking  # how its leaderboard orders results
-    difficulties: tuple[str, ...] = ()  # the values of its ``difficulty`` option (word.<value> names them)
     help_keys: tuple[str, ...] = ()  # locale keys of its /game help rows (each with a ``.name`` key)
+
+    @property
+    def difficulties(self) -> tuple[str, ...]:
+        """The values of its ``difficulty`` option, as its engine lists them (``word.<value>`` names each)."""
+        return ()
 
     def rules(self) -> Rules[S]:
         raise NotImplementedError

@@ -16,7 +16,7 @@ from bot.render import picture, results
 from bot.render import text as picture_text
 from engine.core import Result
 from engine.seasons import CATALOG as SEASONS_CARDS
-from engine.volfyirion.summary import CityEnding, Ending, How, Outcome
+from engine.volfyirion.summary import CityEnding, Difficulty, Ending, How, Outcome
 
 
 def drawn_texts(monkeypatch) -> list[str]:
@@ -40,7 +40,8 @@ def test_the_shipped_font_loads_and_has_every_japanese_glyph_the_pictures_draw()
                                         "result.picture.player", "result.picture.dummbot", "result.picture.cities",
                                         "word.seasons", "word.volfyirion", "word.wizard", "word.hard")]
     for board in (sb, vb):
-        texts += [label for label in board.LABELS["ja"].values()] + list(board.WORDS_JA.values())
+        texts += [label for label in board.LABELS["ja"].values()] + list(getattr(board, "WORDS_JA", {}).values())
+    texts += [t("ja", f"word.{d}") for d in Difficulty]
     missing = sorted({ch for text in texts for ch in text if not picture_text.has_glyph(ch)} - {"🏆"})
     assert missing == []
     # Kana and the common kanji (JIS level 1) are all there, so a new card name rarely needs a rebuild.

@@ -30,13 +30,18 @@ class SeasonsGame(GamePlugin["SeasonsSummary", "SeasonsState"]):
     colour = 0x3B82F6
     # The largest margin over Dummbot, won or lost; then the higher score.
     ranking = Ranking(order=(("margin", "desc"), ("player_score", "desc")), outcomes=("won", "lost"))
-    difficulties = ("apprentice", "wizard", "archmage")
     help_keys = ("help.seasons", "help.seasons_report", "help.seasons_report_effects")
 
     def store_steps(self, engine: str) -> Mapping[int, Sequence[StoreStep]]:
         from .migrations import STEPS  # only when a database migrates
 
         return STEPS.get(engine, {})
+
+    @property
+    def difficulties(self) -> tuple[str, ...]:
+        from engine.seasons.summary import Difficulty
+
+        return tuple(d.value for d in Difficulty)
 
     def rules(self) -> Rules[SeasonsState]:
         from engine.seasons import RULES

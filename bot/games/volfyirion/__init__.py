@@ -30,13 +30,18 @@ class VolfyirionGame(GamePlugin["VolfyirionSummary", "VolfState"]):
     command = "volfyrion"  # the spelling players type
     colour = 0xB91C1C
     ranking = Ranking(order=(("length", "asc"),), outcomes=("won",))  # the fewest turns to a win
-    difficulties = ("easy", "normal", "hard")
     help_keys = ("help.volfyirion", "help.volfyirion_report")
 
     def store_steps(self, engine: str) -> Mapping[int, Sequence[StoreStep]]:
         from .migrations import STEPS  # only when a database migrates
 
         return STEPS.get(engine, {})
+
+    @property
+    def difficulties(self) -> tuple[str, ...]:
+        from engine.volfyirion.summary import Difficulty
+
+        return tuple(d.value for d in Difficulty)
 
     def rules(self) -> Rules[VolfState]:
         from engine.volfyirion import RULES

@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 
 from engine.volfyirion.summary import CitySummary, Token, VolfyirionSummary, WonderSummary
 
+from ...i18n import t
 from ...render import picture as p
 from ...render import text as picture_text
 from ...render.picture import BACKGROUND, CARD_BACK, FAINT, GOLD, MUTED, PANEL, PANEL_EDGE, TEXT, Colour
@@ -31,7 +32,6 @@ LABELS = {
     "en": {"turn": "Turn {turn}", "lair": "Lair", "rage_pile": "Rage Pile", "wonders": "Wonders"},
     "ja": {"turn": "ターン{turn}", "lair": "ヴォルフィーリオンの巣", "rage_pile": "憤怒パイル", "wonders": "ワンダー"},
 }
-WORDS_JA = {"easy": "イージー", "normal": "ノーマル", "hard": "ハード"}
 
 # Regions drawn as layers, each by the summary parts it shows (nothing else on the board overlaps them).
 HEADER = (0, 0, 800, 48)
@@ -46,7 +46,8 @@ def _label(name: str, **params: Any) -> str:
 
 
 def _word(value: str) -> str:
-    return p.word(WORDS_JA, value)
+    """A difficulty on the header: its ``word.<value>`` of the game's locale in Japanese, the value in English."""
+    return t("ja", f"word.{value}") if p.LANG.get() == "ja" else value
 
 
 def board(summary: VolfyirionSummary, lang: str = "en") -> bytes:

@@ -38,7 +38,14 @@ if TYPE_CHECKING:  # the engine loads with the first game, not when the command 
 KIND = "volfyirion"
 Interaction = discord.Interaction
 
-DIFFICULTIES = word_choices("easy", "normal", "hard")
+
+
+def difficulty_choices() -> list[app_commands.Choice[str]]:
+    """The engine's difficulties (``Difficulty``: what it plays is what is offered), each by its ``word.<value>``."""
+    from engine.volfyirion.summary import Difficulty
+
+    return word_choices(*(d.value for d in Difficulty))
+
 # V-5.3: the formula of the rules text this bot follows (the default) or the English rulebook's table.
 BONUS = [
     app_commands.Choice(name=L("flat: costs + 1 per destroyed city + difficulty (the rules text this bot follows)",
@@ -120,6 +127,7 @@ class VolfyirionCommands(GameGroup):
     def __init__(self, controller: Controller, service: GameService) -> None:
         super().__init__(controller, service, name="volfyrion",
                          description=L("Volfyirion: play the solo mode against the dragon", "cmd.volfyirion"))
+        app_commands.choices(difficulty=difficulty_choices())(self.start)
 
     def _act(self, interaction: Interaction, action: Action | Builder[VolfState]) -> Any:
         """Apply what the player typed, stored as it was meant: card ids and city names resolved against the
@@ -135,7 +143,7 @@ class VolfyirionCommands(GameGroup):
         cities=L("Your three city cards, e.g. Yrdesh, Akao Uket, Kyr", "opt.volfyirion.cities"),
         unseal=L("Allow unsealing Wonders Volfyirion sealed (off by default)", "opt.volfyirion.unseal"),
     )
-    @app_commands.choices(difficulty=DIFFICULTIES, bonus=BONUS)
+    @app_commands.choices(bonus=BONUS)  # the difficulties: when the group is made (``__init__``)
     async def start(self, interaction: Interaction, difficulty: str, bonus: str = "flat",
                     cities: app_commands.Range[str, 1, 100] | None = None, unseal: bool = False) -> None:
         options: dict[str, Any] = {"difficulty": difficulty, "bonus": bonus, "unseal": unseal}

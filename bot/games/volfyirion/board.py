@@ -415,14 +415,10 @@ def _wonder(draw: ImageDraw.ImageDraw, at: tuple[int, int], tile_w: int, tile_h:
 
 
 def _volf_colour(name: str) -> str | None:
-    catalog = p.engine_catalog("engine.volfyirion")
-    if catalog is not None:
-        card = p.catalog_find(catalog, name)
-        return None if card is None else p.str_or_none(p.field(card, "colour", "color"))
-    for card in p.engine_data("volfyirion_cards") or []:
-        if card.get("name") == name:
-            return p.str_or_none(card.get("colour"))
-    return None
+    from engine.volfyirion.cards import find  # the game's own catalog
+
+    card = find(name)
+    return None if card is None else p.str_or_none(card.colour)
 
 
 
@@ -476,7 +472,9 @@ def _dragon_token(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> No
 def _first_steps() -> list[p.Step]:
     """The Lair with and without the dragon and the cities a game starts with, in each language pictures have
     been drawn in, the card data, and the board's palette."""
-    steps: list[p.Step] = [lambda: p.engine_catalog("engine.volfyirion")]
+    from engine.volfyirion.cards import CATALOG
+
+    steps: list[p.Step] = [lambda: CATALOG]
     for lang in p.languages():
         steps += [functools.partial(_prepare, lang, _lair_layer, here) for here in (True, False)]
         steps += [functools.partial(_prepare_city, lang, name) for name in _default_cities()]

@@ -471,6 +471,8 @@ class Controller:
 
         def build(record: GameRecord) -> Action:
             built = ui.form_action(name, values, record)
+            if built is None:  # no form of the game's
+                raise Refusal("refuse.unknown_button")
             return built(record) if callable(built) else built
 
         await self.act(interaction, build, game_id=game_id, ply=ply, typed=(name, values))

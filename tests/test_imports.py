@@ -106,3 +106,9 @@ def test_the_walk_sees_every_kind_of_import(tmp_path: Path) -> None:
     path.write_text(code, encoding="utf-8")
     assert imported("bot.probe", path, {"bot", "bot.render", "bot.render.embeds", "engine"}) == {
         "bot.render.embeds", "engine"}
+
+
+def test_the_plugin_interface_depends_on_the_engine_only() -> None:
+    """bot/games/plugin.py names no module of the bot (its controller, sessions, buttons, commands or store):
+    a game's front end brings those; the interface has the engine and small protocols of its own."""
+    assert {t for t in graph()["bot.games.plugin"] if not t.startswith("engine")} == set()

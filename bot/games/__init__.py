@@ -20,8 +20,7 @@ from .. import i18n
 from ..registry import Registry
 from ..render import embeds
 from ..store import schema, transfer
-from ..store.base import Ranking
-from .plugin import AnyGame, GamePlugin, GameUI, Words
+from .plugin import AnyGame, GamePlugin, GameUI, Ordering, Words
 from .seasons import SeasonsGame
 from .volfyirion import VolfyirionGame
 
@@ -53,16 +52,8 @@ def rules_for(kind: str) -> Rules[State]:
     return get(kind).rules()
 
 
-def rankings() -> dict[str, Ranking]:
+def rankings() -> dict[str, Ordering]:
     return {g.kind: g.ranking for g in GAMES}
-
-
-def difficulties() -> list[str]:
-    """Every game's difficulties, each once, in the order of the games."""
-    seen: list[str] = []
-    for g in GAMES:
-        seen += [d for d in g.difficulties if d not in seen]
-    return seen
 
 
 def registry() -> Registry[AnyGame]:

@@ -47,14 +47,38 @@ class Ordering(Protocol):
     def outcomes(self) -> tuple[str, ...]: ...
 
 
-# What the front end passes and a game's front end reads with the bot's own classes: a button or menu to show
-# (bot/buttons.py's specs), a field of a form, a stored game or result row (bot/store), a change and its reply
-# (bot/sessions.py's ``Played``), the controller and the session service a command group is made with, how a
-# game's cards are typed (bot/commands/cards.py).
-Spec: TypeAlias = Any
+class Spec(Protocol):
+    """A button or menu a reply offers (bot/buttons.py's ``ButtonSpec`` and ``SelectSpec``)."""
+
+    @property
+    def op(self) -> str: ...
+
+
+class FormField(Protocol):
+    """A field of a form (bot/buttons.py's ``FieldSpec``)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+
+
+class Row(Protocol):
+    """A stored game, as its buttons read it (bot/store's ``GameRow``)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def ply(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+
+
+# What a game's front end (its commands.py) reads with the bot's own classes, which the interface leaves open: a
+# change and its reply (bot/sessions.py's ``Played``), a result row (bot/store), the controller and the session
+# service a command group is made with, how a game's cards are typed (bot/commands/cards.py).
 Change: TypeAlias = Any
-FieldSpec: TypeAlias = Any
-Row: TypeAlias = Any
+ResultRow: TypeAlias = Any
 Front: TypeAlias = Any
 CardTyping: TypeAlias = Any
 
@@ -78,7 +102,7 @@ class Words:
 class GameUI(Generic[Summary, S]):
     """One game's buttons, select menus and forms, as the controller asks for them."""
 
-    def buttons(self, step: Step[S], row: Row, lang: str, summary: Summary) -> list[Spec]:
+    def buttons(self, step: Step[S], row: Row, lang: str, summary: Summary) -> Sequence[Spec]:
         """The buttons of a reply in the state ``step`` left (``summary``: made once for the whole reply)."""
         return []
 
@@ -89,18 +113,18 @@ class GameUI(Generic[Summary, S]):
         return None
 
     def select_action(self, op: str, arg: str | None, values: list[str], record: GameRecord[S],
-                      lang: str) -> Builder[S] | tuple[str, str, list[FieldSpec]] | None:
+                      lang: str) -> Builder[S] | tuple[str, str, Sequence[FormField]] | None:
         """A pick from a menu: the action, or (form op, title, fields) to finish typing in a form."""
         return None
 
-    def form(self, op: str, lang: str, record: GameRecord[S]) -> tuple[str, list[FieldSpec]] | None:
+    def form(self, op: str, lang: str, record: GameRecord[S]) -> tuple[str, Sequence[FormField]] | None:
         return None
 
     def form_action(self, op: str, values: dict[str, str], record: GameRecord[S]) -> Builder[S] | None:
         """The action a filled-in form asks for (None: no form of the game's, refused as an unknown button)."""
         return None
 
-    def refusal_buttons(self, key: str, lang: str) -> list[Spec]:
+    def refusal_buttons(self, key: str, lang: str) -> Sequence[Spec]:
         """Buttons the game offers on one of its refusals (a confirmation its rules ask for)."""
         return []
 
@@ -147,7 +171,7 @@ class GamePlugin(Generic[Summary, S]):
         """Its buttons, menus and forms, made for one bot."""
         raise NotImplementedError
 
-    def leaderboard_row(self, lang: str, row: Row) -> str:
+    def leaderboard_row(self, lang: str, row: ResultRow) -> str:
         """A result on the leaderboard and in /game stats."""
         raise NotImplementedError
 

@@ -40,8 +40,7 @@ from ...i18n import L, card_name, english, t
 from ...render.embeds import notice_embed
 from ...replies import lang, send, think
 from ...sessions import GameService, Played, Refusal
-from ...store import GameRow
-from ..plugin import GameUI
+from ..plugin import GameUI, Row
 
 KIND = "seasons"
 Interaction = discord.Interaction
@@ -235,7 +234,7 @@ async def show_forecast(service: GameService, interaction: Interaction, *, game_
 class SeasonsUI(GameUI[SeasonsSummary, SeasonsState]):
     """Buttons and forms for the states a Seasons game waits in."""
 
-    def buttons(self, step: Step[SeasonsState], row: GameRow, lg: str,
+    def buttons(self, step: Step[SeasonsState], row: Row, lg: str,
                 summary: SeasonsSummary) -> list[ButtonSpec | SelectSpec]:
         waiting, specs = step.waiting, list[ButtonSpec | SelectSpec]()
         legal = set(waiting.legal)
@@ -360,7 +359,7 @@ class SeasonsUI(GameUI[SeasonsSummary, SeasonsState]):
         keys = {e.key for e in played.step.events}
         return played.finished_now or any(k.endswith(("season_changed", "new_year")) for k in keys)
 
-    async def extra_button(self, ctl: Controller, interaction: Interaction, row: GameRow, op: str,
+    async def extra_button(self, ctl: Controller, interaction: Interaction, row: Row, op: str,
                            arg: str | None) -> bool:
         if op == "forecast":
             await show_forecast(ctl.service, interaction, game_id=row.id)

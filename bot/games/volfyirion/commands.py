@@ -26,8 +26,7 @@ from ...controller import Builder, Controller
 from ...i18n import L, t
 from ...replies import lang, send, think
 from ...sessions import GameService, Played, Refusal
-from ...store import GameRow
-from ..plugin import GameUI
+from ..plugin import GameUI, Row
 from .danger import danger_embed, next_attack_lines, removal_lines
 
 if TYPE_CHECKING:  # the engine loads with the first game, not when the command group is built
@@ -298,7 +297,7 @@ async def show_danger(service: GameService, interaction: Interaction, *, game_id
 
 
 class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
-    def buttons(self, step: Step[VolfState], row: GameRow, lg: str,
+    def buttons(self, step: Step[VolfState], row: Row, lg: str,
                 summary: VolfyirionSummary) -> list[ButtonSpec | SelectSpec]:
         waiting, specs = step.waiting, list[ButtonSpec | SelectSpec]()
         legal = set(waiting.legal)
@@ -379,7 +378,7 @@ class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
         keys = {e.key.rsplit(".", 1)[-1] for e in played.step.events}
         return played.finished_now or bool(keys & {"attack", "city_destroyed", "no_command_cards"})
 
-    async def extra_button(self, ctl: Controller, interaction: Interaction, row: GameRow, op: str,
+    async def extra_button(self, ctl: Controller, interaction: Interaction, row: Row, op: str,
                            arg: str | None) -> bool:
         if op in ("danger", DANGER_DETAILS):
             await show_danger(ctl.service, interaction, game_id=row.id, details=op == DANGER_DETAILS)

@@ -112,3 +112,31 @@ def test_the_plugin_interface_depends_on_the_engine_only() -> None:
     """bot/games/plugin.py names no module of the bot (its controller, sessions, buttons, commands or store):
     a game's front end brings those; the interface has the engine and small protocols of its own."""
     assert {t for t in graph()["bot.games.plugin"] if not t.startswith("engine")} == set()
+
+
+# The bot's Discord side: what a game's front end (bot/games/<game>/front/) may use and its definition may not.
+DISCORD_SIDE = ("bot.app", "bot.controller", "bot.sessions", "bot.buttons", "bot.commands", "bot.replies",
+                "bot.console", "bot.pictures", "bot.delivery")
+
+
+def discord_imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+        found.update(n for n in names if n.split(".")[0] == "discord")
+    return found
+
+
+def test_a_games_definition_has_no_discord_in_it() -> None:
+    """A game is a pure definition (its plugin, words, result lines, card facts, migrations) and a Discord front
+    end (front/: commands, controls, pictures): the definition imports neither discord nor the bot's Discord
+    side; it reaches its front end only by asking it (its plugin's ``commands``, ``ui``, ``card_option``)."""
+    files, edges = module_files(), graph()
+    for name, path in files.items():
+        if not name.startswith("bot.games.") or ".front" in name or name == "bot.games.plugin":
+            continue
+        game = ".".join(name.split(".")[:3])
+        assert discord_imports(path) == set(), name
+        assert {t for t in edges[name] if t.startswith(DISCORD_SIDE)} == set(), name
+        assert {t for t in edges[name] if ".front" in t and not t.startswith(f"{game}.front")} == set(), name

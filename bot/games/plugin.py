@@ -81,6 +81,7 @@ Change: TypeAlias = Any
 ResultRow: TypeAlias = Any
 Front: TypeAlias = Any
 CardTyping: TypeAlias = Any
+CommandGroup: TypeAlias = "app_commands.Group"  # its slash command group, made by its front end
 
 
 @dataclass(frozen=True)

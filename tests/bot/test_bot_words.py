@@ -221,7 +221,7 @@ def test_bot_dice_are_described_by_a_face_players_can_find(lang):
 
 def test_effect_choices_have_names_in_both_languages():
     """Issue 11 point 10 / issue 10 point 7: `/seasons effect` offered `cannot_pay`, `onys` as names in English."""
-    from bot.games.seasons.commands import _effect_choices
+    from bot.games.seasons.front.commands import _effect_choices
     from engine.seasons import EFFECT_KINDS
 
     choices = _effect_choices()

@@ -9,8 +9,8 @@ import pytest
 from PIL import Image, ImageDraw
 
 from bot import games
-from bot.games.seasons import board as sb
-from bot.games.volfyirion import board as vb
+from bot.games.seasons.front import board as sb
+from bot.games.volfyirion.front import board as vb
 from bot.i18n import t
 from bot.render import picture, results
 from bot.render import text as picture_text

@@ -10,17 +10,11 @@ from ...store.base import Ranking
 from ..plugin import GamePlugin
 
 if TYPE_CHECKING:
-    from discord import app_commands
-
     from engine.core import Result, Rules
     from engine.seasons.state import SeasonsState
     from engine.seasons.summary import SeasonsSummary
 
-    from ...commands.cards import CardOption
-    from ...controller import Controller
-    from ...sessions import GameService
-    from ...store.base import ResultRow
-    from ..plugin import Fields, GameUI, Lines, StoreStep, Words
+    from ..plugin import CardTyping, CommandGroup, Fields, Front, GameUI, Lines, ResultRow, StoreStep, Words
 
 
 class SeasonsGame(GamePlugin["SeasonsSummary", "SeasonsState"]):
@@ -48,13 +42,13 @@ class SeasonsGame(GamePlugin["SeasonsSummary", "SeasonsState"]):
 
         return RULES
 
-    def commands(self, controller: Controller, service: GameService) -> app_commands.Group:
-        from .commands import SeasonsCommands
+    def commands(self, controller: Front, service: Front) -> CommandGroup:
+        from .front.commands import SeasonsCommands
 
         return SeasonsCommands(controller, service)
 
     def ui(self) -> GameUI[SeasonsSummary, SeasonsState]:
-        from .commands import SeasonsUI
+        from .front.commands import SeasonsUI
 
         return SeasonsUI()
 
@@ -97,8 +91,8 @@ class SeasonsGame(GamePlugin["SeasonsSummary", "SeasonsState"]):
 
         return t(lang, "console.where.seasons", year=summary.year, month=summary.month)
 
-    def card_option(self) -> CardOption:
-        from .commands import CARDS
+    def card_option(self) -> CardTyping:
+        from .front.commands import CARDS
 
         return CARDS
 

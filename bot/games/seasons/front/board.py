@@ -13,9 +13,9 @@ from PIL import Image, ImageDraw
 
 from engine.seasons.summary import Season, SeasonsSummary
 
-from ...render import picture as p
-from ...render import text as picture_text
-from ...render.picture import BACKGROUND, FAINT, GOLD, PANEL, PANEL_EDGE, TEXT, Colour
+from ....render import picture as p
+from ....render import text as picture_text
+from ....render.picture import BACKGROUND, FAINT, GOLD, PANEL, PANEL_EDGE, TEXT, Colour
 
 CRYSTAL: Colour = (110, 210, 235)
 SEASON_MONTHS = {"winter": (1, 2, 3), "spring": (4, 5, 6), "summer": (7, 8, 9), "autumn": (10, 11, 12)}
@@ -117,7 +117,7 @@ def _round_dice(draw: ImageDraw.ImageDraw, season: Season, dice: tuple[int, ...]
         return
     from engine.seasons import face_text
 
-    from .text import die_mark
+    from ..text import die_mark
 
     marks = [mark for d in dice if (mark := die_mark(season, d)) is not None]
     if len(marks) < len(dice):

@@ -22,9 +22,9 @@ from engine.seasons import (
 from engine.seasons.rules import PRELUDE_HAND
 from engine.seasons.summary import DummbotScore, Pending, PlayerScore, SeasonsSummary, final_scores
 
-from ...buttons import MENU_OPTIONS, ButtonSpec, FieldSpec, SelectSpec
-from ...commands.cards import CardOption, CardTransformer, Typed
-from ...commands.common import (
+from ....buttons import MENU_OPTIONS, ButtonSpec, FieldSpec, SelectSpec
+from ....commands.cards import CardOption, CardTransformer, Typed
+from ....commands.common import (
     GameGroup,
     card_choices,
     current_record,
@@ -35,12 +35,12 @@ from ...commands.common import (
     reveal_form,
     word_choices,
 )
-from ...controller import Builder, Controller
-from ...i18n import L, card_name, english, t
-from ...render.embeds import notice_embed
-from ...replies import lang, send, think
-from ...sessions import GameService, Played, Refusal
-from ..plugin import GameUI, Row
+from ....controller import Builder, Controller
+from ....i18n import L, card_name, english, t
+from ....render.embeds import notice_embed
+from ....replies import lang, send, think
+from ....sessions import GameService, Played, Refusal
+from ...plugin import GameUI, Row
 
 KIND = "seasons"
 Interaction = discord.Interaction

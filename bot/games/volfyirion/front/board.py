@@ -12,10 +12,10 @@ from PIL import Image, ImageDraw
 
 from engine.volfyirion.summary import CitySummary, Token, VolfyirionSummary, WonderSummary
 
-from ...i18n import t
-from ...render import picture as p
-from ...render import text as picture_text
-from ...render.picture import BACKGROUND, CARD_BACK, FAINT, GOLD, MUTED, PANEL, PANEL_EDGE, TEXT, Colour
+from ....i18n import t
+from ....render import picture as p
+from ....render import text as picture_text
+from ....render.picture import BACKGROUND, CARD_BACK, FAINT, GOLD, MUTED, PANEL, PANEL_EDGE, TEXT, Colour
 
 DRAGON: Colour = (200, 48, 44)
 VOLF_COLOURS: dict[str, Colour] = {

@@ -10,10 +10,10 @@ from discord import app_commands
 
 from engine.core import Action, Catalog, GameRecord, Step
 
-from ... import understood
-from ...buttons import ButtonSpec, FieldSpec, SelectSpec, view_of
-from ...commands.cards import CardOption, CardTransformer, Typed
-from ...commands.common import (
+from .... import understood
+from ....buttons import ButtonSpec, FieldSpec, SelectSpec, view_of
+from ....commands.cards import CardOption, CardTransformer, Typed
+from ....commands.common import (
     GameGroup,
     current_record,
     group_of,
@@ -22,11 +22,11 @@ from ...commands.common import (
     reveal_form,
     word_choices,
 )
-from ...controller import Builder, Controller
-from ...i18n import L, t
-from ...replies import lang, send, think
-from ...sessions import GameService, Played, Refusal
-from ..plugin import GameUI, Row
+from ....controller import Builder, Controller
+from ....i18n import L, t
+from ....replies import lang, send, think
+from ....sessions import GameService, Played, Refusal
+from ...plugin import GameUI, Row
 from .danger import danger_embed, next_attack_lines, removal_lines
 
 if TYPE_CHECKING:  # the engine loads with the first game, not when the command group is built

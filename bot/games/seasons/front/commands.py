@@ -45,7 +45,15 @@ from ...plugin import GameUI, Row
 KIND = "seasons"
 Interaction = discord.Interaction
 
-DIFFICULTIES = word_choices("apprentice", "wizard", "archmage")
+
+
+def difficulty_choices() -> list[app_commands.Choice[str]]:
+    """The engine's difficulties (``Difficulty``: what it plays is what is offered), each by its ``word.<value>``."""
+    from engine.seasons.summary import Difficulty
+
+    return word_choices(*(d.value for d in Difficulty))
+
+
 DICE = [
     app_commands.Choice(name=L("table (I roll the dice)", "word.dice_table"), value="table"),
     app_commands.Choice(name=L("bot (the bot rolls)", "word.dice_bot"), value="bot"),
@@ -81,12 +89,13 @@ class SeasonsCommands(GameGroup):
     def __init__(self, controller: Controller, service: GameService) -> None:
         super().__init__(controller, service, name="seasons",
                          description=L("Seasons: play against Dummbot", "cmd.seasons"))
+        app_commands.choices(difficulty=difficulty_choices())(self.start)
 
     @app_commands.command(name="start", description=L("Start a Dummbot's Challenge game in this channel",
                                                       "cmd.seasons.start"))
     @app_commands.describe(difficulty=L("Dummbot's difficulty", "opt.seasons.difficulty"),
                            dice=L("Who rolls: you on the table, or the bot", "opt.seasons.dice"))
-    @app_commands.choices(difficulty=DIFFICULTIES, dice=DICE)
+    @app_commands.choices(dice=DICE)  # the difficulties: when the group is made (``__init__``)
     async def start(self, interaction: Interaction, difficulty: str, dice: str = "table") -> None:
         await self.start_game(interaction, KIND, {"difficulty": difficulty, "dice": dice})
 

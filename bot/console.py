@@ -586,6 +586,9 @@ def main(argv: list[str] | None = None, *, bot_factory: Callable[[Config], Any] 
          stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """The console's entry point; `bot_factory`, `stdin` and `stdout` are for tests."""
     args = _arguments(sys.argv[1:] if argv is None else argv)
+    from . import games
+
+    games.install(games.registry())  # its banner and errors speak of the games before a bot is made
     # Between replies the console shows replies only: the bot's log lines (an expected refusal is not even
     # a warning) wait for --verbose.
     logging.basicConfig(level=logging.WARNING if args.verbose else logging.CRITICAL, stream=sys.stderr,

@@ -4,7 +4,7 @@ engine, its command group, its pictures) inside its methods, so that the registr
 
 This interface depends on the engine and on the small protocols below, never on a module of the bot: the bot's
 own classes (its controller, sessions, buttons and store rows) reach a game through its front end (its
-``commands.py``), which names them."""
+``front/commands.py``), which names them."""
 
 from __future__ import annotations
 
@@ -74,9 +74,9 @@ class Row(Protocol):
     def seed(self) -> int: ...
 
 
-# What a game's front end (its commands.py) reads with the bot's own classes, which the interface leaves open: a
-# change and its reply (bot/sessions.py's ``Played``), a result row (bot/store), the controller and the session
-# service a command group is made with, how a game's cards are typed (bot/commands/cards.py).
+# What a game's front end (its front/commands.py) reads with the bot's own classes, which the interface leaves
+# open: a change and its reply (bot/sessions.py's ``Played``), a result row (bot/store), the controller and the
+# session service a command group is made with, how a game's cards are typed (bot/commands/cards.py).
 Change: TypeAlias = Any
 ResultRow: TypeAlias = Any
 Front: TypeAlias = Any

@@ -1,6 +1,6 @@
 """What every reply picture shares: size, colours, the language and fonts, text fitting, small glyphs, the
 layer and picture caches, the PNG, and the picture thread. Each game draws its own board in its own
-module (``bot/render/<game>_board.py``, one entry ``board(summary, lang, …) -> bytes``).
+module (``bot/games/<game>/front/board.py``, one entry ``board(summary, lang, …) -> bytes``).
 
 The embed text stays the authoritative record; the pictures are a glance. In English (the default) they are
 drawn with Pillow's bundled scalable font and English names only; with ``lang="ja"`` the labels and card

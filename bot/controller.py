@@ -33,8 +33,9 @@ from .i18n import card_name, t
 from .permissions import fit_interaction
 from .pictures import PictureQueue, picture_key
 from .registry import Registry
-from .render.embeds import game_embed, notice_embed
+from .render.embeds import Shown, game_embed, notice_embed
 from .render.picture import drawn
+from .render.results import Resulting
 from .replies import lang, send, think
 from .sessions import REFUSALS, GameService, Played, Refusal
 from .store import GameRow, StoreError
@@ -84,9 +85,12 @@ class Host(Protocol):
     async def on_app_command_error(self, interaction: discord.Interaction, error: Exception, /) -> None: ...
 
 
-# A registered game and its UI, as the entry point hands them down (bot/games/plugin.py's ``GamePlugin`` and
-# ``GameUI``: each reads only its own state and summary, which the controller passes back to it untouched).
-Game: TypeAlias = Any
+class Game(Shown, Resulting, Protocol):
+    """A registered game as its replies and its result card show it (bot/games/plugin.py's ``GamePlugin``)."""
+
+
+# A game's buttons, menus and forms (bot/games/plugin.py's ``GameUI``): each reads only its own state and summary,
+# which the controller passes back to it untouched.
 UI: TypeAlias = Any
 
 

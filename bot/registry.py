@@ -26,15 +26,8 @@ class Registry(Generic[G]):
     def __init__(self, games: Sequence[G]) -> None:
         self._games = games
 
-    @property
-    def games(self) -> Sequence[G]:
-        return self._games
-
     def __iter__(self) -> Iterator[G]:
         return iter(tuple(self._games))
-
-    def __contains__(self, kind: object) -> bool:
-        return any(g.kind == kind for g in self._games)
 
     def get(self, kind: str) -> G:
         for game in self._games:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 import zlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 from discord import app_commands
@@ -16,7 +16,7 @@ from ..buttons import ButtonSpec, view_of
 from ..delivery import NotAcknowledged
 from ..i18n import L, card_name, t
 from ..registry import Registry
-from ..render.embeds import COLOURS, colour_of, game_embed, notice_embed
+from ..render.embeds import COLOURS, Shown, colour_of, game_embed, notice_embed
 from ..replies import lang, send
 from ..sessions import Played, Refusal, summary_json
 from ..store import GameRow, StaleVersion
@@ -29,9 +29,24 @@ if TYPE_CHECKING:
     from .cards import CardOption
 
 Interaction = discord.Interaction
-# A registered game, as the bot's entry point hands the registry down (bot/games/plugin.py's ``GamePlugin``: /game
-# reads its names, colour, ranking, help, cards and leaderboard rows).
-Game = Any
+
+
+class Game(Shown, Protocol):
+    """A registered game as /game reads it (bot/games/plugin.py's ``GamePlugin``): its names, colour and replies,
+    ranking, help, cards and leaderboard rows."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def ranking(self) -> Any: ...  # the store's ``Ranking``
+    @property
+    def difficulties(self) -> tuple[str, ...]: ...
+    @property
+    def help_keys(self) -> tuple[str, ...]: ...
+    def help_params(self, key: str) -> dict[str, Any]: ...
+    def leaderboard_row(self, lang: str, row: Any) -> str: ...
+    def card_option(self) -> CardOption | None: ...
+    def card_fields(self, lang: str, card_id: str, summary: Any) -> list[tuple[str, str]]: ...
 
 HISTORY_LIMIT = 15
 
@@ -273,7 +288,7 @@ class GameCommands(app_commands.Group):
 def card_options(games: Registry[Game], game: str | None, active: GameRow | None) -> dict[str, CardOption]:
     """The games whose cards /game card searches, and how each types its cards: the one chosen, else the
     channel's game, else all of them."""
-    with_cards: dict[str, CardOption] = {g.kind: g.card_option() for g in games if g.card_option() is not None}
+    with_cards = {g.kind: option for g in games if (option := g.card_option()) is not None}
     if game is not None and game in with_cards:
         return {game: with_cards[game]}
     if active is not None and active.kind in with_cards:

@@ -50,6 +50,7 @@ from bench.floor import DurableNoop
 from bot import collector
 from bot.app import create_bot
 from bot.config import Config
+from bot.games import rules_for
 from bot.sessions import SNAPSHOT_EVERY, GameService
 from bot.standin.driver import Driver, NoReply
 from bot.standin.world import Channel, User
@@ -542,7 +543,7 @@ def _warm_detail(warmups: dict[tuple[str, int], list[Load]]) -> str:
 # -- filling databases ---------------------------------------------------------------------------------------
 async def play_into(store: SqliteStore, channel_id: int, kind: str, actions: list[Action]) -> int:
     """Play a game through GameService, exactly as the bot saves it (snapshots, summaries, results)."""
-    service = GameService(store, seed=lambda: SEED)
+    service = GameService(store, rules=rules_for, seed=lambda: SEED)
     options = SEASONS_OPTIONS if kind == "seasons" else VOLFYIRION_OPTIONS
     started = await service.start(kind=kind, options=dict(options), guild_id=GUILD_ID, channel_id=channel_id,
                                   parent_channel_id=None, owner_id=OWNER_ID)
@@ -652,7 +653,7 @@ async def first_command(path: Path, channel_id: int) -> tuple[float, float, floa
         await store.close()
     store = await new_store(path)
     try:
-        service = GameService(store)
+        service = GameService(store, rules=rules_for)
         start = time.perf_counter()
         row = await service.require(channel_id, kind="seasons")
         record = await service.record(row)
@@ -730,7 +731,7 @@ async def cached_growth(path: Path, total: int, how: str) -> float:
     (imports, catalogs, the first connection) so that one-off costs are not counted."""
     store = await new_store(path)
     try:
-        service = GameService(store)
+        service = GameService(store, rules=rules_for)
         rows = [await store.game(game_id) for game_id in range(1, total + 1)]
         await service.record(rows[0])
         gc.collect()

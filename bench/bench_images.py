@@ -39,8 +39,8 @@ from types import ModuleType
 from typing import Any
 
 from bench.common import print_machine, print_table
-from bot.games.seasons.board import board as seasons_board
-from bot.games.volfyirion.board import board as typed_volfyirion_board
+from bot.games.seasons.front.board import board as seasons_board
+from bot.games.volfyirion.front.board import board as typed_volfyirion_board
 from bot.render import picture
 from engine.volfyirion.summary import VolfyirionSummary
 
@@ -234,7 +234,7 @@ def floor_ms(runs: int = RUNS) -> float:
     def empty() -> bytes:
         return picture.png(picture.Image.new("RGB", (picture.WIDTH, picture.HEIGHT), picture.BACKGROUND), palette)
 
-    palette = picture.palette_file("bot.games.seasons")
+    palette = picture.palette_file("bot.games.seasons.front")
     # After one picture, as in a running bot: the first big buffers of a process cost page faults (the C
     # allocator maps them fresh until a large block has been freed once), which is not the writer's cost.
     seasons_board(SEASONS_TYPICAL)

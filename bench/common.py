@@ -15,6 +15,12 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from importlib import metadata
 
+from bot import games
+
+# The registry the bot's entry points hand down (its sentences, colours, store steps), for the benches that call
+# those modules without making a bot.
+games.install(games.registry())
+
 PACKAGES = ("discord.py", "aiohttp", "Pillow", "asyncpg")
 
 

@@ -221,6 +221,9 @@ async def _sync(config: Config, guild_id: int | None) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    from . import games
+
+    games.install(games.registry())  # the games the store's steps, its checks and the sentences read
     try:
         config = Config.from_env()
     except ConfigError as err:

@@ -13,6 +13,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from engine.core import Rules, State
+
+from . import games as registered
 from .buttons import CUSTOM_ID, GameButton, form_values
 from .channels import gate
 from .config import Config
@@ -21,6 +24,7 @@ from .delivery import commit_state
 from .handled import Handled, Parser, wrap_interaction_parser
 from .i18n import CommandTranslator, lang_of, t
 from .metrics import Metrics, command_name
+from .registry import Registry
 from .render.embeds import notice_embed
 from .replies import send
 from .sessions import REFUSALS, GameService
@@ -28,6 +32,7 @@ from .store import make_store
 from .sync import sync_at_start
 
 if TYPE_CHECKING:
+    from .games.plugin import AnyGame
     from .http import HttpServer
 
 log = logging.getLogger(__name__)
@@ -147,7 +152,8 @@ class SoloBot(commands.AutoShardedBot):
     Discord's recommendation (GET /gateway/bot). Commands are offered in servers only (`contexts` [0],
     guild install): DMs and group DMs are refused by `channels.gate` all the same."""
 
-    def __init__(self, config: Config, *, seed: Callable[[], int] | None = None) -> None:
+    def __init__(self, config: Config, *, seed: Callable[[], int] | None = None, games: Registry[AnyGame] | None = None) -> None:
+        """``games``: the registry this bot plays (by default bot/games's), handed down to what reads a game."""
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
@@ -168,9 +174,15 @@ class SoloBot(commands.AutoShardedBot):
         self.http_server: HttpServer | None = None  # bot.http, on SOLO_BOT_HTTP_PORT
         if seed is None and config.seed is not None:
             seed = lambda: config.seed  # noqa: E731 - fixed seeds make console sessions reproducible
-        self.service = GameService(self.store, cache_seconds=config.cache_seconds, seed=seed)
-        self.controller = Controller(self)
+        self.games = registered.registry() if games is None else games
+        registered.install(self.games)
+        self.service = GameService(self.store, rules=self.games_rules, cache_seconds=config.cache_seconds, seed=seed)
+        self.controller = Controller(self, self.games)
         self._guard_interaction_parser()
+
+    def games_rules(self, kind: str) -> Rules[State]:
+        """The engine of a registered game (the sessions' ``rules``)."""
+        return self.games.get(kind).rules()
 
     def _guard_interaction_parser(self) -> None:
         """discord.py's gateway parser raises on a malformed INTERACTION_CREATE (Discord never sends one), and
@@ -227,13 +239,12 @@ class SoloBot(commands.AutoShardedBot):
         # to finish and closes it (a cancelled open would leave its connection thread behind).
         await asyncio.shield(self.store.open())
         await self.tree.set_translator(CommandTranslator())
-        from . import games
         from .commands import game
 
-        for entry in games.GAMES:  # each game's command group and UI
+        for entry in self.games:  # each game's command group and UI
             self.tree.add_command(entry.commands(self.controller, self.service))
             self.controller.uis[entry.kind] = entry.ui()
-        game.install(self)
+        game.install(self.tree, self.games, self.controller, self.service, self.store)
         self.add_dynamic_items(GameButton)
         self.tree.error(self.on_app_command_error)
         await sync_at_start(self)  # only when the commands changed, only from the process holding shard 0

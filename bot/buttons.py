@@ -17,12 +17,31 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast
 
 import discord
 
-if TYPE_CHECKING:
-    from .app import SoloBot
+from .metrics import Metrics
+
+
+class Pressed(Protocol):
+    """Where a press goes: the bot's controller (bot/controller.py)."""
+
+    async def on_button(self, interaction: discord.Interaction, game_id: int, ply: int, op: str,
+                        arg: str | None) -> None: ...
+    async def on_select(self, interaction: discord.Interaction, game_id: int, ply: int, op: str, arg: str | None,
+                        values: list[str]) -> None: ...
+
+
+class Answering(Protocol):
+    """What a press reads of the bot that made its reply (bot/app.py): its metrics and its controller."""
+
+    metrics: Metrics
+    controller: Pressed
+
+
+def answering(interaction: discord.Interaction) -> Answering:
+    return cast(Answering, interaction.client)
 
 # 18 digits: every game id fits SQLite's signed 64-bit INTEGER.
 CUSTOM_ID = re.compile(r"solo:(?P<game>\d{1,18}):(?P<ply>\d{1,9}):(?P<op>[a-z_]{1,20})(?::(?P<arg>[\w.-]{0,40}))?")
@@ -62,10 +81,10 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], tem
         return cls(int(match["game"]), int(match["ply"]), match["op"], match["arg"], label=getattr(item, "label", None)
                    or "…")
 
-    async def callback(self, interaction: discord.Interaction[SoloBot]) -> None:  # type: ignore[override]
+    async def callback(self, interaction: discord.Interaction) -> None:
         # interaction.client: the bot, the only way to it discord.py gives an item (see the module's doc).
-        async with interaction.client.metrics.command(f"button {self.op}"):
-            await interaction.client.controller.on_button(interaction, self.game_id, self.ply, self.op, self.arg)
+        async with answering(interaction).metrics.command(f"button {self.op}"):
+            await answering(interaction).controller.on_button(interaction, self.game_id, self.ply, self.op, self.arg)
 
 
 @dataclass(frozen=True)
@@ -100,9 +119,9 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], tem
         """As ``GameButton``'s: a reply whose view ends with a menu registers this class for the template."""
         return await GameButton.from_custom_id(interaction, item, match)
 
-    async def callback(self, interaction: discord.Interaction[SoloBot]) -> None:  # type: ignore[override]
-        async with interaction.client.metrics.command(f"select {self.op}"):
-            await interaction.client.controller.on_select(interaction, self.game_id, self.ply, self.op, self.arg,
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with answering(interaction).metrics.command(f"select {self.op}"):
+            await answering(interaction).controller.on_select(interaction, self.game_id, self.ply, self.op, self.arg,
                                                           list(self.item.values))
 
 

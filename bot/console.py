@@ -677,7 +677,6 @@ async def _banner_game(bot: Any, printer: Printer, channel: Any) -> bool:
     row = await service.active(channel.id) if service is not None else None
     if service is None or row is None:
         return False
-    from . import games
     from .i18n import t
     from .store import StoreError
 
@@ -686,7 +685,7 @@ async def _banner_game(bot: Any, printer: Printer, channel: Any) -> bool:
     except StoreError as err:  # a damaged log: said in words here, and again by each command (issue 37)
         print(t(printer.lang, err.key, **err.params), file=sys.stderr, flush=True)
         return False
-    where = games.get(row.kind).progress(printer.lang, summary)
+    where = bot.games.get(row.kind).progress(printer.lang, summary)
     print(printer.t("console.banner_game", channel=channel.name, game=t(printer.lang, f"word.{row.kind}"),
                     game_id=row.id, where=where), file=sys.stderr, flush=True)
     return True
@@ -696,6 +695,9 @@ def main(argv: list[str] | None = None, *, bot_factory: Callable[[Config], Any] 
          stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """The console's entry point; `bot_factory`, `stdin` and `stdout` are for tests."""
     args = _arguments(sys.argv[1:] if argv is None else argv)
+    from . import games
+
+    games.install(games.registry())  # its banner and errors speak of the games before a bot is made
     # Between replies the console shows replies only: the bot's log lines (an expected refusal is not even
     # a warning) wait for --verbose.
     logging.basicConfig(level=logging.WARNING if args.verbose else logging.CRITICAL, stream=sys.stderr,

@@ -18,29 +18,28 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast
+from typing import Any, Protocol, TypeAlias, TypeVar, cast
 
 import discord
 
 from engine.core import Action, GameRecord, Result, RuleError, State
 
-from . import games, understood
+from . import understood
 from .buttons import ButtonSpec, Form, SelectSpec, custom_id, view_of
 from .channels import post_to_parent
+from .config import Config
 from .delivery import Deliveries, Gate, NotAcknowledged
 from .i18n import card_name, t
 from .permissions import fit_interaction
 from .pictures import PictureQueue, picture_key
-from .render.embeds import game_embed, notice_embed
+from .registry import Registry
+from .render.embeds import Shown, game_embed, notice_embed
 from .render.picture import drawn
+from .render.results import Resulting
 from .replies import lang, send, think
 from .sessions import REFUSALS, GameService, Played, Refusal
 from .store import GameRow, StoreError
 from .store.base import ChannelBusy, GameNotActive, GameNotFound, NothingToUndo, StaleVersion
-
-if TYPE_CHECKING:
-    from .app import SoloBot
-    from .games.plugin import AnyUI
 
 log = logging.getLogger(__name__)
 
@@ -79,12 +78,33 @@ def channel_of(interaction: discord.Interaction) -> int:
     """The channel a change is played in: every interaction that changes a game comes from one (discord.py
     types ``channel_id`` as optional for the interactions that have none, a ping)."""
     return cast(int, interaction.channel_id)
+class Host(Protocol):
+    """What the controller reads of the bot that made it (bot/app.py): its services and its channels."""
+
+    service: GameService
+    config: Config
+
+    def get_channel(self, id: int, /) -> Any: ...  # noqa: A002 - discord.Client's own name
+    async def fetch_channel(self, channel_id: int, /) -> Any: ...
+    async def on_app_command_error(self, interaction: discord.Interaction, error: Exception, /) -> None: ...
+
+
+class Game(Shown, Resulting, Protocol):
+    """A registered game as its replies and its result card show it (bot/games/plugin.py's ``GamePlugin``)."""
+
+    def action_params(self, before: Any, action: Action) -> dict[str, Any]: ...
+
+
+# A game's buttons, menus and forms (bot/games/plugin.py's ``GameUI``): each reads only its own state and summary,
+# which the controller passes back to it untouched.
+UI: TypeAlias = Any
 
 
 class Controller:
-    def __init__(self, bot: SoloBot) -> None:
+    def __init__(self, bot: Host, games: Registry[Game]) -> None:
         self.bot = bot
-        self.uis: dict[str, AnyUI] = {}  # each game's, by kind (the bot's setup adds them)
+        self.games = games  # the registered games (the replies' fields and colours, the result card)
+        self.uis: dict[str, UI] = {}  # each game's, by kind (the bot's setup adds them)
         self.deliveries = Deliveries()
         # Buttons that belong to no game (custom_id game 0), by op: e.g. /game forget's confirmation.
         self.ops: dict[str, Callable[[discord.Interaction, int, str | None], Awaitable[None]]] = {}
@@ -201,7 +221,7 @@ class Controller:
                             note=self._played_note(interaction, played, notes))
             return
         lg = lang(interaction)
-        known = games.get(played.row.kind).action_params(played.record.state, played.undone)
+        known = self.games.get(played.row.kind).action_params(played.record.state, played.undone)
         note = t(lg, "reply.undone", action=self.describe_action(lg, played.row.kind, played.undone, known))
         await self.show(interaction, played, started=started, note=note, picture=True)
 
@@ -257,7 +277,7 @@ class Controller:
         # player looks at (the UI says when), on /game status and from the "State" button.
         full = ui.wants_picture(played) if picture is None else picture
         embed = game_embed(
-            lg, kind=row.kind, game_id=row.id, ply=row.ply, summary=summary,
+            lg, game=self.games.get(row.kind), game_id=row.id, ply=row.ply, summary=summary,
             events=played.reversal if played.undone else step.events, waiting=step.waiting, state=full,
         )
         for name, value in ui.extra_fields(step, lg):
@@ -313,7 +333,7 @@ class Controller:
         lg = lang(interaction)
         date = datetime.now(UTC).strftime("%Y-%m-%d")
         parts = self.uis[row.kind].result_parts(played.record) if played else {}
-        embed, png = await asyncio.to_thread(result_card, lg, kind=row.kind, owner_id=row.owner_id,
+        embed, png = await asyncio.to_thread(result_card, lg, game=self.games.get(row.kind), owner_id=row.owner_id,
                                              options=row.options, result=result, parts=parts, date=date)
 
         def picture() -> list[discord.File]:
@@ -323,7 +343,7 @@ class Controller:
         for message in fit_interaction(interaction, {"embed": embed, "files": picture()}):
             await self._remember_post(row, await interaction.followup.send(wait=True, **message))
         if row.parent_channel_id:  # not a forum or media channel: the result stays in the post
-            for posted in await post_to_parent(self.bot, row.parent_channel_id, embed, lg, files=picture):
+            for posted in await post_to_parent(cast(discord.Client, self.bot), row.parent_channel_id, embed, lg, files=picture):
                 await self._remember_post(row, posted)
 
     async def _remember_post(self, row: GameRow, message: Any) -> None:
@@ -345,7 +365,7 @@ class Controller:
         except StoreError as exc:
             log.warning("could not read the result posts of game %s: %s", row.id, exc)
             return
-        embed = withdrawn_embed(lang(interaction), kind=row.kind, owner_id=row.owner_id, options=row.options,
+        embed = withdrawn_embed(lang(interaction), game=self.games.get(row.kind), owner_id=row.owner_id, options=row.options,
                                 result=result, game_id=row.id)
         for channel_id, message_id in posts:
             try:
@@ -459,7 +479,9 @@ class Controller:
 
         def build(record: GameRecord[Any]) -> Action:
             built = ui.form_action(name, values, record)
-            return built(record) if callable(built) else built
+            if built is None:  # no form of the game's
+                raise Refusal("refuse.unknown_button")
+            return cast(Action, built(record) if callable(built) else built)
 
         await self.act(interaction, build, game_id=game_id, ply=ply, typed=(name, values))
 

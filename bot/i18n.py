@@ -14,24 +14,22 @@ language. What a parameter means is decided explicitly, by name *and* value, nev
 English templates write plurals as ``{n:# card|# cards}`` (``#`` is the number).
 
 What is a game's own (its sentences, card names, its parameters such as die faces, its command, its variants and
-renames) comes from its plugin in the registry (``bot/games``): this module names no game.
+renames) comes from its plugin in the registry the entry point hands down (``use``): this module names no game.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
 
-from . import games
-from .games import Words
-from .games.plugin import AnyGame
+from .registry import Registry
 
 LANGS = ("en", "ja")
 
@@ -68,27 +66,80 @@ CARD_PARAMS = frozenset({"card", "cards", "suggestions"})
 WORD_PARAMS = frozenset({"difficulty", "outcome", "game", "type"})
 
 
+class GameWords(Protocol):
+    """What a game adds to the sentences (its plugin's ``Words``, bot/games/plugin.py), as read here."""
+
+    @property
+    def card_name(self) -> Callable[[str, str], str | None]: ...
+    @property
+    def split_cards(self) -> bool: ...
+    @property
+    def render(self) -> Callable[[str, str, Any, dict[str, Any]], Any] | None: ...
+    @property
+    def card_params(self) -> frozenset[str]: ...
+    @property
+    def word_params(self) -> frozenset[str]: ...
+    @property
+    def variants(self) -> Mapping[str, Callable[[dict[str, Any]], str | None]]: ...
+    @property
+    def param_names(self) -> Mapping[str, Mapping[str, str]]: ...
+    @property
+    def event_keys(self) -> Mapping[tuple[str, str], str]: ...
+
+
+class Game(Protocol):
+    """A registered game, as its sentences need it."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def command(self) -> str: ...
+    @property
+    def words(self) -> GameWords: ...
+    def texts(self) -> dict[str, dict[str, str]]: ...
+
+
+@dataclass(frozen=True)
+class Merged:
+    """Every game's words merged with the shared ones (a parameter is a card's or a word's in any game)."""
+
+    card_params: frozenset[str]
+    word_params: frozenset[str]
+    variants: Mapping[str, Callable[[dict[str, Any]], str | None]] = field(default_factory=dict)
+    param_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    event_keys: Mapping[tuple[str, str], str] = field(default_factory=dict)
+
+
 @dataclass(frozen=True)
 class _Registered:
     """The registered games, their templates and their words merged (made again when the list of games changes)."""
 
-    games: dict[str, AnyGame]
+    games: dict[str, Game]
     texts: dict[str, dict[str, str]]
-    words: Words
+    words: Merged
+
+
+_games: Registry[Game] = Registry(())
+
+
+def use(games: Registry[Game]) -> None:
+    """The games whose sentences, card names and commands to say (the entry point's registry)."""
+    global _games
+    _games = games
 
 
 def _registered() -> _Registered:
-    return _merged(tuple(games.GAMES))
+    return _merged(tuple(_games))
 
 
 @lru_cache(maxsize=4)
-def _merged(plugins: tuple[AnyGame, ...]) -> _Registered:
+def _merged(plugins: tuple[Game, ...]) -> _Registered:
     texts = {lang: dict(strings) for lang, strings in _shared_texts().items()}
     for game in plugins:
         for lang, strings in game.texts().items():
             texts.setdefault(lang, {}).update(strings)
     every = [g.words for g in plugins]
-    words = Words(card_params=CARD_PARAMS.union(*(w.card_params for w in every)),
+    words = Merged(card_params=CARD_PARAMS.union(*(w.card_params for w in every)),
                   word_params=WORD_PARAMS.union(*(w.word_params for w in every)),
                   variants={k: v for w in every for k, v in w.variants.items()},
                   param_names={k: v for w in every for k, v in w.param_names.items()},
@@ -203,7 +254,7 @@ def _as_int(value: Any) -> int | None:
 
 def start_commands(lang: str) -> str:
     """How to start a game, for every game: "`/a start` or `/b start`"."""
-    return f" {t(lang, 'word.or')} ".join(f"`/{g.command} start`" for g in games.GAMES)
+    return f" {t(lang, 'word.or')} ".join(f"`/{g.command} start`" for g in _games)
 
 
 def render_param(lang: str, name: str, value: Any, *, game: str, params: dict[str, Any],
@@ -261,7 +312,7 @@ def list_text(lang: str, items: Iterable[str]) -> str:
     return ("、" if lang == "ja" else ", ").join(items) or "—"
 
 
-def card_name(lang: str, game: str, card_id: Any, plugin: AnyGame | None = None) -> str:
+def card_name(lang: str, game: str, card_id: Any, plugin: Game | None = None) -> str:
     """The card's name in ``lang`` (the id itself when it is no card of ``game``, whose plugin is ``plugin``
     when the caller has it)."""
     card_id = str(card_id)

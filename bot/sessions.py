@@ -16,17 +16,17 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Protocol, cast
 
-from engine.core import Action, Event, GameRecord, Result, RuleError, SoloError, State, Step
+from engine.core import Action, Event, GameRecord, Result, RuleError, Rules, SoloError, State, Step
 from engine.core.model import JSONObject
-from engine.core.record import Rules
 
-from .games import finish_info, rules_for
 from .resume import loaded_from, resume
 from .store import (
+    FinishInfo,
     GameRow,
     StaleVersion,
     Store,
@@ -93,9 +93,11 @@ class _Cached:
 
 
 class GameService:
-    def __init__(self, store: Store, *, cache_seconds: float = 600.0, seed: Callable[[], int] | None = None,
-                 max_cached: int = 1000) -> None:
+    def __init__(self, store: Store, *, rules: Callable[[str], Rules[State]], cache_seconds: float = 600.0,
+                 seed: Callable[[], int] | None = None, max_cached: int = 1000) -> None:
+        """``rules``: each registered game's engine by its kind (the registry's ``rules_for``, handed down)."""
         self.store = store
+        self.rules_for = rules
         self.cache_seconds = cache_seconds
         # At most this many live records in memory, the least recently used leaving first (weeks of uptime
         # over thousands of channels stay flat); a record that leaves is rebuilt from the store when needed.
@@ -195,7 +197,7 @@ class GameService:
         A snapshot is derived data: one that cannot be read or does not resume (a damaged row) is passed by,
         the game resumes from an earlier one or from the start of its log, and the passed ones are written
         again (issue 37). Only a log that does not replay from its start is damage the player hears of."""
-        rules = rules_for(row.kind)
+        rules = self.rules_for(row.kind)
         damaged: list[int] = []
         at_most = row.ply - 1
         while True:
@@ -249,12 +251,12 @@ class GameService:
         snapshot = await self.store.latest_snapshot(row.id, row.ply)
         usable = (snapshot[0], snapshot[1]) if snapshot and snapshot[0] and snapshot[1] is not None else None
         try:
-            record = GameRecord.replay(rules_for(row.kind), row.options, row.seed, actions, snapshot=usable,
+            record = GameRecord.replay(self.rules_for(row.kind), row.options, row.seed, actions, snapshot=usable,
                                        snapshot_every=SNAPSHOT_EVERY)
         except Exception:  # noqa: BLE001 - a damaged snapshot: the whole log is here, replay it alone
             if usable is None:
                 raise
-            record = GameRecord.replay(rules_for(row.kind), row.options, row.seed, actions,
+            record = GameRecord.replay(self.rules_for(row.kind), row.options, row.seed, actions,
                                        snapshot_every=SNAPSHOT_EVERY)
         self._keep(row, record)
         return record
@@ -282,7 +284,7 @@ class GameService:
         self, *, kind: str, options: dict[str, Any], guild_id: int | None, channel_id: int,
         parent_channel_id: int | None, owner_id: int, before_commit: BeforeCommit | None = None,
     ) -> Played:
-        rules = rules_for(kind)
+        rules = self.rules_for(kind)
         seed = self._new_seed()
         record = GameRecord(rules, options, seed, snapshot_every=SNAPSHOT_EVERY)  # validates the options
         async with self._change(channel_id):
@@ -402,7 +404,7 @@ class GameService:
         state = record.state
         snapshot = state.to_json() if record.ply % SNAPSHOT_EVERY == 0 else None
         result = state.result() if state.finished else None
-        finish = finish_info(row.kind, row.options, result) if result else None
+        finish = finish_info(row.options, result) if result else None
         try:
             return await self.store.append_action(
                 row.id, expected_ply=row.ply, action=action.to_json(), user_id=user_id, snapshot=snapshot,
@@ -412,3 +414,17 @@ class GameService:
             # Another process wrote first: our record is behind. The caller sees a clear refusal and the
             # next command rebuilds the record from the store.
             raise Refusal("refuse.stale_button") from None
+
+
+def finish_info(options: Mapping[str, Any], result: Result) -> FinishInfo:
+    """The result row the store keeps for leaderboards and stats."""
+    return FinishInfo(
+        status="finished",
+        outcome=result.outcome,
+        difficulty=options.get("difficulty"),
+        player_score=result.player_score,
+        opponent_score=result.opponent_score,
+        length=result.length,
+        result=result.to_json(),
+        finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
+    )

@@ -16,13 +16,29 @@ import hashlib
 import json
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import aiohttp
 import discord
+from discord import app_commands
 
-if TYPE_CHECKING:
-    from .app import SoloBot
+from .config import Config
+from .store import Store
+
+
+class SoloBot(Protocol):
+    """What syncing reads of the bot (bot/app.py): its command tree, store, configuration and HTTP client."""
+
+    @property
+    def tree(self) -> app_commands.CommandTree[Any]: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def config(self) -> Config: ...
+    @property
+    def application_id(self) -> int | None: ...
+    @property
+    def http(self) -> discord.http.HTTPClient: ...
 
 log = logging.getLogger(__name__)
 

@@ -14,6 +14,8 @@ import os
 import pytest
 from hypothesis import settings
 
+from bot import games
+
 # `make test` explores the same examples every run, so CI is reproducible and never fails on timing;
 # `make soak` explores new ones (HYPOTHESIS_PROFILE=explore).
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
@@ -68,3 +70,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 # A real PostgreSQL server started by the test run (tests/support/postgres.py): `pg_server`, `pg_dsn`.
 from support.postgres import pg_dsn, pg_server  # noqa: E402, F401
+
+# The entry points hand the registry down to the modules that read every game (bot/games's ``install``); the
+# tests that call those modules directly get the same registry.
+games.install(games.registry())

@@ -1,7 +1,7 @@
-"""Write each board's palette, ``bot/games/<game>/palette.json``, from the board's own sample pictures.
+"""Write each board's palette, ``bot/games/<game>/front/palette.json``, from the board's own sample pictures.
 
 A developer step (`make palettes`), run after changing a board's colours; the bot only reads the files. A board
-takes a palette when its game's package has a ``board`` module with ``palette_samples``.
+takes a palette when its game's package has a ``front.board`` module with ``palette_samples``.
 tests/render/test_render_palette.py fails when a file is not what the samples give.
 """
 
@@ -23,7 +23,7 @@ def boards() -> list[ModuleType]:
     found = []
     for game in games.GAMES:
         try:
-            module = importlib.import_module(f"{type(game).__module__}.board")
+            module = importlib.import_module(f"{type(game).__module__}.front.board")
         except ModuleNotFoundError:
             continue
         if hasattr(module, "palette_samples"):

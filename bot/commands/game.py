@@ -5,65 +5,78 @@ from __future__ import annotations
 import io
 import json
 import zlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 from discord import app_commands
 
-from engine.core import Action, GameRecord, RuleError
+from engine.core import Action, GameRecord, RuleError, Rules
 
-from .. import games
 from ..buttons import ButtonSpec, view_of
 from ..delivery import NotAcknowledged
 from ..i18n import L, card_name, t
-from ..render.embeds import COLOURS, colour_of, game_embed, notice_embed
+from ..registry import Registry
+from ..render.embeds import COLOURS, Shown, colour_of, game_embed, notice_embed
 from ..replies import lang, send
 from ..sessions import Played, Refusal, summary_json
 from ..store import GameRow, StaleVersion
 from .common import card_choices, card_id_of, hopeless, word_choices
 
 if TYPE_CHECKING:
-    from ..app import SoloBot
     from ..controller import Controller
     from ..sessions import GameService
     from ..store import Store
     from .cards import CardOption
 
-Interaction = discord.Interaction["SoloBot"]
+Interaction = discord.Interaction
+
+
+class Game(Shown, Protocol):
+    """A registered game as /game reads it (bot/games/plugin.py's ``GamePlugin``): its names, colour and replies,
+    ranking, help, cards and leaderboard rows."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def ranking(self) -> Any: ...  # the store's ``Ranking``
+    @property
+    def difficulties(self) -> tuple[str, ...]: ...
+    @property
+    def help_keys(self) -> tuple[str, ...]: ...
+    def help_params(self, key: str) -> dict[str, Any]: ...
+    def leaderboard_row(self, lang: str, row: Any) -> str: ...
+    def card_option(self) -> CardOption | None: ...
+    def card_fields(self, lang: str, card_id: str, summary: Any) -> list[tuple[str, str]]: ...
+    def rules(self) -> Rules[Any]: ...
+    def action_params(self, before: Any, action: Action) -> dict[str, Any]: ...
 
 HISTORY_LIMIT = 15
 
 
-def game_choices() -> list[app_commands.Choice[str]]:
+def game_choices(games: Registry[Game]) -> list[app_commands.Choice[str]]:
     """One choice per registered game (its English name, ``word.<kind>`` in Japanese)."""
-    return [app_commands.Choice(name=L(g.name, f"word.{g.kind}"), value=g.kind) for g in games.GAMES]
+    return [app_commands.Choice(name=L(g.name, f"word.{g.kind}"), value=g.kind) for g in games]
 
 
-def difficulty_choices() -> list[app_commands.Choice[str]]:
-    return word_choices(*games.difficulties())
+def difficulties(games: Registry[Game]) -> list[str]:
+    """Every game's difficulties, each once, in the order of the games."""
+    seen: list[str] = []
+    for g in games:
+        seen += [d for d in g.difficulties if d not in seen]
+    return seen
 
 
-# The choices as the registry holds them when this module is imported; ``install`` offers the registry's
-# games at that time (a game registered later, e.g. by a test, is offered by the next bot made).
-GAMES = game_choices()
-DIFFICULTIES = difficulty_choices()
-
-
-def _default_game() -> str:
-    return games.GAMES[0].kind
-
-
-def _neutral_colour() -> int:
-    """The colour of replies about every game (stats, help): the first game's."""
-    return games.GAMES[0].colour
+def difficulty_choices(games: Registry[Game]) -> list[app_commands.Choice[str]]:
+    return word_choices(*difficulties(games))
 
 
 class GameCommands(app_commands.Group):
     """``/game``: given the controller, the session service and the store (leaderboards, stats, history) when
     it is built."""
 
-    def __init__(self, controller: Controller, service: GameService, store: Store) -> None:
+    def __init__(self, games: Registry[Game], controller: Controller, service: GameService, store: Store) -> None:
         super().__init__(name="game", description=L("The game in this channel, results and help", "cmd.game"))
+        self.games = games
         self.controller = controller
         self.service = service
         self.store = store
@@ -75,7 +88,7 @@ class GameCommands(app_commands.Group):
         # Anyone may look; only the owner's view carries the buttons that change the game.
         mine = interaction.user.id == row.owner_id
         if row.status in ("abandoned", "finished"):  # no next step, no buttons, no undo footer
-            await send(interaction, embed=over_embed(lang(interaction), row, record), ephemeral=not mine)
+            await send(interaction, embed=over_embed(lang(interaction), self.games.get(row.kind), row, record), ephemeral=not mine)
             return
         played = Played(row, record.last, record)
         await self.controller.show(interaction, played, picture=True, ephemeral=not mine,
@@ -110,7 +123,8 @@ class GameCommands(app_commands.Group):
         GamePlugin.action_params): the game replayed from its start, as the export's record is."""
         if not plies:
             return {}
-        plugin, record = games.get(row.kind), GameRecord(games.rules_for(row.kind), row.options, row.seed)
+        plugin = self.games.get(row.kind)
+        record = GameRecord(plugin.rules(), row.options, row.seed)
         known: dict[int, dict[str, Any]] = {}
         for a in await self.store.live_actions(row.id, after_ply=0):
             if a.ply > max(plies):
@@ -148,14 +162,13 @@ class GameCommands(app_commands.Group):
     @app_commands.command(name="leaderboard", description=L("This server's best results", "cmd.game.leaderboard"))
     @app_commands.describe(game=L("Which game", "opt.game.game"), difficulty=L("Only this difficulty",
                                                                                "opt.game.difficulty"))
-    @app_commands.choices(game=GAMES, difficulty=DIFFICULTIES)
     async def leaderboard(self, interaction: Interaction, game: str | None = None,
                           difficulty: str | None = None) -> None:
         lg = lang(interaction)
         # Discord only sends the offered choices; a stale sync could send others: fall back to the defaults.
-        game = game if game in games.by_kind() else _default_game()
-        difficulty = difficulty if difficulty in games.difficulties() else None
-        entry = games.get(game)
+        entry = self.games.find(game or "") or self.games.default
+        game = entry.kind
+        difficulty = difficulty if difficulty in difficulties(self.games) else None
         rows = await self.store.leaderboard(interaction.guild_id, game, difficulty, limit=10,
                                                           ranking=entry.ranking)
         lines = []
@@ -172,12 +185,12 @@ class GameCommands(app_commands.Group):
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
         lg = lang(interaction)
         who = user or interaction.user
-        stats = await self.store.stats(interaction.guild_id, who.id, rankings=games.rankings())
-        embed = discord.Embed(title=t(lg, "stats.title", user=who.display_name), colour=_neutral_colour())
+        stats = await self.store.stats(interaction.guild_id, who.id, rankings={g.kind: g.ranking for g in self.games})
+        embed = discord.Embed(title=t(lg, "stats.title", user=who.display_name), colour=self.games.default.colour)
         embed.description = t(lg, "stats.totals", games=stats.get("games", 0), wins=stats.get("wins", 0),
                               losses=stats.get("losses", 0), abandoned=stats.get("abandoned", 0))
         for kind, best in (stats.get("best") or {}).items():
-            value = t(lg, "stats.no_best") if best is None else games.get(kind).leaderboard_row(lg, best)
+            value = t(lg, "stats.no_best") if best is None else self.games.get(kind).leaderboard_row(lg, best)
             embed.add_field(name=t(lg, "stats.best", game=kind), value=value, inline=False)
         await send(interaction, embed=embed)
 
@@ -201,19 +214,18 @@ class GameCommands(app_commands.Group):
     @app_commands.describe(name=L("A number or any name of the card", "opt.game.card_name"),
                            game=L("Which game's cards (default: this channel's game, else both)",
                                   "opt.game.card_game"))
-    @app_commands.choices(game=GAMES)
     async def card(self, interaction: Interaction, name: app_commands.Range[str, 1, 100],
                    game: str | None = None) -> None:
         lg = lang(interaction)
         row = await self._last_game(interaction)
         active = row if row is not None and row.status == "active" else None
-        found = lookup_cards(name, _lookup_kinds(game, active))
+        found = lookup_cards(name, card_options(self.games, game, active))
         summary = None
         embeds = []
         for kind, card_id in found:
             if active is not None and active.kind == kind and summary is None:
                 summary = (await self.service.record(active)).state.summary()
-            entry = games.get(kind)
+            entry = self.games.get(kind)
             embed = discord.Embed(title=card_name(lg, kind, card_id), colour=entry.colour)
             shown = summary if active is not None and active.kind == kind else None
             for field_name, value in entry.card_fields(lg, card_id, shown):
@@ -232,21 +244,21 @@ class GameCommands(app_commands.Group):
         chosen = getattr(interaction.namespace, "game", None)
         row = await self.service.active(interaction.channel_id)
         choices: list[app_commands.Choice[str]] = []
-        for kind in _lookup_kinds(chosen, row):
-            choices += card_choices(lang(interaction), kind, _cards(kind).catalog(), current)
+        for kind, option in card_options(self.games, chosen, row).items():
+            choices += card_choices(lang(interaction), kind, option.catalog(), current)
         return choices[:25]
 
     @app_commands.command(name="help", description=L("How to play each game with the bot", "cmd.game.help"))
     @app_commands.describe(game=L("Which game", "opt.game.game"))
-    @app_commands.choices(game=GAMES)
     async def help(self, interaction: Interaction, game: str | None = None) -> None:
         lg = lang(interaction)
         # Discord only sends the offered choices; anything else (a stale sync) gets the whole help.
-        shown = [games.get(game)] if game in games.by_kind() else games.GAMES
+        chosen = self.games.find(game or "")
+        shown = list(self.games) if chosen is None else [chosen]
         rows = [(key, g.help_params(key)) for g in shown for key in g.help_keys]
-        if game not in games.by_kind():
+        if chosen is None:
             rows = [("help.intro", {}), *rows, ("help.game", {})]
-        embed = discord.Embed(title=t(lg, "help.title"), colour=_neutral_colour())
+        embed = discord.Embed(title=t(lg, "help.title"), colour=self.games.default.colour)
         for key, params in rows:
             embed.add_field(name=t(lg, f"{key}.name"), value=t(lg, key, **params)[:1024], inline=False)
         await send(interaction, embed=embed, ephemeral=True)
@@ -293,47 +305,40 @@ class GameCommands(app_commands.Group):
                                                    actions=forgotten["actions"], snapshots=forgotten["snapshots"],
                                                    results=forgotten["results"]), ephemeral=True)
 
-def _lookup_kinds(game: str | None, active: GameRow | None) -> list[str]:
-    """The games whose cards /game card searches: the one chosen, else the channel's game, else all of them."""
-    with_cards = [g.kind for g in games.GAMES if g.card_option() is not None]
-    if game in with_cards:
-        return [game]
+def card_options(games: Registry[Game], game: str | None, active: GameRow | None) -> dict[str, CardOption]:
+    """The games whose cards /game card searches, and how each types its cards: the one chosen, else the
+    channel's game, else all of them."""
+    with_cards = {g.kind: option for g in games if (option := g.card_option()) is not None}
+    if game is not None and game in with_cards:
+        return {game: with_cards[game]}
     if active is not None and active.kind in with_cards:
-        return [active.kind]
+        return {active.kind: with_cards[active.kind]}
     return with_cards
 
 
-def _cards(kind: str) -> CardOption:
-    """How the cards of ``kind`` are typed (one of ``_lookup_kinds``: a game with cards)."""
-    option = games.get(kind).card_option()
-    if option is None:
-        raise LookupError(f"{kind} has no cards to look up")
-    return option
-
-
-def lookup_cards(text: str, kinds: list[str]) -> list[tuple[str, str]]:
+def lookup_cards(text: str, kinds: dict[str, CardOption]) -> list[tuple[str, str]]:
     """(game, card id) for what was typed, read as forgivingly as a reveal (a number, a part of a name, one
     typo). In several games: the exact matches if any, else the forgiving ones; none at all is refused with
     the first game's "did you mean" (the game whose catalog suggests something, if one does)."""
     found: list[tuple[str, str, bool]] = []
-    for kind in kinds:
-        catalog = _cards(kind).catalog()
+    for kind, option in kinds.items():
+        catalog = option.catalog()
         resolved = catalog.resolve(text)
         if resolved is not None:
             found.append((kind, card_id_of(resolved[0]), resolved[1]))
     exact = [f for f in found if f[2]]
     if exact or found:
         return [(kind, card_id) for kind, card_id, _ in (exact or found)]
-    options = [_cards(kind) for kind in kinds]
+    options = list(kinds.values())
     suggesting = [o for o in options if o.catalog().suggest(text)] or options
     suggesting[0].ids([text])  # a miss: raises the game's own refusal, with its suggestions
     raise hopeless(RuleError("card.unknown", query=text, suggestions=[]), suggesting[0].kind)
 
 
-def over_embed(lg: str, row: GameRow, record: Any) -> discord.Embed:
+def over_embed(lg: str, game: Game, row: GameRow, record: Any) -> discord.Embed:
     """A game that is over (abandoned or finished) as it was left: said so, its final state, and no next step,
     buttons or undo footer (a finished game's final score can still be taken back with /game undo)."""
-    embed = game_embed(lg, kind=row.kind, game_id=row.id, ply=row.ply, summary=record.state.summary(), events=(),
+    embed = game_embed(lg, game=game, game_id=row.id, ply=row.ply, summary=record.state.summary(), events=(),
                        waiting=None)
     embed.description = t(lg, f"reply.status_{row.status}", game=row.kind, game_id=row.id)
     result = record.state.result()
@@ -350,8 +355,7 @@ def export_record(row: GameRow, record: Any) -> dict[str, Any]:
     elif row.status == "finished":
         result_now = record.state.result()
         # Each game names the result's fields in its own words (the export of docs/playing.md), if it has any.
-        names = getattr(record.rules, "result_names", None)
-        outcome = None if result_now is None else result_now.to_json(names)
+        outcome = None if result_now is None else result_now.to_json(record.rules.result_names)
     else:
         outcome = None
     return {
@@ -379,12 +383,14 @@ def forget_mark(data: dict[str, Any]) -> int:
     return zlib.crc32(str(data["mark"]).encode()) % 1_000_000_000
 
 
-def install(bot: SoloBot) -> None:
-    group = GameCommands(bot.controller, bot.service, bot.store)
-    for name, option, choices in (("leaderboard", "game", game_choices()), ("help", "game", game_choices()),
-                                  ("card", "game", game_choices()),
-                                  ("leaderboard", "difficulty", difficulty_choices())):
-        # The registry's games now (GAMES: at import); discord.py's own decorator, applied to the command.
+def install(tree: app_commands.CommandTree[Any], games: Registry[Game], controller: Controller,
+            service: GameService, store: Store) -> None:
+    """/game, for the games the entry point registered (a game a test registers is offered by the next bot)."""
+    group = GameCommands(games, controller, service, store)
+    for name, option, choices in (("leaderboard", "game", game_choices(games)), ("help", "game", game_choices(games)),
+                                  ("card", "game", game_choices(games)),
+                                  ("leaderboard", "difficulty", difficulty_choices(games))):
+        # discord.py's own decorator, applied to the command made.
         app_commands.choices(**{option: choices})(group.get_command(name))
-    bot.tree.add_command(group)
-    bot.controller.ops["forget"] = group.on_forget
+    tree.add_command(group)
+    controller.ops["forget"] = group.on_forget

@@ -4,23 +4,27 @@ python-chess's ``VARIANTS`` is the feel: a game is its own package (``bot/games/
 command group, embeds, pictures, words and locale files) plus one instance in ``GAMES``, and no other module of
 the bot names it. A plugin imports its heavy parts when first asked, so importing the registry loads no engine,
 no picture code and no command group. A test may add a game of its own by appending to ``GAMES``.
+
+Only the entry points (bot/app.py, bot/console.py, bot/__main__.py) import this package: they build the registry
+(``registry()``), hand it to the modules of free functions that read every game (``install``) and pass it, or one
+game's plugin, to the objects they make. No other module of the bot imports a game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any
 
-from engine.core import Result, Rules, State
+from engine.core import Rules, State
 
-from ..store.base import FinishInfo, Ranking
-from .plugin import AnyGame, GamePlugin, GameUI, Words
+from .. import i18n
+from ..registry import Registry
+from ..render import embeds
+from ..store import replay_check, schema, transfer
+from .plugin import AnyGame, GamePlugin, GameUI, Ordering, Words
 from .seasons import SeasonsGame
 from .volfyirion import VolfyirionGame
 
-__all__ = ["GAMES", "GamePlugin", "GameUI", "Words", "by_kind", "finish_info", "get", "rankings", "rules_for"]
+__all__ = ["GAMES", "GamePlugin", "GameUI", "Words", "by_kind", "get", "install", "rankings", "registry", "rules_for"]
 
 # The first is the default of /game leaderboard.
 GAMES: list[AnyGame] = [SeasonsGame(), VolfyirionGame()]
@@ -48,27 +52,20 @@ def rules_for(kind: str) -> Rules[State]:
     return get(kind).rules()
 
 
-def rankings() -> dict[str, Ranking]:
+def rankings() -> dict[str, Ordering]:
     return {g.kind: g.ranking for g in GAMES}
 
 
-def difficulties() -> list[str]:
-    """Every game's difficulties, each once, in the order of the games."""
-    seen: list[str] = []
-    for g in GAMES:
-        seen += [d for d in g.difficulties if d not in seen]
-    return seen
+def registry() -> Registry[AnyGame]:
+    """The registered games as the entry points hand them down (it reads ``GAMES`` as the list is then)."""
+    return Registry(GAMES)
 
 
-def finish_info(kind: str, options: Mapping[str, Any], result: Result) -> FinishInfo:
-    """The result row the store keeps for leaderboards and stats."""
-    return FinishInfo(
-        status="finished",
-        outcome=result.outcome,
-        difficulty=options.get("difficulty"),
-        player_score=result.player_score,
-        opponent_score=result.opponent_score,
-        length=result.length,
-        result=result.to_json(),
-        finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
-    )
+def install(games: Registry[AnyGame]) -> None:
+    """Hand ``games`` to the modules of free functions that read every game: the sentences (i18n), the notices'
+    colours, the store's schema steps, its copy check and its replay check."""
+    i18n.use(games)
+    embeds.use(games)
+    schema.use(games)
+    transfer.use(lambda kind: games.get(kind).rules())
+    replay_check.use(lambda kind: games.get(kind).rules())

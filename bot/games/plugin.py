@@ -1,6 +1,10 @@
 """A game as the bot sees it: a ``GamePlugin`` subclass per game (``bot/games/<game>/``), its buttons, menus and
 forms a ``GameUI`` subclass. What a game may leave out has its default here; a game imports its heavy parts (its
-engine, its command group, its pictures) inside its methods, so that the registry loads none of them."""
+engine, its command group, its pictures) inside its methods, so that the registry loads none of them.
+
+This interface depends on the engine and on the small protocols below, never on a module of the bot: the bot's
+own classes (its controller, sessions, buttons and store rows) reach a game through its front end (its
+``front/commands.py``), which names them."""
 
 from __future__ import annotations
 
@@ -9,24 +13,18 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Generic, TypeAlias
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias
 
 from typing_extensions import TypeVar  # a default for S (PEP 696): ``GamePlugin[Summary]`` is a whole type
 
-from engine.core import State
+from engine.core import Action, GameRecord, State
 
 if TYPE_CHECKING:
     import discord
     from discord import app_commands
     from PIL import ImageDraw
 
-    from engine.core import Action, GameRecord, Result, Rules, Step
-
-    from ..buttons import ButtonSpec, FieldSpec, SelectSpec
-    from ..commands.cards import CardOption
-    from ..controller import Builder, Controller
-    from ..sessions import GameService, Played
-    from ..store.base import GameRow, Ranking, ResultRow
+    from engine.core import Action, Result, Rules, Step
 
 Summary = TypeVar("Summary")  # what the game's state says of itself (``state.summary()``)
 # The game's own state class (what its ``Rules[S]`` steps to); a game that names only its summary reads ``State``.
@@ -36,6 +34,54 @@ Lines = list[tuple[str, str]]  # (name, value)
 # A statement of a store's schema step: SQL, or a coroutine function given the step's connection (which must not
 # commit: the step is one transaction).
 StoreStep = str | Callable[[Any], Awaitable[None]]
+# An action, or how to make it from the live record (the controller builds it under the channel's lock).
+Builder: TypeAlias = Action | Callable[[GameRecord[S]], Action]
+
+
+class Ordering(Protocol):
+    """How a leaderboard orders a game's results (the store's ``Ranking``)."""
+
+    @property
+    def order(self) -> tuple[tuple[str, str], ...]: ...
+    @property
+    def outcomes(self) -> tuple[str, ...]: ...
+
+
+class Spec(Protocol):
+    """A button or menu a reply offers (bot/buttons.py's ``ButtonSpec`` and ``SelectSpec``)."""
+
+    @property
+    def op(self) -> str: ...
+
+
+class FormField(Protocol):
+    """A field of a form (bot/buttons.py's ``FieldSpec``)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+
+
+class Row(Protocol):
+    """A stored game, as its buttons read it (bot/store's ``GameRow``)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def ply(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+
+
+# What a game's front end (its front/commands.py) reads with the bot's own classes, which the interface leaves
+# open: a change and its reply (bot/sessions.py's ``Played``), a result row (bot/store), the controller and the
+# session service a command group is made with, how a game's cards are typed (bot/commands/cards.py).
+Change: TypeAlias = Any
+ResultRow: TypeAlias = Any
+Front: TypeAlias = Any
+CardTyping: TypeAlias = Any
+CommandGroup: TypeAlias = "app_commands.Group"  # its slash command group, made by its front end
 
 
 @dataclass(frozen=True)
@@ -57,7 +103,7 @@ class Words:
 class GameUI(Generic[Summary, S]):
     """One game's buttons, select menus and forms, as the controller asks for them."""
 
-    def buttons(self, step: Step[S], row: GameRow, lang: str, summary: Summary) -> list[ButtonSpec | SelectSpec]:
+    def buttons(self, step: Step[S], row: Row, lang: str, summary: Summary) -> Sequence[Spec]:
         """The buttons of a reply in the state ``step`` left (``summary``: made once for the whole reply)."""
         return []
 
@@ -68,19 +114,18 @@ class GameUI(Generic[Summary, S]):
         return None
 
     def select_action(self, op: str, arg: str | None, values: list[str], record: GameRecord[S],
-                      lang: str) -> Builder[S] | tuple[str, str, list[FieldSpec]] | None:
+                      lang: str) -> Builder[S] | tuple[str, str, Sequence[FormField]] | None:
         """A pick from a menu: the action, or (form op, title, fields) to finish typing in a form."""
         return None
 
-    def form(self, op: str, lang: str, record: GameRecord[S]) -> tuple[str, list[FieldSpec]] | None:
+    def form(self, op: str, lang: str, record: GameRecord[S]) -> tuple[str, Sequence[FormField]] | None:
         return None
 
-    def form_action(self, op: str, values: dict[str, str], record: GameRecord[S]) -> Builder[S]:
-        from ..sessions import Refusal
+    def form_action(self, op: str, values: dict[str, str], record: GameRecord[S]) -> Builder[S] | None:
+        """The action a filled-in form asks for (None: no form of the game's, refused as an unknown button)."""
+        return None
 
-        raise Refusal("refuse.unknown_button")
-
-    def refusal_buttons(self, key: str, lang: str) -> list[ButtonSpec]:
+    def refusal_buttons(self, key: str, lang: str) -> Sequence[Spec]:
         """Buttons the game offers on one of its refusals (a confirmation its rules ask for)."""
         return []
 
@@ -92,10 +137,10 @@ class GameUI(Generic[Summary, S]):
         """The breakdown of a finished game's result (its own rules), for the result card."""
         return {}
 
-    def wants_picture(self, played: Played) -> bool:  # a change's reply shows the full state and the picture
-        return played.finished_now
+    def wants_picture(self, played: Change) -> bool:  # a change's reply shows the full state and the picture
+        return bool(played.finished_now)
 
-    async def extra_button(self, ctl: Controller, interaction: discord.Interaction, row: GameRow, op: str,
+    async def extra_button(self, ctl: Front, interaction: discord.Interaction, row: Row, op: str,
                            arg: str | None) -> bool:
         """A button of the game's own that is no action (a forecast, a meter): True when it was answered."""
         return False
@@ -108,19 +153,22 @@ class GamePlugin(Generic[Summary, S]):
     name: str  # the English name of its choice in /game leaderboard and /game help (``word.<kind>`` in Japanese)
     command: str  # the name of its slash command group
     colour: int  # the embed colour of its replies
-    ranking: Ranking  # how its leaderboard orders results
-    difficulties: tuple[str, ...] = ()  # the values of its ``difficulty`` option (word.<value> names them)
+    ranking: Ordering  # how its leaderboard orders results
     help_keys: tuple[str, ...] = ()  # locale keys of its /game help rows (each with a ``.name`` key)
 
     def action_params(self, before: S, action: Action) -> dict[str, Any]:
         """What an action's line in the history or an undo note reads from the state it was played in (Seasons
         names the die taken by its face): nothing by default."""
         return {}
+    @property
+    def difficulties(self) -> tuple[str, ...]:
+        """The values of its ``difficulty`` option, as its engine lists them (``word.<value>`` names each)."""
+        return ()
 
     def rules(self) -> Rules[S]:
         raise NotImplementedError
 
-    def commands(self, controller: Controller, service: GameService) -> app_commands.Group:
+    def commands(self, controller: Front, service: Front) -> app_commands.Group:
         """Its slash command group, made for one bot (given what its commands need)."""
         raise NotImplementedError
 
@@ -152,7 +200,7 @@ class GamePlugin(Generic[Summary, S]):
     def help_params(self, key: str) -> dict[str, Any]:  # what its help row ``key`` reads from the engine
         return {}
 
-    def card_option(self) -> CardOption | None:
+    def card_option(self) -> CardTyping | None:
         """How its cards are typed, for /game card (None: it has no cards to look up)."""
         return None
 

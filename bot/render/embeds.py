@@ -6,17 +6,42 @@ bot/locales through ``t``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
 from engine.core import Event, Waiting
 
-from .. import games
 from ..i18n import event_lines, t
+from ..registry import Registry
 
 # A notice's colours; a game's own comes from its plugin (``colour_of``).
 COLOURS = {"error": 0xDC2626, "won": 0x16A34A, "lost": 0x6B7280}
+
+
+class Coloured(Protocol):
+    """A game as a notice of its own shows it: in its colour."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def colour(self) -> int: ...
+
+
+class Shown(Coloured, Protocol):
+    """A game as its replies show it: the state's fields, and the colour its state gives (None: the game's)."""
+
+    def state_fields(self, lang: str, summary: Any) -> list[tuple[str, str, bool]]: ...
+    def state_colour(self, summary: Any) -> int | None: ...
+
+
+_games: Registry[Coloured] = Registry(())
+
+
+def use(games: Registry[Coloured]) -> None:
+    """The games whose notices go in their own colour (``notice_embed(kind=<game>)``), from the entry point."""
+    global _games
+    _games = games
 MAX_DESCRIPTION = 4000
 MAX_FIELD = 1000
 
@@ -35,36 +60,34 @@ def waiting_text(lang: str, waiting: Waiting) -> str:
 
 
 def game_embed(
-    lang: str, *, kind: str, game_id: int, ply: int, summary: object, events: tuple[Event, ...] | list[Event],
+    lang: str, *, game: Shown, game_id: int, ply: int, summary: object, events: tuple[Event, ...] | list[Event],
     waiting: Waiting | None, title_key: str = "reply.title", state: bool = True,
 ) -> discord.Embed:
     """A game's reply, without its picture (``Controller.show`` or the picture's edit adds it)."""
-    embed = discord.Embed(title=t(lang, title_key, game=kind), colour=colour_of(kind, summary))
+    embed = discord.Embed(title=t(lang, title_key, game=game.kind), colour=state_colour(game, summary))
     text = events_text(lang, events)
     if text:
         embed.description = text
     if waiting is not None and waiting.legal:
         embed.add_field(name=t(lang, "reply.now"), value=waiting_text(lang, waiting), inline=False)
-    for name, value, inline in state_fields(lang, kind, summary) if state else ():
+    for name, value, inline in game.state_fields(lang, summary) if state else ():
         embed.add_field(name=name, value=clip(value, MAX_FIELD) or "—", inline=inline)
     embed.set_footer(text=t(lang, "reply.footer", game_id=game_id, ply=ply))
     return embed
 
 
-def state_fields(lang: str, kind: str, summary: object) -> list[tuple[str, str, bool]]:
-    """The state a reply shows, from the game's plugin."""
-    return games.get(kind).state_fields(lang, summary)
-
-
-def colour_of(kind: str, summary: object = None) -> int:
-    """A reply's colour: the game's (or what its state says, e.g. the season), else a notice's own."""
-    if kind in COLOURS:
-        return COLOURS[kind]
-    game = games.by_kind().get(kind)
-    if game is None:
-        return 0x6B7280
+def state_colour(game: Shown, summary: object) -> int:
+    """A reply's colour: what its state says (e.g. the season), else the game's."""
     colour = game.state_colour(summary) if summary is not None else None
     return game.colour if colour is None else colour
+
+
+def colour_of(kind: str) -> int:
+    """A notice's colour: its own (``COLOURS``), else the game's of that kind."""
+    if kind in COLOURS:
+        return COLOURS[kind]
+    game = _games.find(kind)
+    return 0x6B7280 if game is None else game.colour
 
 
 def notice_embed(lang: str, key: str, *, kind: str = "error", params: dict[str, Any] | None = None,

@@ -1,6 +1,6 @@
 """What every reply picture shares: size, colours, the language and fonts, text fitting, small glyphs, the
 layer and picture caches, the PNG, and the picture thread. Each game draws its own board in its own
-module (``bot/render/<game>_board.py``, one entry ``board(summary, lang, …) -> bytes``).
+module (``bot/games/<game>/front/board.py``, one entry ``board(summary, lang, …) -> bytes``).
 
 The embed text stays the authoritative record; the pictures are a glance. In English (the default) they are
 drawn with Pillow's bundled scalable font and English names only; with ``lang="ja"`` the labels and card
@@ -41,7 +41,7 @@ from PIL import Image, ImageDraw, ImageFont
 from . import text as picture_text
 
 if TYPE_CHECKING:
-    from engine.core import Catalog
+    pass
 
 T = TypeVar("T")
 
@@ -494,36 +494,3 @@ def field(card: Any, *names: str) -> Any:
         elif hasattr(card, name):
             return getattr(card, name)
     return None
-
-
-def engine_catalog(package: str) -> Catalog[Any] | None:  # its cards are the game's own type
-    """The engine's ``CATALOG`` (from the package or its ``cards`` module) when importable, else None."""
-    for module in (package, f"{package}.cards"):
-        try:
-            imported = importlib.import_module(module)
-        except Exception:  # an engine mid-edit must never break a picture
-            continue
-        catalog: Catalog[Any] | None = getattr(imported, "CATALOG", None)
-        if catalog is not None:
-            return catalog
-    return None
-
-
-def catalog_find(catalog: Any, query: str) -> Any:
-    """The card whose id is ``query``, else the catalog's forgiving match on any of its names."""
-    try:
-        if query in catalog:
-            return catalog[query]
-    except TypeError:
-        pass
-    finder = getattr(catalog, "find", None)
-    return finder(query) if finder is not None else None
-
-
-def engine_data(name: str) -> Any:
-    try:
-        from engine import data
-
-        return data.load(name)
-    except Exception:
-        return None

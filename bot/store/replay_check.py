@@ -5,7 +5,7 @@ the state the log gives at that ply. The SQL that reads the rows is each store's
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,8 +30,6 @@ class StoredGame:
 def game_problem(game: StoredGame) -> str | None:
     """The first thing wrong with ``game``, in words, or None when its log replays to its snapshot and ply."""
     from engine.core import Action, GameRecord
-
-    from ..games import rules_for
 
     name = f"game {game.id}"
     if [p for p, _ in game.actions] != list(range(1, game.ply + 1)):
@@ -70,3 +68,17 @@ def game_problem(game: StoredGame) -> str | None:
 
 def _plain(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _no_games(kind: str) -> Any:
+    raise KeyError(f"no game {kind!r} is registered")
+
+
+# Each registered game's engine by its kind: handed down by the entry point that builds the registry (bot.games's
+# ``install``), as for the copy check of transfer.py: the store imports no game.
+rules_for: Callable[[str], Any] = _no_games
+
+
+def use(rules: Callable[[str], Any]) -> None:
+    global rules_for
+    rules_for = rules

@@ -8,13 +8,13 @@ a new one.
 A game's own statements (a rewrite of its stored logs, its options) live in its package
 (``bot/games/<game>/migrations.py``) and join the step of the version they were written for
 (``GamePlugin.store_steps``, see ``step``): after the shared statements, in the same transaction, in the
-order of ``bot.games.GAMES``. A version whose only content is a game's has an empty shared step here.
+order of the registry the entry point hands down (``use``). A version whose only content is a game's has an empty shared step here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
 # A statement of a step: SQL, or a coroutine function given the aiosqlite connection (it must not commit).
 Statement = str | Callable[[Any], Awaitable[None]]
@@ -228,6 +228,20 @@ SCHEMA_VERSION = len(MIGRATIONS)
 def step(shared: Sequence[Statement], version: int, engine: str) -> tuple[Statement, ...]:
     """The statements of the step to ``version`` on ``engine`` ("sqlite", "postgresql"): ``shared`` (the store's
     own), then each registered game's for that version, in the order of the registry."""
-    from ..games import GAMES  # only when a database migrates: the store imports no game
-
     return (*shared, *(s for game in GAMES for s in game.store_steps(engine).get(version, ())))
+
+
+class StoredGame(Protocol):
+    """A registered game, as the store's schema reads it: its own steps (bot/games/plugin.py)."""
+
+    def store_steps(self, engine: str) -> Mapping[int, Sequence[Statement]]: ...
+
+
+# The registered games, in their order: handed by the entry point that builds the registry (the store imports no
+# game).
+GAMES: Iterable[StoredGame] = ()
+
+
+def use(games: Iterable[StoredGame]) -> None:
+    global GAMES
+    GAMES = games

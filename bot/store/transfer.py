@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -112,7 +113,6 @@ async def check_copy(source: Path, target: str) -> tuple[int, list[str]]:
     """Read every game back from both stores and replay it: (games checked, differences found)."""
     from engine.core import Action, GameRecord
 
-    from ..games import rules_for
 
     problems: list[str] = []
     checked = 0
@@ -278,3 +278,17 @@ async def check_main_postgres(target: str, *, quick: bool = False) -> int:
     print(f"ok: {shown} at schema version {PG_SCHEMA_VERSION}{' (quick: first rows only)' if quick else ''};"
           f" read {read}")
     return 0
+
+
+def _no_games(kind: str) -> Any:
+    raise KeyError(f"no game {kind!r} is registered")
+
+
+# Each registered game's engine by its kind: handed by the entry point that builds the registry (the store imports
+# no game).
+rules_for: Callable[[str], Any] = _no_games
+
+
+def use(rules: Callable[[str], Any]) -> None:
+    global rules_for
+    rules_for = rules

@@ -16,12 +16,9 @@ from typing import TYPE_CHECKING, Any, Generic, NoReturn, Protocol, TypeVar, cas
 if TYPE_CHECKING:
     from .result import Result
 
-# What the engine writes (``to_json``): JSON values all the way down, so what is stored is JSON by its type.
-JSONValue = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
-JSONObject = dict[str, JSONValue]
-# What it reads back (a stored state, an action's arguments): the values stay ``Any`` until they are read into a
-# typed state, which is what the bot is handed (a recursive type here would mean a check at every read).
-JSON = dict[str, Any]
+from .values import JSON as JSON
+from .values import JSONObject as JSONObject
+from .values import JSONValue as JSONValue
 
 
 def freeze(value: Any) -> Any:

@@ -44,6 +44,10 @@ class Rules(Protocol[S]):
     game: str
     version: int
 
+    @property
+    def result_names(self) -> Mapping[str, str | None]:
+        """The result's fields in the game's own words, for its export (None: left out)."""
+
     def normalize_options(self, options: Mapping[str, object]) -> JSONObject: ...
     def new_game(self, options: Mapping[str, object], seed: int) -> Step[S]: ...
     def apply(self, state: S, action: Action) -> Step[S]: ...

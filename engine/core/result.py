@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .model import JSONObject, JSONValue
+from .values import JSONObject, JSONValue
 
 OUTCOMES = ("won", "lost", "abandoned")
 _CORE = ("outcome", "player_score", "opponent_score", "length", "how")

@@ -16,7 +16,8 @@ from . import cards as C
 from . import undo
 from .cards import COPIES, IS_ITEM, PRESTIGE, card_by_id
 from .faces import RATES, SEASONS, canonical, check_face, dice_numbers, die_faces
-from .state import CORRECTIONS_ONLY, EDITION, EDITIONS, END, RESULT_NAMES, STATE_VERSION, SeasonsState
+from .state import CORRECTIONS_ONLY, EDITION, EDITIONS, END, STATE_VERSION, SeasonsState
+from .summary import BONUS_PENALTY, RESULT_NAMES
 
 DIFFICULTIES = ("apprentice", "wizard", "archmage")
 DICE_MODES = ("table", "bot")
@@ -24,7 +25,6 @@ DICE_MODES = ("table", "bot")
 HAND_DRAW = {"apprentice": 1, "wizard": 4, "archmage": 4}  # S-5.1 cards drawn from the hand
 NEW_YEAR_DRAW = {"apprentice": 1, "wizard": 2, "archmage": 4}  # S-6.2
 PRELUDE_HAND = 6  # S-2.2
-BONUS_PENALTY = (0, 5, 12, 20)  # §9.4
 
 # What `effect` accepts: the player's side of ongoing or triggered effects, and the S-8.3 correction.
 EFFECT_KINDS = ("activate", "summon", "kairn", "onys", "cannot_pay", "left")

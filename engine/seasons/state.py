@@ -84,8 +84,6 @@ _LATER: dict[str, Any] = {"prelude_open": False, "turn_reported": False}
 _DEFAULTS.update(_LATER)
 
 
-# A Seasons result names its opponent Dummbot, as the export and the stored summaries always did.
-RESULT_NAMES: dict[str, str | None] = {"opponent_score": "dummbot_score", "length": None}
 
 @dataclass(slots=True, eq=False, repr=False)
 class SeasonsState:

@@ -24,6 +24,10 @@ from engine.core.result import Result
 
 from .cards import BASE_IDS, COPIES
 
+# A Seasons result names its opponent Dummbot, as the export and the stored summaries always did.
+RESULT_NAMES: dict[str, str | None] = {"opponent_score": "dummbot_score", "length": None}
+BONUS_PENALTY = (0, 5, 12, 20)  # §9.4
+
 
 class Season(StrEnum):
     WINTER = "winter"
@@ -164,8 +168,6 @@ class SeasonsSummary:
 
     def to_json(self) -> JSON:
         """The export's ``state``: the fields and values the summary always had."""
-        from .state import RESULT_NAMES
-
         return {
             "year": self.year, "month": self.month, "season": self.season.value,
             "dice_season": self.dice_season.value, "round": self.round, "difficulty": self.difficulty.value,
@@ -240,8 +242,6 @@ class DummbotScore:
 def final_scores(summary: SeasonsSummary, actions: Sequence[Action]) -> dict[str, PlayerScore | DummbotScore]:
     """Both final scores' parts by side (``"player"``, ``"dummbot"``): Dummbot's from the summary, the player's
     from the score action when it is the last one (a game not scored yet has only Dummbot's)."""
-    from .rules import BONUS_PENALTY
-
     bot = summary.dummbot
     parts: dict[str, PlayerScore | DummbotScore] = {
         "dummbot": DummbotScore(crystals=bot.crystals, prestige=bot.prestige, card_count=len(bot.summoned))}

@@ -8,13 +8,10 @@ from typing import Any
 from engine.core import JSON, RuleError, split_list
 
 from .cards import DEFAULT_CITIES, city_by_id, city_named_card
-from .state import DIFFICULTY_K
+from .summary import BONUS_ALIASES, Difficulty
 
 # V-5.3: ``flat`` (the original's formula, the default) or ``per_city`` (the English rulebook's table).
 BONUS_READINGS = ("flat", "per_city")
-# Games recorded before the readings were renamed said ``official`` for the per-city table: they
-# replay unchanged as ``per_city``.
-BONUS_ALIASES = {"official": "per_city"}
 # The rules' edition a game is played under: 2 counts the Asset Deck (V-3.5: an empty deck adds no Rage card,
 # a refill before the count can have emptied it asks for a confirmation). Games recorded before it are
 # edition 1 (a store migration says so) and replay as they were played. 3 follows the House Deck through
@@ -32,7 +29,7 @@ def normalize_options(options: Mapping[str, Any] | None) -> JSON:
         if name not in _KNOWN:
             raise RuleError("volfyirion.unknown_option", option=str(name))
     difficulty = options.get("difficulty") or "normal"
-    if difficulty not in DIFFICULTY_K:
+    if difficulty not in {d.value for d in Difficulty}:
         raise RuleError("volfyirion.bad_difficulty", value=str(difficulty))
     bonus = options.get("bonus") or "flat"
     bonus = BONUS_ALIASES.get(bonus, bonus)

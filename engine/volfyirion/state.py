@@ -39,8 +39,6 @@ STATE_VERSION = 1
 TURN, REVEAL, CHOOSE_TROOP, CHOOSE_BUILDING, FINISHED = "turn", "reveal", "choose_troop", "choose_building", "finished"
 TURN_ACTIONS = ("play", "remove", "redeploy", "acquire", "reshuffle", "putaside", "refill", "end", "win")
 
-# Volfyirion's extra attack per difficulty (V-5.3).
-DIFFICULTY_K = {"easy": 0, "normal": 1, "hard": 2}
 
 # V-3.5: the solo Asset Deck (62 cards, V-1.2) less the Asset Row's 5 at setup (V-1.4).
 ASSET_ROW = 5
@@ -116,7 +114,7 @@ class VolfState:
 
     @property
     def k(self) -> int:
-        return DIFFICULTY_K[self.options["difficulty"]]
+        return Difficulty(self.options["difficulty"]).bonus  # Volfyirion's extra attack (V-5.3)
 
     @property
     def unknown_in_pile(self) -> int:

@@ -21,9 +21,27 @@ from .cards import CATALOG, Card
 
 
 class Difficulty(StrEnum):
-    EASY = "easy"
-    NORMAL = "normal"
-    HARD = "hard"
+    """The game's difficulties and Volfyirion's extra attack at each (V-5.3, ``d``): the one list the options, the
+    commands and the bot's words read (each value is also a ``word.<value>`` of the game's locale files)."""
+
+    EASY = "easy", 0
+    NORMAL = "normal", 1
+    HARD = "hard", 2
+
+    bonus: int
+
+    # (``bonus``'s default only lets ``Difficulty("hard")``, a lookup by value, read as a call: Enum never makes a
+    # member from it.)
+    def __new__(cls, value: str, bonus: int = 0) -> Difficulty:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.bonus = bonus
+        return member
+
+
+# Games recorded before the readings were renamed said ``official`` for the per-city table: they
+# replay unchanged as ``per_city``.
+BONUS_ALIASES = {"official": "per_city"}
 
 
 class BonusReading(StrEnum):
@@ -36,8 +54,6 @@ class BonusReading(StrEnum):
     def read(cls, value: object) -> BonusReading:
         """The reading of a game's options; games recorded before the readings were renamed said ``official``
         for the per-city table, and the oldest said nothing (the flat formula)."""
-        from .options import BONUS_ALIASES
-
         return cls("flat" if value is None else BONUS_ALIASES.get(str(value), str(value)))
 
 

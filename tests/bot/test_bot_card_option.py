@@ -34,8 +34,8 @@ async def test_every_card_option_of_both_games_is_the_card_transformer(tmp_path)
 @pytest.mark.parametrize(("game", "text", "op"), [("seasons", "Kairn", "pk_played"),
                                                   ("volfyirion", "Elite Trooper", "pk_play")])
 def test_typed_text_is_a_string_resolved_by_its_games_option(game, text, op):
-    from bot.games.seasons import commands as seasons
-    from bot.games.volfyirion import commands as volfyirion
+    from bot.games.seasons.front import commands as seasons
+    from bot.games.volfyirion.front import commands as volfyirion
 
     option = {"seasons": seasons.CARDS, "volfyirion": volfyirion.CARDS}[game]
     typed = Typed(text, option)

@@ -55,9 +55,13 @@ class Tiny(GamePlugin[dict]):
 
 
 @pytest.fixture
-def third_game(monkeypatch):
-    """A game known only to this test: in the registry's list while it runs."""
-    monkeypatch.setattr(games, "GAMES", [*games.GAMES, Tiny()])
+def third_game():
+    """A game known only to this test: in the registry's list while it runs (the registry handed down reads the
+    list whenever asked)."""
+    tiny = Tiny()
+    games.GAMES.append(tiny)
+    yield tiny
+    games.GAMES.remove(tiny)
 
 
 def test_a_game_in_the_list_gets_card_names_commands_event_keys_and_its_strings(third_game):

@@ -7,6 +7,7 @@ import io
 import pytest
 from PIL import Image
 
+from bot import games
 from bot.render import picture, results
 
 
@@ -22,7 +23,7 @@ def test_the_result_card_keeps_every_pixel_it_drew(monkeypatch, kind, lang):
     monkeypatch.setattr(results, "png", keep)
     result = ({"outcome": "won", "player_score": 150, "dummbot_score": 140} if kind == "seasons"
               else {"outcome": "lost", "turn": 9, "how": "cities_destroyed", "cities_left": 0})
-    data = results.result_picture(lang, kind=kind, options={"difficulty": "hard"}, result=result, parts={})
+    data = results.result_picture(lang, game=games.get(kind), options={"difficulty": "hard"}, result=result, parts={})
     read = Image.open(io.BytesIO(data))
     assert read.format == "PNG" and read.size == (results.WIDTH, results.HEIGHT)
     assert read.convert("RGB").tobytes() == drawn[0].convert("RGB").tobytes()

@@ -156,7 +156,7 @@ async def test_v4_1_the_troop_choice_shows_which_city_falls_for_each_choice(driv
 
 
 def test_danger_percentages_stay_readable_when_small():
-    from bot.games.volfyirion.danger import bar, distribution_lines, percent
+    from bot.games.volfyirion.front.danger import bar, distribution_lines, percent
 
     assert percent(0.053) == "5.3%" and percent(0.0004) == "<0.1%" and percent(0) == "0%" and percent(0.5) == "50%"
     assert percent(0.999) == ">99%" and percent(1.0) == "100%"

@@ -14,6 +14,7 @@ import string
 
 import pytest
 
+from bot import games
 from bot.i18n import card_params, catalog_texts, event_lines, param_names, t
 from bot.render import embeds
 from engine.core import Event
@@ -191,17 +192,17 @@ def test_the_final_score_and_a_lost_game_say_so_in_the_state():
     over = SeasonsSummary.from_json({"year": 3, "month": 12, "season": "autumn", "difficulty": "wizard", "dice": "table",
                                      "game_over": True,
                                      "dummbot": {"crystals": 64, "hand_size": 0, "summoned": ["12"], "score": 173}})
-    names = [name for name, _, _ in embeds.state_fields("ja", "seasons", over)]
+    names = [name for name, _, _ in games.get("seasons").state_fields("ja", over)]
     assert "ダムボットの最終スコア" in names and "ダムボットの現在のスコア" not in names
-    values = dict((n, v) for n, v, _ in embeds.state_fields("ja", "seasons", over))
+    values = dict((n, v) for n, v, _ in games.get("seasons").state_fields("ja", over))
     assert values["ダムボットの最終スコア"] == "173点" and values["ダムボットのクリスタル"] == "64個"
     lost = VolfyirionSummary.from_json({"turn": 9, "difficulty": "normal", "bonus": "flat", "token": "rage_pile",
                                         "phase": "finished", "rage_pile": {"size": 0, "top": None}, "cities": [],
                                         "wonders": []})
-    text = " ".join(f"{n} {v}" for n, v, _ in embeds.state_fields("en", "volfyirion", lost))
+    text = " ".join(f"{n} {v}" for n, v, _ in games.get("volfyirion").state_fields("en", lost))
     assert "attacks at the end of this turn" not in text
     live = dataclasses.replace(lost, phase=Phase.TURN)
-    assert "attacks at the end of this turn" in " ".join(v for _, v, _ in embeds.state_fields("en", "volfyirion", live))
+    assert "attacks at the end of this turn" in " ".join(v for _, v, _ in games.get("volfyirion").state_fields("en", live))
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
@@ -220,7 +221,7 @@ def test_bot_dice_are_described_by_a_face_players_can_find(lang):
 
 def test_effect_choices_have_names_in_both_languages():
     """Issue 11 point 10 / issue 10 point 7: `/seasons effect` offered `cannot_pay`, `onys` as names in English."""
-    from bot.games.seasons.commands import _effect_choices
+    from bot.games.seasons.front.commands import _effect_choices
     from engine.seasons import EFFECT_KINDS
 
     choices = _effect_choices()

@@ -10,10 +10,10 @@ import math
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
-from bot.games.seasons import board as sb
-from bot.games.seasons.board import board as seasons_board
-from bot.games.volfyirion import board as vb
-from bot.games.volfyirion.board import board as volfyirion_board
+from bot.games.seasons.front import board as sb
+from bot.games.seasons.front.board import board as seasons_board
+from bot.games.volfyirion.front import board as vb
+from bot.games.volfyirion.front.board import board as volfyirion_board
 from bot.render import picture
 from engine.seasons import cards as seasons_cards
 from engine.seasons.summary import SeasonsSummary

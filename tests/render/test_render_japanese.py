@@ -8,14 +8,15 @@ import io
 import pytest
 from PIL import Image, ImageDraw
 
-from bot.games.seasons import board as sb
-from bot.games.volfyirion import board as vb
+from bot import games
+from bot.games.seasons.front import board as sb
+from bot.games.volfyirion.front import board as vb
 from bot.i18n import t
 from bot.render import picture, results
 from bot.render import text as picture_text
 from engine.core import Result
 from engine.seasons import CATALOG as SEASONS_CARDS
-from engine.volfyirion.summary import CityEnding, Ending, How, Outcome
+from engine.volfyirion.summary import CityEnding, Difficulty, Ending, How, Outcome
 
 
 def drawn_texts(monkeypatch) -> list[str]:
@@ -39,7 +40,8 @@ def test_the_shipped_font_loads_and_has_every_japanese_glyph_the_pictures_draw()
                                         "result.picture.player", "result.picture.dummbot", "result.picture.cities",
                                         "word.seasons", "word.volfyirion", "word.wizard", "word.hard")]
     for board in (sb, vb):
-        texts += [label for label in board.LABELS["ja"].values()] + list(board.WORDS_JA.values())
+        texts += [label for label in board.LABELS["ja"].values()] + list(getattr(board, "WORDS_JA", {}).values())
+    texts += [t("ja", f"word.{d}") for d in Difficulty]
     missing = sorted({ch for text in texts for ch in text if not picture_text.has_glyph(ch)} - {"🏆"})
     assert missing == []
     # Kana and the common kanji (JIS level 1) are all there, so a new card name rarely needs a rebuild.
@@ -96,7 +98,7 @@ def test_the_result_picture_is_drawn_in_japanese(monkeypatch, kind):
     result = (Result.from_json({"outcome": "won", "player_score": 150, "dummbot_score": 140}) if kind == "seasons"
               else Result("lost", length=9, how="cities_destroyed", details={"cities_left": 0}, breakdown=ending))
     parts: dict = {}
-    png = results.result_picture("ja", kind=kind, options={"difficulty": "hard"}, result=result, parts=parts)
+    png = results.result_picture("ja", game=games.get(kind), options={"difficulty": "hard"}, result=result, parts=parts)
     assert Image.open(io.BytesIO(png)).size == (results.WIDTH, results.HEIGHT)
     joined = "".join(drawn)
     assert t("ja", f"word.{kind}") in joined and "ハード" in joined
@@ -116,7 +118,7 @@ def test_without_the_font_pictures_fall_back_to_english(monkeypatch):
                    "dummbot": {"crystals": 0, "hand_size": 0, "summoned": ["1"], "score": 0}}
         sb.board(summary, lang="ja")
         assert "Dummbot" in drawn and all(ord(ch) < 0x3000 for text in drawn for ch in text)
-        results.result_picture("ja", kind="seasons", options={"difficulty": "wizard"},
+        results.result_picture("ja", game=games.get("seasons"), options={"difficulty": "wizard"},
                                result={"outcome": "lost", "player_score": 1, "dummbot_score": 2}, parts={})
     finally:
         monkeypatch.undo()

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw
 
-from bot.games.seasons import board as sb
-from bot.games.volfyirion import board as vb
+from bot.games.seasons.front import board as sb
+from bot.games.volfyirion.front import board as vb
 from bot.render import picture
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))

@@ -11,8 +11,8 @@ import threading
 import pytest
 
 from bench.bench_images import start_summaries
-from bot.games.seasons import board as sb
-from bot.games.volfyirion import board as vb
+from bot.games.seasons.front import board as sb
+from bot.games.volfyirion.front import board as vb
 from bot.pictures import PictureQueue
 from bot.render import picture
 from engine.seasons.summary import SeasonsSummary

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PIL import ImageDraw
 
-from bot.games.seasons.board import board
+from bot.games.seasons.front.board import board
 from bot.render import picture
 from engine.seasons import RULES
 from engine.seasons.summary import SeasonsSummary

@@ -17,8 +17,8 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from bot.games import finish_info, rules_for
-from bot.sessions import summary_json
+from bot.games import rules_for
+from bot.sessions import finish_info, summary_json
 from bot.store import FinishInfo, SqliteStore
 from engine.core import GameRecord
 from engine.seasons.autoplay import play_game as seasons_game
@@ -72,7 +72,7 @@ async def fill(store: SqliteStore, db_path: Path, out_dir: Path) -> None:
             record.push(action)
             state = record.state
             result = state.result() if state.finished else None
-            finish = FinishInfo(**finish_info(plan["kind"], record.options, result)) if result else None
+            finish = FinishInfo(**finish_info(record.options, result)) if result else None
             snapshot = state.to_json() if record.ply % SNAPSHOT_EVERY == 0 else None
             row = await store.append_action(row.id, expected_ply=row.ply, action=action.to_json(), user_id=user,
                                             snapshot=snapshot, summary=summary_json(state.summary()), finish=finish)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.games import rules_for
 from bot.sessions import GameService, Refusal
 from bot.store import SqliteStore
 from engine.seasons.autoplay import play_game
@@ -16,7 +17,7 @@ OPTIONS = {"difficulty": "wizard", "dice": "table"}
 
 async def test_idle_records_leave_the_cache_the_used_ones_stay(tmp_path: Path) -> None:
     async with SqliteStore(tmp_path / "c.sqlite3", synchronous="OFF") as store:
-        service = GameService(store, seed=lambda: 7, cache_seconds=60.0)
+        service = GameService(store, rules=rules_for, seed=lambda: 7, cache_seconds=60.0)
         games = []
         for channel in (501, 502, 503):
             played = await service.start(kind="seasons", options=dict(OPTIONS), guild_id=1, channel_id=channel,
@@ -41,7 +42,7 @@ async def test_a_refusal_on_a_row_another_process_replaced_is_asked_again_of_the
     """Process 1 keeps channel 700's game (owner 9); process 2 ends it and user 10 starts another there. User
     10's command reaching process 1 is played on the store's row, not refused as "not the owner"."""
     async with SqliteStore(tmp_path / "c.sqlite3", synchronous="OFF") as store:
-        one, two = GameService(store, seed=lambda: 7), GameService(store, seed=lambda: 7)
+        one, two = GameService(store, rules=rules_for, seed=lambda: 7), GameService(store, rules=rules_for, seed=lambda: 7)
         await one.start(kind="seasons", options=dict(OPTIONS), guild_id=1, channel_id=700, parent_channel_id=None,
                         owner_id=9)
         await two.abandon(700, 9, may_manage=False)
@@ -55,11 +56,11 @@ async def test_a_refusal_on_a_row_another_process_replaced_is_asked_again_of_the
 async def test_refused_presses_keep_nothing(tmp_path: Path) -> None:
     """Refused presses on games this process has not loaded keep no record behind."""
     async with SqliteStore(tmp_path / "c.sqlite3", synchronous="OFF") as store:
-        owner = GameService(store, seed=lambda: 7)
+        owner = GameService(store, rules=rules_for, seed=lambda: 7)
         for channel in range(600, 610):
             await owner.start(kind="seasons", options=dict(OPTIONS), guild_id=1, channel_id=channel,
                               parent_channel_id=None, owner_id=9)
-        restarted = GameService(store, seed=lambda: 7, max_cached=2)
+        restarted = GameService(store, rules=rules_for, seed=lambda: 7, max_cached=2)
         first, _ = play_game(OPTIONS["difficulty"], OPTIONS["dice"], 7)
         for channel in range(600, 610):
             with pytest.raises(Refusal):

@@ -14,6 +14,7 @@ from store_helpers import Locker, given_behind, new_game_args, play, wait_checke
 
 import bot.store.sqlite as sqlite_store
 from bot.__main__ import main as bot_main
+from bot.games import rules_for
 from bot.sessions import GameService
 from bot.store import SqliteStore, StoreCorrupt
 from engine.seasons.autoplay import play_game as seasons_game
@@ -37,7 +38,7 @@ def index_out_of_step(path: Path) -> None:
 async def filled(path: Path) -> None:
     """A real Seasons game of 3 actions (`python -m bot check` replays every game's log with the rules)."""
     async with SqliteStore(path, background_check=False) as store:
-        service = GameService(store, seed=lambda: 12345)
+        service = GameService(store, rules=rules_for, seed=lambda: 12345)
         await service.start(kind="seasons", options={"difficulty": "wizard", "dice": "table"}, guild_id=1,
                             channel_id=100, parent_channel_id=None, owner_id=7)
         for action in seasons_game("wizard", "table", 12345)[0][:3]:

@@ -16,6 +16,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from bot.games import rules_for
 from bot.i18n import t
 from bot.sessions import SNAPSHOT_EVERY, GameService
 from bot.store import SqliteStore, StoreCorrupt
@@ -54,7 +55,7 @@ async def sql(store, statement: str) -> None:  # noqa: ANN001
 
 
 async def started(store, n: int):  # noqa: ANN001
-    service = GameService(store, seed=lambda: SEED)
+    service = GameService(store, rules=rules_for, seed=lambda: SEED)
     played = await service.start(kind="seasons", options=dict(OPTIONS), guild_id=1, channel_id=CHANNEL,
                                  parent_channel_id=None, owner_id=OWNER)
     for action in moves(n):
@@ -80,7 +81,7 @@ async def test_a_damaged_snapshot_is_passed_by_logged_once_and_written_again(sto
 
     full = GameRecord.replay(RULES, OPTIONS, SEED, moves(SNAPSHOT_EVERY + 1))
     with caplog.at_level(logging.WARNING, logger="bot.sessions"):
-        service = GameService(store)  # a restart: nothing cached
+        service = GameService(store, rules=rules_for)  # a restart: nothing cached
         record = await service.record(row)
         assert record.state.to_json() == full.state.to_json()
         assert await store.latest_snapshot(row.id, SNAPSHOT_EVERY) == good  # written again, the same state
@@ -98,7 +99,7 @@ async def test_a_damaged_snapshot_is_passed_by_logged_once_and_written_again(sto
 async def test_a_snapshot_that_is_json_but_no_state_replays_from_the_log_start(store):
     row = await started(store, SNAPSHOT_EVERY + 3)
     await sql(store, f"UPDATE snapshots SET state = '{{\"version\": 1}}' WHERE game_id = {row.id}")
-    record = await GameService(store).record(row)
+    record = await GameService(store, rules=rules_for).record(row)
     assert record.state.to_json() == GameRecord.replay(RULES, OPTIONS, SEED, moves(SNAPSHOT_EVERY + 3)).state.to_json()
     assert (await store.latest_snapshot(row.id, SNAPSHOT_EVERY))[1] != {"version": 1}
 
@@ -116,7 +117,7 @@ async def test_a_damaged_action_row_is_the_store_corrupt_sentence(store, backend
     row = await started(store, 5)
     await sql(store, f"UPDATE actions SET action = '{{\"type\": ' WHERE game_id = {row.id} AND ply = 3")
     with pytest.raises(StoreCorrupt) as caught:
-        await GameService(store).record(row)
+        await GameService(store, rules=rules_for).record(row)
     for lang in ("en", "ja"):
         said = t(lang, caught.value.key, **caught.value.params)
         assert "try again" not in said and "もう一度" not in said, said
@@ -128,7 +129,7 @@ async def test_an_action_row_that_is_not_utf8_is_the_store_corrupt_sentence(tmp_
         row = await started(store, 5)
         await sql(store, f"UPDATE actions SET action = {NOT_UTF8} WHERE game_id = {row.id} AND ply = 4")
         with pytest.raises(StoreCorrupt):
-            await GameService(store).record(row)
+            await GameService(store, rules=rules_for).record(row)
 
 
 async def test_an_action_the_rules_refuse_is_the_store_corrupt_sentence(tmp_path):
@@ -138,7 +139,7 @@ async def test_an_action_the_rules_refuse_is_the_store_corrupt_sentence(tmp_path
         await sql(store, f"UPDATE actions SET action = '{bad}' WHERE game_id = {row.id} AND ply = 2")
         await sql(store, f"DELETE FROM snapshots WHERE game_id = {row.id}")
         with pytest.raises(StoreCorrupt) as caught:
-            await GameService(store).record(row)
+            await GameService(store, rules=rules_for).record(row)
         assert caught.value.reason == "unreplayable"
 
 

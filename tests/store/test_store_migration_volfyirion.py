@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from store_helpers import new_game_args
 
+from bot.games import rules_for
 from bot.games.volfyirion.migrations import MigrationMismatch
 from bot.sessions import GameService
 from bot.store import SqliteStore, schema
@@ -124,7 +125,7 @@ async def test_v6_migration_rewrites_typed_actions_to_what_was_meant(db_path: Pa
     assert _dump(db_path)[0] == 1
 
     async with SqliteStore(db_path) as store:
-        service = GameService(store)
+        service = GameService(store, rules=rules_for)
         for game_id, game in zip(ids, games, strict=True):
             row = await store.game(game_id)
             assert row.options == {**OLD_OPTIONS, "bonus": "per_city", "edition": 1}
@@ -197,7 +198,7 @@ async def test_v3_5_migration_keeps_older_games_at_edition_1(db_path: Path, monk
     async with SqliteStore(db_path) as store:
         row = await store.game(game_id)
         assert row.options["edition"] == 1
-        record = await GameService(store).record(row)
+        record = await GameService(store, rules=rules_for).record(row)
         assert record.state == game.state and record.state.rage_size == 60 and record.state.deck is None
         fresh = await store.create_game(**{**new_game_args(400, kind="volfyirion"),
                                            "options": RULES.normalize_options({"difficulty": "easy"})})

@@ -11,6 +11,7 @@ import asyncpg
 import pytest
 
 from bot.__main__ import main as bot_main
+from bot.games import rules_for
 from bot.sessions import GameService
 from bot.store import PostgresStore
 from bot.store.postgres import PG_SCHEMA_VERSION
@@ -26,7 +27,7 @@ async def _games(dsn: str) -> dict[str, int]:
     """A Seasons game under way (24 actions, fewer than the bot's SNAPSHOT_EVERY, with snapshots at plies 10 and
     20 put in as the bot stores them), a short Volfyirion game, an abandoned game: the ids."""
     async with PostgresStore(dsn) as store:
-        service = GameService(store, seed=lambda: SEED)
+        service = GameService(store, rules=rules_for, seed=lambda: SEED)
         actions, _ = seasons_game("wizard", "table", SEED)
         options = {"difficulty": "wizard", "dice": "table"}
         played = await service.start(kind="seasons", options=options, guild_id=1, channel_id=10,

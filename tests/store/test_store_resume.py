@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.games import rules_for
 from bot.resume import PrefixNotLoaded, TailLog, loaded_from, resume
 from bot.sessions import SNAPSHOT_EVERY, GameService
 from bot.store import SqliteStore
@@ -31,7 +32,7 @@ async def played(path: Path, actions: list[Action]) -> None:
     store = SqliteStore(path, synchronous="OFF")
     await store.open()
     try:
-        service = GameService(store, seed=lambda: SEED)
+        service = GameService(store, rules=rules_for, seed=lambda: SEED)
         await service.start(kind="seasons", options=dict(OPTIONS), guild_id=1, channel_id=CHANNEL,
                             parent_channel_id=None, owner_id=OWNER)
         for action in actions:
@@ -59,7 +60,7 @@ async def test_resume_reads_only_the_actions_after_the_latest_snapshot(tmp_path,
     actions = long_game(n)
     await played(path, actions)
     async with SqliteStore(path) as store:
-        service = GameService(store)  # a restart: nothing cached
+        service = GameService(store, rules=rules_for)  # a restart: nothing cached
         row = await service.require(CHANNEL, kind="seasons")
         assert row.ply == n
         record = await service.record(row)
@@ -80,7 +81,7 @@ async def test_resume_reads_the_same_rows_whatever_the_games_length(tmp_path):
         path = tmp_path / f"flat-{n}.sqlite3"
         await played(path, long_game(n))
         async with SqliteStore(path) as store:
-            service = GameService(store)
+            service = GameService(store, rules=rules_for)
             await service.record(await service.require(CHANNEL))
             reads.append(store.action_rows_read)
     assert reads[0] == reads[1] == 130 - (129 // SNAPSHOT_EVERY) * SNAPSHOT_EVERY  # the same tail after its snapshot
@@ -92,7 +93,7 @@ async def test_undo_after_a_resume_crosses_the_snapshots_and_matches_a_full_repl
     actions = long_game(n)
     await played(path, actions)
     async with SqliteStore(path) as store:
-        service = GameService(store)
+        service = GameService(store, rules=rules_for)
         # 60 undos: down through the snapshot the game was resumed from (200) and those before it down to 145.
         for k in range(1, 61):
             undone = await service.undo(CHANNEL, OWNER)
@@ -107,7 +108,7 @@ async def test_undo_after_a_resume_crosses_the_snapshots_and_matches_a_full_repl
         again = await service.play(CHANNEL, OWNER, actions[n - 60])
         same_game(again.record, replayed(actions[: n - 59]))
     async with SqliteStore(path) as store:
-        service = GameService(store)
+        service = GameService(store, rules=rules_for)
         record = await service.record(await service.require(CHANNEL))
         same_game(record, replayed(actions[: n - 59]))
 
@@ -118,7 +119,7 @@ async def test_the_full_record_of_a_resumed_game_lists_every_action(tmp_path):
     actions = long_game(n)
     await played(path, actions)
     async with SqliteStore(path) as store:
-        service = GameService(store)
+        service = GameService(store, rules=rules_for)
         row = await service.require(CHANNEL)
         record = await service.record(row)
         with pytest.raises(PrefixNotLoaded):

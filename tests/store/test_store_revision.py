@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from store_helpers import new_game_args, play
 
+from bot.games import rules_for
 from bot.sessions import GameService, Refusal
 from bot.store import AlreadyApplied, FinishInfo, StaleVersion
 from engine.core import Action, GameRecord
@@ -90,12 +91,12 @@ async def _started(service: GameService) -> None:
 async def test_aba_a_process_with_a_stale_cache_reloads_instead_of_validating_against_it(store, new_store) -> None:
     """Process A caches the game at ply 2; process B undoes and plays a different action (ply 2 again, another
     state). A's next action must be validated against B's state, not A's cached one."""
-    a = GameService(store, seed=lambda: SEED)
+    a = GameService(store, rules=rules_for, seed=lambda: SEED)
     await _started(a)
     await a.play(CHANNEL, OWNER, _opening())
     await a.play(CHANNEL, OWNER, Action("crystals", change=1))
     async with new_store() as other:
-        b = GameService(other, seed=lambda: SEED)
+        b = GameService(other, rules=rules_for, seed=lambda: SEED)
         await b.undo(CHANNEL, OWNER)
         await b.play(CHANNEL, OWNER, Action("crystals", change=3))
     played = await a.play(CHANNEL, OWNER, Action("crystals", change=1))
@@ -107,12 +108,12 @@ async def test_aba_a_process_with_a_stale_cache_reloads_instead_of_validating_ag
 
 
 async def test_a_duplicate_interaction_through_the_service_is_refused_and_changes_nothing(store, new_store) -> None:
-    a = GameService(store, seed=lambda: SEED)
+    a = GameService(store, rules=rules_for, seed=lambda: SEED)
     await _started(a)
     await a.play(CHANNEL, OWNER, _opening(), interaction_id=77)
     first = await a.play(CHANNEL, OWNER, Action("crystals", change=1), interaction_id=78)
     async with new_store() as other:
-        b = GameService(other, seed=lambda: SEED)
+        b = GameService(other, rules=rules_for, seed=lambda: SEED)
         with pytest.raises(Refusal) as info:
             await b.play(CHANNEL, OWNER, Action("crystals", change=1), interaction_id=78)
         assert info.value.key == "refuse.stale_button"
@@ -182,13 +183,13 @@ async def test_a_second_delivery_of_one_undo_undoes_once(store, new_store, game)
 
 
 async def test_a_repeated_undo_through_the_service_is_refused_and_changes_nothing(store, new_store) -> None:
-    a = GameService(store, seed=lambda: SEED)
+    a = GameService(store, rules=rules_for, seed=lambda: SEED)
     await _started(a)
     await a.play(CHANNEL, OWNER, _opening())
     await a.play(CHANNEL, OWNER, Action("crystals", change=1))
     undone = await a.undo(CHANNEL, OWNER, interaction_id=90)
     async with new_store() as other:
-        b = GameService(other, seed=lambda: SEED)
+        b = GameService(other, rules=rules_for, seed=lambda: SEED)
         with pytest.raises(AlreadyApplied):
             await b.undo(CHANNEL, OWNER, interaction_id=90)
     row = await store.game(undone.row.id)
@@ -197,7 +198,7 @@ async def test_a_repeated_undo_through_the_service_is_refused_and_changes_nothin
 
 async def test_a_record_past_the_bound_is_rebuilt_from_the_store(store) -> None:
     """At most ``max_cached`` records stay; a game whose record left is read and replayed again."""
-    a = GameService(store, seed=lambda: SEED, max_cached=2)
+    a = GameService(store, rules=rules_for, seed=lambda: SEED, max_cached=2)
     for channel in range(CHANNEL, CHANNEL + 5):
         await a.start(kind="seasons", options=dict(OPTIONS), guild_id=1, channel_id=channel,
                       parent_channel_id=None, owner_id=OWNER)

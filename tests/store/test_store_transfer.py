@@ -12,6 +12,7 @@ from store_helpers import new_game_args
 
 from bot import games
 from bot.__main__ import main as bot_main
+from bot.games import rules_for
 from bot.sessions import GameService
 from bot.store import PostgresStore, SqliteStore
 from bot.store import postgres as pg_module
@@ -26,7 +27,7 @@ async def _source(path: Path) -> dict:
     """A database with a finished Seasons game (with an undo, snapshots, a result and its posts), a Volfyirion
     game under way, an abandoned game, a gap in the ids (a forgotten user) and a setting."""
     async with SqliteStore(path) as store:
-        service = GameService(store, seed=lambda: SEED)
+        service = GameService(store, rules=rules_for, seed=lambda: SEED)
         gone = await store.create_game(**new_game_args(1, owner_id=99))
         actions, _ = seasons_game("wizard", "table", SEED)
         played = await service.start(kind="seasons", options={"difficulty": "wizard", "dice": "table"},

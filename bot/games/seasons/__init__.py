@@ -10,17 +10,11 @@ from ...store.base import Ranking
 from ..plugin import GamePlugin
 
 if TYPE_CHECKING:
-    from discord import app_commands
-
     from engine.core import Action, Result, Rules
     from engine.seasons.state import SeasonsState
     from engine.seasons.summary import SeasonsSummary
 
-    from ...commands.cards import CardOption
-    from ...controller import Controller
-    from ...sessions import GameService
-    from ...store.base import ResultRow
-    from ..plugin import Fields, GameUI, Lines, StoreStep, Words
+    from ..plugin import CardTyping, CommandGroup, Fields, Front, GameUI, Lines, ResultRow, StoreStep, Words
 
 
 class SeasonsGame(GamePlugin["SeasonsSummary", "SeasonsState"]):
@@ -30,7 +24,6 @@ class SeasonsGame(GamePlugin["SeasonsSummary", "SeasonsState"]):
     colour = 0x3B82F6
     # The largest margin over Dummbot, won or lost; then the higher score.
     ranking = Ranking(order=(("margin", "desc"), ("player_score", "desc")), outcomes=("won", "lost"))
-    difficulties = ("apprentice", "wizard", "archmage")
     help_keys = ("help.seasons", "help.seasons_report", "help.seasons_report_effects")
 
     def store_steps(self, engine: str) -> Mapping[int, Sequence[StoreStep]]:
@@ -44,19 +37,24 @@ class SeasonsGame(GamePlugin["SeasonsSummary", "SeasonsState"]):
         if action.type == "take" and before.rolled and index in (0, 1):
             return {"face": before.rolled[index]["face"]}
         return {}
+    @property
+    def difficulties(self) -> tuple[str, ...]:
+        from engine.seasons.summary import Difficulty
+
+        return tuple(d.value for d in Difficulty)
 
     def rules(self) -> Rules[SeasonsState]:
         from engine.seasons import RULES
 
         return RULES
 
-    def commands(self, controller: Controller, service: GameService) -> app_commands.Group:
-        from .commands import SeasonsCommands
+    def commands(self, controller: Front, service: Front) -> CommandGroup:
+        from .front.commands import SeasonsCommands
 
         return SeasonsCommands(controller, service)
 
     def ui(self) -> GameUI[SeasonsSummary, SeasonsState]:
-        from .commands import SeasonsUI
+        from .front.commands import SeasonsUI
 
         return SeasonsUI()
 
@@ -99,8 +97,8 @@ class SeasonsGame(GamePlugin["SeasonsSummary", "SeasonsState"]):
 
         return t(lang, "console.where.seasons", year=summary.year, month=summary.month)
 
-    def card_option(self) -> CardOption:
-        from .commands import CARDS
+    def card_option(self) -> CardTyping:
+        from .front.commands import CARDS
 
         return CARDS
 

@@ -10,17 +10,11 @@ from ...store.base import Ranking
 from ..plugin import GamePlugin
 
 if TYPE_CHECKING:
-    from discord import app_commands
-
     from engine.core import Result, Rules
     from engine.volfyirion.state import VolfState
     from engine.volfyirion.summary import VolfyirionSummary
 
-    from ...commands.cards import CardOption
-    from ...controller import Controller
-    from ...sessions import GameService
-    from ...store.base import ResultRow
-    from ..plugin import Fields, GameUI, Lines, StoreStep, Words
+    from ..plugin import CardTyping, CommandGroup, Fields, Front, GameUI, Lines, ResultRow, StoreStep, Words
 
 
 
@@ -30,7 +24,6 @@ class VolfyirionGame(GamePlugin["VolfyirionSummary", "VolfState"]):
     command = "volfyrion"  # the spelling players type
     colour = 0xB91C1C
     ranking = Ranking(order=(("length", "asc"),), outcomes=("won",))  # the fewest turns to a win
-    difficulties = ("easy", "normal", "hard")
     help_keys = ("help.volfyirion", "help.volfyirion_report")
 
     def store_steps(self, engine: str) -> Mapping[int, Sequence[StoreStep]]:
@@ -38,18 +31,24 @@ class VolfyirionGame(GamePlugin["VolfyirionSummary", "VolfState"]):
 
         return STEPS.get(engine, {})
 
+    @property
+    def difficulties(self) -> tuple[str, ...]:
+        from engine.volfyirion.summary import Difficulty
+
+        return tuple(d.value for d in Difficulty)
+
     def rules(self) -> Rules[VolfState]:
         from engine.volfyirion import RULES
 
         return RULES
 
-    def commands(self, controller: Controller, service: GameService) -> app_commands.Group:
-        from .commands import VolfyirionCommands
+    def commands(self, controller: Front, service: Front) -> CommandGroup:
+        from .front.commands import VolfyirionCommands
 
         return VolfyirionCommands(controller, service)
 
     def ui(self) -> GameUI[VolfyirionSummary, VolfState]:
-        from .commands import VolfyirionUI
+        from .front.commands import VolfyirionUI
 
         return VolfyirionUI()
 
@@ -84,8 +83,8 @@ class VolfyirionGame(GamePlugin["VolfyirionSummary", "VolfState"]):
 
         return t(lang, "console.where.volfyirion", turn=summary.turn)
 
-    def card_option(self) -> CardOption:
-        from .commands import CARDS
+    def card_option(self) -> CardTyping:
+        from .front.commands import CARDS
 
         return CARDS
 

@@ -16,6 +16,7 @@ DIFFICULTIES = ("normal",)
 class TugRules:
     game = "tug"
     version = 1
+    result_names: Mapping[str, str | None] = {}  # its result says its fields in the shared words
 
     def normalize_options(self, options: Mapping[str, object]) -> JSON:
         difficulty = str(options.get("difficulty", "normal"))

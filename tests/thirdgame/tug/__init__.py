@@ -36,12 +36,12 @@ class TugGame(GamePlugin["TugSummary"]):
         return RULES
 
     def commands(self, controller: Controller, service: GameService) -> app_commands.Group:
-        from .commands import TugCommands
+        from .front.commands import TugCommands
 
         return TugCommands(controller, service)
 
     def ui(self) -> GameUI:
-        from .commands import TugUI
+        from .front.commands import TugUI
 
         return TugUI()
 

@@ -14,9 +14,9 @@ from PIL import Image, ImageDraw
 
 from engine.seasons.summary import Season, SeasonsSummary
 
-from ...render import picture as p
-from ...render import text as picture_text
-from ...render.picture import BACKGROUND, FAINT, GOLD, PANEL, PANEL_EDGE, TEXT, Colour
+from ....render import picture as p
+from ....render import text as picture_text
+from ....render.picture import BACKGROUND, FAINT, GOLD, PANEL, PANEL_EDGE, TEXT, Colour
 
 CRYSTAL: Colour = (110, 210, 235)
 SEASON_MONTHS = {"winter": (1, 2, 3), "spring": (4, 5, 6), "summer": (7, 8, 9), "autumn": (10, 11, 12)}
@@ -120,7 +120,7 @@ def _round_dice(draw: ImageDraw.ImageDraw, season: Season, dice: tuple[int, ...]
         return
     from engine.seasons import face_text
 
-    from .text import die_mark
+    from ..text import die_mark
 
     marks = [mark for d in dice if (mark := die_mark(season, d)) is not None]
     if len(marks) < len(dice):
@@ -508,8 +508,7 @@ def _seasons_card_info(
     cards: Mapping[str, Mapping[str, Any]] | None,
 ) -> Callable[[str], tuple[str | None, int | None, str | None]]:
     """``id -> (English name, prestige, type)`` from ``cards``, else the catalog or the data, else ids only."""
-    catalog = p.engine_catalog("engine.seasons")
-    data = None if catalog is not None else {c["id"]: c for c in p.engine_data("seasons_cards") or []}
+    from engine.seasons import CATALOG  # the game's own catalog
 
     def info(card_id: str) -> tuple[str | None, int | None, str | None]:
         given = (cards or {}).get(card_id)
@@ -519,14 +518,14 @@ def _seasons_card_info(
                 p.int_or_none(p.field(given, "prestige")),
                 p.str_or_none(p.field(given, "type")),
             )
-        card = p.catalog_find(catalog, card_id) if catalog is not None else (data or {}).get(card_id)
+        card = CATALOG[card_id] if card_id in CATALOG else CATALOG.find(card_id)
         if card is None:
             return None, None, None
-        ja = p.str_or_none(p.field(card, "name_ja")) if p.lang() == "ja" else None
+        ja = p.str_or_none(card.name_ja) if p.lang() == "ja" else None
         return (
-            ja if ja and picture_text.drawable(ja) else p.str_or_none(p.field(card, "name_en", "name")),
-            p.int_or_none(p.field(card, "prestige")),
-            p.str_or_none(p.field(card, "type", "kind")),
+            ja if ja and picture_text.drawable(ja) else p.str_or_none(card.name_en),
+            p.int_or_none(card.prestige),
+            p.str_or_none(card.type),
         )
 
     return info
@@ -582,7 +581,6 @@ def _prepare_tile(lang: str, card_id: str) -> None:
 
 
 def _catalog_ids() -> list[str]:
-    catalog = p.engine_catalog("engine.seasons")
-    if catalog is not None:
-        return catalog.ids()
-    return [str(c["id"]) for c in p.engine_data("seasons_cards") or [] if "id" in c]
+    from engine.seasons import CATALOG  # the game's own catalog
+
+    return CATALOG.ids()

@@ -10,10 +10,10 @@ from discord import app_commands
 
 from engine.core import Action, Catalog, GameRecord, Step
 
-from ... import understood
-from ...buttons import ButtonSpec, FieldSpec, SelectSpec, view_of
-from ...commands.cards import CardOption, CardTransformer, Typed
-from ...commands.common import (
+from .... import understood
+from ....buttons import ButtonSpec, FieldSpec, SelectSpec, view_of
+from ....commands.cards import CardOption, CardTransformer, Typed
+from ....commands.common import (
     GameGroup,
     current_record,
     group_of,
@@ -22,12 +22,11 @@ from ...commands.common import (
     reveal_form,
     word_choices,
 )
-from ...controller import Builder, Controller
-from ...i18n import L, t
-from ...replies import lang, send, think
-from ...sessions import GameService, Played, Refusal
-from ...store import GameRow
-from ..plugin import GameUI
+from ....controller import Builder, Controller
+from ....i18n import L, t
+from ....replies import lang, send, think
+from ....sessions import GameService, Played, Refusal
+from ...plugin import GameUI, Row
 from .danger import danger_embed, next_attack_lines, removal_lines
 
 if TYPE_CHECKING:  # the engine loads with the first game, not when the command group is built
@@ -38,7 +37,14 @@ if TYPE_CHECKING:  # the engine loads with the first game, not when the command 
 KIND = "volfyirion"
 Interaction = discord.Interaction
 
-DIFFICULTIES = word_choices("easy", "normal", "hard")
+
+
+def difficulty_choices() -> list[app_commands.Choice[str]]:
+    """The engine's difficulties (``Difficulty``: what it plays is what is offered), each by its ``word.<value>``."""
+    from engine.volfyirion.summary import Difficulty
+
+    return word_choices(*(d.value for d in Difficulty))
+
 # V-5.3: the formula of the rules text this bot follows (the default) or the English rulebook's table.
 BONUS = [
     app_commands.Choice(name=L("flat: costs + 1 per destroyed city + difficulty (the rules text this bot follows)",
@@ -123,6 +129,7 @@ class VolfyirionCommands(GameGroup):
     def __init__(self, controller: Controller, service: GameService) -> None:
         super().__init__(controller, service, name="volfyrion",
                          description=L("Volfyirion: play the solo mode against the dragon", "cmd.volfyirion"))
+        app_commands.choices(difficulty=difficulty_choices())(self.start)
 
     def _act(self, interaction: Interaction, action: Action | Builder[VolfState]) -> Any:
         """Apply what the player typed, stored as it was meant: card ids and city names resolved against the
@@ -138,7 +145,7 @@ class VolfyirionCommands(GameGroup):
         cities=L("Your three city cards, e.g. Yrdesh, Akao Uket, Kyr", "opt.volfyirion.cities"),
         unseal=L("Allow unsealing Wonders Volfyirion sealed (off by default)", "opt.volfyirion.unseal"),
     )
-    @app_commands.choices(difficulty=DIFFICULTIES, bonus=BONUS)
+    @app_commands.choices(bonus=BONUS)  # the difficulties: when the group is made (``__init__``)
     async def start(self, interaction: Interaction, difficulty: str, bonus: str = "flat",
                     cities: app_commands.Range[str, 1, 100] | None = None, unseal: bool = False) -> None:
         options: dict[str, Any] = {"difficulty": difficulty, "bonus": bonus, "unseal": unseal}
@@ -293,7 +300,7 @@ async def show_danger(service: GameService, interaction: Interaction, *, game_id
 
 
 class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
-    def buttons(self, step: Step[VolfState], row: GameRow, lg: str,
+    def buttons(self, step: Step[VolfState], row: Row, lg: str,
                 summary: VolfyirionSummary) -> list[ButtonSpec | SelectSpec]:
         waiting, specs = step.waiting, list[ButtonSpec | SelectSpec]()
         legal = set(waiting.legal)
@@ -374,7 +381,7 @@ class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
         keys = {e.key.rsplit(".", 1)[-1] for e in played.step.events}
         return played.finished_now or bool(keys & {"attack", "city_destroyed", "no_command_cards"})
 
-    async def extra_button(self, ctl: Controller, interaction: Interaction, row: GameRow, op: str,
+    async def extra_button(self, ctl: Controller, interaction: Interaction, row: Row, op: str,
                            arg: str | None) -> bool:
         if op in ("danger", DANGER_DETAILS):
             await show_danger(ctl.service, interaction, game_id=row.id, details=op == DANGER_DETAILS)

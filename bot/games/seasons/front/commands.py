@@ -22,9 +22,9 @@ from engine.seasons import (
 from engine.seasons.rules import PRELUDE_HAND
 from engine.seasons.summary import DummbotScore, Pending, PlayerScore, SeasonsSummary, final_scores
 
-from ...buttons import MENU_OPTIONS, ButtonSpec, FieldSpec, SelectSpec
-from ...commands.cards import CardOption, CardTransformer, Typed
-from ...commands.common import (
+from ....buttons import MENU_OPTIONS, ButtonSpec, FieldSpec, SelectSpec
+from ....commands.cards import CardOption, CardTransformer, Typed
+from ....commands.common import (
     GameGroup,
     card_choices,
     current_record,
@@ -35,18 +35,25 @@ from ...commands.common import (
     reveal_form,
     word_choices,
 )
-from ...controller import Builder, Controller
-from ...i18n import L, card_name, english, t
-from ...render.embeds import notice_embed
-from ...replies import lang, send, think
-from ...sessions import GameService, Played, Refusal
-from ...store import GameRow
-from ..plugin import GameUI
+from ....controller import Builder, Controller
+from ....i18n import L, card_name, english, t
+from ....render.embeds import notice_embed
+from ....replies import lang, send, think
+from ....sessions import GameService, Played, Refusal
+from ...plugin import GameUI, Row
 
 KIND = "seasons"
 Interaction = discord.Interaction
 
-DIFFICULTIES = word_choices("apprentice", "wizard", "archmage")
+
+
+def difficulty_choices() -> list[app_commands.Choice[str]]:
+    """The engine's difficulties (``Difficulty``: what it plays is what is offered), each by its ``word.<value>``."""
+    from engine.seasons.summary import Difficulty
+
+    return word_choices(*(d.value for d in Difficulty))
+
+
 DICE = [
     app_commands.Choice(name=L("table (I roll the dice)", "word.dice_table"), value="table"),
     app_commands.Choice(name=L("bot (the bot rolls)", "word.dice_bot"), value="bot"),
@@ -82,12 +89,13 @@ class SeasonsCommands(GameGroup):
     def __init__(self, controller: Controller, service: GameService) -> None:
         super().__init__(controller, service, name="seasons",
                          description=L("Seasons: play against Dummbot", "cmd.seasons"))
+        app_commands.choices(difficulty=difficulty_choices())(self.start)
 
     @app_commands.command(name="start", description=L("Start a Dummbot's Challenge game in this channel",
                                                       "cmd.seasons.start"))
     @app_commands.describe(difficulty=L("Dummbot's difficulty", "opt.seasons.difficulty"),
                            dice=L("Who rolls: you on the table, or the bot", "opt.seasons.dice"))
-    @app_commands.choices(difficulty=DIFFICULTIES, dice=DICE)
+    @app_commands.choices(dice=DICE)  # the difficulties: when the group is made (``__init__``)
     async def start(self, interaction: Interaction, difficulty: str, dice: str = "table") -> None:
         await self.start_game(interaction, KIND, {"difficulty": difficulty, "dice": dice})
 
@@ -235,7 +243,7 @@ async def show_forecast(service: GameService, interaction: Interaction, *, game_
 class SeasonsUI(GameUI[SeasonsSummary, SeasonsState]):
     """Buttons and forms for the states a Seasons game waits in."""
 
-    def buttons(self, step: Step[SeasonsState], row: GameRow, lg: str,
+    def buttons(self, step: Step[SeasonsState], row: Row, lg: str,
                 summary: SeasonsSummary) -> list[ButtonSpec | SelectSpec]:
         waiting, specs = step.waiting, list[ButtonSpec | SelectSpec]()
         legal = set(waiting.legal)
@@ -360,7 +368,7 @@ class SeasonsUI(GameUI[SeasonsSummary, SeasonsState]):
         keys = {e.key for e in played.step.events}
         return played.finished_now or any(k.endswith(("season_changed", "new_year")) for k in keys)
 
-    async def extra_button(self, ctl: Controller, interaction: Interaction, row: GameRow, op: str,
+    async def extra_button(self, ctl: Controller, interaction: Interaction, row: Row, op: str,
                            arg: str | None) -> bool:
         if op == "forecast":
             await show_forecast(ctl.service, interaction, game_id=row.id)

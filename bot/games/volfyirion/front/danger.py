@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from ...i18n import t
-from ...render.embeds import notice_embed
+from ....i18n import t
+from ....render.embeds import notice_embed
 
 if TYPE_CHECKING:  # the command group imports this module at start, before any game loads the engine
     from engine.volfyirion.danger import Danger

@@ -12,9 +12,10 @@ from PIL import Image, ImageDraw
 
 from engine.volfyirion.summary import CitySummary, Token, VolfyirionSummary, WonderSummary
 
-from ...render import picture as p
-from ...render import text as picture_text
-from ...render.picture import BACKGROUND, CARD_BACK, FAINT, GOLD, MUTED, PANEL, PANEL_EDGE, TEXT, Colour
+from ....i18n import t
+from ....render import picture as p
+from ....render import text as picture_text
+from ....render.picture import BACKGROUND, CARD_BACK, FAINT, GOLD, MUTED, PANEL, PANEL_EDGE, TEXT, Colour
 
 DRAGON: Colour = (200, 48, 44)
 VOLF_COLOURS: dict[str, Colour] = {
@@ -31,7 +32,6 @@ LABELS = {
     "en": {"turn": "Turn {turn}", "lair": "Lair", "rage_pile": "Rage Pile", "wonders": "Wonders"},
     "ja": {"turn": "ターン{turn}", "lair": "ヴォルフィーリオンの巣", "rage_pile": "憤怒パイル", "wonders": "ワンダー"},
 }
-WORDS_JA = {"easy": "イージー", "normal": "ノーマル", "hard": "ハード"}
 
 # Regions drawn as layers, each by the summary parts it shows (nothing else on the board overlaps them).
 HEADER = (0, 0, 800, 48)
@@ -46,7 +46,8 @@ def _label(name: str, **params: Any) -> str:
 
 
 def _word(value: str) -> str:
-    return p.word(WORDS_JA, value)
+    """A difficulty on the header: its ``word.<value>`` of the game's locale in Japanese, the value in English."""
+    return t("ja", f"word.{value}") if p.LANG.get() == "ja" else value
 
 
 def board(summary: VolfyirionSummary, lang: str = "en") -> bytes:
@@ -414,14 +415,10 @@ def _wonder(draw: ImageDraw.ImageDraw, at: tuple[int, int], tile_w: int, tile_h:
 
 
 def _volf_colour(name: str) -> str | None:
-    catalog = p.engine_catalog("engine.volfyirion")
-    if catalog is not None:
-        card = p.catalog_find(catalog, name)
-        return None if card is None else p.str_or_none(p.field(card, "colour", "color"))
-    for card in p.engine_data("volfyirion_cards") or []:
-        if card.get("name") == name:
-            return p.str_or_none(card.get("colour"))
-    return None
+    from engine.volfyirion.cards import find  # the game's own catalog
+
+    card = find(name)
+    return None if card is None else p.str_or_none(card.colour)
 
 
 
@@ -475,7 +472,9 @@ def _dragon_token(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> No
 def _first_steps() -> list[p.Step]:
     """The Lair with and without the dragon and the cities a game starts with, in each language pictures have
     been drawn in, the card data, and the board's palette."""
-    steps: list[p.Step] = [lambda: p.engine_catalog("engine.volfyirion")]
+    from engine.volfyirion.cards import CATALOG
+
+    steps: list[p.Step] = [lambda: CATALOG]
     for lang in p.languages():
         steps += [functools.partial(_prepare, lang, _lair_layer, here) for here in (True, False)]
         steps += [functools.partial(_prepare_city, lang, name) for name in _default_cities()]

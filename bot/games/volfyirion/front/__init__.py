@@ -1,0 +1,1 @@
+"""Volfyirion's Discord front end: its command group and UI (``commands``), its pictures (``board``), its danger replies (``danger``)."""

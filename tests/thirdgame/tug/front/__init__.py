@@ -1,0 +1,1 @@
+"""Tug's Discord front end: its command group and UI, its picture."""

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.core import Action, Catalog, Entry, Event, GameRecord, Rng, RuleError, Step, Waiting, fold
+from engine.core import Action, Catalog, Entry, Event, GameRecord, Params, Rng, RuleError, Step, Waiting, fold
 
 
 def test_rng_is_deterministic_and_serialisable():
@@ -142,6 +142,10 @@ def test_an_action_is_a_value_its_args_cannot_change():
     waiting = Waiting("w", {"cities": ["Tylaris"]}, ("choose",))
     assert hash(waiting) == hash(Waiting.from_json(waiting.to_json()))
     assert waiting.params.texts("cities") == ("Tylaris",) and waiting.params.number("count", 1) == 1
+    rolled = Waiting("w", {"dice": [{"face": "a"}, {"face": "b"}], "count": 3})
+    assert [d.text("face") for d in rolled.params.entries("dice")] == ["a", "b"]
+    assert rolled.params.count("count") == 3 and waiting.params.count("count") is None
+    assert Params(assumed=False).flag("assumed", default=True) is False and Params().flag("assumed", default=True)
     assert hash(Event("e", n=3)) == hash(Event("e", {"n": 3}))
 
 

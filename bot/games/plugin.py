@@ -160,6 +160,7 @@ class GamePlugin(Generic[Summary, S]):
         """What an action's line in the history or an undo note reads from the state it was played in (Seasons
         names the die taken by its face): nothing by default."""
         return {}
+
     @property
     def difficulties(self) -> tuple[str, ...]:
         """The values of its ``difficulty`` option, as its engine lists them (``word.<value>`` names each)."""

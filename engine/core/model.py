@@ -127,8 +127,19 @@ class Params(dict[str, Any]):
         value = self.get(name)
         return () if value in (None, "") else tuple(str(v) for v in value)
 
-    def flag(self, name: str) -> bool:
-        return bool(self.get(name))
+    def flag(self, name: str, default: bool = False) -> bool:
+        """A yes/no value; ``default`` when it is absent."""
+        return bool(self.get(name, default))
+
+    def entries(self, name: str) -> tuple[Params, ...]:
+        """A list of objects (the dice rolled, each with its face); empty when absent."""
+        value = self.get(name)
+        return tuple(v for v in value or () if isinstance(v, Params))
+
+    def count(self, name: str) -> int | None:
+        """A whole number when one is there (a reveal's count), else None."""
+        value = self.get(name)
+        return None if value in (None, "") else int(value)
 
 
 @dataclass(frozen=True)

@@ -33,10 +33,11 @@ class SeasonsGame(GamePlugin["SeasonsSummary", "SeasonsState"]):
 
     def action_params(self, before: SeasonsState, action: Action) -> dict[str, Any]:
         """The die taken is named by its face, not its position among the two rolled (ja-style, turn 4)."""
-        index = action.args.get("index")
+        index = action.args.number("index", -1)
         if action.type == "take" and before.rolled and index in (0, 1):
             return {"face": before.rolled[index]["face"]}
         return {}
+
     @property
     def difficulties(self) -> tuple[str, ...]:
         from engine.seasons.summary import Difficulty

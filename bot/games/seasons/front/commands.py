@@ -216,9 +216,9 @@ def _cannot_pay_buttons(step: Step[SeasonsState], lg: str, summary: SeasonsSumma
     """“I could not pay” for the payments this reply names (S-8.3): one button that corrects that payment, or one
     per card when it names several; a reply that names none corrects the latest."""
     open_cards = {p.card for p in summary.payments}
-    named = list(dict.fromkeys(e.params["card"] for e in step.events
-                               if e.key == "seasons.event.crystals_from_player" and e.params.get("card") in open_cards
-                               and e.params.get("assumed", True)))
+    named = list(dict.fromkeys(e.params.text("card") for e in step.events
+                               if e.key == "seasons.event.crystals_from_player" and e.params.text("card") in open_cards
+                               and e.params.flag("assumed", default=True)))
     if len(named) <= 1:
         return [ButtonSpec("cannot_pay", t(lg, "button.cannot_pay"), arg=named[0] if named else None)]
     return [ButtonSpec("cannot_pay", t(lg, "seasons.button.cannot_pay_card", card=card), arg=card)
@@ -250,7 +250,7 @@ class SeasonsUI(GameUI[SeasonsSummary, SeasonsState]):
         if "roll" in legal:
             specs.append(ButtonSpec("roll", t(lg, "button.roll"), style=discord.ButtonStyle.primary))
         if "take" in legal:
-            for i, die in enumerate(waiting.params.get("dice", [])):
+            for i, die in enumerate(waiting.params.entries("dice")):
                 label = t(lg, "button.take", n=i + 1, face=die["face"])
                 specs.append(ButtonSpec("take", label, arg=i, style=discord.ButtonStyle.primary))
         if "end" in legal:
@@ -276,7 +276,7 @@ class SeasonsUI(GameUI[SeasonsSummary, SeasonsState]):
         return specs
 
     def _reveal_picker(self, step: Step[SeasonsState], lg: str, summary: SeasonsSummary) -> SelectSpec:
-        count = int(step.waiting.params.get("count") or 1)
+        count = step.waiting.params.number("count", 1) or 1
         seen: dict[str, int] = {}
         options = []
         for card_id, known in summary.reveal_candidates(MENU_OPTIONS):
@@ -295,7 +295,7 @@ class SeasonsUI(GameUI[SeasonsSummary, SeasonsState]):
         if op != "pick" or arg != "reveal" or "reveal" not in record.waiting.legal or not values:
             return None
         ids = [v.split("~", 1)[0] for v in values]
-        count = int(record.waiting.params.get("count") or 1)
+        count = record.waiting.params.number("count", 1) or 1
         if len(ids) == count:
             return Action("reveal", cards=ids)
         title, fields = reveal_form(lg, count)
@@ -326,7 +326,7 @@ class SeasonsUI(GameUI[SeasonsSummary, SeasonsState]):
 
     def form(self, op: str, lg: str, record: GameRecord[SeasonsState]) -> tuple[str, list[FieldSpec]] | None:
         if op == "reveal":
-            return reveal_form(lg, record.waiting.params.get("count"))
+            return reveal_form(lg, record.waiting.params.count("count"))
         if op == "prelude":
             _, fields = reveal_form(lg, PRELUDE_HAND)
             return t(lg, "form.prelude.title"), [dataclasses.replace(fields[0], label=t(lg, "form.prelude.label"))]

@@ -305,7 +305,7 @@ class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
         waiting, specs = step.waiting, list[ButtonSpec | SelectSpec]()
         legal = set(waiting.legal)
         if summary.choosing is not None:
-            for i, city in enumerate(waiting.params.get("cities", [])):
+            for i, city in enumerate(waiting.params.texts("cities")):
                 specs.append(ButtonSpec("choose", city, arg=i, style=discord.ButtonStyle.primary))
         if "reveal" in legal:
             specs.append(ButtonSpec("reveal", t(lg, "button.reveal"), style=discord.ButtonStyle.primary))
@@ -329,7 +329,7 @@ class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
         if picked is not None:
             return picked
         if op == "choose" and arg is not None and arg.isdigit():
-            cities = record.waiting.params.get("cities", [])
+            cities = record.waiting.params.texts("cities")
             if int(arg) < len(cities):
                 return _meant(Action("choose", city=cities[int(arg)]))
             return None
@@ -351,7 +351,7 @@ class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
 
     def form(self, op: str, lg: str, record: GameRecord[VolfState]) -> tuple[str, list[FieldSpec]] | None:
         if op == "reveal":
-            return reveal_form(lg, record.waiting.params.get("count"))
+            return reveal_form(lg, record.waiting.params.count("count"))
         return None
 
     def form_action(self, op: str, values: dict[str, str], record: GameRecord[VolfState]) -> Builder[VolfState]:

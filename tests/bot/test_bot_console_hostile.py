@@ -104,7 +104,7 @@ async def test_on_discord_the_one_required_option_comes_first(driver):
 
 @pytest.mark.parametrize(("lang", "select", "values"), [
     ("en", "is a button, not a menu: `press 1` presses it", "is a button: it takes no values"),
-    ("ja", "はメニューではなくボタンです。押すには `press 1`", "はボタンなので値は指定できません"),
+    ("ja", "ボタンで、メニューではありません。押すには `press 1`", "ボタンには値を指定できません"),
 ])
 def test_select_or_values_on_a_button_is_refused(lang, select, values):
     done = console(START + "select 1 x\npress 1 y\n/game history\n", "--lang", lang)

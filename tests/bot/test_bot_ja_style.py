@@ -190,13 +190,6 @@ def test_components_are_named_as_the_seed_names_them():
 
 # -- ja-style.md, "Turn 4 findings": every rule a test can say, over every Japanese key -----------------------
 
-# Keys the parallel branches of issue 33 rewrite (h33volf: the acquire help line and the Wonders passed over),
-# left out of the two word checks below until those branches are merged: the integrator drops this set then.
-LEFT_TO_PARALLEL_BRANCHES: set[str] = set()  # keys another branch was rewriting (none now: merged)
-# The lines that move Dummbot's sorcerer token and answer "I could not pay": h33seasons rewrites them (issue 33,
-# points 2 and 7), so they keep their words here until merged.
-SORCERER_TOKEN_LINES = {"seasons.event.crystals_from_energy", "seasons.event.crystals_from_transmute",
-                        "seasons.event.crystals_from_player"}
 # Command descriptions and option names go to Discord's command picker, which shows no markdown.
 PICKER_KEYS = ("cmd.", "opt.")
 
@@ -225,10 +218,9 @@ def test_rule_12_negatives_have_a_real_minus_sign():
 
 
 def test_rule_12_one_plus_style_full_width_without_spaces():
-    """「＋」 as 「×」: full-width and tight, for a sum as for a signed number (the formatter's ``{n:＋}`` too);
-    the sorcerer-token lines are h33seasons' (issue 33, point 2) and keep theirs until merged."""
+    """「＋」 as 「×」: full-width and tight, for a sum as for a signed number (the formatter's ``{n:＋}`` too)."""
     bad = {k: v for k, v in _japanese().items()
-           if k not in SORCERER_TOKEN_LINES and re.search(r"\+| ＋|＋ | [−=＝] |[−＝] \{", _code_free(v))}
+           if re.search(r"\+| ＋|＋ | [−=＝] |[−＝] \{", _code_free(v))}
     assert bad == {}
     assert t("ja", "leaderboard.margin", margin=5) == "＋5点"
     breakdown = t("ja", "result.breakdown.dummbot", crystals=64, card_count=13, prestige=109, total=173)
@@ -239,7 +231,7 @@ def test_rule_3_no_bare_button_every_label_is_a_real_one():
     """Never 「ボタン」 alone: a button the player is sent to is named by its label in ［…］, and the label is one
     the bot really shows. Only a refusal about the button just pressed (「このボタン」) or a generic sentence
     about buttons as such needs no label."""
-    generic = re.compile(r"(］|この|メッセージの|メッセージに(は)?|操作の|フォームを開く|」番の|\}番の)ボタン")
+    generic = re.compile(r"(］|この|メッセージの|応答の|メッセージに(は)?|操作の|フォームを開く|」番の|\}番の)ボタン")
     bare = {k: v for k, v in _messages().items() if "ボタン" in generic.sub("", v)}
     assert bare == {}
     labels = _labels()
@@ -260,7 +252,7 @@ def test_rule_3_an_effect_button_is_named_with_its_command_and_option():
             if label in effects:
                 assert f"`/seasons effect kind:{effects[label]}`" in text, key
                 named += 1
-        if "［支払えなかった］ボタン" in text and key not in SORCERER_TOKEN_LINES:
+        if "［支払えなかった］ボタン" in text:
             assert "`/seasons effect kind:cannot_pay`" in text, key
     assert named >= 5
 
@@ -277,8 +269,6 @@ def test_rule_7_the_originals_words():
     """和訳ソロルール, never 原作; 購入 (not 獲得); 破壊できる中で; 季節トークン (not 時間); ボーナス (not ボーナストラック);
     the token near the Rage Pile, never 「ドラゴンが憤怒パイルへ」."""
     for key, text in _japanese().items():
-        if key in LEFT_TO_PARALLEL_BRANCHES:
-            continue
         assert "原作" not in text and "獲得" not in text and "払える中で" not in text, key
         assert "ボーナストラック" not in text and "ドラゴンが憤怒パイル" not in text, key
         if key.startswith(("seasons.", "help.seasons", "step.seasons")):
@@ -436,13 +426,11 @@ async def test_the_die_taken_is_named_by_its_face_in_the_history_and_the_undo_no
 def test_rule_10_a_history_line_or_a_value_after_a_fields_name_has_no_colon_of_its_own():
     """The console prints 「名前: 値」 and an undo note 「取り消しました: {action}」: a history entry, a reply's
     prompt, a card's whereabouts and its S-8 rows carry no colon of their own (「公開した: Stab」 made two)."""
-    theirs: set[str] = set()  # keys another branch was rewriting (none now: merged)
     bad = {}
     for key, text in catalog_texts()["ja"].items():
         shown_after_a_name = (key.startswith(("action.", "seasons.waiting.", "volfyirion.waiting.", "card.seasons.where",
                                               "card.volfyirion.where", "card.seasons.s8_value", "card.seasons.names_value",
-                                              "card.volfyirion.names_value", "field.seasons.dice_value"))
-                              and key not in theirs)
+                                              "card.volfyirion.names_value", "field.seasons.dice_value")))
         if shown_after_a_name and re.search(r"[:：]", re.sub(r"\{[^}]*\}", "", _code_free(text))):
             bad[key] = text
     assert bad == {}

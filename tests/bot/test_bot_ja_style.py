@@ -434,3 +434,37 @@ def test_rule_10_a_history_line_or_a_value_after_a_fields_name_has_no_colon_of_i
         if shown_after_a_name and re.search(r"[:：]", re.sub(r"\{[^}]*\}", "", _code_free(text))):
             bad[key] = text
     assert bad == {}
+
+
+def test_rule_3_a_label_and_its_command_are_written_one_way():
+    """「［手番終了］ボタン（または `/seasons end`）」 everywhere: never a bare 「［…］（`/…`）」 nor 「ボタン（`/…`）」
+    without 「または」, so each line names the control and the command the same way."""
+    bad = {k: v for k, v in _messages().items() if re.search(r"］（`|ボタン（`", v)}
+    assert bad == {}
+    turn = t("ja", "volfyirion.waiting.turn", turn=2, rage_size=3)
+    assert "［ターン終了］ボタン（または `/volfyrion end`）" in turn
+    assert "［ターン終了（手札を引くときに作り直した）］ボタン（または `/volfyrion end reshuffled:true`）" in turn
+    assert "［ダイスを振る］ボタン（または `/seasons roll`）" in t("ja", "seasons.take_die_first", action="/seasons played")
+
+
+def test_rule_6_zero_and_one_in_counts_said_at_the_table():
+    """「手札1枚をすべて」, 「残りは0枚」 and 「ワンダー1枚のうち1枚」 read wrong: one card is taken, an empty House Deck
+    has no card left, a lone Wonder is sealed."""
+    one = t("ja", "seasons.event.draw_from_hand.all", hand_size=1)
+    assert "ダムボットの手札1枚を取ってください" in one and "すべて" not in one
+    assert "ダムボットの手札3枚すべてを取ってください" in t("ja", "seasons.event.draw_from_hand.all", hand_size=3)
+    empty = t("ja", "volfyirion.next.known_now", draw=0, cards=11, turn=2, turns=0)
+    assert "もう引けるカードがありません" in empty and "0枚" not in empty
+    assert "no card left to draw (11 in all" in t("en", "volfyirion.next.known_now", draw=0, cards=11, turn=2, turns=0)
+    assert "残りは3枚" in t("ja", "volfyirion.next.known_now", draw=3, cards=11, turn=2, turns=0)
+    lone = t("ja", "volfyirion.event.knowledge", kp=3, wonders=1, sealing=1)
+    assert "封印されていないワンダー1枚を封印します" in lone and "のうち" not in lone
+    assert "ワンダー4枚のうち2枚を封印します" in t("ja", "volfyirion.event.knowledge", kp=8, wonders=4, sealing=2)
+
+
+def test_wonders_passed_over_are_said_in_a_sentence_with_a_score_unit_in_the_final_line():
+    """Turn 3 rule 4: no 「…ワンダー: {list}」 label; the final score's prestige keeps its 点 (rule 12's counters)."""
+    passed = t("ja", "volfyirion.event.wonders_passed_over", wonders_passed="Void Fluid×2（コスト4）", count=2)
+    assert passed.startswith("Void Fluid×2（コスト4）は、どれもコストが") and ":" not in passed
+    end = t("ja", "seasons.event.game_end", dummbot_score=173, crystals=64, prestige=109, card_count=13)
+    assert "カード13枚の勝利点109点）" in end

@@ -44,6 +44,8 @@ VARIANTS = {
                                           else None),
     "volfyirion.event.wonders_passed_over": lambda p: "one" if _num(p, "count") == 1 else None,
     "volfyirion.event.house_corrected": lambda p: "uncounted" if p.get("draw") is None else None,
+    # Nothing left to draw is said in words, not as "0 cards left" (ja-style, turn 4 rule 6).
+    "volfyirion.next.known_now": lambda p: "empty" if _num(p, "draw") == 0 else None,
     # A city with no Troop: its printed defence alone, not "with its Troop".
     "field.volfyirion.city_value": lambda p: "no_troop" if p.get("troop") in (None, "—") else None,
     "action.volfyirion.end": lambda p: "reshuffled" if p.get("reshuffled") is True else None,

@@ -468,3 +468,15 @@ def test_wonders_passed_over_are_said_in_a_sentence_with_a_score_unit_in_the_fin
     assert passed.startswith("Void Fluid×2（コスト4）は、どれもコストが") and ":" not in passed
     end = t("ja", "seasons.event.game_end", dummbot_score=173, crystals=64, prestige=109, card_count=13)
     assert "カード13枚の勝利点109点）" in end
+
+
+def test_rule_6_and_10_no_zero_knowledge_total_and_one_colon_in_the_cities_result():
+    """A Command card reveal worth no Knowledge points is not 「合計0です」; the result's cities field is shown after
+    its name and a colon, so its value has none of its own (「3つの街はすべて破壊されました（…）」)."""
+    nothing = t("ja", "volfyirion.event.knowledge", kp=0, wonders=0, sealing=0)
+    assert "0" not in nothing and "知識ポイントはなく" in nothing
+    assert "give no Knowledge points" in t("en", "volfyirion.event.knowledge", kp=0, wonders=0, sealing=0)
+    for key in ("result.cities", "result.cities.all_fallen", "result.cities.fallen"):
+        assert ":" not in catalog_texts()["ja"][key], key
+    assert t("ja", "result.cities", total=3, standing=2, names="Tylaris、Vahylea") + \
+        t("ja", "result.cities.fallen", names="Alantar") == "3つのうち2つが残りました（Tylaris、Vahylea）。Alantarは破壊されました"

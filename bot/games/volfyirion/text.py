@@ -35,7 +35,8 @@ def render(lang: str, name: str, value: Any, params: dict[str, Any]) -> str | No
 
 VARIANTS = {
     "volfyirion.too_many_copies": lambda p: "none" if _num(p, "available") == 0 else None,
-    "volfyirion.event.knowledge": lambda p: ("none" if _num(p, "wonders") == 0 else "no_kp" if _num(p, "kp") == 0
+    "volfyirion.event.knowledge": lambda p: (("none_no_kp" if _num(p, "kp") == 0 else "none") if _num(p, "wonders") == 0
+                                             else "no_kp" if _num(p, "kp") == 0
                                              else "no_seal" if _num(p, "sealing") == 0 else None),
     "volfyirion.event.no_rage_card": lambda p: "empty" if _num(p, "size") == 0 else None,
     "volfyirion.refill_confirm": lambda p: "none" if _num(p, "put_aside") == 0 else None,

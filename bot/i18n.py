@@ -147,7 +147,8 @@ def _say(registered: _Registered, lang: str, key: str, params: dict[str, Any]) -
     rendered: dict[str, Any] = {}
     for name, value in params.items():
         name = renames.get(name, name)
-        rendered[name] = _Said(render_param(lang, name, value, game=game, params=params, registered=registered))
+        rendered[name] = _Said(render_param(lang, name, value, game=game, params=params, registered=registered),
+                               real_minus=lang == "ja")
     for name in ("steps", "change"):  # the size of a move back, for the ``.back`` variants
         n = _num(params, name)
         if n is not None:
@@ -172,10 +173,11 @@ class _Said:
     says the singular for exactly 1, the plural otherwise (``#`` is the number); ``{n:+}`` a signed count (``{n:＋}``
     with Japanese's full-width plus)."""
 
-    __slots__ = ("value",)
+    __slots__ = ("real_minus", "value")
 
-    def __init__(self, value: Any) -> None:
+    def __init__(self, value: Any, *, real_minus: bool = False) -> None:
         self.value = value
+        self.real_minus = real_minus  # Japanese writes a negative number with U+2212 (「−6点」), never a hyphen
 
     def __format__(self, format_spec: str) -> str:
         value = self.value
@@ -191,6 +193,8 @@ class _Said:
             return str(value) if signed is None else f"{plus}{signed}" if signed > 0 else f"−{-signed}" if signed < 0 else "0"
         if isinstance(value, str) and value.startswith("{"):
             return value
+        if self.real_minus and not format_spec and isinstance(value, int) and not isinstance(value, bool) and value < 0:
+            return f"−{-value}"
         return format(value, format_spec)
 
 

@@ -480,3 +480,12 @@ def test_rule_6_and_10_no_zero_knowledge_total_and_one_colon_in_the_cities_resul
         assert ":" not in catalog_texts()["ja"][key], key
     assert t("ja", "result.cities", total=3, standing=2, names="Tylaris、Vahylea") + \
         t("ja", "result.cities.fallen", names="Alantar") == "3つのうち2つが残りました（Tylaris、Vahylea）。Alantarは破壊されました"
+
+
+def test_rule_12_a_negative_value_is_rendered_with_a_real_minus_in_japanese_only():
+    """A player's final score can be negative (a hand of cards costs 5 points each): 「あなたは−6点」, not 「-6点」;
+    the English keeps its own digits."""
+    lost = t("ja", "seasons.event.game_lost", player_score=-6, dummbot_score=211)
+    assert "あなたは−6点" in lost and "-" not in lost
+    assert "You -6" in t("en", "seasons.event.game_lost", player_score=-6, dummbot_score=211)
+    assert "（80%の確率で−2〜5点" in t("ja", "forecast.text", mean=3, p10=-2, p90=5, now=0, samples=10000)

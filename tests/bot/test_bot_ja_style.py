@@ -489,3 +489,19 @@ def test_rule_12_a_negative_value_is_rendered_with_a_real_minus_in_japanese_only
     assert "あなたは−6点" in lost and "-" not in lost
     assert "You -6" in t("en", "seasons.event.game_lost", player_score=-6, dummbot_score=211)
     assert "（80%の確率で−2〜5点" in t("ja", "forecast.text", mean=3, p10=-2, p90=5, now=0, samples=10000)
+
+
+def test_rule_6_nothing_is_not_counted_as_zero_cards():
+    """「憤怒パイルは0枚です」, 「ダムボットの場（0枚）」 and 「（憤怒パイル0枚、…）」 count nothing: the templates' zero form
+    (``{n:zero|one|many}``) says 「空」 or leaves the count out; other counts are as before."""
+    empty_pile = t("ja", "volfyirion.waiting.turn", turn=3, rage_size=0)
+    assert "憤怒パイルは空です。" in empty_pile and "0枚" not in empty_pile
+    assert "憤怒パイルは2枚です。" in t("ja", "volfyirion.waiting.turn.brief", turn=3, rage_size=2)
+    assert "憤怒パイルは空で、" in t("ja", "volfyirion.waiting.turn.away", turn=3, rage_size=0)
+    assert "（憤怒パイルが空、" in t("ja", "volfyirion.next.figures", size=0, p_city="3%", p_lost="0%")
+    assert t("ja", "field.volfyirion.pile_value", size=0) == "空" and t("ja", "field.volfyirion.pile_value", size=1) == "1枚"
+    assert t("ja", "field.seasons.summoned", n=0) == "ダムボットの場" and t("ja", "field.seasons.summoned", n=3) == "ダムボットの場（3枚）"
+    assert t("ja", "field.seasons.hand_value", count=0) == "なし" and t("ja", "field.seasons.hand_value", count=6) == "6枚"
+    assert t("en", "field.seasons.hand_value", count=1) == "1 card"  # the two-form plural is unchanged
+    # A heading the console prints before a colon ends in no question mark (「…置いたら？:」 read as stray punctuation).
+    assert not t("ja", "danger.putaside.name").endswith("？")

@@ -133,9 +133,9 @@ MESSAGES = {
         "console.banner_game": "#{channel}で進行中: {game} #{game_id}、{where}。",
         "console.error.nested_thread": "`{channel}` ではプレイできません。スレッドの中にスレッドは作れません（`--channel 親/名前` の親にはチャンネルを指定してください）",
         "console.error.repeated_option": "`{option}` が2回指定されています。1回だけ指定してください",
-        "console.error.select_on_button": "{number}番のボタン（{label}）はメニューではありません。押すには `press {number}` と入力してください",
-        "console.error.values_on_button": "{number}番のボタン（{label}）には値を指定できません（押すには `press {number}`）",
-        "console.banner_buttons": "直前のメッセージのボタン: {buttons}",
+        "console.error.select_on_button": "[{number}]は［{label}］ボタンで、メニューではありません。押すには `press {number}` と入力してください",
+        "console.error.values_on_button": "[{number}]の［{label}］ボタンには値を指定できません（`press {number}`）",
+        "console.banner_buttons": "直前の応答のボタン: {buttons}",
     },
 }
 

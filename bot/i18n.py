@@ -198,7 +198,8 @@ def _say(registered: _Registered, lang: str, key: str, params: dict[str, Any]) -
     rendered: dict[str, Any] = {}
     for name, value in params.items():
         name = renames.get(name, name)
-        rendered[name] = _Said(render_param(lang, name, value, game=game, params=params, registered=registered))
+        rendered[name] = _Said(render_param(lang, name, value, game=game, params=params, registered=registered),
+                               real_minus=lang == "ja")
     for name in ("steps", "change"):  # the size of a move back, for the ``.back`` variants
         n = _num(params, name)
         if n is not None:
@@ -220,28 +221,35 @@ class _Lenient(dict[str, Any]):
 
 class _Said:
     """A parameter as the templates format it (``str.format_map`` calls ``__format__``): ``{n:# card|# cards}``
-    says the singular for exactly 1, the plural otherwise (``#`` is the number); ``{n:+}`` a signed count (``{n:＋}``
+    says the singular for exactly 1, the plural otherwise (``#`` is the number), ``{n:none|# card|# cards}`` its
+    own words for 0; ``{n:+}`` a signed count (``{n:＋}``
     with Japanese's full-width plus)."""
 
-    __slots__ = ("value",)
+    __slots__ = ("real_minus", "value")
 
-    def __init__(self, value: Any) -> None:
+    def __init__(self, value: Any, *, real_minus: bool = False) -> None:
         self.value = value
+        self.real_minus = real_minus  # Japanese writes a negative number with U+2212 (「−6点」), never a hyphen
 
     def __format__(self, format_spec: str) -> str:
         value = self.value
         if "|" in format_spec:
-            one, many = format_spec.split("|", 1)
+            # ``{n:zero|one|many}``: a third form for 0, where a count of nothing reads wrong (「0枚」, ja-style turn 4)
+            forms = format_spec.split("|", 2)
+            zero, one, many = forms if len(forms) == 3 else (None, forms[0], forms[1])
             try:
                 n = int(value)
             except (TypeError, ValueError):
                 return f"{value} {many.replace('#', '').strip()}"
-            return (one if n == 1 else many).replace("#", str(n))
+            said = zero if n == 0 and zero is not None else one if n == 1 else many
+            return said.replace("#", str(n))
         if format_spec in ("+", "signed", "＋"):  # ``＋``: Japanese writes its plus full-width, as its ×
             signed, plus = _as_int(value), "＋" if format_spec == "＋" else "+"
             return str(value) if signed is None else f"{plus}{signed}" if signed > 0 else f"−{-signed}" if signed < 0 else "0"
         if isinstance(value, str) and value.startswith("{"):
             return value
+        if self.real_minus and not format_spec and isinstance(value, int) and not isinstance(value, bool) and value < 0:
+            return f"−{-value}"
         return format(value, format_spec)
 
 

@@ -206,7 +206,7 @@ def test_s7_3_the_final_score_says_no_zero_penalty_in_both_languages():
     lost = Result("lost", length=9, how="cities_destroyed", details={"cities_left": 0},
                   breakdown=Ending(Outcome.LOST, How.CITIES_DESTROYED, 9, 0, fallen))
     assert dict(volfyirion_embed.result_lines("ja", lost, {}))["街"] == \
-        "3つの街はすべて破壊されました: Tylaris、Vahylea、Alantar"
+        "3つの街はすべて破壊されました（Tylaris、Vahylea、Alantar）"
     assert dict(volfyirion_embed.result_lines("en", lost, {}))["Cities"] == \
         "All 3 cities fell: Tylaris, Vahylea, Alantar"
 

@@ -53,7 +53,7 @@ async def test_s2_1_s1_2_s3_1_the_start_says_the_prelude_the_setup_and_the_two_p
         start = text_of(await session.type("/seasons start difficulty:apprentice dice:bot"))
     prelude = next(line for line in start.splitlines() if "Prelude" in line or "プレリュード" in line)
     if lang == "ja":
-        assert "見ずに" not in prelude and "すべて見ます" in prelude
+        assert "見ずに" not in prelude and "すべて見て" in prelude
         assert "ライブラリートークン2の下" in prelude and "ライブラリートークン3の下" in prelude
         assert "残りの2枚を裏向きでダムボットの手札" in prelude and "3回" in prelude
         assert "ソーサラートークン2個" in start and "クリスタルボード" in start and "個人ボード" in start

@@ -20,7 +20,7 @@ ACQUIRE = {"en": "Report each card you acquire, Wonders too (`/volfyrion acquire
 # Issue 33: on a turn with nothing new (not turn 1, not right after a reshuffle) the prompt is one short line.
 BRIEF = {"en": "When you are done, draw your new hand, then “End turn” (`/volfyrion end`), or “End turn — I reshuffled "
                "while drawing” (`/volfyrion end reshuffled:true`).",
-         "ja": "終わったら新しい手札を引いてから［ターン終了］（`/volfyrion end`）を押してください。"}
+         "ja": "終わったら新しい手札を引いてから［ターン終了］ボタン（または `/volfyrion end`）を押してください。"}
 MOVED = {"en": "You reshuffled while drawing your new hand, so still during this turn: move Volfyirion's token to "
                "the Rage Pile; it attacks now, at the end of this turn.",
          "ja": "新しい手札を引くときにハウスデッキを作り直したので、これはまだこのターン中です。"}
@@ -99,7 +99,7 @@ RULINGS = {
     "ja": [
         "AlantarとTylarisは防御力がどちらも10です。印刷された防御力が最も高いAlantarが先に破壊されます",
         "公開されたコマンドカードの知識ポイントは合計8です。ヴォルフィーリオンは、封印されていないワンダー4枚のうち2枚を封印します。",
-        "残りの知識ポイントより高いため封印しないワンダー: Pure Qoam（コスト3）、Divining Petals（コスト2）。"
+        "Pure Qoam（コスト3）、Divining Petals（コスト2）は、どれもコストがその時点の残りの知識ポイントを上回るため封印しません。"
         "よりコストの低いワンダーがあれば、ヴォルフィーリオンはそちらを封印します",
         "コストが同じ3のワンダーは、先にプレイしたものから封印します。Sibilant Crystalを封印し、Pure Qoamは封印しません"
         "（和訳ソロルールで「不明」とされている場合の、このボットの裁定です）。",
@@ -136,7 +136,7 @@ async def test_v4_6_the_japanese_count_says_how_many_wonders_are_sealed(tmp_path
         said = text_of(await session.type("/volfyrion reveal cards:Feasible Solution, Worthy Trade, Library"))
         assert "公開されたコマンドカードの知識ポイントは合計3です。ヴォルフィーリオンは、封印されていないワンダー2枚のうち1枚を封印します。" in said
         assert "ワンダー2枚を封印します" not in said
-        assert "Void Fluid（コスト4）は残りの知識ポイントより高いため封印しません。" in said
+        assert "Void Fluid（コスト4）はコストが残りの知識ポイントを上回るため封印しません。" in said
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
@@ -190,7 +190,7 @@ FEWER_WORDS = {
     "en": {"passed": "Passed over, each costing more than the Knowledge points left when Volfyirion came to it: "
                      "Void Fluid ×2 (cost 4).",
            "bare": "defence 8\nTroop: —", "with_troop": "defence 14 with its Troop\nTroop: Elite Trooper"},
-    "ja": {"passed": "残りの知識ポイントより高いため封印しないワンダー: Void Fluid×2（コスト4）。",
+    "ja": {"passed": "Void Fluid×2（コスト4）は、どれもコストがその時点の残りの知識ポイントを上回るため封印しません。",
            "bare": "防御力8\n部隊: —", "with_troop": "防御力14（部隊込み）\n部隊: Elite Trooper"},
 }
 

@@ -190,13 +190,6 @@ def test_components_are_named_as_the_seed_names_them():
 
 # -- ja-style.md, "Turn 4 findings": every rule a test can say, over every Japanese key -----------------------
 
-# Keys the parallel branches of issue 33 rewrite (h33volf: the acquire help line and the Wonders passed over),
-# left out of the two word checks below until those branches are merged: the integrator drops this set then.
-LEFT_TO_PARALLEL_BRANCHES: set[str] = set()  # keys another branch was rewriting (none now: merged)
-# The lines that move Dummbot's sorcerer token and answer "I could not pay": h33seasons rewrites them (issue 33,
-# points 2 and 7), so they keep their words here until merged.
-SORCERER_TOKEN_LINES = {"seasons.event.crystals_from_energy", "seasons.event.crystals_from_transmute",
-                        "seasons.event.crystals_from_player"}
 # Command descriptions and option names go to Discord's command picker, which shows no markdown.
 PICKER_KEYS = ("cmd.", "opt.")
 
@@ -225,10 +218,9 @@ def test_rule_12_negatives_have_a_real_minus_sign():
 
 
 def test_rule_12_one_plus_style_full_width_without_spaces():
-    """「＋」 as 「×」: full-width and tight, for a sum as for a signed number (the formatter's ``{n:＋}`` too);
-    the sorcerer-token lines are h33seasons' (issue 33, point 2) and keep theirs until merged."""
+    """「＋」 as 「×」: full-width and tight, for a sum as for a signed number (the formatter's ``{n:＋}`` too)."""
     bad = {k: v for k, v in _japanese().items()
-           if k not in SORCERER_TOKEN_LINES and re.search(r"\+| ＋|＋ | [−=＝] |[−＝] \{", _code_free(v))}
+           if re.search(r"\+| ＋|＋ | [−=＝] |[−＝] \{", _code_free(v))}
     assert bad == {}
     assert t("ja", "leaderboard.margin", margin=5) == "＋5点"
     breakdown = t("ja", "result.breakdown.dummbot", crystals=64, card_count=13, prestige=109, total=173)
@@ -239,7 +231,7 @@ def test_rule_3_no_bare_button_every_label_is_a_real_one():
     """Never 「ボタン」 alone: a button the player is sent to is named by its label in ［…］, and the label is one
     the bot really shows. Only a refusal about the button just pressed (「このボタン」) or a generic sentence
     about buttons as such needs no label."""
-    generic = re.compile(r"(］|この|メッセージの|メッセージに(は)?|操作の|フォームを開く|」番の|\}番の)ボタン")
+    generic = re.compile(r"(］|この|メッセージの|応答の|メッセージに(は)?|操作の|フォームを開く|」番の|\}番の)ボタン")
     bare = {k: v for k, v in _messages().items() if "ボタン" in generic.sub("", v)}
     assert bare == {}
     labels = _labels()
@@ -260,7 +252,7 @@ def test_rule_3_an_effect_button_is_named_with_its_command_and_option():
             if label in effects:
                 assert f"`/seasons effect kind:{effects[label]}`" in text, key
                 named += 1
-        if "［支払えなかった］ボタン" in text and key not in SORCERER_TOKEN_LINES:
+        if "［支払えなかった］ボタン" in text:
             assert "`/seasons effect kind:cannot_pay`" in text, key
     assert named >= 5
 
@@ -277,8 +269,6 @@ def test_rule_7_the_originals_words():
     """和訳ソロルール, never 原作; 購入 (not 獲得); 破壊できる中で; 季節トークン (not 時間); ボーナス (not ボーナストラック);
     the token near the Rage Pile, never 「ドラゴンが憤怒パイルへ」."""
     for key, text in _japanese().items():
-        if key in LEFT_TO_PARALLEL_BRANCHES:
-            continue
         assert "原作" not in text and "獲得" not in text and "払える中で" not in text, key
         assert "ボーナストラック" not in text and "ドラゴンが憤怒パイル" not in text, key
         if key.startswith(("seasons.", "help.seasons", "step.seasons")):
@@ -436,13 +426,82 @@ async def test_the_die_taken_is_named_by_its_face_in_the_history_and_the_undo_no
 def test_rule_10_a_history_line_or_a_value_after_a_fields_name_has_no_colon_of_its_own():
     """The console prints 「名前: 値」 and an undo note 「取り消しました: {action}」: a history entry, a reply's
     prompt, a card's whereabouts and its S-8 rows carry no colon of their own (「公開した: Stab」 made two)."""
-    theirs: set[str] = set()  # keys another branch was rewriting (none now: merged)
     bad = {}
     for key, text in catalog_texts()["ja"].items():
         shown_after_a_name = (key.startswith(("action.", "seasons.waiting.", "volfyirion.waiting.", "card.seasons.where",
                                               "card.volfyirion.where", "card.seasons.s8_value", "card.seasons.names_value",
-                                              "card.volfyirion.names_value", "field.seasons.dice_value"))
-                              and key not in theirs)
+                                              "card.volfyirion.names_value", "field.seasons.dice_value")))
         if shown_after_a_name and re.search(r"[:：]", re.sub(r"\{[^}]*\}", "", _code_free(text))):
             bad[key] = text
     assert bad == {}
+
+
+def test_rule_3_a_label_and_its_command_are_written_one_way():
+    """「［手番終了］ボタン（または `/seasons end`）」 everywhere: never a bare 「［…］（`/…`）」 nor 「ボタン（`/…`）」
+    without 「または」, so each line names the control and the command the same way."""
+    bad = {k: v for k, v in _messages().items() if re.search(r"］（`|ボタン（`", v)}
+    assert bad == {}
+    turn = t("ja", "volfyirion.waiting.turn", turn=2, rage_size=3)
+    assert "［ターン終了］ボタン（または `/volfyrion end`）" in turn
+    assert "［ターン終了（手札を引くときに作り直した）］ボタン（または `/volfyrion end reshuffled:true`）" in turn
+    assert "［ダイスを振る］ボタン（または `/seasons roll`）" in t("ja", "seasons.take_die_first", action="/seasons played")
+
+
+def test_rule_6_zero_and_one_in_counts_said_at_the_table():
+    """「手札1枚をすべて」, 「残りは0枚」 and 「ワンダー1枚のうち1枚」 read wrong: one card is taken, an empty House Deck
+    has no card left, a lone Wonder is sealed."""
+    one = t("ja", "seasons.event.draw_from_hand.all", hand_size=1)
+    assert "ダムボットの手札1枚を取ってください" in one and "すべて" not in one
+    assert "ダムボットの手札3枚すべてを取ってください" in t("ja", "seasons.event.draw_from_hand.all", hand_size=3)
+    empty = t("ja", "volfyirion.next.known_now", draw=0, cards=11, turn=2, turns=0)
+    assert "もう引けるカードがありません" in empty and "0枚" not in empty
+    assert "no card left to draw (11 in all" in t("en", "volfyirion.next.known_now", draw=0, cards=11, turn=2, turns=0)
+    assert "残りは3枚" in t("ja", "volfyirion.next.known_now", draw=3, cards=11, turn=2, turns=0)
+    lone = t("ja", "volfyirion.event.knowledge", kp=3, wonders=1, sealing=1)
+    assert "封印されていないワンダー1枚を封印します" in lone and "のうち" not in lone
+    assert "ワンダー4枚のうち2枚を封印します" in t("ja", "volfyirion.event.knowledge", kp=8, wonders=4, sealing=2)
+
+
+def test_wonders_passed_over_are_said_in_a_sentence_with_a_score_unit_in_the_final_line():
+    """Turn 3 rule 4: no 「…ワンダー: {list}」 label; the final score's prestige keeps its 点 (rule 12's counters)."""
+    passed = t("ja", "volfyirion.event.wonders_passed_over", wonders_passed="Void Fluid×2（コスト4）", count=2)
+    assert passed.startswith("Void Fluid×2（コスト4）は、どれもコストが") and ":" not in passed
+    end = t("ja", "seasons.event.game_end", dummbot_score=173, crystals=64, prestige=109, card_count=13)
+    assert "カード13枚の勝利点109点）" in end
+
+
+def test_rule_6_and_10_no_zero_knowledge_total_and_one_colon_in_the_cities_result():
+    """A Command card reveal worth no Knowledge points is not 「合計0です」; the result's cities field is shown after
+    its name and a colon, so its value has none of its own (「3つの街はすべて破壊されました（…）」)."""
+    nothing = t("ja", "volfyirion.event.knowledge", kp=0, wonders=0, sealing=0)
+    assert "0" not in nothing and "知識ポイントはなく" in nothing
+    assert "give no Knowledge points" in t("en", "volfyirion.event.knowledge", kp=0, wonders=0, sealing=0)
+    for key in ("result.cities", "result.cities.all_fallen", "result.cities.fallen"):
+        assert ":" not in catalog_texts()["ja"][key], key
+    assert t("ja", "result.cities", total=3, standing=2, names="Tylaris、Vahylea") + \
+        t("ja", "result.cities.fallen", names="Alantar") == "3つのうち2つが残りました（Tylaris、Vahylea）。Alantarは破壊されました"
+
+
+def test_rule_12_a_negative_value_is_rendered_with_a_real_minus_in_japanese_only():
+    """A player's final score can be negative (a hand of cards costs 5 points each): 「あなたは−6点」, not 「-6点」;
+    the English keeps its own digits."""
+    lost = t("ja", "seasons.event.game_lost", player_score=-6, dummbot_score=211)
+    assert "あなたは−6点" in lost and "-" not in lost
+    assert "You -6" in t("en", "seasons.event.game_lost", player_score=-6, dummbot_score=211)
+    assert "（80%の確率で−2〜5点" in t("ja", "forecast.text", mean=3, p10=-2, p90=5, now=0, samples=10000)
+
+
+def test_rule_6_nothing_is_not_counted_as_zero_cards():
+    """「憤怒パイルは0枚です」, 「ダムボットの場（0枚）」 and 「（憤怒パイル0枚、…）」 count nothing: the templates' zero form
+    (``{n:zero|one|many}``) says 「空」 or leaves the count out; other counts are as before."""
+    empty_pile = t("ja", "volfyirion.waiting.turn", turn=3, rage_size=0)
+    assert "憤怒パイルは空です。" in empty_pile and "0枚" not in empty_pile
+    assert "憤怒パイルは2枚です。" in t("ja", "volfyirion.waiting.turn.brief", turn=3, rage_size=2)
+    assert "憤怒パイルは空で、" in t("ja", "volfyirion.waiting.turn.away", turn=3, rage_size=0)
+    assert "（憤怒パイルが空、" in t("ja", "volfyirion.next.figures", size=0, p_city="3%", p_lost="0%")
+    assert t("ja", "field.volfyirion.pile_value", size=0) == "空" and t("ja", "field.volfyirion.pile_value", size=1) == "1枚"
+    assert t("ja", "field.seasons.summoned", n=0) == "ダムボットの場" and t("ja", "field.seasons.summoned", n=3) == "ダムボットの場（3枚）"
+    assert t("ja", "field.seasons.hand_value", count=0) == "なし" and t("ja", "field.seasons.hand_value", count=6) == "6枚"
+    assert t("en", "field.seasons.hand_value", count=1) == "1 card"  # the two-form plural is unchanged
+    # A heading the console prints before a colon ends in no question mark (「…置いたら？:」 read as stray punctuation).
+    assert not t("ja", "danger.putaside.name").endswith("？")

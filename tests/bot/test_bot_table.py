@@ -175,4 +175,4 @@ async def test_v3_4_the_danger_meter_says_no_attack_can_come_and_what_putting_as
     assert "Put aside the top card first?" in meter.text and "→" in meter.text
     await driver.slash("volfyrion reshuffle", {})
     meter = await driver.slash("volfyrion danger", {}, locale="ja")
-    assert "このターンは攻撃がありません" not in meter.text and "先に一番上のカードを脇に置いたら？" in meter.text
+    assert "このターンは攻撃がありません" not in meter.text and "一番上のカードを先に脇に置いた場合" in meter.text

@@ -143,7 +143,7 @@ def test_s7_1_the_final_score_counts_cards_and_is_not_a_card():
     """The climax of issue 10: 「カード驚愕の箱 (#13)枚」 was the count 13 rendered as card #13."""
     params = {"dummbot_score": 173, "crystals": 64, "prestige": 109, "cards": 13}
     assert t("ja", "seasons.event.game_end", **params) == \
-        "ダムボットの最終スコアは173点です（クリスタル64個＋カード13枚の勝利点109）。"
+        "ダムボットの最終スコアは173点です（クリスタル64個＋カード13枚の勝利点109点）。"
     assert t("en", "seasons.event.game_end", **params) == \
         "Dummbot's final score: 173 (64 crystals + 109 prestige from 13 cards)."
 

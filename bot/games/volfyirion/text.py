@@ -35,7 +35,8 @@ def render(lang: str, name: str, value: Any, params: dict[str, Any]) -> str | No
 
 VARIANTS = {
     "volfyirion.too_many_copies": lambda p: "none" if _num(p, "available") == 0 else None,
-    "volfyirion.event.knowledge": lambda p: ("none" if _num(p, "wonders") == 0 else "no_kp" if _num(p, "kp") == 0
+    "volfyirion.event.knowledge": lambda p: (("none_no_kp" if _num(p, "kp") == 0 else "none") if _num(p, "wonders") == 0
+                                             else "no_kp" if _num(p, "kp") == 0
                                              else "no_seal" if _num(p, "sealing") == 0 else None),
     "volfyirion.event.no_rage_card": lambda p: "empty" if _num(p, "size") == 0 else None,
     "volfyirion.refill_confirm": lambda p: "none" if _num(p, "put_aside") == 0 else None,
@@ -44,6 +45,8 @@ VARIANTS = {
                                           else None),
     "volfyirion.event.wonders_passed_over": lambda p: "one" if _num(p, "count") == 1 else None,
     "volfyirion.event.house_corrected": lambda p: "uncounted" if p.get("draw") is None else None,
+    # Nothing left to draw is said in words, not as "0 cards left" (ja-style, turn 4 rule 6).
+    "volfyirion.next.known_now": lambda p: "empty" if _num(p, "draw") == 0 else None,
     # A city with no Troop: its printed defence alone, not "with its Troop".
     "field.volfyirion.city_value": lambda p: "no_troop" if p.get("troop") in (None, "—") else None,
     "action.volfyirion.end": lambda p: "reshuffled" if p.get("reshuffled") is True else None,

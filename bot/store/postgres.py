@@ -259,6 +259,7 @@ class PgConn:
 class PostgresStore(SqlStore):
     """``Store`` on one PostgreSQL database. ``open()`` before use, ``close()`` after."""
 
+    _RAW = "{}"
     _ACTION_COLUMNS = "seq, game_id, ply, action, user_id, created_at, undone"
     _STATE = "state"
     _SAME = "IS NOT DISTINCT FROM"

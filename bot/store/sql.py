@@ -28,7 +28,7 @@ from .base import (
     StoreCorrupt,
     ranking_sql,
 )
-from .rows import action_row, dumps, game_row, refusal_for, result_row, snapshot_of
+from .rows import action_row, dumps, game_row, refusal_for, result_row, snapshot_of, stored_json
 
 T = TypeVar("T")
 
@@ -148,8 +148,9 @@ class SqlStore:
     """The ``Store`` methods that read the same on both databases, and the write transactions both run. A
     subclass gives ``_reading`` (a read on a ``Conn``) and its dialect's fragments."""
 
-    _ACTION_COLUMNS: str  # an action row's columns (SQLite reads the action as bytes)
-    _STATE: str  # a snapshot's state as read (likewise)
+    _RAW: str  # a text column as read where it may not be text (SQLite: as bytes), "{}" the column
+    _ACTION_COLUMNS: str  # an action row's columns (the action ``_RAW``)
+    _STATE: str  # a snapshot's state as read (``_RAW``)
     _SAME: str  # equal, NULL equal to NULL
     _LIVE: str  # an action not undone (as the partial index on live plies says it)
     _BARE_RESULT: bool  # a finish without the engine's Result stores its outcome as JSON (else NULL)
@@ -282,6 +283,28 @@ class SqlStore:
         rows = await self._writing(lambda c: c.all(
             "DELETE FROM result_posts WHERE game_id = $1 RETURNING channel_id, message_id", game_id))
         return sorted(((int(r[0]), int(r[1])) for r in rows), key=lambda post: post[1])
+
+    # -- python -m bot check ---------------------------------------------------------------------------
+    @classmethod
+    async def replay_games(cls, c: Conn) -> tuple[int, list[str]]:
+        """Every game replayed from its log and compared with its latest snapshot (replay_check.py), read on
+        ``c``: (games replayed, problems)."""
+        from .replay_check import StoredGame, game_problem
+
+        raw = cls._RAW.format
+        problems: list[str] = []
+        games = await c.all(f"SELECT id, kind, {raw('options')}, seed, ply FROM games ORDER BY id")
+        for game_id, kind, options, seed, ply in games:
+            actions = await c.all(f"SELECT ply, {raw('action')} FROM actions WHERE game_id = $1 AND {cls._LIVE}"
+                                  " ORDER BY ply", game_id)
+            snapshot = await c.one(f"SELECT ply, {raw('state')} FROM snapshots WHERE game_id = $1 AND ply <= $2"
+                                   " ORDER BY ply DESC LIMIT 1", game_id, ply)
+            found = game_problem(StoredGame(
+                game_id, kind, stored_json(options) or {}, seed & ((1 << 64) - 1), ply,
+                [(r[0], r[1]) for r in actions], None if snapshot is None else (snapshot[0], snapshot[1])))
+            if found is not None:
+                problems.append(found)
+        return len(games), problems
 
     # -- results ---------------------------------------------------------------------------------------
     async def result(self, game_id: int) -> ResultRow | None:

@@ -51,7 +51,6 @@ from .rows import (
     print_problems,
     refusal_for,
     signed,
-    stored_json,
 )
 from .schema import MIGRATIONS, SCHEMA_VERSION, step
 from .sql import GAME_COLUMNS, SqlStore, already_applied, channel_busy, forget_rows, load_game, utc_now
@@ -125,6 +124,7 @@ class SqliteStore(SqlStore):
 
     # The action and the snapshot as bytes: a row that is not UTF-8 text is then refused as damaged
     # (rows.action_row, rows.snapshot_of), not met as a decoding error inside sqlite3.
+    _RAW = "CAST({} AS BLOB)"
     _ACTION_COLUMNS = "seq, game_id, ply, CAST(action AS BLOB) AS action, user_id, created_at, undone"
     _STATE = "CAST(state AS BLOB)"
     _SAME = "IS"
@@ -701,33 +701,17 @@ async def _refusal(
                        expected_revision=expected_revision)
 
 
-def replay_problems(path: Path) -> tuple[int, list[str]]:
-    """Every game of the file replayed from its log and compared with its latest snapshot (replay_check.py), on
+async def replay_problems(path: Path) -> tuple[int, list[str]]:
+    """Every game of the file replayed from its log and compared with its latest snapshot (``replay_games``), on
     a read-only connection: (games replayed, problems). Reads only, so it runs beside the bot."""
-    from .replay_check import StoredGame, game_problem
-
-    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    problems: list[str] = []
     try:
-        games = conn.execute("SELECT id, kind, CAST(options AS BLOB), seed, ply FROM games ORDER BY id").fetchall()
-        for game_id, kind, options, seed, ply in games:
-            actions = conn.execute("SELECT ply, CAST(action AS BLOB) FROM actions WHERE game_id = ? AND undone = 0"
-                                   " ORDER BY ply", (game_id,)).fetchall()
-            snapshot = conn.execute("SELECT ply, CAST(state AS BLOB) FROM snapshots WHERE game_id = ? AND ply <= ?"
-                                    " ORDER BY ply DESC LIMIT 1", (game_id, ply)).fetchone()
-            found = game_problem(StoredGame(game_id, kind, stored_json(options) or {}, seed & ((1 << 64) - 1), ply,
-                                            actions, snapshot))
-            if found is not None:
-                problems.append(found)
+        async with aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as db:
+            return await SqliteStore.replay_games(SqliteConn(db))
     except sqlite3.Error as exc:
         error = translate(exc)
         if isinstance(error, StoreError):
             raise error from exc
-        problems.append(f"the games cannot be read: {exc}")
-        return 0, problems
-    finally:
-        conn.close()
-    return len(games), problems
+        return 0, [f"the games cannot be read: {exc}"]
 
 
 async def check_main(db_path: str | os.PathLike[str], *, quick: bool = False) -> int:
@@ -752,7 +736,7 @@ async def check_main(db_path: str | os.PathLike[str], *, quick: bool = False) ->
         _check_ours(path)
         problems = await store.check(full=not quick)
         if not problems and not quick:
-            replayed, problems = await asyncio.to_thread(replay_problems, path)
+            replayed, problems = await replay_problems(path)
     except StoreCorrupt as err:
         what = "is not an SQLite database" if err.reason == "not_sqlite" else \
             f"cannot be read as a database ({err.params.get('detail') or err.reason})"

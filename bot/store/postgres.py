@@ -32,19 +32,22 @@ from .base import (
     JSON,
     AlreadyApplied,
     ChannelBusy,
-    FinishInfo,
     GameRow,
     SchemaTooNew,
     StoreCorrupt,
     StoreError,
     StoreUnavailable,
 )
-from .rows import action_texts, game_row, new_game_options, refusal_for, signed
+from .rows import game_row, refusal_for
 from .schema import step
 from .sql import (
     GAME_COLUMNS,
     RESULT_COLUMNS,
+    Abandon,
+    Append,
+    NewGame,
     SqlStore,
+    Undo,
     already_applied,
     channel_busy,
     forget_rows,
@@ -410,37 +413,19 @@ class PostgresStore(SqlStore):
                 await _give_back(pool, conn)
 
     # -- games -------------------------------------------------------------------------------------------
-    async def create_game(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        parent_channel_id: int | None,
-        owner_id: int,
-        kind: str,
-        options: JSON,
-        seed: int,
-    ) -> GameRow:
-        options_text = new_game_options(kind, options, seed)
-        now = self._clock()
+    async def _create(self, new: NewGame) -> GameRow:
         try:
-            async with self._write() as conn:
-                row = await conn.fetchrow(
-                    "INSERT INTO games (guild_id, channel_id, parent_channel_id, owner_id, kind, options, seed,"
-                    " status, ply, revision, created_at, updated_at)"
-                    f" VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', 0, 0, $8, $8) RETURNING {GAME_COLUMNS}",
-                    guild_id, channel_id, parent_channel_id, owner_id, kind, options_text, signed(seed), now,
-                )
-                assert row is not None  # INSERT … RETURNING answers with the row
+            return await self._writing(lambda c: self._create_in(c, new))
         except asyncpg.UniqueViolationError as exc:
-            raise await self._channel_busy(channel_id) from exc
+            raise await self._channel_busy(new.channel_id) from exc
         except CommitLost:
             # Ours if the channel's active game is the one this call inserted (owner, seed, creation time).
             row = await self._ask_after_lost_commit(
-                f"a new game in channel {channel_id}", None, lambda conn: conn.fetchrow(
+                f"a new game in channel {new.channel_id}", None, lambda conn: conn.fetchrow(
                     f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'"
-                    " AND owner_id = $2 AND seed = $3 AND created_at = $4", channel_id, owner_id, signed(seed), now))
-        return game_row(row)
+                    " AND owner_id = $2 AND seed = $3 AND created_at = $4",
+                    new.channel_id, new.owner_id, new.seed, new.now))
+            return game_row(row)
 
     async def _channel_busy(self, channel_id: int) -> ChannelBusy:
         return await self._reading(lambda c: channel_busy(c, channel_id))
@@ -452,78 +437,54 @@ class PostgresStore(SqlStore):
         await self._read(lambda conn: conn.fetchval("SELECT 1"))
 
     # -- actions -----------------------------------------------------------------------------------------
-    async def append_action(
-        self,
-        game_id: int,
-        *,
-        expected_ply: int,
-        action: JSON,
-        user_id: int,
-        snapshot: JSON | None = None,
-        finish: FinishInfo | None = None,
-        expected_revision: int | None = None,
-        interaction_id: int | None = None,
-    ) -> GameRow:
-        """As ``SqliteStore.append_action``: one action at ``expected_ply + 1``, all or nothing."""
-        action_text, snapshot_text, status = action_texts(action, snapshot, finish)
-        now = self._clock()
+    async def _append(self, a: Append) -> GameRow:
         try:
             async with self._write() as conn:
                 # No read before the write (a round trip each command): an interaction applied already either
                 # finds the game moved on (checked below, on that path only) or, after an undo brought the
                 # game back, trips the unique index on its id when its action is inserted.
-                row = await conn.fetchrow(_APPEND, status, now, game_id, expected_ply, expected_revision,
-                                          action_text, user_id, interaction_id, snapshot_text)
+                row = await conn.fetchrow(_APPEND, a.status, a.now, a.game_id, a.expected_ply, a.expected_revision,
+                                          a.action, a.user_id, a.interaction_id, a.snapshot)
                 if row is None:
-                    await already_applied(PgConn(conn), interaction_id, undo=False)
-                    raise refusal_for(await load_game(PgConn(conn), game_id), expected_ply, allowed=("active",),
-                                      expected_revision=expected_revision)
+                    await already_applied(PgConn(conn), a.interaction_id, undo=False)
+                    raise refusal_for(await load_game(PgConn(conn), a.game_id), a.expected_ply, allowed=("active",),
+                                      expected_revision=a.expected_revision)
                 game = game_row(row)
-                if finish is not None:
-                    await self._insert_result(PgConn(conn), game, finish, ended_by=user_id, now=now)
+                if a.finish is not None:
+                    await self._insert_result(PgConn(conn), game, a.finish, ended_by=a.user_id, now=a.now)
                 return game
         except asyncpg.UniqueViolationError as exc:
             if exc.constraint_name == "actions_interaction":  # a second delivery racing the first
-                raise AlreadyApplied(game_id=game_id, interaction_id=interaction_id) from exc
-            raise StoreCorrupt("log_mismatch", game_id=game_id, detail=str(exc)) from exc
+                raise AlreadyApplied(game_id=a.game_id, interaction_id=a.interaction_id) from exc
+            raise StoreCorrupt("log_mismatch", game_id=a.game_id, detail=str(exc)) from exc
         except CommitLost:
-            if interaction_id is None:
+            if a.interaction_id is None:
                 raise
-            return await self._settle_lost_commit(game_id, interaction_id, undo=False, ply=expected_ply + 1)
+            return await self._settle_lost_commit(a.game_id, a.interaction_id, undo=False, ply=a.expected_ply + 1)
 
-    async def undo_action(
-        self, game_id: int, *, expected_ply: int, user_id: int,
-        expected_revision: int | None = None, interaction_id: int | None = None,
-    ) -> GameRow:
-        """As ``SqliteStore.undo_action``: the last live action marked undone, ply − 1, revision + 1."""
-        now = self._clock()
+    async def _undo(self, u: Undo) -> GameRow:
         try:
-            return await self._writing(lambda c: self._undo_in(c, game_id, expected_ply, user_id, expected_revision,
-                                                               interaction_id, now))
+            return await self._writing(lambda c: self._undo_in(c, u))
         except asyncpg.UniqueViolationError as exc:
             if exc.constraint_name == "actions_undone_interaction":  # a second delivery racing the first
-                raise AlreadyApplied(game_id=game_id, interaction_id=interaction_id) from exc
+                raise AlreadyApplied(game_id=u.game_id, interaction_id=u.interaction_id) from exc
             # Reopening a finished game in a channel that has started another one since.
-            game = await self.game(game_id)
+            game = await self.game(u.game_id)
             raise await self._channel_busy(game.channel_id) from exc
         except CommitLost:
-            if interaction_id is None:
+            if u.interaction_id is None:
                 raise
-            return await self._settle_lost_commit(game_id, interaction_id, undo=True, ply=expected_ply)
+            return await self._settle_lost_commit(u.game_id, u.interaction_id, undo=True, ply=u.expected_ply)
 
-    async def abandon(
-        self, game_id: int, *, expected_ply: int | None, by_user: int, expected_revision: int | None = None
-    ) -> GameRow:
-        now = self._clock()
+    async def _abandon(self, a: Abandon) -> GameRow:
         try:
-            return await self._writing(lambda c: self._abandon_in(c, game_id, expected_ply, by_user,
-                                                                  expected_revision, now))
+            return await self._writing(lambda c: self._abandon_in(c, a))
         except CommitLost:
             # Ours if the game was abandoned at this call's time.
             row = await self._ask_after_lost_commit(
-                f"abandoning game {game_id}", game_id, lambda conn: conn.fetchrow(
+                f"abandoning game {a.game_id}", a.game_id, lambda conn: conn.fetchrow(
                     f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1 AND status = 'abandoned' AND updated_at = $2",
-                    game_id, now))
+                    a.game_id, a.now))
             return game_row(row)
 
     async def _ask_after_lost_commit(self, what: str, lock_game_id: int | None,

@@ -11,6 +11,7 @@ checks and backup, PostgreSQL's lost-commit questions).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol, Self, TypeVar
 
@@ -28,7 +29,18 @@ from .base import (
     StoreCorrupt,
     ranking_sql,
 )
-from .rows import action_row, dumps, game_row, refusal_for, result_row, snapshot_of, stored_json
+from .rows import (
+    action_row,
+    action_texts,
+    dumps,
+    game_row,
+    new_game_options,
+    refusal_for,
+    result_row,
+    signed,
+    snapshot_of,
+    stored_json,
+)
 
 T = TypeVar("T")
 
@@ -46,6 +58,52 @@ GAME_TABLES = ("snapshots", "actions", "results", "result_posts")
 
 def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+# -- the writes, as each store's part of them receives them --------------------------------------------------
+@dataclass(frozen=True)
+class NewGame:
+    guild_id: int | None
+    channel_id: int
+    parent_channel_id: int | None
+    owner_id: int
+    kind: str
+    options: str  # as stored (rows.new_game_options)
+    seed: int  # as stored (signed 64-bit)
+    now: str
+
+
+@dataclass(frozen=True)
+class Append:
+    game_id: int
+    expected_ply: int
+    action: str  # the action, the snapshot and the new status as stored (rows.action_texts)
+    snapshot: str | None
+    status: str
+    user_id: int
+    finish: FinishInfo | None
+    expected_revision: int | None
+    interaction_id: int | None
+    now: str
+
+
+@dataclass(frozen=True)
+class Undo:
+    game_id: int
+    expected_ply: int
+    user_id: int
+    expected_revision: int | None
+    interaction_id: int | None
+    now: str
+
+
+@dataclass(frozen=True)
+class Abandon:
+    game_id: int
+    expected_ply: int | None
+    by_user: int
+    expected_revision: int | None
+    now: str
 
 
 class Conn(Protocol):
@@ -178,6 +236,82 @@ class SqlStore:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
+    # -- the writes: the contract's signatures here, each store's way of running them in ``_create``, ``_append``,
+    # ``_undo`` and ``_abandon`` (the transactions that agree are ``_create_in``, ``_undo_in``, ``_abandon_in``)
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        parent_channel_id: int | None,
+        owner_id: int,
+        kind: str,
+        options: JSON,
+        seed: int,
+    ) -> GameRow:
+        """A new active game at ply 0; ChannelBusy when the channel has one already."""
+        options_text = new_game_options(kind, options, seed)
+        return await self._create(NewGame(guild_id, channel_id, parent_channel_id, owner_id, kind, options_text,
+                                          signed(seed), self._clock()))
+
+    async def append_action(
+        self,
+        game_id: int,
+        *,
+        expected_ply: int,
+        action: JSON,
+        user_id: int,
+        snapshot: JSON | None = None,
+        finish: FinishInfo | None = None,
+        expected_revision: int | None = None,
+        interaction_id: int | None = None,
+    ) -> GameRow:
+        """Record one action at ``expected_ply + 1``, all or nothing.
+
+        ``snapshot`` is the state JSON at the new ply; ``finish`` ends the game and records its result in the
+        same transaction. ``expected_revision`` (when given) must be the game's revision too; ``interaction_id``
+        is kept with the action, and an interaction whose action is already stored raises ``AlreadyApplied``.
+        """
+        action_text, snapshot_text, status = action_texts(action, snapshot, finish)
+        return await self._append(Append(game_id, expected_ply, action_text, snapshot_text, status, user_id, finish,
+                                         expected_revision, interaction_id, self._clock()))
+
+    async def undo_action(
+        self, game_id: int, *, expected_ply: int, user_id: int,
+        expected_revision: int | None = None, interaction_id: int | None = None,
+    ) -> GameRow:
+        """Take back the last live action (``_undo_in``)."""
+        return await self._undo(Undo(game_id, expected_ply, user_id, expected_revision, interaction_id, self._clock()))
+
+    async def abandon(
+        self, game_id: int, *, expected_ply: int | None, by_user: int, expected_revision: int | None = None
+    ) -> GameRow:
+        """End an active game without a score (``_abandon_in``)."""
+        return await self._abandon(Abandon(game_id, expected_ply, by_user, expected_revision, self._clock()))
+
+    async def _create(self, new: NewGame) -> GameRow:
+        raise NotImplementedError
+
+    async def _append(self, a: Append) -> GameRow:
+        raise NotImplementedError
+
+    async def _undo(self, u: Undo) -> GameRow:
+        raise NotImplementedError
+
+    async def _abandon(self, a: Abandon) -> GameRow:
+        raise NotImplementedError
+
+    @staticmethod
+    async def _create_in(c: Conn, new: NewGame) -> GameRow:
+        row = await c.one(
+            "INSERT INTO games (guild_id, channel_id, parent_channel_id, owner_id, kind, options, seed,"
+            " status, ply, revision, created_at, updated_at)"
+            f" VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', 0, 0, $8, $8) RETURNING {GAME_COLUMNS}",
+            new.guild_id, new.channel_id, new.parent_channel_id, new.owner_id, new.kind, new.options, new.seed,
+            new.now)
+        assert row is not None  # INSERT … RETURNING answers with the row
+        return game_row(row)
+
     # -- games -----------------------------------------------------------------------------------------
     async def active_game(self, channel_id: int) -> GameRow | None:
         row = await self._reading(lambda c: c.one(
@@ -227,44 +361,43 @@ class SqlStore:
             game_id, ply, text, now, revision))
         return written == 1
 
-    async def _undo_in(self, c: Conn, game_id: int, expected_ply: int, user_id: int,
-                       expected_revision: int | None, interaction_id: int | None, now: str) -> GameRow:
+    async def _undo_in(self, c: Conn, u: Undo) -> GameRow:
         """``Store.undo_action`` inside the caller's transaction: the last live action marked undone (never
         deleted), ply − 1, revision + 1, snapshots above the new ply dropped; a game that action had finished is
         active again and its result is gone."""
-        await already_applied(c, interaction_id, undo=True)
+        await already_applied(c, u.interaction_id, undo=True)
         row = await c.one(
             "UPDATE games SET ply = ply - 1, revision = revision + 1, status = 'active',"
             " updated_at = $1 WHERE id = $2 AND ply = $3 AND ply > 0 AND status IN ('active', 'finished')"
             f" AND (CAST($4 AS BIGINT) IS NULL OR revision = $4) RETURNING {GAME_COLUMNS}",
-            now, game_id, expected_ply, expected_revision)
+            u.now, u.game_id, u.expected_ply, u.expected_revision)
         if row is None:
-            raise refusal_for(await load_game(c, game_id), expected_ply, allowed=("active", "finished"),
-                              expected_revision=expected_revision)
+            raise refusal_for(await load_game(c, u.game_id), u.expected_ply, allowed=("active", "finished"),
+                              expected_revision=u.expected_revision)
         changed = await c.run(
             "UPDATE actions SET undone = TRUE, undone_at = $1, undone_by = $2, undone_interaction_id = $5"
-            f" WHERE game_id = $3 AND ply = $4 AND {self._LIVE}", now, user_id, game_id, expected_ply, interaction_id)
+            f" WHERE game_id = $3 AND ply = $4 AND {self._LIVE}",
+            u.now, u.user_id, u.game_id, u.expected_ply, u.interaction_id)
         if changed != 1:
-            raise StoreCorrupt("log_mismatch", game_id=game_id, ply=expected_ply)
-        await c.run("DELETE FROM snapshots WHERE game_id = $1 AND ply > $2", game_id, expected_ply - 1)
-        await c.run("DELETE FROM results WHERE game_id = $1", game_id)
+            raise StoreCorrupt("log_mismatch", game_id=u.game_id, ply=u.expected_ply)
+        await c.run("DELETE FROM snapshots WHERE game_id = $1 AND ply > $2", u.game_id, u.expected_ply - 1)
+        await c.run("DELETE FROM results WHERE game_id = $1", u.game_id)
         return game_row(row)
 
-    async def _abandon_in(self, c: Conn, game_id: int, expected_ply: int | None, by_user: int,
-                          expected_revision: int | None, now: str) -> GameRow:
+    async def _abandon_in(self, c: Conn, a: Abandon) -> GameRow:
         """``Store.abandon`` inside the caller's transaction: the game ends without a score; its result
         (outcome abandoned) is on no leaderboard."""
         row = await c.one(
             "UPDATE games SET status = 'abandoned', revision = revision + 1, updated_at = $1"
             " WHERE id = $2 AND status = 'active' AND (CAST($3 AS INTEGER) IS NULL OR ply = $3)"
             f" AND (CAST($4 AS BIGINT) IS NULL OR revision = $4) RETURNING {GAME_COLUMNS}",
-            now, game_id, expected_ply, expected_revision)
+            a.now, a.game_id, a.expected_ply, a.expected_revision)
         if row is None:
-            raise refusal_for(await load_game(c, game_id), expected_ply, allowed=("active",),
-                              expected_revision=expected_revision)
+            raise refusal_for(await load_game(c, a.game_id), a.expected_ply, allowed=("active",),
+                              expected_revision=a.expected_revision)
         game = game_row(row)
-        await self._insert_result(c, game, FinishInfo(status="abandoned", outcome="abandoned"), ended_by=by_user,
-                                  now=now)
+        await self._insert_result(c, game, FinishInfo(status="abandoned", outcome="abandoned"), ended_by=a.by_user,
+                                  now=a.now)
         return game
 
     async def _insert_result(self, c: Conn, game: GameRow, finish: FinishInfo, *, ended_by: int, now: str) -> None:

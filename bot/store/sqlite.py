@@ -34,7 +34,6 @@ import aiosqlite
 from .base import (
     JSON,
     AlreadyApplied,
-    FinishInfo,
     ForeignDatabase,
     GameRow,
     SchemaTooNew,
@@ -45,15 +44,24 @@ from .base import (
 from .group_commit import CHECKPOINT_EVERY, CHECKPOINT_IDLE, GroupCommit, rollback
 from .messages import described, disk_full
 from .rows import (
-    action_texts,
     game_row,
-    new_game_options,
     print_problems,
     refusal_for,
-    signed,
 )
 from .schema import MIGRATIONS, SCHEMA_VERSION, step
-from .sql import GAME_COLUMNS, SqlStore, already_applied, channel_busy, forget_rows, load_game, utc_now
+from .sql import (
+    GAME_COLUMNS,
+    Abandon,
+    Append,
+    NewGame,
+    SqlStore,
+    Undo,
+    already_applied,
+    channel_busy,
+    forget_rows,
+    load_game,
+    utc_now,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -357,34 +365,14 @@ class SqliteStore(SqlStore):
         return (self._writer.commits, self._writer.grouped) if self._writer is not None else (0, 0)
 
     # -- games -------------------------------------------------------------------------------------
-    async def create_game(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        parent_channel_id: int | None,
-        owner_id: int,
-        kind: str,
-        options: JSON,
-        seed: int,
-    ) -> GameRow:
-        options_text = new_game_options(kind, options, seed)
-        now = self._clock()
-
-        async def create(db: Db) -> GameRow:
+    async def _create(self, new: NewGame) -> GameRow:
+        async def create(c: SqliteConn) -> GameRow:
             try:
-                cursor = await db.execute(
-                    "INSERT INTO games (guild_id, channel_id, parent_channel_id, owner_id, kind, options,"
-                    " seed, status, ply, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, 'active', 0, ?, ?)",
-                    (guild_id, channel_id, parent_channel_id, owner_id, kind, options_text, signed(seed), now, now),
-                )
+                return await self._create_in(c, new)
             except sqlite3.IntegrityError as exc:
-                raise await channel_busy(SqliteConn(db), channel_id) from exc
-            assert cursor.lastrowid is not None  # an INSERT into a rowid table
-            return await load_game(SqliteConn(db), cursor.lastrowid)
+                raise await channel_busy(c, new.channel_id) from exc
 
-        return await self._write(create)
+        return await self._writing(create)
 
     async def ping(self) -> None:
         """A cheap query that the database answers (``/readyz``); raises when it does not (a closed store)."""
@@ -393,27 +381,7 @@ class SqliteStore(SqlStore):
         await self._read(lambda db: _one(db, "SELECT 1 FROM sqlite_master LIMIT 1"))
 
     # -- actions -----------------------------------------------------------------------------------
-    async def append_action(
-        self,
-        game_id: int,
-        *,
-        expected_ply: int,
-        action: JSON,
-        user_id: int,
-        snapshot: JSON | None = None,
-        finish: FinishInfo | None = None,
-        expected_revision: int | None = None,
-        interaction_id: int | None = None,
-    ) -> GameRow:
-        """Record one action at ``expected_ply + 1``, all or nothing.
-
-        ``snapshot`` is the state JSON at the new ply; ``finish`` ends the game and records its result in the same transaction.
-        ``expected_revision`` (when given) must be the game's revision too; ``interaction_id`` is kept
-        with the action, and an interaction whose action is already stored raises ``AlreadyApplied``.
-        """
-        action_text, snapshot_text, status = action_texts(action, snapshot, finish)
-        now = self._clock()
-
+    async def _append(self, a: Append) -> GameRow:
         async def append(db: Db) -> GameRow:
             # The game's UPDATE and the action's INSERT (and a snapshot's) go to aiosqlite side by side, so its
             # thread runs them one after the other without waiting for the loop in between: the INSERT's ply is
@@ -421,19 +389,19 @@ class SqliteStore(SqlStore):
             # on (checked on that path only) or, after an undo brought the game back, trips the unique index on
             # its id when its action is inserted. When the UPDATE touches no row, the INSERT's outcome does not
             # matter: the write fails and the group commit rolls it back.
-            ply = expected_ply + 1
+            ply = a.expected_ply + 1
             statements = [
                 _all(db, "UPDATE games SET ply = ply + 1, revision = revision + 1, status = ?, updated_at = ?"
                      " WHERE id = ? AND ply = ? AND status = 'active' AND (? IS NULL OR revision = ?)"
                      f" RETURNING {GAME_COLUMNS}",
-                     (status, now, game_id, expected_ply, expected_revision, expected_revision)),
+                     (a.status, a.now, a.game_id, a.expected_ply, a.expected_revision, a.expected_revision)),
                 db.execute("INSERT INTO actions (game_id, ply, action, user_id, created_at, interaction_id)"
-                           " VALUES (?, ?, ?, ?, ?, ?)", (game_id, ply, action_text, user_id, now, interaction_id)),
+                           " VALUES (?, ?, ?, ?, ?, ?)", (a.game_id, ply, a.action, a.user_id, a.now, a.interaction_id)),
             ]
-            if snapshot_text is not None:
+            if a.snapshot is not None:
                 statements.append(db.execute(
                     "INSERT OR REPLACE INTO snapshots (game_id, ply, state, created_at) VALUES (?, ?, ?, ?)",
-                    (game_id, ply, snapshot_text, now)))
+                    (a.game_id, ply, a.snapshot, a.now)))
             outcomes: list[Any] = await asyncio.gather(*statements, return_exceptions=True)
             rows, *inserted = outcomes
             if isinstance(rows, BaseException):
@@ -441,46 +409,36 @@ class SqliteStore(SqlStore):
             if not rows:
                 # An INSERT that went through shows the interaction's id was not stored before (it is unique).
                 if isinstance(inserted[0], sqlite3.IntegrityError):
-                    await already_applied(SqliteConn(db), interaction_id, undo=False)
-                raise await _refusal(db, game_id, expected_ply, allowed=("active",),
-                                     expected_revision=expected_revision)
+                    await already_applied(SqliteConn(db), a.interaction_id, undo=False)
+                raise await _refusal(db, a.game_id, a.expected_ply, allowed=("active",),
+                                     expected_revision=a.expected_revision)
             game = game_row(rows[0])
             for outcome in inserted:
                 if isinstance(outcome, sqlite3.IntegrityError) and "actions.interaction_id" in str(outcome):
                     # A second delivery racing the first.
-                    raise AlreadyApplied(game_id=game_id, interaction_id=interaction_id) from outcome
+                    raise AlreadyApplied(game_id=a.game_id, interaction_id=a.interaction_id) from outcome
                 if isinstance(outcome, BaseException):
                     raise outcome
-            if finish is not None:
-                await self._insert_result(SqliteConn(db), game, finish, ended_by=user_id, now=now)
+            if a.finish is not None:
+                await self._insert_result(SqliteConn(db), game, a.finish, ended_by=a.user_id, now=a.now)
             return game
 
         return await self._write(append)
 
-    async def undo_action(
-        self, game_id: int, *, expected_ply: int, user_id: int,
-        expected_revision: int | None = None, interaction_id: int | None = None,
-    ) -> GameRow:
-        now = self._clock()
-
-        async def undo(db: Db) -> GameRow:
-            c = SqliteConn(db)
+    async def _undo(self, u: Undo) -> GameRow:
+        async def undo(c: SqliteConn) -> GameRow:
             try:
-                return await self._undo_in(c, game_id, expected_ply, user_id, expected_revision, interaction_id, now)
+                return await self._undo_in(c, u)
             except sqlite3.IntegrityError as exc:
                 if "games." not in str(exc):
                     raise
                 # Reopening a finished game in a channel that has started another one since.
-                raise await channel_busy(c, (await load_game(c, game_id)).channel_id) from exc
+                raise await channel_busy(c, (await load_game(c, u.game_id)).channel_id) from exc
 
-        return await self._write(undo)
+        return await self._writing(undo)
 
-    async def abandon(
-        self, game_id: int, *, expected_ply: int | None, by_user: int, expected_revision: int | None = None
-    ) -> GameRow:
-        now = self._clock()
-        return await self._writing(lambda c: self._abandon_in(c, game_id, expected_ply, by_user, expected_revision,
-                                                              now))
+    async def _abandon(self, a: Abandon) -> GameRow:
+        return await self._writing(lambda c: self._abandon_in(c, a))
 
     # -- a user's data (/game forget) -----------------------------------------------------------------
     async def forget_user(self, user_id: int, *, expected_mark: str | None = None) -> JSON:

@@ -2,10 +2,11 @@
 
 The statements here are written once, with PostgreSQL's numbered parameters (``$1``, a number used as often as
 needed); SQLite reads them as its own numbered ``?1`` (``sqlite.SqliteConn``). Where the dialects disagree the
-store names its fragment (``SqlStore._SAME``, ``_LIVE``, ``_STATE``, ``_ACTION_COLUMNS``); everything else,
-the statements, the reads around them and the undo, abandon and forget transactions, is here. Each store keeps
-how it runs a statement (aiosqlite's group commit, asyncpg's pool), its errors and what only it has (SQLite's
-checks and backup, PostgreSQL's lost-commit questions).
+store names its fragment (``SqlStore._SAME``, ``_LIVE``, ``_RAW``, ``_STATE``, ``_ACTION_COLUMNS``). Here: the
+contract's signatures, the reads, the create, undo, abandon and forget transactions, the results, settings and
+result posts, and ``python -m bot check``'s replay of every game. Each store keeps how it runs a statement
+(aiosqlite's group commit, asyncpg's pool), its errors, its append (SQLite's statements side by side, one
+PostgreSQL statement) and what only it has (SQLite's checks and backup, PostgreSQL's lost-commit questions).
 """
 
 from __future__ import annotations

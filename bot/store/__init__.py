@@ -1,5 +1,7 @@
 """Where games live: the ``Store`` contract (base.py), its SQLite implementation (sqlite.py, the embedded
-default) and its PostgreSQL one (postgres.py, for several processes); ``make_store`` picks by the target."""
+default) and its PostgreSQL one (postgres.py, for several processes); ``make_store`` picks by the target.
+What the two say alike (the statements where the dialects agree, the transactions around them, the replay of
+``python -m bot check``) is written once in sql.py (``SqlStore``); each of them keeps only its differences."""
 
 from __future__ import annotations
 

@@ -22,43 +22,38 @@ and answers accordingly, or raises ``OutcomeUnknown`` when the database cannot b
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 import asyncpg
 
 from .base import (
     JSON,
-    ActionRow,
     AlreadyApplied,
     ChannelBusy,
-    FinishInfo,
-    GameNotFound,
     GameRow,
-    Ranking,
-    ResultRow,
     SchemaTooNew,
     StoreCorrupt,
     StoreError,
     StoreUnavailable,
-    ranking_sql,
 )
-from .rows import (
-    action_row,
-    action_texts,
-    dumps,
-    game_row,
-    new_game_options,
-    refusal_for,
-    result_row,
-    signed,
-    snapshot_of,
-)
+from .rows import game_row, refusal_for
 from .schema import step
-
-# The rows read the same from both databases (mapping access by column name).
+from .sql import (
+    GAME_COLUMNS,
+    RESULT_COLUMNS,
+    Abandon,
+    Append,
+    NewGame,
+    SqlStore,
+    Undo,
+    already_applied,
+    channel_busy,
+    forget_rows,
+    load_game,
+    utc_now,
+)
 
 log = logging.getLogger(__name__)
 
@@ -166,25 +161,20 @@ PG_SCHEMA_VERSION = len(PG_MIGRATIONS)
 # The tables in an order that respects their references (the copy from SQLite inserts in this order).
 TABLES = ("games", "actions", "snapshots", "results", "result_posts", "settings")
 
-_GAME_COLUMNS = (
-    "id, guild_id, channel_id, parent_channel_id, owner_id, kind, options, seed, status, ply, "
-    "created_at, updated_at, revision"
-)
 # One action, in one statement (one round trip between BEGIN and COMMIT, where it took three): the game moves
 # on by one ply if it is where the caller saw it, and the action (and the snapshot, when there is one) goes in
 # at the new ply. A game that was not where the caller saw it returns no row, and nothing is written.
 _APPEND = (
     "WITH game AS (UPDATE games SET ply = ply + 1, revision = revision + 1, status = $1,"
     " updated_at = $2 WHERE id = $3 AND ply = $4 AND status = 'active' AND ($5::bigint IS NULL OR revision = $5)"
-    f" RETURNING {_GAME_COLUMNS}),"
+    f" RETURNING {GAME_COLUMNS}),"
     " action AS (INSERT INTO actions (game_id, ply, action, user_id, created_at, interaction_id)"
     " SELECT id, ply, $6, $7, $2, $8 FROM game),"
     " snapshot AS (INSERT INTO snapshots (game_id, ply, state, created_at) SELECT id, ply, $9::text, $2 FROM game"
     " WHERE $9::text IS NOT NULL"
     " ON CONFLICT (game_id, ply) DO UPDATE SET state = excluded.state, created_at = excluded.created_at)"
-    f" SELECT {_GAME_COLUMNS} FROM game"
+    f" SELECT {GAME_COLUMNS} FROM game"
 )
-_ACTION_COLUMNS = "seq, game_id, ply, action, user_id, created_at, undone"
 
 # -- errors -------------------------------------------------------------------------------------------------
 _CONNECTION_LOST = (
@@ -249,12 +239,35 @@ class OutcomeUnknown(Exception):
         self.what = what
 
 
-def _utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
+class PgConn:
+    """A pooled connection as the shared statements (sql.py) use it."""
+
+    __slots__ = ("conn",)
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self.conn = conn
+
+    async def all(self, sql: str, *params: Any) -> list[asyncpg.Record]:
+        return list(await self.conn.fetch(sql, *params))
+
+    async def one(self, sql: str, *params: Any) -> asyncpg.Record | None:
+        return await self.conn.fetchrow(sql, *params)
+
+    async def run(self, sql: str, *params: Any) -> int:
+        status = str(await self.conn.execute(sql, *params))  # "UPDATE 1", "INSERT 0 1": the rows changed last
+        count = status.rpartition(" ")[2]
+        return int(count) if count.isdigit() else 0
 
 
-class PostgresStore:
+class PostgresStore(SqlStore):
     """``Store`` on one PostgreSQL database. ``open()`` before use, ``close()`` after."""
+
+    _RAW = "{}"
+    _ACTION_COLUMNS = "seq, game_id, ply, action, user_id, created_at, undone"
+    _STATE = "state"
+    _SAME = "IS NOT DISTINCT FROM"
+    _LIVE = "NOT undone"
+    _BARE_RESULT = False
 
     def __init__(
         self,
@@ -264,7 +277,7 @@ class PostgresStore:
         max_size: int = 10,
         lock_timeout: float = 5.0,
         connect_timeout: float = 5.0,
-        clock: Callable[[], str] = _utc_now,
+        clock: Callable[[], str] = utc_now,
     ) -> None:
         self.dsn = dsn
         self.min_size = min_size
@@ -309,13 +322,6 @@ class PostgresStore:
             except Exception:  # a server gone away: close what is left
                 pool.terminate()
 
-    async def __aenter__(self) -> PostgresStore:
-        await self.open()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
     async def check(self, *, full: bool = True) -> list[str]:
         """The database answers (PostgreSQL keeps its own files sound): [] when it does."""
         await self._read(lambda conn: conn.fetchval("SELECT 1"))
@@ -350,6 +356,13 @@ class PostgresStore:
             finally:
                 await _give_back(pool, conn)
         raise AssertionError("unreachable")
+
+    async def _reading(self, work: Callable[[PgConn], Awaitable[T]]) -> T:
+        return await self._read(lambda conn: work(PgConn(conn)))
+
+    async def _writing(self, work: Callable[[PgConn], Awaitable[T]]) -> T:
+        async with self._write() as conn:
+            return await work(PgConn(conn))
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[asyncpg.Connection]:
@@ -400,59 +413,22 @@ class PostgresStore:
                 await _give_back(pool, conn)
 
     # -- games -------------------------------------------------------------------------------------------
-    async def create_game(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        parent_channel_id: int | None,
-        owner_id: int,
-        kind: str,
-        options: JSON,
-        seed: int,
-    ) -> GameRow:
-        options_text = new_game_options(kind, options, seed)
-        now = self._clock()
+    async def _create(self, new: NewGame) -> GameRow:
         try:
-            async with self._write() as conn:
-                row = await conn.fetchrow(
-                    "INSERT INTO games (guild_id, channel_id, parent_channel_id, owner_id, kind, options, seed,"
-                    " status, ply, revision, created_at, updated_at)"
-                    f" VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', 0, 0, $8, $8) RETURNING {_GAME_COLUMNS}",
-                    guild_id, channel_id, parent_channel_id, owner_id, kind, options_text, signed(seed), now,
-                )
-                assert row is not None  # INSERT … RETURNING answers with the row
+            return await self._writing(lambda c: self._create_in(c, new))
         except asyncpg.UniqueViolationError as exc:
-            raise await self._channel_busy(channel_id) from exc
+            raise await self._channel_busy(new.channel_id) from exc
         except CommitLost:
             # Ours if the channel's active game is the one this call inserted (owner, seed, creation time).
             row = await self._ask_after_lost_commit(
-                f"a new game in channel {channel_id}", None, lambda conn: conn.fetchrow(
-                    f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'"
-                    " AND owner_id = $2 AND seed = $3 AND created_at = $4", channel_id, owner_id, signed(seed), now))
-        return game_row(row)
+                f"a new game in channel {new.channel_id}", None, lambda conn: conn.fetchrow(
+                    f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'"
+                    " AND owner_id = $2 AND seed = $3 AND created_at = $4",
+                    new.channel_id, new.owner_id, new.seed, new.now))
+            return game_row(row)
 
     async def _channel_busy(self, channel_id: int) -> ChannelBusy:
-        game_id = await self._read(lambda conn: conn.fetchval(
-            "SELECT id FROM games WHERE channel_id = $1 AND status = 'active'", channel_id))
-        return ChannelBusy(channel_id=channel_id, game_id=game_id)
-
-    async def active_game(self, channel_id: int) -> GameRow | None:
-        row = await self._read(lambda conn: conn.fetchrow(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'", channel_id))
-        return game_row(row) if row else None
-
-    async def game(self, game_id: int) -> GameRow:
-        return await self._read(lambda conn: _game(conn, game_id))
-
-    async def last_game(self, channel_id: int) -> GameRow | None:
-        row = await self._read(lambda conn: conn.fetchrow(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1", channel_id))
-        return game_row(row) if row else None
-
-    async def count_games(self, status: str | None = None) -> int:
-        return int(await self._read(lambda conn: conn.fetchval(
-            "SELECT count(*) FROM games WHERE $1::text IS NULL OR status = $1", status)))
+        return await self._reading(lambda c: channel_busy(c, channel_id))
 
     async def ping(self) -> None:
         """A cheap query that the server answers (``/readyz``); StoreUnavailable when it does not."""
@@ -461,151 +437,55 @@ class PostgresStore:
         await self._read(lambda conn: conn.fetchval("SELECT 1"))
 
     # -- actions -----------------------------------------------------------------------------------------
-    async def live_actions(self, game_id: int, after_ply: int = 0) -> list[ActionRow]:
-        rows = await self._read(lambda conn: conn.fetch(
-            f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = $1 AND NOT undone AND ply > $2 ORDER BY ply",
-            game_id, after_ply))
-        self.action_rows_read += len(rows)
-        return [action_row(r) for r in rows]
-
-    async def history(self, game_id: int, limit: int) -> list[ActionRow]:
-        """The latest ``limit`` log entries, newest first, undone ones included (``undone=True``)."""
-        rows = await self._read(lambda conn: conn.fetch(
-            f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = $1 ORDER BY seq DESC LIMIT $2",
-            game_id, limit))
-        return [action_row(r) for r in rows]
-
-    async def latest_snapshot(self, game_id: int, at_most_ply: int) -> tuple[int, JSON | None] | None:
-        return snapshot_of(await self._read(lambda conn: conn.fetchrow(
-            "SELECT ply, state FROM snapshots WHERE game_id = $1 AND ply <= $2 ORDER BY ply DESC LIMIT 1",
-            game_id, at_most_ply)))
-
-    async def put_snapshot(self, game_id: int, ply: int, state: JSON, *, revision: int) -> bool:
-        text, now = dumps(state), self._clock()
-        async with self._write() as conn:
-            status = await conn.execute(
-                "INSERT INTO snapshots (game_id, ply, state, created_at) SELECT id, $2, $3, $4 FROM games"
-                " WHERE id = $1 AND revision = $5 AND ply >= $2"
-                " ON CONFLICT (game_id, ply) DO UPDATE SET state = excluded.state, created_at = excluded.created_at",
-                game_id, ply, text, now, revision)
-        return bool(status == "INSERT 0 1")
-
-    async def append_action(
-        self,
-        game_id: int,
-        *,
-        expected_ply: int,
-        action: JSON,
-        user_id: int,
-        snapshot: JSON | None = None,
-        finish: FinishInfo | None = None,
-        expected_revision: int | None = None,
-        interaction_id: int | None = None,
-    ) -> GameRow:
-        """As ``SqliteStore.append_action``: one action at ``expected_ply + 1``, all or nothing."""
-        action_text, snapshot_text, status = action_texts(action, snapshot, finish)
-        now = self._clock()
+    async def _append(self, a: Append) -> GameRow:
         try:
             async with self._write() as conn:
                 # No read before the write (a round trip each command): an interaction applied already either
                 # finds the game moved on (checked below, on that path only) or, after an undo brought the
                 # game back, trips the unique index on its id when its action is inserted.
-                row = await conn.fetchrow(_APPEND, status, now, game_id, expected_ply, expected_revision,
-                                          action_text, user_id, interaction_id, snapshot_text)
+                row = await conn.fetchrow(_APPEND, a.status, a.now, a.game_id, a.expected_ply, a.expected_revision,
+                                          a.action, a.user_id, a.interaction_id, a.snapshot)
                 if row is None:
-                    if interaction_id is not None:
-                        seen = await conn.fetchval("SELECT game_id FROM actions WHERE interaction_id = $1",
-                                                   interaction_id)
-                        if seen is not None:
-                            raise AlreadyApplied(game_id=seen, interaction_id=interaction_id)
-                    raise refusal_for(await _game(conn, game_id), expected_ply, allowed=("active",),
-                                      expected_revision=expected_revision)
+                    await already_applied(PgConn(conn), a.interaction_id, undo=False)
+                    raise refusal_for(await load_game(PgConn(conn), a.game_id), a.expected_ply, allowed=("active",),
+                                      expected_revision=a.expected_revision)
                 game = game_row(row)
-                if finish is not None:
-                    await _insert_result(conn, game, finish, ended_by=user_id, now=now)
+                if a.finish is not None:
+                    await self._insert_result(PgConn(conn), game, a.finish, ended_by=a.user_id, now=a.now)
                 return game
         except asyncpg.UniqueViolationError as exc:
             if exc.constraint_name == "actions_interaction":  # a second delivery racing the first
-                raise AlreadyApplied(game_id=game_id, interaction_id=interaction_id) from exc
-            raise StoreCorrupt("log_mismatch", game_id=game_id, detail=str(exc)) from exc
+                raise AlreadyApplied(game_id=a.game_id, interaction_id=a.interaction_id) from exc
+            raise StoreCorrupt("log_mismatch", game_id=a.game_id, detail=str(exc)) from exc
         except CommitLost:
-            if interaction_id is None:
+            if a.interaction_id is None:
                 raise
-            return await self._settle_lost_commit(game_id, interaction_id, undo=False, ply=expected_ply + 1)
+            return await self._settle_lost_commit(a.game_id, a.interaction_id, undo=False, ply=a.expected_ply + 1)
 
-    async def undo_action(
-        self, game_id: int, *, expected_ply: int, user_id: int,
-        expected_revision: int | None = None, interaction_id: int | None = None,
-    ) -> GameRow:
-        """As ``SqliteStore.undo_action``: the last live action marked undone, ply − 1, revision + 1."""
-        now = self._clock()
+    async def _undo(self, u: Undo) -> GameRow:
         try:
-            async with self._write() as conn:
-                if interaction_id is not None:
-                    seen = await conn.fetchval("SELECT game_id FROM actions WHERE undone_interaction_id = $1",
-                                               interaction_id)
-                    if seen is not None:
-                        raise AlreadyApplied(game_id=seen, interaction_id=interaction_id)
-                row = await conn.fetchrow(
-                    "UPDATE games SET ply = ply - 1, revision = revision + 1, status = 'active',"
-                    " updated_at = $1 WHERE id = $2 AND ply = $3 AND ply > 0 AND status IN ('active', 'finished')"
-                    f" AND ($4::bigint IS NULL OR revision = $4) RETURNING {_GAME_COLUMNS}",
-                    now, game_id, expected_ply, expected_revision,
-                )
-                if row is None:
-                    raise refusal_for(await _game(conn, game_id), expected_ply, allowed=("active", "finished"),
-                                      expected_revision=expected_revision)
-                status = await conn.execute(
-                    "UPDATE actions SET undone = TRUE, undone_at = $1, undone_by = $2, undone_interaction_id = $5"
-                    " WHERE game_id = $3 AND ply = $4 AND NOT undone",
-                    now, user_id, game_id, expected_ply, interaction_id,
-                )
-                if status != "UPDATE 1":
-                    raise StoreCorrupt("log_mismatch", game_id=game_id, ply=expected_ply)
-                await conn.execute("DELETE FROM snapshots WHERE game_id = $1 AND ply > $2", game_id, expected_ply - 1)
-                await conn.execute("DELETE FROM results WHERE game_id = $1", game_id)
-                return game_row(row)
+            return await self._writing(lambda c: self._undo_in(c, u))
         except asyncpg.UniqueViolationError as exc:
             if exc.constraint_name == "actions_undone_interaction":  # a second delivery racing the first
-                raise AlreadyApplied(game_id=game_id, interaction_id=interaction_id) from exc
+                raise AlreadyApplied(game_id=u.game_id, interaction_id=u.interaction_id) from exc
             # Reopening a finished game in a channel that has started another one since.
-            game = await self.game(game_id)
+            game = await self.game(u.game_id)
             raise await self._channel_busy(game.channel_id) from exc
         except CommitLost:
-            if interaction_id is None:
+            if u.interaction_id is None:
                 raise
-            return await self._settle_lost_commit(game_id, interaction_id, undo=True, ply=expected_ply)
+            return await self._settle_lost_commit(u.game_id, u.interaction_id, undo=True, ply=u.expected_ply)
 
-    async def abandon(
-        self, game_id: int, *, expected_ply: int | None, by_user: int, expected_revision: int | None = None
-    ) -> GameRow:
-        now = self._clock()
+    async def _abandon(self, a: Abandon) -> GameRow:
         try:
-            return await self._abandon(game_id, expected_ply, by_user, expected_revision, now)
+            return await self._writing(lambda c: self._abandon_in(c, a))
         except CommitLost:
             # Ours if the game was abandoned at this call's time.
             row = await self._ask_after_lost_commit(
-                f"abandoning game {game_id}", game_id, lambda conn: conn.fetchrow(
-                    f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1 AND status = 'abandoned' AND updated_at = $2",
-                    game_id, now))
+                f"abandoning game {a.game_id}", a.game_id, lambda conn: conn.fetchrow(
+                    f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1 AND status = 'abandoned' AND updated_at = $2",
+                    a.game_id, a.now))
             return game_row(row)
-
-    async def _abandon(self, game_id: int, expected_ply: int | None, by_user: int, expected_revision: int | None,
-                       now: str) -> GameRow:
-        async with self._write() as conn:
-            row = await conn.fetchrow(
-                "UPDATE games SET status = 'abandoned', revision = revision + 1, updated_at = $1"
-                " WHERE id = $2 AND status = 'active' AND ($3::integer IS NULL OR ply = $3)"
-                f" AND ($4::bigint IS NULL OR revision = $4) RETURNING {_GAME_COLUMNS}",
-                now, game_id, expected_ply, expected_revision,
-            )
-            if row is None:
-                raise refusal_for(await _game(conn, game_id), expected_ply, allowed=("active",),
-                                  expected_revision=expected_revision)
-            game = game_row(row)
-            await _insert_result(conn, game, FinishInfo(status="abandoned", outcome="abandoned"),
-                                 ended_by=by_user, now=now)
-            return game
 
     async def _ask_after_lost_commit(self, what: str, lock_game_id: int | None,
                                      probe: Callable[[asyncpg.Connection], Awaitable[Any]]) -> Any:
@@ -638,7 +518,7 @@ class PostgresStore:
 
         async def probe(conn: asyncpg.Connection) -> tuple[Any, GameRow] | None:
             found = await conn.fetchrow(f"SELECT ply, undone FROM actions WHERE {column} = $1", interaction_id)
-            return None if found is None else (found, await _game(conn, game_id))
+            return None if found is None else (found, await load_game(PgConn(conn), game_id))
 
         checked: tuple[Any, GameRow] = await self._ask_after_lost_commit(what, game_id, probe)
         found, game = checked
@@ -647,105 +527,16 @@ class PostgresStore:
             raise OutcomeUnknown(what)
         return game
 
-    # -- result posts ------------------------------------------------------------------------------------
-    async def add_result_post(self, game_id: int, channel_id: int, message_id: int) -> None:
-        async with self._write() as conn:
-            await conn.execute(
-                "INSERT INTO result_posts (game_id, channel_id, message_id) VALUES ($1, $2, $3)"
-                " ON CONFLICT DO NOTHING", game_id, channel_id, message_id)
-
-    async def take_result_posts(self, game_id: int) -> list[tuple[int, int]]:
-        async with self._write() as conn:
-            rows = await conn.fetch(
-                "DELETE FROM result_posts WHERE game_id = $1 RETURNING channel_id, message_id", game_id)
-        return sorted(((int(r[0]), int(r[1])) for r in rows), key=lambda post: post[1])
-
-    # -- results: see the delimited section at the end of this module --------------------------------------
-    async def result(self, game_id: int) -> ResultRow | None:
-        row = await self._read(lambda conn: conn.fetchrow(
-            f"SELECT {_RESULT_COLUMNS} FROM results WHERE game_id = $1", game_id))
-        return result_row(row) if row else None
-
-    async def leaderboard(
-        self, guild_id: int | None, kind: str, difficulty: str | None = None, limit: int = 10, *, ranking: Ranking
-    ) -> list[ResultRow]:
-        where, order = ranking_sql(ranking)
-        rows = await self._read(lambda conn: conn.fetch(
-            f"SELECT {_RESULT_COLUMNS} FROM ("
-            f" SELECT *, row_number() OVER (PARTITION BY user_id ORDER BY {order}) AS nth FROM results"
-            f" WHERE guild_id IS NOT DISTINCT FROM $1 AND kind = $2 AND ($3::text IS NULL OR difficulty = $3)"
-            f" AND {where}) AS ranked WHERE nth = 1 ORDER BY {order} LIMIT $4",
-            guild_id, kind, difficulty, limit))
-        return [result_row(r) for r in rows]
-
-    async def stats(self, guild_id: int | None, user_id: int, *,
-                    rankings: Mapping[str, Ranking] | None = None) -> JSON:
-        rankings = dict(rankings or {})
-
-        async def read(conn: asyncpg.Connection) -> tuple[list[asyncpg.Record], list[asyncpg.Record],
-                                                          dict[str, ResultRow | None]]:
-            started = await conn.fetch(
-                "SELECT kind, count(*), count(*) FILTER (WHERE status = 'active') FROM games"
-                " WHERE guild_id IS NOT DISTINCT FROM $1 AND owner_id = $2 GROUP BY kind", guild_id, user_id)
-            ended = await conn.fetch(
-                "SELECT kind, outcome, count(*) FROM results WHERE guild_id IS NOT DISTINCT FROM $1"
-                " AND user_id = $2 GROUP BY kind, outcome", guild_id, user_id)
-            best: dict[str, ResultRow | None] = {}
-            for kind, ranking in rankings.items():
-                where, order = ranking_sql(ranking)
-                row = await conn.fetchrow(
-                    f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild_id IS NOT DISTINCT FROM $1"
-                    f" AND user_id = $2 AND kind = $3 AND {where} ORDER BY {order} LIMIT 1", guild_id, user_id, kind)
-                best[kind] = result_row(row) if row else None
-            return started, ended, best
-
-        started, ended, best = await self._read(read)
-        kinds = [*rankings, *(r[0] for r in started if r[0] not in rankings)]
-        by_kind = {kind: {"games": 0, "active": 0, "wins": 0, "losses": 0, "abandoned": 0} for kind in kinds}
-        for kind, games, active in started:
-            by_kind[kind]["games"] = games
-            by_kind[kind]["active"] = active or 0
-        for kind, outcome, n in ended:
-            by_kind[kind][{"won": "wins", "lost": "losses", "abandoned": "abandoned"}[outcome]] = n
-        totals = {key: sum(k[key] for k in by_kind.values()) for key in ("games", "active", "wins", "losses", "abandoned")}
-        return {**totals, "by_kind": by_kind, "best": best}
-
-    # -- settings ----------------------------------------------------------------------------------------
-    async def get_setting(self, key: str) -> str | None:
-        value = await self._read(lambda conn: conn.fetchval("SELECT value FROM settings WHERE key = $1", key))
-        return None if value is None else str(value)
-
-    async def put_setting(self, key: str, value: str | None) -> None:
-        async with self._write() as conn:
-            if value is None:
-                await conn.execute("DELETE FROM settings WHERE key = $1", key)
-            else:
-                await conn.execute(
-                    "INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, $3)"
-                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-                    key, value, _utc_now())
-
     # -- a user's data (/game forget) ---------------------------------------------------------------------
-    async def user_data(self, user_id: int) -> JSON:
-        return await self._read(lambda conn: _user_data(conn, user_id))
-
     async def forget_user(self, user_id: int, *, expected_mark: str | None = None) -> JSON:
         """As ``SqliteStore.forget_user``: every game ``user_id`` started, deleted in one transaction."""
-        from .base import StaleVersion
 
-        async with self._write() as conn:
+        async def forget(c: PgConn) -> tuple[JSON, list[int]]:
             # The games' rows locked first: no write to them can slip in between the count and the delete.
-            ids = [r[0] for r in await conn.fetch(
-                "SELECT id FROM games WHERE owner_id = $1 ORDER BY id FOR UPDATE", user_id)]
-            found = await _user_data(conn, user_id)
-            if expected_mark is not None and found["mark"] != expected_mark:
-                raise StaleVersion(game_id=0, expected=expected_mark, actual=found["mark"])
-            for table in ("snapshots", "actions", "results", "result_posts"):
-                await conn.execute(f"DELETE FROM {table} WHERE game_id = ANY($1::bigint[])", ids)
-            await conn.execute("DELETE FROM results WHERE user_id = $1", user_id)
-            await conn.execute("UPDATE results SET ended_by = NULL WHERE ended_by = $1", user_id)
-            await conn.execute("UPDATE actions SET undone_by = NULL WHERE undone_by = $1", user_id)
-            await conn.execute("DELETE FROM games WHERE owner_id = $1", user_id)
+            await c.all("SELECT id FROM games WHERE owner_id = $1 ORDER BY id FOR UPDATE", user_id)
+            return await forget_rows(c, user_id, expected_mark)
+
+        found, ids = await self._writing(forget)
         return {k: v for k, v in found.items() if k != "mark"} | {"game_ids": ids}
 
     # -- backup ------------------------------------------------------------------------------------------
@@ -852,53 +643,15 @@ def probe(dsn: str, timeout: float = 3.0) -> int:
         return pool.submit(asyncio.run, read()).result(timeout * 2)
 
 
-async def _game(conn: asyncpg.Connection, game_id: int) -> GameRow:
-    row = await conn.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
-    if row is None:
-        raise GameNotFound(game_id=game_id)
-    return game_row(row)
-
-
-async def _user_data(conn: asyncpg.Connection, user_id: int) -> JSON:
-    row = await conn.fetchrow(
-        "SELECT count(*), coalesce(max(id), 0), coalesce(max(updated_at), ''), coalesce(sum(revision), 0)"
-        " FROM games WHERE owner_id = $1", user_id)
-    assert row is not None  # an aggregate answers with one row
-    games, newest, updated, revisions = int(row[0]), int(row[1]), row[2], int(row[3])
-    mine = "SELECT id FROM games WHERE owner_id = $1"
-    counts: JSON = {"games": games}
-    for table in ("actions", "snapshots", "results"):
-        counts[table] = int(await conn.fetchval(f"SELECT count(*) FROM {table} WHERE game_id IN ({mine})", user_id))
-    ended = int(await conn.fetchval(
-        "SELECT count(*) FROM results WHERE ended_by = $1 AND user_id != $1", user_id))
-    counts["ended_others"] = ended
-    counts["mark"] = f"{games}.{newest}.{revisions}.{counts['actions']}.{counts['results']}.{ended}.{updated}"
-    return counts
-
-
 # == results ==================================================================================================
-# Everything that knows the results table's columns is here: the game-neutral shape of schema V6 (the ranking
-# columns plus the engine's Result as JSON); the order of a leaderboard comes from the game's registry entry.
-_RESULT_COLUMNS = (
-    "game_id, guild_id, user_id, kind, outcome, difficulty, player_score, opponent_score, length, result, "
-    "finished_at, ended_by"
-)
+# The results table's columns (the game-neutral shape of schema V6) and its statements are in sql.py; the copy
+# from SQLite (bot/store/transfer.py) takes them from here.
+_RESULT_COLUMNS = RESULT_COLUMNS
 
 
 def result_from_sqlite(row: dict[str, Any]) -> tuple[Any, ...]:
     """An SQLite results row as a PostgreSQL one (the same columns), for ``python -m bot migrate``."""
     return tuple(row[column.strip()] for column in _RESULT_COLUMNS.split(","))
-
-
-async def _insert_result(conn: asyncpg.Connection, game: GameRow, finish: FinishInfo, *, ended_by: int,
-                         now: str) -> None:
-    difficulty = finish.difficulty if finish.difficulty is not None else game.options.get("difficulty")
-    await conn.execute(
-        f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-        game.id, game.guild_id, game.owner_id, game.kind, finish.outcome, difficulty,
-        finish.player_score, finish.opponent_score, finish.length,
-        None if finish.result is None else dumps(finish.result), finish.finished_at or now, ended_by,
-    )
 
 
 # == end of results ===========================================================================================

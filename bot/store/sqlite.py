@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
+import re
 import sqlite3
 import tempfile
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -31,38 +33,35 @@ import aiosqlite
 
 from .base import (
     JSON,
-    ActionRow,
     AlreadyApplied,
-    ChannelBusy,
-    FinishInfo,
     ForeignDatabase,
-    GameNotFound,
     GameRow,
-    Ranking,
-    ResultRow,
     SchemaTooNew,
-    StaleVersion,
     StoreCorrupt,
     StoreError,
     StoreUnavailable,
-    ranking_sql,
 )
 from .group_commit import CHECKPOINT_EVERY, CHECKPOINT_IDLE, GroupCommit, rollback
 from .messages import described, disk_full
 from .rows import (
-    action_row,
-    action_texts,
-    dumps,
     game_row,
-    new_game_options,
     print_problems,
     refusal_for,
-    result_row,
-    signed,
-    snapshot_of,
-    stored_json,
 )
 from .schema import MIGRATIONS, SCHEMA_VERSION, step
+from .sql import (
+    GAME_COLUMNS,
+    Abandon,
+    Append,
+    NewGame,
+    SqlStore,
+    Undo,
+    already_applied,
+    channel_busy,
+    forget_rows,
+    load_game,
+    utc_now,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -81,17 +80,6 @@ _BOT_TABLES = frozenset({"games", "actions", "snapshots"})
 # Primary result codes (the low byte of an extended code).
 _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 6, 8, 10, 11, 13, 14, 26
 
-_GAME_COLUMNS = (
-    "id, guild_id, channel_id, parent_channel_id, owner_id, kind, options, seed, status, ply, "
-    "created_at, updated_at, revision"
-)
-# The action as bytes: a row that is not UTF-8 text is then refused as damaged (rows.action_row), not met as a
-# decoding error inside sqlite3.
-_ACTION_COLUMNS = "seq, game_id, ply, CAST(action AS BLOB) AS action, user_id, created_at, undone"
-_RESULT_COLUMNS = (
-    "game_id, guild_id, user_id, kind, outcome, difficulty, player_score, opponent_score, length, result, "
-    "finished_at, ended_by"
-)
 
 
 def translate(exc: sqlite3.Error) -> Exception:
@@ -115,13 +103,41 @@ def translate(exc: sqlite3.Error) -> Exception:
     return exc
 
 
+class SqliteConn:
+    """A connection as the shared statements (sql.py) use it: their ``$1`` is SQLite's numbered ``?1``."""
 
-def _utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
+    __slots__ = ("db",)
+
+    def __init__(self, db: Db) -> None:
+        self.db = db
+
+    async def all(self, sql: str, *params: Any) -> list[sqlite3.Row]:
+        return await _all(self.db, _numbered(sql), params)
+
+    async def one(self, sql: str, *params: Any) -> sqlite3.Row | None:
+        return await _one(self.db, _numbered(sql), params)
+
+    async def run(self, sql: str, *params: Any) -> int:
+        cursor = await self.db.execute(_numbered(sql), params)
+        return int(cursor.rowcount)
 
 
-class SqliteStore:
+@functools.lru_cache(maxsize=512)
+def _numbered(sql: str) -> str:
+    return re.sub(r"\$(\d+)", r"?\1", sql)
+
+
+class SqliteStore(SqlStore):
     """``Store`` on one SQLite file. ``open()`` before use, ``close()`` after."""
+
+    # The action and the snapshot as bytes: a row that is not UTF-8 text is then refused as damaged
+    # (rows.action_row, rows.snapshot_of), not met as a decoding error inside sqlite3.
+    _RAW = "CAST({} AS BLOB)"
+    _ACTION_COLUMNS = "seq, game_id, ply, CAST(action AS BLOB) AS action, user_id, created_at, undone"
+    _STATE = "CAST(state AS BLOB)"
+    _SAME = "IS"
+    _LIVE = "undone = 0"
+    _BARE_RESULT = True
 
     def __init__(
         self,
@@ -129,7 +145,7 @@ class SqliteStore:
         *,
         busy_timeout: float = 5.0,
         synchronous: str = "FULL",
-        clock: Callable[[], str] = _utc_now,
+        clock: Callable[[], str] = utc_now,
         background_check: bool = True,
         quick_check_bytes: int = QUICK_CHECK_BYTES,
         checkpoint_every: int | None = CHECKPOINT_EVERY,
@@ -148,8 +164,7 @@ class SqliteStore:
         # Reads have a connection of their own: in WAL mode they never wait for a writer, so one channel's
         # write stuck behind another process's lock does not hold up every other channel's reads.
         self._reader: Db | None = None
-        # How many action rows ``live_actions`` has returned: a resume must read only the tail (issue 12).
-        self.action_rows_read = 0
+        self.action_rows_read = 0  # rows ``live_actions`` returned: a resume must read only the tail (issue 12)
         # Opening runs the quick check (page structure); the full integrity check (indexes against their
         # tables too) runs after it on a connection of its own, without holding up any command, and a
         # damaged file it finds is logged. ``integrity`` is its finding: None until it has run, then the
@@ -316,13 +331,6 @@ class SqliteStore:
                 await writer.drained()  # what was given runs first
                 await writer.db.close()
 
-    async def __aenter__(self) -> SqliteStore:
-        await self.open()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
     # -- plumbing ----------------------------------------------------------------------------------------
     async def _read(self, work: Callable[[Db], Awaitable[T]]) -> T:
         if self._reader is None:
@@ -331,6 +339,12 @@ class SqliteStore:
             return await work(self._reader)
         except sqlite3.Error as exc:
             raise translate(exc) from exc
+
+    async def _reading(self, work: Callable[[SqliteConn], Awaitable[T]]) -> T:
+        return await self._read(lambda db: work(SqliteConn(db)))
+
+    async def _writing(self, work: Callable[[SqliteConn], Awaitable[T]]) -> T:
+        return await self._write(lambda db: work(SqliteConn(db)))
 
     async def _write(self, work: Callable[[Db], Awaitable[T]]) -> T:
         """``work`` in one transaction (grouped with the others waiting): all of it, or none of it."""
@@ -351,53 +365,14 @@ class SqliteStore:
         return (self._writer.commits, self._writer.grouped) if self._writer is not None else (0, 0)
 
     # -- games -------------------------------------------------------------------------------------
-    async def create_game(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        parent_channel_id: int | None,
-        owner_id: int,
-        kind: str,
-        options: JSON,
-        seed: int,
-    ) -> GameRow:
-        options_text = new_game_options(kind, options, seed)
-        now = self._clock()
-
-        async def create(db: Db) -> GameRow:
+    async def _create(self, new: NewGame) -> GameRow:
+        async def create(c: SqliteConn) -> GameRow:
             try:
-                cursor = await db.execute(
-                    "INSERT INTO games (guild_id, channel_id, parent_channel_id, owner_id, kind, options,"
-                    " seed, status, ply, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, 'active', 0, ?, ?)",
-                    (guild_id, channel_id, parent_channel_id, owner_id, kind, options_text, signed(seed), now, now),
-                )
+                return await self._create_in(c, new)
             except sqlite3.IntegrityError as exc:
-                raise await _channel_busy(db, channel_id) from exc
-            assert cursor.lastrowid is not None  # an INSERT into a rowid table
-            return await _game(db, cursor.lastrowid)
+                raise await channel_busy(c, new.channel_id) from exc
 
-        return await self._write(create)
-
-    async def active_game(self, channel_id: int) -> GameRow | None:
-        row = await self._read(lambda db: _one(
-            db, f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)))
-        return game_row(row) if row else None
-
-    async def game(self, game_id: int) -> GameRow:
-        return await self._read(lambda db: _game(db, game_id))
-
-    async def last_game(self, channel_id: int) -> GameRow | None:
-        """The channel's most recent game, whatever its status."""
-        row = await self._read(lambda db: _one(
-            db, f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,)))
-        return game_row(row) if row else None
-
-    async def count_games(self, status: str | None = None) -> int:
-        row = await self._read(lambda db: _only(
-            db, "SELECT count(*) FROM games WHERE ? IS NULL OR status = ?", (status, status)))
-        return int(row[0])
+        return await self._writing(create)
 
     async def ping(self) -> None:
         """A cheap query that the database answers (``/readyz``); raises when it does not (a closed store)."""
@@ -406,53 +381,7 @@ class SqliteStore:
         await self._read(lambda db: _one(db, "SELECT 1 FROM sqlite_master LIMIT 1"))
 
     # -- actions -----------------------------------------------------------------------------------
-    async def live_actions(self, game_id: int, after_ply: int = 0) -> list[ActionRow]:
-        rows = await self._read(lambda db: _all(
-            db, f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND undone = 0 AND ply > ? ORDER BY ply",
-            (game_id, after_ply)))
-        self.action_rows_read += len(rows)
-        return [action_row(r) for r in rows]
-
-    async def history(self, game_id: int, limit: int) -> list[ActionRow]:
-        """The latest ``limit`` log entries, newest first, undone ones included (``undone=True``)."""
-        rows = await self._read(lambda db: _all(
-            db, f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?",
-            (game_id, limit)))
-        return [action_row(r) for r in rows]
-
-    async def latest_snapshot(self, game_id: int, at_most_ply: int) -> tuple[int, JSON | None] | None:
-        return snapshot_of(await self._read(lambda db: _one(
-            db, "SELECT ply, CAST(state AS BLOB) FROM snapshots WHERE game_id = ? AND ply <= ?"
-            " ORDER BY ply DESC LIMIT 1", (game_id, at_most_ply))))
-
-    async def put_snapshot(self, game_id: int, ply: int, state: JSON, *, revision: int) -> bool:
-        text, now = dumps(state), self._clock()
-        cursor = await self._write(lambda db: db.execute(
-            "INSERT OR REPLACE INTO snapshots (game_id, ply, state, created_at) SELECT id, ?, ?, ? FROM games"
-            " WHERE id = ? AND revision = ? AND ply >= ?", (ply, text, now, game_id, revision, ply)))
-        return bool(cursor.rowcount == 1)
-
-    async def append_action(
-        self,
-        game_id: int,
-        *,
-        expected_ply: int,
-        action: JSON,
-        user_id: int,
-        snapshot: JSON | None = None,
-        finish: FinishInfo | None = None,
-        expected_revision: int | None = None,
-        interaction_id: int | None = None,
-    ) -> GameRow:
-        """Record one action at ``expected_ply + 1``, all or nothing.
-
-        ``snapshot`` is the state JSON at the new ply; ``finish`` ends the game and records its result in the same transaction.
-        ``expected_revision`` (when given) must be the game's revision too; ``interaction_id`` is kept
-        with the action, and an interaction whose action is already stored raises ``AlreadyApplied``.
-        """
-        action_text, snapshot_text, status = action_texts(action, snapshot, finish)
-        now = self._clock()
-
+    async def _append(self, a: Append) -> GameRow:
         async def append(db: Db) -> GameRow:
             # The game's UPDATE and the action's INSERT (and a snapshot's) go to aiosqlite side by side, so its
             # thread runs them one after the other without waiting for the loop in between: the INSERT's ply is
@@ -460,220 +389,58 @@ class SqliteStore:
             # on (checked on that path only) or, after an undo brought the game back, trips the unique index on
             # its id when its action is inserted. When the UPDATE touches no row, the INSERT's outcome does not
             # matter: the write fails and the group commit rolls it back.
-            ply = expected_ply + 1
+            ply = a.expected_ply + 1
             statements = [
                 _all(db, "UPDATE games SET ply = ply + 1, revision = revision + 1, status = ?, updated_at = ?"
                      " WHERE id = ? AND ply = ? AND status = 'active' AND (? IS NULL OR revision = ?)"
-                     f" RETURNING {_GAME_COLUMNS}",
-                     (status, now, game_id, expected_ply, expected_revision, expected_revision)),
+                     f" RETURNING {GAME_COLUMNS}",
+                     (a.status, a.now, a.game_id, a.expected_ply, a.expected_revision, a.expected_revision)),
                 db.execute("INSERT INTO actions (game_id, ply, action, user_id, created_at, interaction_id)"
-                           " VALUES (?, ?, ?, ?, ?, ?)", (game_id, ply, action_text, user_id, now, interaction_id)),
+                           " VALUES (?, ?, ?, ?, ?, ?)", (a.game_id, ply, a.action, a.user_id, a.now, a.interaction_id)),
             ]
-            if snapshot_text is not None:
+            if a.snapshot is not None:
                 statements.append(db.execute(
                     "INSERT OR REPLACE INTO snapshots (game_id, ply, state, created_at) VALUES (?, ?, ?, ?)",
-                    (game_id, ply, snapshot_text, now)))
+                    (a.game_id, ply, a.snapshot, a.now)))
             outcomes: list[Any] = await asyncio.gather(*statements, return_exceptions=True)
             rows, *inserted = outcomes
             if isinstance(rows, BaseException):
                 raise rows
             if not rows:
                 # An INSERT that went through shows the interaction's id was not stored before (it is unique).
-                if interaction_id is not None and isinstance(inserted[0], sqlite3.IntegrityError):
-                    seen = await _one(db, "SELECT game_id FROM actions WHERE interaction_id = ?", (interaction_id,))
-                    if seen is not None:
-                        raise AlreadyApplied(game_id=seen[0], interaction_id=interaction_id)
-                raise await _refusal(db, game_id, expected_ply, allowed=("active",),
-                                     expected_revision=expected_revision)
+                if isinstance(inserted[0], sqlite3.IntegrityError):
+                    await already_applied(SqliteConn(db), a.interaction_id, undo=False)
+                raise await _refusal(db, a.game_id, a.expected_ply, allowed=("active",),
+                                     expected_revision=a.expected_revision)
             game = game_row(rows[0])
             for outcome in inserted:
                 if isinstance(outcome, sqlite3.IntegrityError) and "actions.interaction_id" in str(outcome):
                     # A second delivery racing the first.
-                    raise AlreadyApplied(game_id=game_id, interaction_id=interaction_id) from outcome
+                    raise AlreadyApplied(game_id=a.game_id, interaction_id=a.interaction_id) from outcome
                 if isinstance(outcome, BaseException):
                     raise outcome
-            if finish is not None:
-                await _insert_result(db, game, finish, ended_by=user_id, now=now)
+            if a.finish is not None:
+                await self._insert_result(SqliteConn(db), game, a.finish, ended_by=a.user_id, now=a.now)
             return game
 
         return await self._write(append)
 
-    async def undo_action(
-        self, game_id: int, *, expected_ply: int, user_id: int,
-        expected_revision: int | None = None, interaction_id: int | None = None,
-    ) -> GameRow:
-        """Take back the last live action: marked undone (never deleted), ply − 1, snapshots above the
-        new ply dropped; a game that action had finished is active again and its result is gone."""
-        now = self._clock()
-
-        async def undo(db: Db) -> GameRow:
-            if interaction_id is not None:
-                seen = await _one(db, "SELECT game_id FROM actions WHERE undone_interaction_id = ?",
-                                  (interaction_id,))
-                if seen is not None:
-                    raise AlreadyApplied(game_id=seen[0], interaction_id=interaction_id)
+    async def _undo(self, u: Undo) -> GameRow:
+        async def undo(c: SqliteConn) -> GameRow:
             try:
-                cursor = await db.execute(
-                    "UPDATE games SET ply = ply - 1, revision = revision + 1, status = 'active',"
-                    " updated_at = ? WHERE id = ? AND ply = ? AND ply > 0 AND status IN ('active', 'finished')"
-                    " AND (? IS NULL OR revision = ?)",
-                    (now, game_id, expected_ply, expected_revision, expected_revision),
-                )
+                return await self._undo_in(c, u)
             except sqlite3.IntegrityError as exc:
+                if "games." not in str(exc):
+                    raise
                 # Reopening a finished game in a channel that has started another one since.
-                raise await _channel_busy(db, (await _game(db, game_id)).channel_id) from exc
-            if cursor.rowcount != 1:
-                raise await _refusal(db, game_id, expected_ply, allowed=("active", "finished"),
-                                     expected_revision=expected_revision)
-            cursor = await db.execute(
-                "UPDATE actions SET undone = 1, undone_at = ?, undone_by = ?, undone_interaction_id = ?"
-                " WHERE game_id = ? AND ply = ? AND undone = 0",
-                (now, user_id, interaction_id, game_id, expected_ply),
-            )
-            if cursor.rowcount != 1:
-                raise StoreCorrupt("log_mismatch", game_id=game_id, ply=expected_ply)
-            await db.execute("DELETE FROM snapshots WHERE game_id = ? AND ply > ?", (game_id, expected_ply - 1))
-            await db.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
-            return await _game(db, game_id)
+                raise await channel_busy(c, (await load_game(c, u.game_id)).channel_id) from exc
 
-        return await self._write(undo)
+        return await self._writing(undo)
 
-    async def abandon(
-        self, game_id: int, *, expected_ply: int | None, by_user: int, expected_revision: int | None = None
-    ) -> GameRow:
-        """End an active game without a score; its result (outcome abandoned) is on no leaderboard."""
-        now = self._clock()
-
-        async def abandon(db: Db) -> GameRow:
-            cursor = await db.execute(
-                "UPDATE games SET status = 'abandoned', revision = revision + 1, updated_at = ?"
-                " WHERE id = ? AND status = 'active' AND (? IS NULL OR ply = ?) AND (? IS NULL OR revision = ?)",
-                (now, game_id, expected_ply, expected_ply, expected_revision, expected_revision),
-            )
-            if cursor.rowcount != 1:
-                raise await _refusal(db, game_id, expected_ply, allowed=("active",),
-                                     expected_revision=expected_revision)
-            game = await _game(db, game_id)
-            await _insert_result(db, game, FinishInfo(status="abandoned", outcome="abandoned"), ended_by=by_user,
-                                 now=now)
-            return game
-
-        return await self._write(abandon)
-
-    # -- result posts ------------------------------------------------------------------------------
-    async def add_result_post(self, game_id: int, channel_id: int, message_id: int) -> None:
-        """Remember a public result post of ``game_id`` (to mark it withdrawn if the ending is undone)."""
-        await self._write(lambda db: db.execute(
-            "INSERT OR IGNORE INTO result_posts (game_id, channel_id, message_id) VALUES (?, ?, ?)",
-            (game_id, channel_id, message_id)))
-
-    async def take_result_posts(self, game_id: int) -> list[tuple[int, int]]:
-        """The result posts of ``game_id`` as (channel_id, message_id), forgotten once read."""
-
-        async def take(db: Db) -> list[tuple[int, int]]:
-            rows = await db.execute_fetchall(
-                "SELECT channel_id, message_id FROM result_posts WHERE game_id = ? ORDER BY message_id", (game_id,))
-            await db.execute("DELETE FROM result_posts WHERE game_id = ?", (game_id,))
-            return [(int(r[0]), int(r[1])) for r in rows]
-
-        return await self._write(take)
-
-    # -- results -----------------------------------------------------------------------------------
-    async def result(self, game_id: int) -> ResultRow | None:
-        row = await self._read(lambda db: _one(db, f"SELECT {_RESULT_COLUMNS} FROM results WHERE game_id = ?",
-                                               (game_id,)))
-        return result_row(row) if row else None
-
-    async def leaderboard(
-        self, guild_id: int | None, kind: str, difficulty: str | None = None, limit: int = 10, *, ranking: Ranking
-    ) -> list[ResultRow]:
-        """Each player's best result in this server, best first (rank = position + 1), in the order of the
-        game's ``ranking`` (from its registry entry). ``difficulty`` None ranks all difficulties together.
-        """
-        where, order = ranking_sql(ranking)
-        rows = await self._read(lambda db: db.execute_fetchall(
-            f"SELECT {_RESULT_COLUMNS} FROM ("
-            f" SELECT *, row_number() OVER (PARTITION BY user_id ORDER BY {order}) AS nth FROM results"
-            f" WHERE guild_id IS ? AND kind = ? AND (? IS NULL OR difficulty = ?) AND {where}"
-            f") WHERE nth = 1 ORDER BY {order} LIMIT ?",
-            (guild_id, kind, difficulty, difficulty, limit)))
-        return [result_row(r) for r in rows]
-
-    async def stats(self, guild_id: int | None, user_id: int, *,
-                    rankings: Mapping[str, Ranking] | None = None) -> JSON:
-        """A player's record in one server.
-
-        ``{"games", "active", "wins", "losses", "abandoned"}`` (counts; games counts every game they
-        started), ``"by_kind": {kind: the same counts}`` (every kind of ``rankings`` and every kind played),
-        ``"best": {kind: ResultRow | None}`` for each kind of ``rankings``, ranked as on the leaderboard.
-        """
-        rankings = dict(rankings or {})
-
-        async def read(db: Db) -> tuple[list[Any], list[Any], dict[str, ResultRow | None]]:
-            started = await db.execute_fetchall(
-                "SELECT kind, count(*), sum(status = 'active') FROM games"
-                " WHERE guild_id IS ? AND owner_id = ? GROUP BY kind",
-                (guild_id, user_id),
-            )
-            ended = await db.execute_fetchall(
-                "SELECT kind, outcome, count(*) FROM results WHERE guild_id IS ? AND user_id = ?"
-                " GROUP BY kind, outcome",
-                (guild_id, user_id),
-            )
-            best: dict[str, ResultRow | None] = {}
-            for kind, ranking in rankings.items():
-                where, order = ranking_sql(ranking)
-                row = await _one(
-                    db,
-                    f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild_id IS ? AND user_id = ? AND kind = ?"
-                    f" AND {where} ORDER BY {order} LIMIT 1",
-                    (guild_id, user_id, kind),
-                )
-                best[kind] = result_row(row) if row else None
-            return list(started), list(ended), best
-
-        started, ended, best = await self._read(read)
-        kinds = [*rankings, *(r[0] for r in started if r[0] not in rankings)]
-        by_kind = {kind: {"games": 0, "active": 0, "wins": 0, "losses": 0, "abandoned": 0} for kind in kinds}
-        for kind, games, active in started:
-            by_kind[kind]["games"] = games
-            by_kind[kind]["active"] = active or 0
-        for kind, outcome, n in ended:
-            by_kind[kind][{"won": "wins", "lost": "losses", "abandoned": "abandoned"}[outcome]] = n
-        totals = {
-            key: sum(k[key] for k in by_kind.values())
-            for key in ("games", "active", "wins", "losses", "abandoned")
-        }
-        return {**totals, "by_kind": by_kind, "best": best}
-
-    # -- settings (a small key/value table: the last command sync's hash, …) -------------------------------
-    async def get_setting(self, key: str) -> str | None:
-        row = await self._read(lambda db: _one(db, "SELECT value FROM settings WHERE key = ?", (key,)))
-        return None if row is None else str(row[0])
-
-    async def put_setting(self, key: str, value: str | None) -> None:
-        """Set ``key`` to ``value`` (None deletes it), in one transaction."""
-        now = _utc_now()
-
-        async def put(db: Db) -> None:
-            if value is None:
-                await db.execute("DELETE FROM settings WHERE key = ?", (key,))
-            else:
-                await db.execute(
-                    "INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)"
-                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-                    (key, value, now),
-                )
-
-        await self._write(put)
+    async def _abandon(self, a: Abandon) -> GameRow:
+        return await self._writing(lambda c: self._abandon_in(c, a))
 
     # -- a user's data (/game forget) -----------------------------------------------------------------
-    async def user_data(self, user_id: int) -> JSON:
-        """What the store holds about ``user_id``: counts of the games they started and of those games'
-        actions, snapshots and results, of results of other games they ended, and a ``mark`` that changes
-        whenever any of it does (a confirmation to delete is checked against it)."""
-        return await self._read(lambda db: _user_data(db, user_id))
-
     async def forget_user(self, user_id: int, *, expected_mark: str | None = None) -> JSON:
         """Delete every game ``user_id`` started (in every server, a game in progress included) with its
         actions, snapshots and result, and remove their id from what remains (``ended_by`` of a game they
@@ -687,23 +454,12 @@ class SqliteStore:
             await db.execute("PRAGMA secure_delete = ON")
             try:
                 async with _transaction(db):
-                    found = await _user_data(db, user_id)
-                    if expected_mark is not None and found["mark"] != expected_mark:
-                        raise StaleVersion(game_id=0, expected=expected_mark, actual=found["mark"])
-                    ids = [r[0] for r in await db.execute_fetchall("SELECT id FROM games WHERE owner_id = ?",
-                                                                   (user_id,))]
-                    mine = "SELECT id FROM games WHERE owner_id = ?"
-                    for table in ("snapshots", "actions", "results", "result_posts"):
-                        await db.execute(f"DELETE FROM {table} WHERE game_id IN ({mine})", (user_id,))
-                    await db.execute("DELETE FROM results WHERE user_id = ?", (user_id,))
-                    await db.execute("UPDATE results SET ended_by = NULL WHERE ended_by = ?", (user_id,))
-                    await db.execute("UPDATE actions SET undone_by = NULL WHERE undone_by = ?", (user_id,))
-                    await db.execute("DELETE FROM games WHERE owner_id = ?", (user_id,))
+                    forgotten = await forget_rows(SqliteConn(db), user_id, expected_mark)
             finally:
                 await db.execute("PRAGMA secure_delete = OFF")
             with contextlib.suppress(sqlite3.Error):
                 await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            return found, ids
+            return forgotten
 
         found, ids = await self._on_writer(forget)
         return {k: v for k, v in found.items() if k != "mark"} | {"game_ids": ids}
@@ -773,21 +529,6 @@ async def _transaction(db: Db) -> AsyncIterator[None]:
     except BaseException:
         await rollback(db)
         raise
-
-
-async def _user_data(db: Db, user_id: int) -> JSON:
-    mine = "SELECT id FROM games WHERE owner_id = ?"
-    row = await _only(db, "SELECT count(*), coalesce(max(id), 0), coalesce(max(updated_at), ''),"
-                         " coalesce(sum(revision), 0) FROM games WHERE owner_id = ?", (user_id,))
-    games, newest, updated, plies = row[0], row[1], row[2], row[3]
-    counts = {"games": games}
-    for table in ("actions", "snapshots", "results"):
-        counted = await _only(db, f"SELECT count(*) FROM {table} WHERE game_id IN ({mine})", (user_id,))
-        counts[table] = counted[0]
-    ended = await _only(db, "SELECT count(*) FROM results WHERE ended_by = ? AND user_id != ?", (user_id, user_id))
-    counts["ended_others"] = ended[0]
-    counts["mark"] = f"{games}.{newest}.{plies}.{counts['actions']}.{counts['results']}.{ended[0]}.{updated}"
-    return counts
 
 
 async def _all(db: Db, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
@@ -909,76 +650,26 @@ async def _migrate(db: Db) -> None:
         await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
-async def _game(db: Db, game_id: int) -> GameRow:
-    row = await _one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-    if row is None:
-        raise GameNotFound(game_id=game_id)
-    return game_row(row)
-
-
 async def _refusal(
     db: Db, game_id: int, expected_ply: int | None, *, allowed: tuple[str, ...],
     expected_revision: int | None = None,
 ) -> StoreError:
     """Why a conditional UPDATE touched no row."""
-    return refusal_for(await _game(db, game_id), expected_ply, allowed=allowed, expected_revision=expected_revision)
+    return refusal_for(await load_game(SqliteConn(db), game_id), expected_ply, allowed=allowed,
+                       expected_revision=expected_revision)
 
 
-async def _channel_busy(db: Db, channel_id: int) -> ChannelBusy:
-    row = await _one(db, "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,))
-    return ChannelBusy(channel_id=channel_id, game_id=row[0] if row else None)
-
-
-async def _insert_result(
-    db: Db, game: GameRow, finish: FinishInfo, *, ended_by: int, now: str
-) -> None:
-    difficulty = finish.difficulty if finish.difficulty is not None else game.options.get("difficulty")
-    await db.execute(
-        f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            game.id,
-            game.guild_id,
-            game.owner_id,
-            game.kind,
-            finish.outcome,
-            difficulty,
-            finish.player_score,
-            finish.opponent_score,
-            finish.length,
-            dumps(finish.result if finish.result is not None else {"outcome": finish.outcome}),
-            finish.finished_at or now,
-            ended_by,
-        ),
-    )
-
-
-def replay_problems(path: Path) -> tuple[int, list[str]]:
-    """Every game of the file replayed from its log and compared with its latest snapshot (replay_check.py), on
+async def replay_problems(path: Path) -> tuple[int, list[str]]:
+    """Every game of the file replayed from its log and compared with its latest snapshot (``replay_games``), on
     a read-only connection: (games replayed, problems). Reads only, so it runs beside the bot."""
-    from .replay_check import StoredGame, game_problem
-
-    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    problems: list[str] = []
     try:
-        games = conn.execute("SELECT id, kind, CAST(options AS BLOB), seed, ply FROM games ORDER BY id").fetchall()
-        for game_id, kind, options, seed, ply in games:
-            actions = conn.execute("SELECT ply, CAST(action AS BLOB) FROM actions WHERE game_id = ? AND undone = 0"
-                                   " ORDER BY ply", (game_id,)).fetchall()
-            snapshot = conn.execute("SELECT ply, CAST(state AS BLOB) FROM snapshots WHERE game_id = ? AND ply <= ?"
-                                    " ORDER BY ply DESC LIMIT 1", (game_id, ply)).fetchone()
-            found = game_problem(StoredGame(game_id, kind, stored_json(options) or {}, seed & ((1 << 64) - 1), ply,
-                                            actions, snapshot))
-            if found is not None:
-                problems.append(found)
+        async with aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as db:
+            return await SqliteStore.replay_games(SqliteConn(db))
     except sqlite3.Error as exc:
         error = translate(exc)
         if isinstance(error, StoreError):
             raise error from exc
-        problems.append(f"the games cannot be read: {exc}")
-        return 0, problems
-    finally:
-        conn.close()
-    return len(games), problems
+        return 0, [f"the games cannot be read: {exc}"]
 
 
 async def check_main(db_path: str | os.PathLike[str], *, quick: bool = False) -> int:
@@ -1003,7 +694,7 @@ async def check_main(db_path: str | os.PathLike[str], *, quick: bool = False) ->
         _check_ours(path)
         problems = await store.check(full=not quick)
         if not problems and not quick:
-            replayed, problems = await asyncio.to_thread(replay_problems, path)
+            replayed, problems = await replay_problems(path)
     except StoreCorrupt as err:
         what = "is not an SQLite database" if err.reason == "not_sqlite" else \
             f"cannot be read as a database ({err.params.get('detail') or err.reason})"

@@ -25,12 +25,13 @@ from .messages import described
 from .postgres import (
     PG_SCHEMA_VERSION,
     TABLES,
+    PgConn,
     PostgresStore,
     _without_password,
     result_from_sqlite,
     schema_version,
 )
-from .rows import print_problems, stored_json
+from .rows import print_problems
 from .sqlite import SqliteStore
 
 # The columns copied as they are, per table (results go through the results mapping in postgres.py).
@@ -220,8 +221,6 @@ async def check_postgres(target: str, *, quick: bool = False) -> tuple[dict[str,
     migration): the schema version is this bot's, every table reads to its end (``quick``: its first row),
     and (unless ``quick``) every game's log replays from the seed to its ply and its latest snapshot is the
     state the log gives there (replay_check.py, as on SQLite). Returns (what was read, problems)."""
-    from .replay_check import StoredGame, game_problem
-
     problems: list[str] = []
     counts: dict[str, int] = {}
     conn = await asyncpg.connect(target, timeout=10)
@@ -243,19 +242,8 @@ async def check_postgres(target: str, *, quick: bool = False) -> tuple[dict[str,
                     problems.append(f"table {table} cannot be read: {type(exc).__name__}: {exc}")
             if quick or problems:
                 return counts, problems
-            games = await conn.fetch("SELECT id, kind, options, seed, ply FROM games ORDER BY id")
-            counts["games replayed"] = len(games)
-            for game in games:
-                actions = await conn.fetch("SELECT ply, action FROM actions WHERE game_id = $1 AND NOT undone"
-                                           " ORDER BY ply", game["id"])
-                snapshot = await conn.fetchrow("SELECT ply, state FROM snapshots WHERE game_id = $1 AND ply <= $2"
-                                               " ORDER BY ply DESC LIMIT 1", game["id"], game["ply"])
-                found = game_problem(StoredGame(
-                    game["id"], game["kind"], stored_json(game["options"]) or {}, game["seed"] & ((1 << 64) - 1),
-                    game["ply"], [(r["ply"], r["action"]) for r in actions],
-                    (snapshot["ply"], snapshot["state"]) if snapshot else None))
-                if found is not None:
-                    problems.append(found)
+            counts["games replayed"], found = await PostgresStore.replay_games(PgConn(conn))
+            problems += found
     finally:
         await conn.close()
     return counts, problems

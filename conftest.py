@@ -11,7 +11,7 @@ from _pytest.doctest import DoctestModule
 ENGINE = Path(__file__).parent / "engine"
 
 
-def pytest_collect_file(file_path: Path, parent):  # noqa: ANN001, ANN201 - pytest's hook
+def pytest_collect_file(file_path: Path, parent):
     if file_path.suffix == ".py" and ENGINE in file_path.parents:
         return DoctestModule.from_parent(parent, path=file_path)
     return None

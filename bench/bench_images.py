@@ -182,7 +182,7 @@ def baseline_module() -> Iterator[ModuleType | None]:
         try:
             spec.loader.exec_module(module)
             yield module
-        except Exception as exc:  # noqa: BLE001 - an old file that no longer imports: no baseline
+        except Exception as exc:
             print(f"baseline unavailable ({BASELINE_COMMIT}:{BASELINE_PATH} does not load: {exc})")
             yield None
         finally:

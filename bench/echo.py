@@ -5,6 +5,7 @@ with the bot (nothing in bot/ runs it)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 
 import discord
@@ -126,26 +127,20 @@ class Echo(app_commands.Group, name="echo", description="Echo replies of every k
     @app_commands.command(description="Answer after a pause")
     async def slow(self, interaction: discord.Interaction, pause: float) -> None:
         await asyncio.sleep(pause)
-        try:
+        with contextlib.suppress(discord.NotFound):  # the stand-in refused the late answer, as Discord would
             await interaction.response.send_message("slow")
-        except discord.NotFound:
-            pass  # the stand-in refused the late answer, as Discord would
 
     @app_commands.command(description="Send a followup after a pause")
     async def followup(self, interaction: discord.Interaction, pause: float) -> None:
         await interaction.response.defer()
         await asyncio.sleep(pause)
-        try:
+        with contextlib.suppress(discord.HTTPException):
             await interaction.followup.send("late followup")
-        except discord.HTTPException:
-            pass
 
     @app_commands.command(description="Reply with too much content")
     async def toolong(self, interaction: discord.Interaction, size: int) -> None:
-        try:
+        with contextlib.suppress(discord.HTTPException):
             await interaction.response.send_message("x" * size)
-        except discord.HTTPException:
-            pass
 
     @app_commands.command(description="Pick a face")
     @app_commands.choices(size=[app_commands.Choice(name="Small", value="s"),
@@ -160,7 +155,7 @@ class Echo(app_commands.Group, name="echo", description="Echo replies of every k
         return [app_commands.Choice(name=f, value=f) for f in FACES if current.lower() in f][:25]
 
 
-def EchoBot() -> commands.Bot:  # noqa: N802 - a factory named like the class it stands for
+def EchoBot() -> commands.Bot:
     """A fresh bot with the `/echo` group; log it in through `standin.connect(bot)`."""
     bot = commands.Bot(command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True),
                        help_command=None)

@@ -126,10 +126,8 @@ class PostgresServer:
 
     def remove(self) -> None:
         if self.running():
-            try:
+            with contextlib.suppress(RuntimeError):
                 self.stop("immediate")
-            except RuntimeError:
-                pass
         shutil.rmtree(self.root, ignore_errors=True)
 
 

@@ -196,7 +196,7 @@ class SoloBot(commands.AutoShardedBot):
                         self._refuse_raw(data, refusal)
                         return
                     parse(data)
-                except Exception:  # noqa: BLE001 - one bad event must not take the bot offline
+                except Exception:
                     log.warning("ignored a malformed interaction %s",
                                 data.get("id") if isinstance(data, dict) else "?", exc_info=True)
             return self.handled.around(guarded)

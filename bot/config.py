@@ -134,7 +134,7 @@ class Config:
     heartbeat: Path | None = None
     # /metrics, /healthz and /readyz (bot/http.py) on this port (SOLO_BOT_HTTP_PORT; 0: a free one); None: off.
     http_port: int | None = None
-    http_host: str = "0.0.0.0"
+    http_host: str = "0.0.0.0"  # noqa: S104 - a container's port is reached from outside it (SOLO_BOT_HTTP_HOST narrows it)
     # Where Discord's gateway is when ``api_base`` points elsewhere (SOLO_BOT_DISCORD_API / _GATEWAY: the
     # stand-in in the several-process tests, a proxy). None: discord.com's.
     gateway_url: str | None = None
@@ -165,7 +165,7 @@ class Config:
             # Without a token there is no Discord to sync with (the local console runs on the stand-in).
             auto_sync=_sync(env.get("SOLO_BOT_SYNC")) and bool(env.get("DISCORD_TOKEN")),
             http_port=_port(env.get("SOLO_BOT_HTTP_PORT")),
-            http_host=(env.get("SOLO_BOT_HTTP_HOST") or "0.0.0.0").strip(),
+            http_host=(env.get("SOLO_BOT_HTTP_HOST") or "0.0.0.0").strip(),  # noqa: S104 - as above
             api_base=env.get("SOLO_BOT_DISCORD_API") or None,
             gateway_url=env.get("SOLO_BOT_DISCORD_GATEWAY") or None,
         )

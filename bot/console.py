@@ -516,7 +516,7 @@ class Console:
         """The missing options with what each may be: `difficulty:(apprentice|wizard|archmage)`, `face:…`."""
         try:
             schemas = {o["name"]: o for o in self.driver.find_command(str(params.get("command", "")).lstrip("/"))[2]}
-        except Exception:  # noqa: BLE001 - the plain message is still right
+        except Exception:
             return str(params.get("option", ""))
         parts = []
         for name in str(params.get("option", "")).split(", "):
@@ -649,7 +649,7 @@ async def run(args: argparse.Namespace, bot_factory: Callable[[Config], Any], st
                 # (``bot.handled``): a result card posted after the reply prints with it.
                 driver = standin.connect(bot, timeout=standin.deadline + 30.0)
                 await driver.__aenter__()
-            except Exception as error:  # noqa: BLE001 - reported, then the console stops
+            except Exception as error:
                 printer.error("console.start_failed", error=_in_words(error, args.lang))
                 return 1
             try:

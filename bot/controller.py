@@ -84,7 +84,7 @@ class Host(Protocol):
     service: GameService
     config: Config
 
-    def get_channel(self, id: int, /) -> Any: ...  # noqa: A002 - discord.Client's own name
+    def get_channel(self, id: int, /) -> Any: ...
     async def fetch_channel(self, channel_id: int, /) -> Any: ...
     async def on_app_command_error(self, interaction: discord.Interaction, error: Exception, /) -> None: ...
 
@@ -382,7 +382,7 @@ class Controller:
         command's does (a refusal privately, anything else as the localized internal error, logged)."""
         try:
             await work
-        except Exception as exc:  # noqa: BLE001 - answered (or logged) by the error handler
+        except Exception as exc:
             await self.bot.on_app_command_error(interaction, exc)
 
     async def _row_here(self, interaction: discord.Interaction, game_id: int) -> GameRow:

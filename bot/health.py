@@ -72,10 +72,8 @@ class Heartbeat:
         try:
             while True:
                 changed.clear()
-                try:
+                with contextlib.suppress(OSError):  # a full or read-only volume: health says the heartbeat is stale
                     self.write(bot)
-                except OSError:  # a full or read-only volume: the health check will say the heartbeat is stale
-                    pass
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(changed.wait(), self.interval)
         finally:

@@ -355,7 +355,7 @@ class CommandTranslator(app_commands.Translator):
         return catalog_texts()["ja"].get(key)
 
 
-def L(english: str, key: str) -> app_commands.locale_str:  # noqa: N802 - reads like gettext's _()
+def L(english: str, key: str) -> app_commands.locale_str:
     """A command-tree string: English as written, Japanese from bot.ja.json under ``key``."""
     return app_commands.locale_str(english, key=key)
 

@@ -59,7 +59,7 @@ def _next_step(steps: Iterator[picture.Step]) -> bool:
 
 
 class _Picture:
-    __slots__ = ("render", "deliver", "key", "slot")
+    __slots__ = ("deliver", "key", "render", "slot")
 
     def __init__(self, render: Render, deliver: Deliver, key: Hashable | None, slot: Hashable | None) -> None:
         self.render, self.deliver, self.key = render, deliver, key

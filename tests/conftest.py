@@ -36,13 +36,13 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture
-def figures(request: pytest.FixtureRequest):  # noqa: ANN201 - a (str) -> None
+def figures(request: pytest.FixtureRequest):
     """`figures("load: ...")` — a line for the end of the run: what a load or fault suite tried and what held.
     It rides on the test's report, which xdist carries from its worker to the process printing the summary."""
     return lambda line: request.node.user_properties.append((_FIGURE, line))
 
 
-def pytest_terminal_summary(terminalreporter) -> None:  # noqa: ANN001
+def pytest_terminal_summary(terminalreporter) -> None:
     reports = [r for kept in terminalreporter.stats.values() for r in kept if getattr(r, "when", None) == "call"]
     lines = [value for r in reports for key, value in r.user_properties if key == _FIGURE]
     if lines:
@@ -52,7 +52,7 @@ def pytest_terminal_summary(terminalreporter) -> None:  # noqa: ANN001
 
 
 @pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config: pytest.Config, log):  # noqa: ANN001, ANN201 - xdist's hook
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
     """The load suites on one worker, with at most one other beside them (tests/scheduling.py)."""
     from scheduling import LoadSuitesBesideOneWorker
 

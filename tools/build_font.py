@@ -11,6 +11,7 @@ files and of the card data), and writes ``bot/render/fonts/NotoSansCJKjp-Subset.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -28,10 +29,8 @@ def characters() -> set[str]:
     chars |= {chr(c) for c in range(0xFF00, 0xFFF0)}  # full-width forms
     for hi in range(0xB0, 0xD0):  # JIS X 0208 rows 16-47: level-1 kanji
         for lo in range(0xA1, 0xFF):
-            try:
+            with contextlib.suppress(UnicodeDecodeError):
                 chars.add(bytes([hi, lo]).decode("euc_jp"))
-            except UnicodeDecodeError:
-                pass
     texts = [p.read_text("utf-8") for p in (ROOT / "bot" / "locales").glob("*.ja.json")]
     texts += [p.read_text("utf-8") for p in (ROOT / "engine" / "data").glob("*.json")]
     for text in texts:

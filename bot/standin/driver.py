@@ -585,7 +585,7 @@ class Driver:
                 number = int(value) if kind == INTEGER else float(value)
             except (ValueError, TypeError):
                 number = None
-            if number is None or low is not None and number < low or high is not None and number > high:
+            if number is None or (low is not None and number < low) or (high is not None and number > high):
                 key = "console.error.bad_integer" if kind == INTEGER else "console.error.bad_number"
                 raise DriverError(key, option=name, value=value, low="−∞" if low is None else low,
                                   high="∞" if high is None else high)

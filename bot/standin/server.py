@@ -121,7 +121,7 @@ class StandIn:
         *,
         deadline: float = 3.0,
         attachment_size_limit: int = DEFAULT_ATTACHMENT_LIMIT,
-        bot_token: str = "standin-bot-token",
+        bot_token: str = "standin-bot-token",  # noqa: S107 - the local stand-in's own token, no secret
     ) -> None:
         self.world = world or World.default()
         self.deadline = deadline

@@ -99,7 +99,7 @@ class GroupCommit:
         self.uncheckpointed = 0
         try:
             await self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        except Exception:  # noqa: BLE001 - a busy or full disk: the next one tries again
+        except Exception:
             log.debug("WAL checkpoint failed", exc_info=True)
         self.checkpoints += 1
         self.checkpointed.set()
@@ -160,7 +160,7 @@ class GroupCommit:
     async def _alone(self, job: _Job) -> None:
         try:
             job.future.set_result(await job.work(self.db))
-        except Exception as exc:  # noqa: BLE001 - handed to the caller
+        except Exception as exc:
             job.future.set_exception(exc)
 
     async def _commit(self, group: list[_Job]) -> None:
@@ -173,8 +173,8 @@ class GroupCommit:
         while todo:
             try:
                 await self.db.execute("BEGIN IMMEDIATE")  # waits busy_timeout for another connection, then fails
-            except Exception as exc:  # noqa: BLE001 - busy, read-only, I/O: every write hears it
-                outcomes.update({job: (False, exc) for job in todo})
+            except Exception as exc:
+                outcomes.update(dict.fromkeys(todo, (False, exc)))
                 break
             results = await asyncio.gather(*(job.work(self.db) for job in todo), return_exceptions=True)
             outcomes.update({job: (not isinstance(r, BaseException), r) for job, r in zip(todo, results, strict=True)})
@@ -184,9 +184,9 @@ class GroupCommit:
                 continue
             try:
                 await self.db.execute("COMMIT")
-            except Exception as exc:  # noqa: BLE001 - not durable: nobody's work holds
+            except Exception as exc:
                 await rollback(self.db)
-                outcomes.update({job: (False, exc) for job in todo})
+                outcomes.update(dict.fromkeys(todo, (False, exc)))
             else:
                 self.commits += 1
                 self.uncheckpointed += 1

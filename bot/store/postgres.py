@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 import asyncpg
@@ -564,10 +564,8 @@ def _translated(exc: BaseException) -> BaseException:
 def _drop(conn: asyncpg.Connection) -> None:
     """Close a connection found lost (the pool connects anew); asyncpg may have closed and released it
     already, when the server's goodbye arrived first."""
-    try:
+    with suppress(asyncpg.InterfaceError):
         conn.terminate()
-    except asyncpg.InterfaceError:
-        pass
 
 
 async def _nothing_to_reset(conn: asyncpg.Connection) -> None:

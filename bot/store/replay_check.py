@@ -50,7 +50,7 @@ def game_problem(game: StoredGame) -> str | None:
             state = rules.apply(state, move).state
             if ply == snapshot_ply:
                 at_snapshot = state
-    except Exception as exc:  # noqa: BLE001 - a log the rules refuse is what the check reports
+    except Exception as exc:
         return f"{name}: its log does not replay ({type(exc).__name__}: {exc})"
     if game.snapshot is None or not snapshot_ply:
         return None
@@ -59,7 +59,7 @@ def game_problem(game: StoredGame) -> str | None:
         return f"{name}: its snapshot at ply {snapshot_ply} cannot be read (the bot replays past it and writes it again)"
     try:
         read = rules.state_from_json(stored)  # as the bot reads it (fields added since a release are filled in)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         return f"{name}: its snapshot at ply {snapshot_ply} is not a state ({type(exc).__name__}: {exc})"
     if _plain(read.to_json()) != _plain(at_snapshot.to_json() if at_snapshot is not None else None):
         return f"{name}: its snapshot at ply {snapshot_ply} disagrees with its log (another state than the replay's)"

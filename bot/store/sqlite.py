@@ -592,7 +592,7 @@ def _check_ours(path: Path) -> None:
         raise translate(exc) from exc
     finally:
         conn.close()
-    if mark == 0 and (not tables or (version >= 1 and _BOT_TABLES <= tables)):
+    if mark == 0 and (not tables or (version >= 1 and tables >= _BOT_TABLES)):
         return
     raise ForeignDatabase(path=str(path))
 

@@ -9,6 +9,25 @@ from .rng import Rng
 from .text import closest, fold, one_edit
 
 __all__ = [
-    "JSON", "OUTCOMES", "Action", "Catalog", "Entry", "Event", "GameRecord", "Params", "RuleError", "Result", "Rng", "Rules", "SoloError", "State", "Step",
-    "Waiting", "closest", "fold", "is_cjk", "one_edit", "split_list",
+    "JSON",
+    "OUTCOMES",
+    "Action",
+    "Catalog",
+    "Entry",
+    "Event",
+    "GameRecord",
+    "Params",
+    "Result",
+    "Rng",
+    "RuleError",
+    "Rules",
+    "SoloError",
+    "State",
+    "Step",
+    "Waiting",
+    "closest",
+    "fold",
+    "is_cjk",
+    "one_edit",
+    "split_list",
 ]

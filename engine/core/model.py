@@ -158,7 +158,7 @@ class Action:
     type: str
     args: Params = field(default_factory=Params)
 
-    def __init__(self, type: str, args: Mapping[str, Any] | None = None, /, **kwargs: Any) -> None:  # noqa: A002
+    def __init__(self, type: str, args: Mapping[str, Any] | None = None, /, **kwargs: Any) -> None:
         object.__setattr__(self, "type", type)
         object.__setattr__(self, "args", Params({**(args or {}), **kwargs}))
 

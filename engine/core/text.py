@@ -25,9 +25,7 @@ def fold(text: str) -> str:
     text = "".join(_strip_accent(c) for c in text)
     out = []
     for i, c in enumerate(text):
-        if c == "ー" and 0 < i and _is_kana(text[i - 1]):
-            out.append(c)
-        elif c not in _IGNORED:
+        if (c == "ー" and i > 0 and _is_kana(text[i - 1])) or c not in _IGNORED:
             out.append(c)
     return "".join(out)
 

@@ -200,4 +200,4 @@ def prestige_of(cards: list[str]) -> int:
     return sum(PRESTIGE[c] for c in cards)
 
 
-__all__ = ["Table", "autoplay", "main_action", "play_game", "side_action", "final_dummbot_score"]
+__all__ = ["Table", "autoplay", "final_dummbot_score", "main_action", "play_game", "side_action"]

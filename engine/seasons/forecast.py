@@ -47,8 +47,20 @@ def _faces() -> tuple[dict[int, tuple[tuple[int, int, int, int], ...]], ...]:
 class _Sim:
     """One simulated rest-of-game; plain attributes for speed."""
 
-    __slots__ = ("rnd", "deck", "hand", "crystals", "worth", "titus", "figrim", "month", "year", "over",
-                 "difficulty", "last")
+    __slots__ = (
+        "crystals",
+        "deck",
+        "difficulty",
+        "figrim",
+        "hand",
+        "last",
+        "month",
+        "over",
+        "rnd",
+        "titus",
+        "worth",
+        "year",
+    )
     rnd: random.Random
     deck: list[int]  # the unseen pile, cards as their index among the base cards
     hand: list[int]
@@ -291,4 +303,4 @@ def calibration(difficulty: str, games: int = 10000, seed: int = 0) -> Forecast:
     return _stats(scores)
 
 
-__all__ = ["Forecast", "calibration", "forecast", "HAND_DRAW"]
+__all__ = ["HAND_DRAW", "Forecast", "calibration", "forecast"]

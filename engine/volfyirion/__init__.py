@@ -15,4 +15,4 @@ from .options import resolve_cities
 from .rules import RULES, VolfyirionRules
 from .state import VolfState
 
-__all__ = ["CATALOG", "attack_bonus", "attack_rule_key", "canonical_action", "card_named", "city_defence", "RULES", "SOLO_ASSET_DECK", "Card", "VolfState", "VolfyirionRules", "danger", "resolve_cities"]
+__all__ = ["CATALOG", "RULES", "SOLO_ASSET_DECK", "Card", "VolfState", "VolfyirionRules", "attack_bonus", "attack_rule_key", "canonical_action", "card_named", "city_defence", "danger", "resolve_cities"]

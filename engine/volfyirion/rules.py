@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.core import JSON, Action, Event, Params, RuleError, Step
 
@@ -28,7 +28,7 @@ class VolfyirionRules:
     game = "volfyirion"
     version = 1
     # The result's fields as the export has always named them (docs/playing.md, the export).
-    result_names = {"length": "turn"}
+    result_names: ClassVar[Mapping[str, str]] = {"length": "turn"}
 
     def normalize_options(self, options: Mapping[str, Any]) -> JSON:
         return normalize_options(options)

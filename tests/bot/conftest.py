@@ -16,8 +16,8 @@ from tests.support.standin import StandIn
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.openapi import SPEC_PATH, load_spec, openapi_validator  # noqa: E402
-from tests.support.conformance import event_validator, response_validator  # noqa: E402
+from tests.openapi import SPEC_PATH, load_spec, openapi_validator
+from tests.support.conformance import event_validator, response_validator
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ def _raw(group: str, sub: str, name: str, kind: int, value: object) -> dict:
             "options": [{"name": sub, "type": 1, "options": [{"name": name, "type": kind, "value": value}]}]}
 
 
-async def _actions(driver) -> int:  # noqa: ANN001
+async def _actions(driver) -> int:
     return len((await export(driver))["actions"])
 
 
@@ -27,7 +27,7 @@ async def _actions(driver) -> int:  # noqa: ANN001
     ("crystals", "change", 4, -(10**30)),
     ("crystals", "change", 4, 501),
 ])
-async def test_values_past_the_bots_bounds_are_refused_in_words(driver, locale, sub, name, kind, value) -> None:  # noqa: ANN001
+async def test_values_past_the_bots_bounds_are_refused_in_words(driver, locale, sub, name, kind, value) -> None:
     await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"}, locale=locale)
     before = await _actions(driver)
     table = driver.standin.world.channel("table")

@@ -20,14 +20,14 @@ async def test_every_card_option_of_both_games_is_the_card_transformer(tmp_path)
         found = {}
         for group in bot.tree.get_commands():
             for command in getattr(group, "commands", []):
-                for parameter in command._params.values():  # noqa: SLF001 - the parameters' transformers
+                for parameter in command._params.values():
                     if parameter.name in CARD_PARAMETERS:
                         found[f"{group.name} {command.name} {parameter.name}"] = parameter
     finally:
         await bot.store.close()
     assert len(found) == 11, sorted(found)  # seasons: effect, played, prelude, reveal; volfyrion: seven
     for name, parameter in found.items():
-        assert isinstance(parameter._annotation, CardTransformer), name  # noqa: SLF001
+        assert isinstance(parameter._annotation, CardTransformer), name
         assert parameter.autocomplete and parameter.min_value == 1 and parameter.max_value in (100, 500, 1000)
 
 

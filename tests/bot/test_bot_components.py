@@ -11,7 +11,7 @@ import discord
 from bot.buttons import CUSTOM_ID, ButtonSpec, GameButton, GameSelect, SelectSpec, view_of
 
 
-def outcome(build) -> object:  # noqa: ANN001
+def outcome(build) -> object:
     async def run() -> object:  # a View needs a running loop
         try:
             return build().to_components()

@@ -10,7 +10,7 @@ from play import button, export
 from bot.commands import game as game_commands
 
 
-async def until(condition, limit: float = 20.0) -> None:  # noqa: ANN001
+async def until(condition, limit: float = 20.0) -> None:
     loop = asyncio.get_running_loop()
     give_up = loop.time() + limit
     while not condition():

@@ -35,8 +35,7 @@ def _prose(text: str) -> str:
     text = re.sub(r"`[^`]*`", " ", text)
     text = re.sub(r"\{[^}]*\}", " ", text)
     text = re.sub(r"/(seasons|volfyrion|game)( [a-z]+)?", " ", text)
-    text = re.sub(r"\b(press|form) ", " ", text)  # the console's own commands
-    return text
+    return re.sub(r"\b(press|form) ", " ", text)  # the console's own commands
 
 
 def test_japanese_uses_full_width_brackets_and_marks():

@@ -31,7 +31,7 @@ def value(page: dict, name: str, **labels: str) -> float:
 
 
 @contextlib.asynccontextmanager
-async def bot_with_http(standin, db_path):  # noqa: ANN001
+async def bot_with_http(standin, db_path):
     bot = create_bot(Config(db_path=db_path, http_port=0, http_host="127.0.0.1"), seed=lambda: 7)
     async with standin.connect(bot) as driver, aiohttp.ClientSession() as http:
         base = f"http://127.0.0.1:{bot.http_server.port}"
@@ -43,7 +43,7 @@ async def bot_with_http(standin, db_path):  # noqa: ANN001
         yield bot, driver, get
 
 
-async def until_status(get, path: str, status: int, limit: float = 30.0) -> str:  # noqa: ANN001
+async def until_status(get, path: str, status: int, limit: float = 30.0) -> str:
     """Ask `path` until it answers `status` (the awaited event), at most `limit` seconds."""
     loop = asyncio.get_running_loop()
     give_up = loop.time() + limit

@@ -20,13 +20,13 @@ ONE_MESSAGE_BURST = 5  # pictures asked for one message while the worker is busy
 
 
 @contextlib.contextmanager
-def held_pictures(ui):  # noqa: ANN001 - a GameUI
+def held_pictures(ui):
     """Every board picture waits for ``release`` (on the picture thread); ``started`` counts the waits, and
     ``drawing`` is set once one waits."""
     release, lock, started = threading.Event(), threading.Lock(), [0]
     drawing, loop, draw = asyncio.Event(), asyncio.get_running_loop(), ui.board
 
-    def held(summary, *args):  # noqa: ANN001, ANN002, ANN202
+    def held(summary, *args):
         with lock:
             started[0] += 1
         loop.call_soon_threadsafe(drawing.set)
@@ -77,7 +77,7 @@ async def test_the_queue_is_bounded_and_keeps_order(caplog):
     drawing = asyncio.Event()
     delivered: list[int] = []
 
-    def render(n: int):  # noqa: ANN202
+    def render(n: int):
         def draw() -> bytes:
             loop.call_soon_threadsafe(drawing.set)
             release.wait(60)
@@ -142,7 +142,7 @@ async def test_of_a_burst_of_pictures_for_one_message_only_the_newest_is_drawn_a
         await drawing.wait()  # the worker is drawing this reply's picture: it holds the picture thread
         submit, drawn, asked = pictures.submit, [], []
 
-        def burst(render, deliver, key=None, group=None):  # noqa: ANN001, ANN202 - one message's picture, ONE_MESSAGE_BURST times
+        def burst(render, deliver, key=None, group=None):
             asked.append((render, deliver, key))
             for n in range(ONE_MESSAGE_BURST):
                 def numbered(n: int = n) -> bytes:

@@ -18,7 +18,7 @@ from tests.thirdgame.engine import TugSummary, autoplay
 
 
 @pytest.fixture
-async def tug(standin, db_path):  # noqa: ANN001, ANN201 - registered before the bot starts, gone after
+async def tug(standin, db_path):
     with registered():
         async with running_bot(standin, db_path, seed=5) as driver:
             yield driver
@@ -40,7 +40,7 @@ LOCALES = {"ja": "ja", "en": "en-US"}
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-async def test_a_third_game_plays_end_to_end_through_the_registry(tug, lang: str) -> None:  # noqa: ANN001
+async def test_a_third_game_plays_end_to_end_through_the_registry(tug, lang: str) -> None:
     driver, says, locale = tug, SAYS[lang], LOCALES[lang]
     expected = autoplay(None, 5)  # the same seed: the same automaton pulls
     started = await driver.slash("tug start", {}, locale=locale)
@@ -87,7 +87,7 @@ def _score(says: dict[str, str], s: TugSummary) -> str:
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-async def test_a_whole_tug_game_typed_into_the_console(tmp_path, lang: str) -> None:  # noqa: ANN001
+async def test_a_whole_tug_game_typed_into_the_console(tmp_path, lang: str) -> None:
     says, expected = SAYS[lang], autoplay(None, 5)
     with registered():
         async with console_session(tmp_path / "bot.sqlite3", lang=lang, seed=5) as session:

@@ -129,9 +129,9 @@ def problems_in(lang: str) -> list[str]:
             if name in card_params() and isinstance(value, str) and value.isdigit():
                 if f"#{value}" not in text:
                     problems.append(f"{key}: the card {value} is not named: {text}")
-            elif isinstance(value, int) and not isinstance(value, bool) and value == COUNT and name != "game_id":
-                if "13" not in text:
-                    problems.append(f"{key}: the count {name} is not shown: {text}")
+            elif (isinstance(value, int) and not isinstance(value, bool) and value == COUNT and name != "game_id"
+                  and "13" not in text):
+                problems.append(f"{key}: the count {name} is not shown: {text}")
         codes = ("cannot_pay", "kairn", "onys", "montecarlo", "None", "seasons.waiting", "disk_full")
         for code in codes + (("exact",) if lang == "ja" else ()):  # "exact" is the English word for it
             if re.search(rf"(?<![`/\w]){code}(?![\w`])", text) and code not in (params.get("value"), params.get("query")):
@@ -194,7 +194,7 @@ def test_the_final_score_and_a_lost_game_say_so_in_the_state():
                                      "dummbot": {"crystals": 64, "hand_size": 0, "summoned": ["12"], "score": 173}})
     names = [name for name, _, _ in games.get("seasons").state_fields("ja", over)]
     assert "ダムボットの最終スコア" in names and "ダムボットの現在のスコア" not in names
-    values = dict((n, v) for n, v, _ in games.get("seasons").state_fields("ja", over))
+    values = {n: v for n, v, _ in games.get("seasons").state_fields("ja", over)}
     assert values["ダムボットの最終スコア"] == "173点" and values["ダムボットのクリスタル"] == "64個"
     lost = VolfyirionSummary.from_json({"turn": 9, "difficulty": "normal", "bonus": "flat", "token": "rage_pile",
                                         "phase": "finished", "rage_pile": {"size": 0, "top": None}, "cities": [],

@@ -24,7 +24,7 @@ AUTOPLAY = {"seasons": seasons_autoplay, "volfyirion": volfyirion_autoplay, THIR
 
 
 @pytest.fixture(autouse=True, scope="module")
-def _third_game():  # noqa: ANN202
+def _third_game():
     with registered():
         yield
 

@@ -24,7 +24,7 @@ import pytest
 from tests.support.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "faults"))
-from bot_process import driver_for  # noqa: E402
+from bot_process import driver_for
 
 pytestmark = pytest.mark.docker
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,7 +40,7 @@ def docker(*args: str, check: bool = True, timeout: float = 120) -> subprocess.C
     return done
 
 
-async def _until(condition, limit: float = 90.0, what: str = "the awaited event") -> None:  # noqa: ANN001
+async def _until(condition, limit: float = 90.0, what: str = "the awaited event") -> None:
     loop = asyncio.get_running_loop()
     give_up = loop.time() + limit
     while not await asyncio.to_thread(condition):
@@ -68,7 +68,7 @@ def _run(name: str, standin: StandIn, volume: str, *extra: str) -> None:
 
 
 @pytest.fixture
-def names():  # noqa: ANN201
+def names():
     """Fresh container and volume names, all removed afterwards."""
     tag = uuid.uuid4().hex[:8]
     made: dict[str, str] = {}
@@ -101,7 +101,7 @@ def test_a_database_folder_the_bot_cannot_write_is_said_at_start(tmp_path: Path)
     assert "chown -R 10001" in lines[0]
 
 
-async def test_the_image_runs_answers_keeps_its_database_and_stops_cleanly(names) -> None:  # noqa: ANN001
+async def test_the_image_runs_answers_keeps_its_database_and_stops_cleanly(names) -> None:
     standin = StandIn()
     await standin.start()
     try:

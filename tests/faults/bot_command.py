@@ -24,7 +24,7 @@ SERVING = re.compile(rb"serving /metrics, /healthz and /readyz on http://[\d.]+:
 
 
 class BotCommand:
-    def __init__(self, standin, db: str, *, shards: str, home: Path, name: str = "bot",  # noqa: ANN001
+    def __init__(self, standin, db: str, *, shards: str, home: Path, name: str = "bot",
                  env: dict[str, str] | None = None) -> None:
         self.standin = standin
         self.db = db

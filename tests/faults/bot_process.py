@@ -59,7 +59,7 @@ async def _serve(db: str, api_base: str, gateway: str, token: str, first_seed: i
 class BotProcess:
     """The bot's process: `await start()`, `kill()` (SIGKILL, no goodbye), `await restart()`."""
 
-    def __init__(self, standin, db_path: Path, *, first_seed: int = 500) -> None:  # noqa: ANN001
+    def __init__(self, standin, db_path: Path, *, first_seed: int = 500) -> None:
         self.standin = standin
         self.db_path = db_path
         self.first_seed = first_seed
@@ -105,7 +105,7 @@ class BotProcess:
             await self.wait()
 
 
-def driver_for(standin, **options):  # noqa: ANN001, ANN201
+def driver_for(standin, **options):
     """A driver without a client of its own: the commands are those the bot process synced."""
     from bot.standin.driver import Driver
 

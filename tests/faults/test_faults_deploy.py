@@ -34,7 +34,7 @@ from bot.config import Config, ConfigError
 from tests.support.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bot_command import REPO  # noqa: E402
+from bot_command import REPO
 
 # Only a guard against a hang: a stop that waited for what it was stuck on would show in the events first (a
 # retry logged, a second connection). The speed of a stop is bench/bench_stop.py's figure.
@@ -90,7 +90,7 @@ class Bot:
             self.proc.kill()
 
 
-async def _until(condition, limit: float = 60.0) -> None:  # noqa: ANN001
+async def _until(condition, limit: float = 60.0) -> None:
     """Poll `condition` (sync or async) until true: the awaited event, bounded so a bug fails the test."""
     loop = asyncio.get_running_loop()
     give_up = loop.time() + limit
@@ -311,11 +311,11 @@ async def test_backup_on_postgresql_says_to_use_pg_dump() -> None:
 
 @pytest.mark.parametrize("password", ["p@ss", "a/b", "a#b", "100%"])
 def test_a_postgresql_password_not_percent_encoded_is_refused_with_how_to_encode_it(password: str) -> None:
-    with pytest.raises(ConfigError, match="percent-encode @ / # %.*PGPASSWORD"):
+    with pytest.raises(ConfigError, match=r"percent-encode @ / # %.*PGPASSWORD"):
         Config.from_env({"SOLO_BOT_DB": f"postgresql://solo:{password}@db.example:5432/solo"})
 
 
-async def test_a_percent_encoded_password_and_pgpassword_both_reach_postgresql(pg_server, tmp_path: Path) -> None:  # noqa: ANN001
+async def test_a_percent_encoded_password_and_pgpassword_both_reach_postgresql(pg_server, tmp_path: Path) -> None:
     """The two documented ways reach the server as the right role. (The test server trusts loopback, so this
     checks that the URL reads back as that user, host and database; the password is not verified.)"""
     from urllib.parse import quote

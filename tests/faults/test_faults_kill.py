@@ -24,8 +24,8 @@ from tests.support.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "load"))
-from bot_process import BotProcess, driver_for  # noqa: E402
-from load_helpers import (  # noqa: E402
+from bot_process import BotProcess, driver_for
+from load_helpers import (
     ChannelGame,
     Tally,
     acknowledged,
@@ -62,7 +62,7 @@ class KillRun:
                 f"dropped={self.in_flight - self.stored_in_flight} (unacknowledged; none half applied)")
 
 
-async def settle(driver, player: Player, tally: Tally) -> None:  # noqa: ANN001
+async def settle(driver, player: Player, tally: Tally) -> None:
     """After a restart: the store holds exactly the acknowledged log, plus at most the pending action;
     the state is the replay of what is stored. The game carries on from what is stored."""
     game = player.game
@@ -82,7 +82,7 @@ async def settle(driver, player: Player, tally: Tally) -> None:  # noqa: ANN001
     game.reply = await driver.slash("game status", {}, settle=False, **game.who)
 
 
-async def play_until_end(driver, player: Player, gate: asyncio.Event, run: KillRun, rng: random.Random,  # noqa: ANN001
+async def play_until_end(driver, player: Player, gate: asyncio.Event, run: KillRun, rng: random.Random,
                          progressed: asyncio.Event) -> None:
     game = player.game
     while game.pos < len(game.script):

@@ -27,10 +27,10 @@ from tests.support.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "load"))
-from bot_process import driver_for  # noqa: E402
-from load_helpers import Tally, acknowledged, check_record, export, plan, send, start  # noqa: E402
-from test_faults_processes import SHARDS, bot_processes, metric_sum, owner, sharded_world  # noqa: E402
-from test_faults_processes import settle as settled_log  # noqa: E402
+from bot_process import driver_for
+from load_helpers import Tally, acknowledged, check_record, export, plan, send, start
+from test_faults_processes import SHARDS, bot_processes, metric_sum, owner, sharded_world
+from test_faults_processes import settle as settled_log
 
 # What a player reads while the database is away: the store's refusal with the reason "unreachable".
 AWAY = {lang: t(lang, "store.unavailable", reason="unreachable") for lang in ("en", "ja")}
@@ -70,7 +70,7 @@ class Outage:
                 f"{self.after} readyz_away={self.readyz_away} healthz_away={self.healthz_away}; no process restarted")
 
 
-async def play(driver, player: Player, run: Outage, back: asyncio.Event, rng: random.Random,  # noqa: ANN001
+async def play(driver, player: Player, run: Outage, back: asyncio.Event, rng: random.Random,
                progressed: asyncio.Event) -> None:
     game = player.game
     while game.pos < player.limit:
@@ -99,7 +99,7 @@ async def play(driver, player: Player, run: Outage, back: asyncio.Event, rng: ra
         progressed.set()
 
 
-async def wait_for(condition, progressed: asyncio.Event, tasks: list[asyncio.Task]) -> None:  # noqa: ANN001
+async def wait_for(condition, progressed: asyncio.Event, tasks: list[asyncio.Task]) -> None:
     """Until `condition()` holds, woken by each answer a player gets; a failed player fails the test."""
     while not condition():
         failed = [t for t in tasks if t.done() and t.exception() is not None]
@@ -111,7 +111,7 @@ async def wait_for(condition, progressed: asyncio.Event, tasks: list[asyncio.Tas
         await progressed.wait()
 
 
-async def settle(driver, player: Player) -> bool:  # noqa: ANN001
+async def settle(driver, player: Player) -> bool:
     """The server is back: the stored log is the acknowledged one, or it plus the refused action (once), and
     the game answers again. True when the refused action was stored."""
     kept = await settled_log(driver, player)
@@ -119,7 +119,7 @@ async def settle(driver, player: Player) -> bool:  # noqa: ANN001
     return kept
 
 
-async def outage(driver, pg_server, mode: str, procs: dict, players: list[Player], run: Outage,  # noqa: ANN001
+async def outage(driver, pg_server, mode: str, procs: dict, players: list[Player], run: Outage,
                  back: asyncio.Event, progressed: asyncio.Event, tasks: list[asyncio.Task]) -> None:
     """Stop the server (``mode``) while the players play; every player still playing is refused; start it
     again; the same processes are ready again; each refused action is settled; play resumes."""
@@ -148,7 +148,7 @@ async def outage(driver, pg_server, mode: str, procs: dict, players: list[Player
     back.set()
 
 
-async def restart_under_load(tmp_path: Path, pg_server, dsn: str, modes: list[str], *,  # noqa: ANN001
+async def restart_under_load(tmp_path: Path, pg_server, dsn: str, modes: list[str], *,
                              per_shard: int, actions: int, seed: int) -> Outage:
     rng = random.Random(seed)
     world, places = sharded_world(per_shard)

@@ -30,9 +30,9 @@ from tests.support.standin import StandIn, World
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "load"))
-from bot_command import BotCommand  # noqa: E402
-from bot_process import driver_for  # noqa: E402
-from load_helpers import Tally, acknowledged, check_record, export, plan, send, start  # noqa: E402
+from bot_command import BotCommand
+from bot_process import driver_for
+from load_helpers import Tally, acknowledged, check_record, export, plan, send, start
 
 SHARDS = 4
 RANGES = {"A": "0-1/4", "B": "2-3/4"}  # as in deploy/compose.yaml
@@ -100,7 +100,7 @@ class Run:
                 f"commands_per_process={self.commands}")
 
 
-async def play(driver, player: Player, gates: dict[str, asyncio.Event], run: Run, rng: random.Random,  # noqa: ANN001
+async def play(driver, player: Player, gates: dict[str, asyncio.Event], run: Run, rng: random.Random,
                progressed: asyncio.Event, down: set[str]) -> None:
     game = player.game
     while game.pos < player.limit:
@@ -129,7 +129,7 @@ async def play(driver, player: Player, gates: dict[str, asyncio.Event], run: Run
         progressed.set()
 
 
-async def settle(driver, player: Player) -> bool:  # noqa: ANN001
+async def settle(driver, player: Player) -> bool:
     """After the restart: the stored log is the acknowledged one, or it plus the action in flight (never
     twice); the state is its replay. True when the action in flight was kept."""
     game = player.game

@@ -20,7 +20,7 @@ from pathlib import Path
 from tests.support.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bot_process import REPO, BotProcess, driver_for  # noqa: E402
+from bot_process import REPO, BotProcess, driver_for
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -36,7 +36,7 @@ async def _health(db: Path) -> tuple[int, str]:
     return proc.returncode, (out + err).decode()
 
 
-async def _until(condition, limit: float = 60.0) -> None:  # noqa: ANN001
+async def _until(condition, limit: float = 60.0) -> None:
     loop = asyncio.get_running_loop()
     give_up = loop.time() + limit
     while not await condition():

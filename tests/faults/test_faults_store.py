@@ -24,7 +24,7 @@ from tests.support.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "load"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "store"))
-from load_helpers import (  # noqa: E402
+from load_helpers import (
     Tally,
     acknowledged,
     check_record,
@@ -38,7 +38,7 @@ from load_helpers import (  # noqa: E402
     start,
     step,
 )
-from store_helpers import Locker, on_writer  # noqa: E402
+from store_helpers import Locker, on_writer
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -48,7 +48,7 @@ def says(text: str, *ways: str) -> bool:
     return any(way in text for way in ways)
 
 
-async def two_games(driver, places, tally: Tally, *, played: int = 3):  # noqa: ANN001
+async def two_games(driver, places, tally: Tally, *, played: int = 3):
     """A Seasons game (table dice) with `played` actions in one channel and a Volfyirion game in another."""
     games = [plan(0, *places[0]), plan(2, *places[2])]
     for game in games:
@@ -194,10 +194,9 @@ async def test_a_really_full_disk_refuses_clearly_and_recovers(small_disk):
         async with standin.connect(bot, timeout=20.0) as driver:
             seasons, volf = await two_games(driver, places, Tally(), played=2)
             filler = small_disk / "filler"
-            with filler.open("wb", buffering=0) as f:  # fill the disk to the last block
-                with contextlib.suppress(OSError):
-                    while True:
-                        f.write(b"\0" * 4096)
+            with filler.open("wb", buffering=0) as f, contextlib.suppress(OSError):  # fill the disk to the last block
+                while True:
+                    f.write(b"\0" * 4096)
             no = None
             for _ in range(len(seasons.script) - seasons.pos - 1):
                 action = seasons.script[seasons.pos]

@@ -134,9 +134,8 @@ def text_problems(
         problems.append(f"a refusal ({key}) shown publicly")
     if language and not crowded and lang == "ja" and text.strip() and not JAPANESE.search(text):
         problems.append(f"Japanese user answered without Japanese: {text[:120]!r}")
-    if refused and not crowded:
-        if not from_locale(text, lang):
-            problems.append(f"refusal not from the {lang} locale files: {text[:120]!r}")
+    if refused and not crowded and not from_locale(text, lang):
+        problems.append(f"refusal not from the {lang} locale files: {text[:120]!r}")
     return problems
 
 

@@ -169,8 +169,8 @@ class PayloadFuzzer:
                 lambda: None,
                 lambda: [self.text(), 1, None],
                 lambda: {"a": {"b": [1, {"c": self.text()}]}},
-                lambda: [],
-                lambda: {},
+                list,
+                dict,
                 self.text,
             ]
         )()
@@ -244,7 +244,7 @@ class PayloadFuzzer:
                 label += ".wrong_type"
             valid = valid and kind == schema.get("type") and _fits(schema, value)
             options.append(option)
-            typed += [str(value)] + [s for s in _strings(value)]
+            typed += [str(value)] + list(_strings(value))
         if rng.random() < 0.15:
             name = rng.choice(["zzz", "face", "difficulty", "x" * 200, "", "名前", "__class__"])
             value = self.wrong_value()
@@ -320,7 +320,7 @@ class PayloadFuzzer:
         game = rng.choice(games + [0, 99999, 9223372036854775807])
         if rng.random() < 0.03:
             game = 9999999999999999999  # fits the custom_id pattern (19 digits), not SQLite's INTEGER
-        status, ply = pools.games.get(game, ("active", 0))
+        _status, ply = pools.games.get(game, ("active", 0))
         ply = rng.choice([ply, ply, max(ply - 1, 0), ply + 1, 0, 999999999])
         op = rng.choice(OPS + ["".join(rng.choice("abcxyz_") for _ in range(rng.randint(1, 20)))])
         arg = rng.choice([None, None, "0", "1", "2", "-1", "9", "x", "a.b-c", "w" * 40])
@@ -418,7 +418,7 @@ class PayloadFuzzer:
         rng = self.rng
         games = list(pools.games) or [1]
         game = rng.choice(games)
-        status, ply = pools.games.get(game, ("active", 0))
+        _status, ply = pools.games.get(game, ("active", 0))
         op = rng.choice(
             ["form_reveal", "form_score", "form_answer", "form_nonsense", "form_", "reveal", "roll"]
         )

@@ -161,7 +161,7 @@ def plan(i: int, channel: Channel, user: User) -> ChannelGame:
     return ChannelGame(i, channel, user, kind, options)
 
 
-async def timed(tally: Tally, call, what: str = "command") -> Reply:  # noqa: ANN001 - awaits a Reply
+async def timed(tally: Tally, call, what: str = "command") -> Reply:
     began = time.monotonic()
     try:
         reply = await call

@@ -13,15 +13,15 @@ from bot.config import Config
 from tests.support.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load_helpers import acknowledged, crowded_world, game_seeds  # noqa: E402
+from load_helpers import acknowledged, crowded_world, game_seeds
 
 
-def slow_pictures(bot, seconds: float) -> None:  # noqa: ANN001
+def slow_pictures(bot, seconds: float) -> None:
     """Every board picture takes `seconds` to draw, as it does when many channels draw at once."""
     for ui in bot.controller.uis.values():
         draw = ui.board
 
-        def slow(summary, *args, draw=draw):  # noqa: ANN001, ANN002, ANN202 - (summary, lang)
+        def slow(summary, *args, draw=draw):
             time.sleep(seconds)
             return draw(summary, *args)
 

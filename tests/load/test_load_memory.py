@@ -30,7 +30,7 @@ from bot.config import Config
 from tests.support.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load_helpers import PATIENT, crowded_world  # noqa: E402
+from load_helpers import PATIENT, crowded_world
 
 CHANNELS = 20  # more channels than cached games, so the cache is full and games are loaded again every round
 CACHE_CAP = 12
@@ -44,13 +44,13 @@ HARNESS = ("*/bot/standin/*", "*/aiohttp/web*", "*/_pytest/*", "*/logging/*", st
            tracemalloc.__file__)
 
 
-def _button(reply, op: str) -> str:  # noqa: ANN001
+def _button(reply, op: str) -> str:
     found = [b["custom_id"] for b in reply.buttons if b.get("custom_id", "").split(":")[3:4] == [op]]
     assert found, f"no {op} button in: {reply.text[:300]} (response {reply.response_type}, rejections {reply.rejections}, {len(reply.activities)} activities: {[a.kind for a in reply.activities]})"
     return found[0]
 
 
-async def _cycle(driver, channel, user, peaks: dict[str, int]) -> int:  # noqa: ANN001
+async def _cycle(driver, channel, user, peaks: dict[str, int]) -> int:
     """One channel's round: 5 interactions; the form the reveal button opens is never submitted."""
     who = {"channel": channel, "user": user}
     await driver.slash("volfyrion reshuffle", {}, settle=False, **who)
@@ -65,7 +65,7 @@ async def _cycle(driver, channel, user, peaks: dict[str, int]) -> int:  # noqa: 
     return 5
 
 
-def _forget_the_harness(standin, driver) -> None:  # noqa: ANN001
+def _forget_the_harness(standin, driver) -> None:
     """The stand-in keeps every message and interaction for the tests to read (and its gateway the last
     dispatches, for a RESUME), and the driver every form it saw: drop them between rounds, so the traced memory
     is the bot's (and discord.py's) alone."""
@@ -85,23 +85,23 @@ def _bots_own() -> int:
     return sum(stat.size for stat in snapshot.statistics("filename"))
 
 
-def _caches_full(bot) -> None:  # noqa: ANN001
+def _caches_full(bot) -> None:
     """At the baseline every bounded memory is at its cap, so the rounds after it can only replace entries."""
     assert bot.service.cached_games() == CACHE_CAP
     assert len(bot.controller.deliveries) == IDS_KEPT
     assert len(bot.controller.pictures._shown) == SHOWN
 
 
-async def _bounded(limit: asyncio.Semaphore, work) -> int:  # noqa: ANN001
+async def _bounded(limit: asyncio.Semaphore, work) -> int:
     async with limit:
         return await work
 
 
-def _modals(bot) -> int:  # noqa: ANN001
+def _modals(bot) -> int:
     return len(bot._connection._view_store._modals)
 
 
-async def _until(condition, limit: float = 60.0) -> None:  # noqa: ANN001
+async def _until(condition, limit: float = 60.0) -> None:
     loop = asyncio.get_running_loop()
     give_up = loop.time() + limit
     while not condition():
@@ -109,7 +109,7 @@ async def _until(condition, limit: float = 60.0) -> None:  # noqa: ANN001
         await asyncio.sleep(0.02)
 
 
-async def _run(tmp_path: Path, *, channels: int, rounds: int, figures, monkeypatch) -> None:  # noqa: ANN001
+async def _run(tmp_path: Path, *, channels: int, rounds: int, figures, monkeypatch) -> None:
     world, places = crowded_world(channels)
     config = dataclasses.replace(Config(db_path=tmp_path / "bot.sqlite3"), form_seconds=0.2)
     bot = create_bot(config, seed=lambda: 4242)

@@ -40,7 +40,7 @@ def test_the_shipped_font_loads_and_has_every_japanese_glyph_the_pictures_draw()
                                         "result.picture.player", "result.picture.dummbot", "result.picture.cities",
                                         "word.seasons", "word.volfyirion", "word.wizard", "word.hard")]
     for board in (sb, vb):
-        texts += [label for label in board.LABELS["ja"].values()] + list(getattr(board, "WORDS_JA", {}).values())
+        texts += list(board.LABELS["ja"].values()) + list(getattr(board, "WORDS_JA", {}).values())
     texts += [t("ja", f"word.{d}") for d in Difficulty]
     missing = sorted({ch for text in texts for ch in text if not picture_text.has_glyph(ch)} - {"🏆"})
     assert missing == []

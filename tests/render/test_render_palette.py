@@ -16,13 +16,13 @@ from bot.games.volfyirion.front import board as vb
 from bot.render import picture
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-import build_palettes  # noqa: E402
+import build_palettes
 
 BOARDS = build_palettes.boards()
 
 
 def test_both_boards_make_a_palette_of_their_own():
-    assert BOARDS == [sb, vb]
+    assert [sb, vb] == BOARDS
 
 
 @pytest.mark.parametrize("board", BOARDS, ids=lambda board: board.__name__)

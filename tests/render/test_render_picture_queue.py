@@ -47,7 +47,7 @@ async def test_a_superseded_picture_is_never_drawn_and_other_messages_keep_their
     drawn: list[str] = []
     delivered: list[tuple[str, bytes]] = []
 
-    def render(name: str, hold: bool = False):  # noqa: ANN202
+    def render(name: str, hold: bool = False):
         def draw() -> bytes:
             if hold:
                 loop.call_soon_threadsafe(drawing.set)
@@ -56,7 +56,7 @@ async def test_a_superseded_picture_is_never_drawn_and_other_messages_keep_their
             return name.encode()
         return draw
 
-    def to(message: str):  # noqa: ANN202
+    def to(message: str):
         async def deliver(png: bytes) -> None:
             delivered.append((message, png))
         return deliver
@@ -183,7 +183,7 @@ async def test_a_newer_picture_of_a_game_replaces_its_older_one_for_another_mess
         release.wait(60)
         return b"other game"
 
-    def to(message: str):  # noqa: ANN202
+    def to(message: str):
         async def deliver(png: bytes) -> None:
             delivered.append((message, png))
         return deliver

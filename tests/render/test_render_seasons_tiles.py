@@ -7,11 +7,11 @@ from __future__ import annotations
 import io
 
 import pytest
+from bot.games.seasons.board import board as seasons_board
 from PIL import Image, ImageChops, ImageDraw
 from test_render_images import seasons_summary, token_spot
 
 from bot.games.seasons import board as sb
-from bot.games.seasons.board import board as seasons_board
 from bot.render import picture
 from engine.seasons import CATALOG
 from engine.seasons.autoplay import play_game
@@ -48,7 +48,7 @@ def test_no_tile_draws_a_name_over_its_number_or_badge(lang):
         assert {"id", "coin", "name 1"} <= set(boxes), (card_id, boxes)
         assert layout.overlaps() == [], (card_id, name, boxes)
         for part, (x0, y0, x1, y1) in boxes.items():  # every part inside the tile
-            assert 0 <= x0 and 0 <= y0 and x1 <= width and y1 <= height, (card_id, part, boxes[part])
+            assert x0 >= 0 and y0 >= 0 and x1 <= width and y1 <= height, (card_id, part, boxes[part])
         drawn = "".join(line for line, _ in layout.lines)
         assert "…" not in drawn and drawn.replace(" ", "") == name.replace(" ", ""), (card_id, drawn)
     two_lines = [card_id for card_id in NAMED_IN_THE_ISSUE if len(tile_of(lang, card_id)[0].lines) == 2]

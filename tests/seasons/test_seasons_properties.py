@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 from hypothesis import given, settings
@@ -27,7 +28,7 @@ def test_crystals_and_hand_never_negative(game):
 @settings(max_examples=30, deadline=None)
 @given(games)
 def test_every_game_ends_after_year_three_with_the_last_summon(game):
-    actions, steps = play_game(*game)
+    _actions, steps = play_game(*game)
     final = steps[-1].state
     assert final.finished and final.over and final.year == 3 and final.result() is not None
     events = [e.key.removeprefix("seasons.event.") for s in steps for e in s.events]
@@ -105,7 +106,7 @@ def test_s9_2_every_change_of_season_either_way_summons_and_replay_holds(game):
     difficulty, dice, seed = game
     actions, steps = _game_with_time_moves(difficulty, dice, seed)
     assert steps[-1].state.finished
-    for before, step in zip(steps, steps[1:]):  # noqa: B905 - steps[1:] is one shorter by design
+    for before, step in itertools.pairwise(steps):
         if before.state.position // 3 == step.state.position // 3:
             continue
         ks = [e.key.removeprefix("seasons.event.") for e in step.events]
@@ -127,6 +128,6 @@ def test_s9_2_the_time_mover_does_cross_seasons_backwards():
     crossings = 0
     for seed in range(6):
         _, steps = _game_with_time_moves("wizard", "bot" if seed % 2 else "table", seed)
-        crossings += sum(1 for a, b in zip(steps, steps[1:])  # noqa: B905
+        crossings += sum(1 for a, b in itertools.pairwise(steps)
                          if b.state.position // 3 < a.state.position // 3 and a.state.hand_size)
     assert crossings >= 6

@@ -30,7 +30,7 @@ RULES_IDS = CATALOG.ids()
 
 @pytest.mark.parametrize(("dice", "seed"), [("table", 3), ("bot", 4)])
 def test_every_summary_of_a_whole_game_goes_to_json_and_back(dice, seed):
-    actions, steps = play_game("archmage", dice, seed, prelude=dice == "table")
+    _actions, steps = play_game("archmage", dice, seed, prelude=dice == "table")
     for step in steps:
         summary = step.state.summary()
         data = summary.to_json()
@@ -73,7 +73,7 @@ def test_s2_4_a_reveal_from_the_hand_offers_the_known_cards_first_and_a_summon_o
 
 
 def test_s7_2_the_final_scores_breakdown_comes_from_the_engine():
-    actions, steps = play_game("wizard", "table", 5)
+    actions, _steps = play_game("wizard", "table", 5)
     record = GameRecord.replay(RULES, {"difficulty": "wizard", "dice": "table"}, 5, actions)
     state = record.state
     parts = final_scores(state.summary(), record.actions)

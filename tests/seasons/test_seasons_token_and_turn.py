@@ -6,6 +6,8 @@ replay as they were played."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from seasons_helpers import act, die, keys, new, params
 
@@ -42,7 +44,7 @@ def test_s1_2_every_change_of_dummbots_crystals_names_the_count_its_token_moves_
     changed = 0
     for seed in range(6):
         _, steps = play_game(difficulty, dice, seed)
-        for before, step in zip(steps, steps[1:], strict=False):
+        for before, step in itertools.pairwise(steps):
             count = before.state.crystals
             for event in step.events:
                 name = event.key.rpartition(".")[2]

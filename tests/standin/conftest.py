@@ -9,10 +9,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench.echo import EchoBot  # noqa: E402
-from tests.openapi import SPEC_PATH, load_spec  # noqa: E402
-from tests.support.conformance import event_validator, response_validator  # noqa: E402
-from tests.support.standin import StandIn  # noqa: E402
+from bench.echo import EchoBot
+from tests.openapi import SPEC_PATH, load_spec
+from tests.support.conformance import event_validator, response_validator
+from tests.support.standin import StandIn
 
 
 @pytest.fixture

@@ -31,9 +31,9 @@ async def test_login_ready_and_world(standin):
 async def test_route_base_and_gateway_are_restored(standin):
     before = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
     async with standin.connect(EchoBot()):
-        assert Route.BASE == standin.api_base
-        assert DiscordWebSocket.DEFAULT_GATEWAY == yarl.URL(standin.gateway_url)
-    assert (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY) == before
+        assert standin.api_base == Route.BASE
+        assert yarl.URL(standin.gateway_url) == DiscordWebSocket.DEFAULT_GATEWAY
+    assert before == (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
 
 
 async def test_wrong_token_is_refused(standin):

@@ -88,16 +88,15 @@ def test_malformed_bodies_are_refused(body: bytes) -> None:
         multipart.parts(body, b"b")
 
 
-async def test_the_standin_refuses_a_malformed_body(standin) -> None:  # noqa: ANN001
+async def test_the_standin_refuses_a_malformed_body(standin) -> None:
     """As Discord does: 400 Invalid Form Body, recorded as the bot's violation, nothing stored."""
     before = dict(standin.synced)
-    async with aiohttp.ClientSession() as session:
-        async with session.put(
-            f"{standin.api_base}/applications/{standin.world.application_id}/commands",
-            data=b"--b\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n\r\n[]\r\nnothing closes",
-            headers={"Content-Type": "multipart/form-data; boundary=b", "Authorization": f"Bot {standin.bot_token}"},
-        ) as response:
-            assert response.status == 400
-            assert (await response.json())["code"] == 50035
+    async with aiohttp.ClientSession() as session, session.put(
+        f"{standin.api_base}/applications/{standin.world.application_id}/commands",
+        data=b"--b\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n\r\n[]\r\nnothing closes",
+        headers={"Content-Type": "multipart/form-data; boundary=b", "Authorization": f"Bot {standin.bot_token}"},
+    ) as response:
+        assert response.status == 400
+        assert (await response.json())["code"] == 50035
     assert [v.kind for v in standin.violations] == ["multipart"]
     assert standin.synced == before

@@ -66,7 +66,7 @@ async def test_a_backup_that_fails_half_way_leaves_no_partial_copy(running, tmp_
     store, _ = running
     folder = tmp_path / "out"
 
-    async def broken(_db) -> None:  # noqa: ANN001
+    async def broken(_db) -> None:
         raise OSError(28, "No space left on device")
 
     store._read = lambda work: broken(None)  # type: ignore[method-assign] - the copy fails after the file exists

@@ -26,13 +26,13 @@ from engine.core import GameRecord
 from engine.seasons import RULES
 
 
-async def check(monkeypatch, target) -> int:  # noqa: ANN001
+async def check(monkeypatch, target) -> int:
     monkeypatch.setenv("SOLO_BOT_DB", str(target))
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     return await asyncio.to_thread(bot_main, ["check"])
 
 
-async def two_games(store):  # noqa: ANN001
+async def two_games(store):
     """The damaged one (past a snapshot) and a sound one in another channel (a finished or short game)."""
     row = await started(store, SNAPSHOT_EVERY + 1)
     other = await store.create_game(guild_id=1, channel_id=900, parent_channel_id=None, owner_id=8,

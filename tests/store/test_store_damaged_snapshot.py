@@ -39,7 +39,7 @@ def moves(n: int) -> list[Action]:
     return actions[:n]
 
 
-async def sql(store, statement: str) -> None:  # noqa: ANN001
+async def sql(store, statement: str) -> None:
     """One statement on the store's database, beside the store (as an operator's or a disk's damage)."""
     if isinstance(store, SqliteStore):
         conn = sqlite3.connect(store.path)
@@ -54,7 +54,7 @@ async def sql(store, statement: str) -> None:  # noqa: ANN001
         await conn.close()
 
 
-async def started(store, n: int):  # noqa: ANN001
+async def started(store, n: int):
     service = GameService(store, rules=rules_for, seed=lambda: SEED)
     played = await service.start(kind="seasons", options=dict(OPTIONS), guild_id=1, channel_id=CHANNEL,
                                  parent_channel_id=None, owner_id=OWNER)

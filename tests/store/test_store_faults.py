@@ -279,9 +279,8 @@ async def test_backup_main(db_path: Path, tmp_path: Path, capsys) -> None:
 async def test_a_restart_while_another_process_writes_can_still_read(db_path: Path) -> None:
     async with SqliteStore(db_path) as store:
         game = await play(store, await store.create_game(**new_game_args()), 1)
-    async with Locker(db_path):
-        async with SqliteStore(db_path, busy_timeout=0.3) as store:
-            assert await store.active_game(100) == game
+    async with Locker(db_path), SqliteStore(db_path, busy_timeout=0.3) as store:
+        assert await store.active_game(100) == game
 
 
 # Several processes playing the same game as fast as they can, each reading the version and writing on it.

@@ -25,7 +25,7 @@ BACKENDS = ("sqlite", "postgres")
 WON = FinishInfo(status="finished", outcome="won", player_score=120, opponent_score=95)
 
 
-def ranked(store, guild, kind, *args, **kwargs):  # noqa: ANN001, ANN201 - the game's ranking from the registry
+def ranked(store, guild, kind, *args, **kwargs):
     return store.leaderboard(guild, kind, *args, ranking=games.get(kind).ranking, **kwargs)
 
 

@@ -25,7 +25,7 @@ WON = FinishInfo(status="finished", outcome="won", difficulty="wizard", player_s
                  length=3, result={"outcome": "won", "player_score": 120, "opponent_score": 80})
 
 
-async def _fill(store, record: GameRecord) -> list[int]:  # noqa: ANN001 - either store
+async def _fill(store, record: GameRecord) -> list[int]:
     """A real game of ``record``'s actions (one undone on the way, a snapshot at ply 4) and a finished one."""
     row = await store.create_game(**{**new_game_args(100), "options": record.options, "seed": record.seed})
     for i, action in enumerate(record.actions[:8]):
@@ -46,11 +46,11 @@ def _record() -> GameRecord:
     return record
 
 
-def _state(record: GameRecord, ply: int):  # noqa: ANN202 - the engine's state
+def _state(record: GameRecord, ply: int):
     return GameRecord.replay(RULES, record.options, record.seed, record.actions[:ply]).state
 
 
-async def _kept(store, ids: list[int], record: GameRecord) -> None:  # noqa: ANN001 - either store
+async def _kept(store, ids: list[int], record: GameRecord) -> None:
     """Every game as it was written, the first replaying to ``record``'s state after its eight actions."""
     playing, done = await store.game(ids[0]), await store.game(ids[1])
     assert (playing.ply, playing.status, playing.options, playing.seed) == (8, "active", record.options, record.seed)

@@ -14,7 +14,7 @@ BACKENDS = ("sqlite", "postgres")
 _channels = itertools.count(1000)
 
 
-def ranked(store, guild, kind, *args, **kwargs):  # noqa: ANN001, ANN201 - the game's ranking from the registry
+def ranked(store, guild, kind, *args, **kwargs):
     return store.leaderboard(guild, kind, *args, ranking=games.get(kind).ranking, **kwargs)
 
 

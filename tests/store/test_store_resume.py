@@ -159,10 +159,10 @@ class CountingRules:
     def __init__(self) -> None:
         self.new_games = 0
 
-    def __getattr__(self, name: str):  # noqa: ANN204 - the rules' own attribute
+    def __getattr__(self, name: str):
         return getattr(RULES, name)
 
-    def new_game(self, options, seed):  # noqa: ANN001, ANN201 - as Rules.new_game
+    def new_game(self, options, seed):
         self.new_games += 1
         return RULES.new_game(options, seed)
 

@@ -41,12 +41,12 @@ def test_registering_it_is_one_entry_in_the_registry_and_its_strings_come_with_i
     before = list(games.GAMES)
     assert KIND not in games.by_kind() and "word.tug" not in catalog_texts()["ja"]
     with registered():
-        assert games.GAMES == [*before, GAME] and games.rules_for(KIND) is RULES
+        assert [*before, GAME] == games.GAMES and games.rules_for(KIND) is RULES
         assert t("ja", "word.tug") == "綱引き" and t("en", "word.tug") == "Tug"
         # The plugin's default texts(): its locales folder, the same keys in both languages.
         texts = GAME.texts()
         assert set(texts) == {"en", "ja"} and set(texts["en"]) == set(texts["ja"])
-    assert games.GAMES == before and "word.tug" not in catalog_texts()["ja"]
+    assert before == games.GAMES and "word.tug" not in catalog_texts()["ja"]
 
 
 def test_its_summary_is_a_frozen_dataclass_read_back_from_its_json() -> None:

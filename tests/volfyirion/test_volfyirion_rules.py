@@ -438,7 +438,7 @@ def test_v4_10_worked_example_on_normal_flat_destroys_the_10_city():
 
 
 def test_v4_10_worked_example_on_normal_per_city_is_the_rulebooks_9():
-    record, step = _v4_10_worked_example(difficulty="normal", bonus="per_city")
+    _record, step = _v4_10_worked_example(difficulty="normal", bonus="per_city")
     # 5 + 4 = 9; 1 × 0 destroyed cities: 9, the 9 city falls as in the English rulebook.
     assert attack_line(step)[1]["attack"] == 9
     assert [e["city"] for e in events(step, "city_destroyed")] == ["Vahylea"]

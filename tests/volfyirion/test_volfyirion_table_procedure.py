@@ -94,7 +94,7 @@ def test_v4_4_a_tie_between_cities_of_equal_defence_is_said():
 
 
 def test_v4_6_wonders_passed_over_and_equal_costs_are_said():
-    record, step = _ties_game()
+    _record, step = _ties_game()
     assert events(step, "knowledge") == [{"kp": 8, "wonders": 4, "sealing": 2}]
     assert [e["card"] for e in events(step, "wonder_sealed")] == ["Void Fluid", "Sibilant Crystal"]
     # Every Wonder passed over in one line (issue 33), in the order Volfyirion came to them.

@@ -355,7 +355,7 @@ def _summoned_tiles(
     draw: ImageDraw.ImageDraw, summoned: Sequence[str], cards: Mapping[str, Mapping[str, Any]] | None, box: tuple[int, int, int, int],
     image: Image.Image | None = None,
 ) -> None:
-    left, top, right, bottom = box
+    left, top, _right, _bottom = box
     cols, rows, gap = TILE_GRID
     tile_w, tile_h = _tile_size(box)
     if not summoned:
@@ -492,7 +492,7 @@ def _tile_style(width: int, height: int, card_id: str, name: str | None, prestig
     id_text = p.fit(card_id, id_font, room)
     top = id_font.getbbox(id_text, anchor="ls")[1]
     lines = picture_text.wrap(name, name_font, width - 2 * PAD - 2, max_lines=max_lines) if name else []
-    cut = bool(lines) and (len(lines) > max_lines or lines[-1].endswith("…") and not (name or "").endswith("…"))
+    cut = bool(lines) and (len(lines) > max_lines or (lines[-1].endswith("…") and not (name or "").endswith("…")))
     step = name_size + 2
     bottom = height - PAD - name_font.getbbox("g", anchor="ls")[3]
     placed = tuple((line, (PAD + 1.0, bottom - (len(lines) - 1 - k) * step)) for k, line in enumerate(lines))

@@ -226,7 +226,7 @@ SLOT_HEIGHT = 26
 
 
 def _city_frame(draw: ImageDraw.ImageDraw, name: str, box: tuple[int, int, int, int], destroyed: bool) -> None:
-    x0, y0, x1, y1 = box
+    x0, y0, x1, _y1 = box
     fill, ink = (CITY_RUIN, CITY_RUIN_INK) if destroyed else (CITY_STONE, TEXT)
     draw.rounded_rectangle(
         box, radius=10, fill=fill, outline=PANEL_EDGE if not destroyed else (96, 96, 96), width=2
@@ -260,7 +260,7 @@ def _city_panel(
         draw.rounded_rectangle(box, radius=10, outline=FAINT, width=2)
         return
     destroyed = city.destroyed
-    fill, ink, muted = (CITY_RUIN, CITY_RUIN_INK, CITY_RUIN_INK) if destroyed else (CITY_STONE, TEXT, MUTED)
+    _fill, ink, muted = (CITY_RUIN, CITY_RUIN_INK, CITY_RUIN_INK) if destroyed else (CITY_STONE, TEXT, MUTED)
     pasted = image if p.USE_LAYERS else None  # where the static parts are pasted, if they are
     name = city.name or "?"
     if pasted is not None:
@@ -512,7 +512,7 @@ def _engine_cards() -> Any:
     (not remembered: it is read again once the engine imports)."""
     try:
         from engine.volfyirion import cards
-    except Exception:  # noqa: BLE001
+    except Exception:
         return None
     return cards
 

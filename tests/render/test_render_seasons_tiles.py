@@ -7,11 +7,11 @@ from __future__ import annotations
 import io
 
 import pytest
-from bot.games.seasons.board import board as seasons_board
 from PIL import Image, ImageChops, ImageDraw
 from test_render_images import seasons_summary, token_spot
 
-from bot.games.seasons import board as sb
+from bot.games.seasons.front import board as sb
+from bot.games.seasons.front.board import board as seasons_board
 from bot.render import picture
 from engine.seasons import CATALOG
 from engine.seasons.autoplay import play_game

@@ -157,6 +157,9 @@ class SoloBot(commands.AutoShardedBot):
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         # no reply ever notifies anyone: the result card and the leaderboard name players
+                         # (`<@id>`), a refusal names a game's owner, replies echo what players typed (issue 35)
+                         allowed_mentions=discord.AllowedMentions.none(),
                          tree_cls=SoloTree, shard_count=config.shards.count,
                          # None: every shard (documented as Optional; discord.py's options TypedDict says List)
                          shard_ids=list(config.shards.ids) if config.shards.ids is not None else None,  # type: ignore[arg-type]
@@ -209,9 +212,8 @@ class SoloBot(commands.AutoShardedBot):
         default waits 5 s before every shard but the first)."""
         if self._identify_concurrency is None:
             try:
-                self._identify_concurrency = max(1, int((await self.http.get_bot_gateway())[2]["max_concurrency"]))
-            except (discord.HTTPException, IndexError, KeyError, TypeError, ValueError):
-                # discord.py before 2.5 gives (shards, url) without the session start limits: one at a time
+                self._identify_concurrency = max(1, (await self.fetch_session_start_limits()).max_concurrency)
+            except (discord.GatewayNotFound, discord.HTTPException):  # GET /gateway/bot failed: one at a time
                 self._identify_concurrency = 1
         bucket = (shard_id or 0) % self._identify_concurrency
         last = self._identified.get(bucket)

@@ -91,19 +91,31 @@ async def sync_commands(bot: SoloBot, guild_id: int | None = None, *, force: boo
 async def _clear_other(bot: SoloBot, scope: str, previous_scope: str | None) -> str | None:
     """Empty the sets the commands are no longer in: the global one when they go to a development guild (it may
     hold an earlier global sync), and the previous development guild's when they move elsewhere."""
-    app_id = bot.application_id
-    assert app_id is not None  # set at login; tree.sync above needs it too
     cleared = []
-    if scope != GLOBAL and await bot.http.get_global_commands(app_id):
-        await bot.http.bulk_upsert_global_commands(app_id, payload=[])
+    if scope != GLOBAL and await bot.tree.fetch_commands():
+        await _sync_empty(bot.tree, None)
         cleared.append(GLOBAL)
     if previous_scope and previous_scope not in (GLOBAL, scope):
         try:
-            await bot.http.bulk_upsert_guild_commands(app_id, int(previous_scope), payload=[])
+            await _sync_empty(bot.tree, discord.Object(id=int(previous_scope)))
             cleared.append(previous_scope)
         except discord.HTTPException as exc:  # the bot may have left that server
             log.warning("could not clear the commands of guild %s: %s", previous_scope, exc)
     return ", ".join(cleared) or None
+
+
+async def _sync_empty(tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None) -> None:
+    """PUT an empty set into one scope through discord.py's public API: `tree.sync` sends the tree's commands of
+    that scope, so the tree's are set aside, the scope synced empty, and they are put back — whatever the sync
+    answers. The global commands stay answerable meanwhile through the guild's copies (`copy_global_to`); the
+    previous guild's scope holds none of the tree's."""
+    kept = tree.get_commands(guild=guild, type=None)
+    tree.clear_commands(guild=guild, type=None)
+    try:
+        await tree.sync(guild=guild)
+    finally:
+        for command in kept:
+            tree.add_command(command, guild=guild, override=True)
 
 
 def _read(text: str | None) -> dict[str, Any]:

@@ -6,7 +6,13 @@ discord.py has no public way.
 "Underscored attribute of a discord.py object" is checked by name: every ``_name`` that discord.py's own source
 defines or uses (its private attributes and methods) is looked for in bot/ on anything but the bot's own
 ``self`` — and on ``self`` too in a class derived from a discord.py class, where it would reach discord.py's
-own attribute."""
+own attribute.
+
+Issue 35: nor an attribute discord.py does not document, underscored or not (``client.http``,
+``command.binding``). "Undocumented" is read from discord.py's source: a name its classes assign
+(``self.name = …``) that no docstring of discord.py lists as an attribute (``name: :class:`…```) and no
+documented function, method, property or class bears. Looked for by name, as the underscored ones are, on
+anything but the bot's own names (an attribute bot/ itself assigns or defines: its own ``port``, ``lock``…)."""
 
 from __future__ import annotations
 
@@ -21,7 +27,10 @@ import discord
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")  # where the internals are named
 # (module, name): discord.py internals docs/architecture.md names, with why no public way exists.
-NAMED_IN_README = {("bot/handled.py", "_connection"), ("bot/app.py", "_connection"), ("bot/standin/driver.py", "_connection")}
+NAMED_IN_README = {("bot/handled.py", "_connection"), ("bot/handled.py", "parsers"), ("bot/app.py", "_connection"),
+                   ("bot/standin/driver.py", "_connection")}
+# (module, name): an undocumented discord.py name bot/ reads on something that is not discord.py's.
+NOT_DISCORD = {("bot/__main__.py", "handlers")}  # logging.Logger.handlers
 
 
 PRIVATE_WORD = re.compile(r"\b_\w*")
@@ -40,6 +49,50 @@ def discord_private_names() -> frozenset[str]:
     for path in Path(discord.__file__).parent.rglob("*.py"):
         names.update(PRIVATE_WORD.findall(path.read_text(encoding="utf-8")))
     return frozenset(n for n in names if private(n))
+
+
+DOCUMENTED_ATTRIBUTE = re.compile(r"^\s*(\w+)\s*:\s*\S", re.M)  # an "Attributes" entry: ``name: :class:`int```
+
+
+@functools.cache
+def discord_undocumented_names() -> frozenset[str]:
+    """Every public name discord.py's classes assign to themselves that none of its docstrings documents (the
+    Sphinx documentation is built from them: autodoc of the documented members, the "Attributes" sections)."""
+    documented: set[str] = set()
+    assigned: set[str] = set()
+    for path in Path(discord.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                doc = ast.get_docstring(node)
+                if doc:
+                    documented.add(node.name)
+                    documented.update(DOCUMENTED_ATTRIBUTE.findall(doc))
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) \
+                    and isinstance(node.value, ast.Name) and node.value.id == "self" and not private(node.attr):
+                assigned.add(node.attr)
+    return frozenset(assigned - documented)
+
+
+def own_names(sources: list[str]) -> frozenset[str]:
+    """The attribute names the bot's own code assigns or defines (its classes' fields, methods, attributes)."""
+    names: set[str] = set()
+    for source in sources:
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                names.add(node.attr)
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                names.add(node.target.id)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+    return frozenset(names)
+
+
+def undocumented_uses(source: str, own: frozenset[str]) -> Iterator[tuple[int, str, str]]:
+    """(line, "undocumented", name) of every undocumented discord.py attribute ``source`` reads."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) \
+                and node.attr in discord_undocumented_names() and node.attr not in own:
+            yield node.lineno, "undocumented", node.attr
 
 
 def from_discord(base: ast.expr) -> bool:
@@ -84,9 +137,13 @@ def _attributes(node: ast.AST, *, inside_discord_class: bool) -> Iterator[tuple[
 
 
 def found_in(root: Path) -> list[tuple[str, int, str, str]]:
+    paths = sorted(root.rglob("*.py"))
+    sources = {path: path.read_text(encoding="utf-8") for path in paths}
+    own = own_names(list(sources.values()))
     return [(str(path.relative_to(ROOT)), line, what, name)
-            for path in sorted(root.rglob("*.py"))
-            for line, what, name in uses(path.read_text(encoding="utf-8"))]
+            for path, source in sources.items()
+            for line, what, name in [*uses(source), *undocumented_uses(source, own)]
+            if (str(path.relative_to(ROOT)), name) not in NOT_DISCORD]
 
 
 def test_the_bot_uses_discord_py_through_its_public_api_only() -> None:
@@ -126,3 +183,29 @@ def install(group):
         ("attribute", "_call"), ("attribute", "_get_app_command_options"), ("attribute", "_params"),
         ("attribute", "_response_type"), ("attribute", "_session"), ("attribute", "_state"),
         ("import", "_context"), ("override", "_call")]
+
+
+def test_the_check_finds_undocumented_attributes_that_are_not_underscored() -> None:
+    """What bot/app.py and bot/sync.py did before issue 35 (``Client.http``), and common.py (``binding``)."""
+    old = '''
+async def before_identify_hook(self, shard_id, *, initial=False):
+    limits = (await self.http.get_bot_gateway())[2]
+
+async def clear(bot, app_id):
+    await bot.http.bulk_upsert_global_commands(app_id, payload=[])
+
+def group_of(interaction):
+    return interaction.command.binding
+
+class Own:
+    def __init__(self):
+        self.port = 1  # the bot's own attribute: not discord.py's
+
+def port(own):
+    return own.port
+'''
+    assert {"http", "binding", "port"} <= discord_undocumented_names()
+    assert not {"parent", "fetch_session_start_limits", "fetch_commands", "sync"} & discord_undocumented_names()
+    found = sorted({(what, name) for _, what, name in undocumented_uses(old, own_names([old]))})
+    assert found == [("undocumented", "binding"), ("undocumented", "http")]
+    assert not {"http", "binding"} & own_names([p.read_text(encoding="utf-8") for p in (ROOT / "bot").rglob("*.py")])

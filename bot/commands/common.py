@@ -40,9 +40,13 @@ class GameGroup(app_commands.Group):
 
 
 def group_of(interaction: discord.Interaction) -> GameGroup:
-    """The group of the command being typed: a transformer's autocomplete is given only the interaction, and the
-    group is the command's binding."""
-    return interaction.command.binding  # type: ignore[union-attr, return-value]
+    """The group of the command being typed: a transformer's autocomplete is given only the interaction, and a
+    game's commands are its group's own (`Command.parent`, documented; `binding` is not)."""
+    command = interaction.command
+    group = command.parent if isinstance(command, app_commands.Command) else None
+    if not isinstance(group, GameGroup):
+        raise TypeError(f"{interaction.command!r} is not a game's command")
+    return group
 
 
 def word_choices(*values: str) -> list[app_commands.Choice[str]]:

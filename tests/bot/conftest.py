@@ -32,6 +32,7 @@ async def standin() -> AsyncIterator[StandIn]:
         yield server
         assert server.violations == [], f"the bot broke Discord's rules: {server.violations}"
         assert server.unknown_routes == [], f"the bot called routes Discord does not have: {server.unknown_routes}"
+        assert server.pinged() == {}, f"the bot's messages notified someone (issue 35): {server.pinged()}"
 
 
 def _install_conformance(server: StandIn) -> None:

@@ -93,6 +93,37 @@ async def test_a_development_guild_gets_the_commands_and_the_global_set_is_clear
         Config.from_env({"SOLO_BOT_GUILD": "my server"})
 
 
+async def test_the_sync_goes_through_the_tree_and_a_server_the_bot_left_is_refused(standin, db_path, caplog):
+    """Issue 35: the scopes are emptied through discord.py's public tree (`fetch_commands`, `sync` with the
+    scope's commands set aside and put back), and Discord's 50001 for a server the bot left is only logged."""
+    guild = standin.world.guilds[0].id
+    left = standin.world.add_guild("a server the bot left").id
+    async with started(standin, Config(db_path=db_path, auto_sync=True)):
+        pass
+    async with started(standin, Config(db_path=db_path, auto_sync=True, dev_guild=left)):
+        pass
+    standin.world.guilds = [g for g in standin.world.guilds if g.id != left]
+    async with started(standin, Config(db_path=db_path, auto_sync=True, dev_guild=guild)) as driver:
+        tree = driver.bot.tree
+        assert {c.name for c in tree.get_commands()} == NAMES  # the global set, put back after the clear
+        assert {c.name for c in tree.get_commands(guild=discord.Object(guild))} == NAMES
+        reply = await driver.slash("game help", {})
+        assert reply.answered and "/seasons" in reply.text
+    assert {c["name"] for c in standin.synced[guild]} == NAMES and standin.synced[None] == []
+    assert [(v.kind, v.code, v.path.endswith(f"/guilds/{left}/commands")) for v in standin.violations] == [
+        ("missing_access", 50001, True)]
+    assert f"could not clear the commands of guild {left}" in caplog.text
+    standin.violations.clear()
+
+
+async def test_identify_buckets_come_from_the_session_start_limits(db_path):
+    """Issue 35: `max_concurrency` read through `fetch_session_start_limits` (GET /gateway/bot)."""
+    async with StandIn(many_guilds(3), max_concurrency=4) as standin:
+        async with started(standin, Config(db_path=db_path, shards=Shards.parse("2"))) as driver:
+            assert driver.bot._identify_concurrency == 4
+        assert ("GET", "/api/v10/gateway/bot") in standin.requests
+
+
 async def test_only_the_process_holding_shard_0_syncs(db_path):
     world = World.default()
     for i in range(3):

@@ -42,12 +42,14 @@ from bot.standin.protocol import (
     UPDATE_MESSAGE,
     File,
     InteractionRecord,
+    StoredMessage,
 )
 from bot.standin.server import JSON, DiscordError, GatewaySession, Handler
 from bot.standin.server import StandIn as ConsoleStandIn
 from bot.standin.world import GROUP_DM, GUILD_FORUM, GUILD_MEDIA, Channel, World
 
-from . import limits
+from . import limits, mentions
+from .mentions import Pings
 
 # The initial responses Discord takes for each interaction type.
 ALLOWED_CALLBACKS = {
@@ -77,6 +79,11 @@ PERMISSION_NAMES = {
     perms.ATTACH_FILES: "Attach Files", perms.SEND_MESSAGES_IN_THREADS: "Send Messages in Threads",
     perms.MANAGE_GUILD: "Manage Server", perms.MANAGE_THREADS: "Manage Threads",
 }
+
+
+def message_errors(data: JSON, *, prefix: tuple[str, ...] = ()) -> JSON:
+    """A message body's limits, then its `allowed_mentions` (each as Discord's error tree)."""
+    return limits.message_errors(data, prefix=prefix) or mentions.allowed_mentions_errors(data, prefix=prefix)
 
 
 def permission_names(bits: int) -> str:
@@ -187,6 +194,7 @@ class StandIn(ConsoleStandIn):
         self.resume_gate.set()
         self._rate_limits: dict[str, list[Any]] = {}  # route -> [times left, retry_after, scope]
         self.rate_limited: list[tuple[str, str]] = []  # requests answered 429
+        self.pings: dict[int, Pings] = {}  # message id -> whom it notified (its last text, see .mentions)
 
     # -- validators ------------------------------------------------------------------------------------------
 
@@ -456,7 +464,7 @@ class StandIn(ConsoleStandIn):
                 "bad_callback_type")
         errors: JSON = {}
         if kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
-            errors = limits.message_errors(data, prefix=("data",))
+            errors = message_errors(data, prefix=("data",))
             if kind == CHANNEL_MESSAGE and not errors and limits.is_empty_message(data, len(files)):
                 raise empty_message()
         elif kind == MODAL:
@@ -480,7 +488,7 @@ class StandIn(ConsoleStandIn):
 
     def _check_webhook(self, request: web.Request, record: InteractionRecord, body: JSON, files: list[File], *,
                        ephemeral: bool, new: bool) -> None:
-        errors = limits.message_errors(body)
+        errors = message_errors(body)
         if errors:
             raise invalid_form(errors, "limits")
         if new and limits.is_empty_message(body, len(files)):
@@ -490,7 +498,7 @@ class StandIn(ConsoleStandIn):
 
     def _check_channel_message(self, request: web.Request, channel: Channel, body: JSON, files: list[File], *,
                                new: bool) -> None:
-        errors = limits.message_errors(body)
+        errors = message_errors(body)
         if errors:
             raise invalid_form(errors, "limits")
         if new:
@@ -501,6 +509,42 @@ class StandIn(ConsoleStandIn):
 
     def _check_commands(self, request: web.Request, body: Any) -> None:
         self._validate("commands", request, body)
+
+    async def _get_commands(self, request: web.Request, app: str, guild: str | None = None) -> list[JSON]:
+        self._check_guild_commands(guild)
+        return await super()._get_commands(request, app, guild)
+
+    async def _put_commands(self, request: web.Request, app: str, guild: str | None = None) -> list[JSON]:
+        self._check_guild_commands(guild)
+        return await super()._put_commands(request, app, guild)
+
+    def _check_guild_commands(self, guild: str | None) -> None:
+        """A guild's commands are the app's only where it is installed: elsewhere Discord answers 50001."""
+        if guild is not None and all(g.id != int(guild) for g in self.world.guilds):
+            raise DiscordError(403, MISSING_ACCESS, "Missing Access", None, "missing_access")
+
+    # -- mentions -------------------------------------------------------------------------------------------
+
+    def _edit(self, message: StoredMessage, body: JSON, files: list[File], *, created: bool = False) -> None:
+        """Every message stored or edited: whom its text notifies, as Discord computes it (tests/support/
+        standin/mentions.py), kept in `pings` and in the message's `mentions`, `mention_roles` and
+        `mention_everyone`. An edit that leaves the text alone (components, attachments) notifies no one anew."""
+        super()._edit(message, body, files, created=created)
+        if not created and "content" not in body and not mentions.pinging_text({"components": body.get("components")}):
+            return
+        now = {"content": message.payload.get("content"), "components": message.payload.get("components"),
+               "allowed_mentions": body.get("allowed_mentions"),
+               "message_reference": body.get("message_reference") if created else None}
+        found = mentions.pings(now)
+        self.pings[message.id] = found
+        known = {u.id: u for u in self.world.users}
+        message.payload["mentions"] = [known[i].payload() for i in sorted(found.users) if i in known]
+        message.payload["mention_roles"] = [str(i) for i in sorted(found.roles)]
+        message.payload["mention_everyone"] = found.everyone
+
+    def pinged(self) -> dict[int, Pings]:
+        """The messages that notified someone (message id -> whom): the bot's must be none (issue 35)."""
+        return {mid: found for mid, found in self.pings.items() if found}
 
     # -- permissions and channel state -----------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ from .store import Store
 
 
 class SoloBot(Protocol):
-    """What syncing reads of the bot (bot/app.py): its command tree, store, configuration and HTTP client."""
+    """What syncing reads of the bot (bot/app.py): its command tree, store, configuration and application id."""
 
     @property
     def tree(self) -> app_commands.CommandTree[Any]: ...
@@ -37,8 +37,7 @@ class SoloBot(Protocol):
     def config(self) -> Config: ...
     @property
     def application_id(self) -> int | None: ...
-    @property
-    def http(self) -> discord.http.HTTPClient: ...
+
 
 log = logging.getLogger(__name__)
 

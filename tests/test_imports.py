@@ -119,24 +119,35 @@ DISCORD_SIDE = ("bot.app", "bot.controller", "bot.sessions", "bot.buttons", "bot
                 "bot.console", "bot.pictures", "bot.delivery")
 
 
-def discord_imports(path: Path) -> set[str]:
+# The picture helpers: Pillow and the bot's renderers draw a game's result card and board in its front end.
+PICTURE_SIDE = ("bot.render",)
+
+
+def outside_imports(path: Path, top: str) -> set[str]:
+    """The modules of the outside package ``top`` (discord, PIL) that the file imports, anywhere in it."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
             [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
-        found.update(n for n in names if n.split(".")[0] == "discord")
+        found.update(n for n in names if n.split(".")[0] == top)
     return found
+
+
+def discord_imports(path: Path) -> set[str]:
+    return outside_imports(path, "discord")
 
 
 def test_a_games_definition_has_no_discord_in_it() -> None:
     """A game is a pure definition (its plugin, words, result lines, card facts, migrations) and a Discord front
     end (front/: commands, controls, pictures): the definition imports neither discord nor the bot's Discord
-    side; it reaches its front end only by asking it (its plugin's ``commands``, ``ui``, ``card_option``)."""
+    side, nor Pillow or the bot's renderers; it reaches its front end only by asking it (its plugin's
+    ``commands``, ``ui``, ``card_option``, ``result_picture``)."""
     files, edges = module_files(), graph()
     for name, path in files.items():
         if not name.startswith("bot.games.") or ".front" in name or name == "bot.games.plugin":
             continue
         game = ".".join(name.split(".")[:3])
         assert discord_imports(path) == set(), name
-        assert {t for t in edges[name] if t.startswith(DISCORD_SIDE)} == set(), name
+        assert outside_imports(path, "PIL") == set(), name
+        assert {t for t in edges[name] if t.startswith(DISCORD_SIDE + PICTURE_SIDE)} == set(), name
         assert {t for t in edges[name] if ".front" in t and not t.startswith(f"{game}.front")} == set(), name

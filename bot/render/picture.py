@@ -88,10 +88,6 @@ def label(labels: Mapping[str, Mapping[str, str]], name: str, **params: Any) -> 
     return labels[LANG.get()][name].format(**params)
 
 
-def word(words_ja: Mapping[str, str], value: str) -> str:
-    return words_ja.get(value, value) if LANG.get() == "ja" else value
-
-
 # --- remembered layers and pictures ---------------------------------------------------------------------
 
 _CACHES: list[Callable[[], None]] = []  # what one game's pictures leave behind

@@ -40,7 +40,11 @@ def test_the_shipped_font_loads_and_has_every_japanese_glyph_the_pictures_draw()
                                         "result.picture.player", "result.picture.dummbot", "result.picture.cities",
                                         "word.seasons", "word.volfyirion", "word.wizard", "word.hard")]
     for board in (sb, vb):
-        texts += list(board.LABELS["ja"].values()) + list(getattr(board, "WORDS_JA", {}).values())
+        texts += list(board.LABELS["ja"].values())
+    # The words the Seasons board reads from the game's locale: its levels, seasons and short dice words.
+    texts += [t("ja", key) for key in sb.BOARD_WORDS.values()]
+    texts += [t("ja", f"word.{w}") for w in ("apprentice", "wizard", "archmage", "winter", "spring", "summer",
+                                             "autumn")]
     texts += [t("ja", f"word.{d}") for d in Difficulty]
     missing = sorted({ch for text in texts for ch in text if not picture_text.has_glyph(ch)} - {"🏆"})
     assert missing == []

@@ -1,18 +1,14 @@
-"""Seasons in replies: the embed's colour and state fields, and the result card's lines and scores."""
+"""Seasons in replies: the embed's colour and state fields, and the result card's lines (its picture: front/)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from PIL import ImageDraw
-
 from engine.core import Result
 from engine.seasons.summary import DummbotScore, DummbotSummary, PlayerScore, SeasonsSummary
 
 from ...i18n import card_name, t
-from ...render import text as picture_text
-from ...render.results import GOLD, LOST, MUTED, TEXT, WIDTH, WON
 
 SEASON_COLOURS = {"winter": 0x60A5FA, "spring": 0x4ADE80, "summer": 0xF59E0B, "autumn": 0xB45309}
 
@@ -95,20 +91,3 @@ def margin_text(lang: str, player: Any, dummbot: Any) -> str:
     if player > dummbot:
         return t(lang, "result.margin.won", margin=player - dummbot)
     return t(lang, "result.margin.lost", margin=dummbot - player)
-
-
-def result_picture(draw: ImageDraw.ImageDraw, lang: str, result: Result,
-                   parts: Mapping[str, PlayerScore | DummbotScore], won: bool) -> None:
-    """Both scores, big, and the margin."""
-    player, dummbot = result.player_score, result.opponent_score
-    big, label = picture_text.font(84, lang), picture_text.font(24, lang)
-    for x, name, score, lit in ((220, "result.picture.player", player, won),
-                                (580, "result.picture.dummbot", dummbot, not won)):
-        draw.text((x, 170), t(lang, name), font=label, fill=MUTED, anchor="mm")
-        draw.text((x, 250), str(score if score is not None else "—"), font=big, fill=GOLD if lit else TEXT,
-                  anchor="mm")
-    draw.text((WIDTH / 2, 250), "—", font=label, fill=MUTED, anchor="mm")
-    if isinstance(player, int) and isinstance(dummbot, int):
-        margin = player - dummbot
-        text = f"{margin:+d}".replace("-", "−")
-        draw.text((WIDTH / 2, 350), text, font=picture_text.font(44, lang), fill=WON if won else LOST, anchor="mm")

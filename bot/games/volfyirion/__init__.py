@@ -74,7 +74,7 @@ class VolfyirionGame(GamePlugin["VolfyirionSummary", "VolfState"]):
         return result_lines(lang, result, parts)
 
     def result_picture(self, draw: Any, lang: str, result: Result, parts: dict[str, Any], won: bool) -> None:
-        from .embed import result_picture
+        from .front.result_picture import result_picture
 
         result_picture(draw, lang, result, parts, won)
 

@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 
 from engine.seasons.summary import Season, SeasonsSummary
 
+from ....i18n import has, t
 from ....render import picture as p
 from ....render import text as picture_text
 from ....render.picture import BACKGROUND, FAINT, GOLD, PANEL, PANEL_EDGE, TEXT, Colour
@@ -33,8 +34,8 @@ LABELS = {
     "en": {"dummbot": "Dummbot", "dice": "dice {dice}", "round_dice": "{season} dice: {first} | {second}"},
     "ja": {"dummbot": "ダムボット", "dice": "ダイス: {dice}", "round_dice": "{season}のダイス: {first}｜{second}"},
 }
-WORDS_JA = {"apprentice": "見習い", "wizard": "魔法使い", "archmage": "大魔導師", "table": "手元", "bot": "ボット",
-            "winter": "冬", "spring": "春", "summer": "夏", "autumn": "秋"}
+# The header's dice are one short word ("ダイス: 手元"), not the state field's phrase (word.table: 手元のダイス).
+BOARD_WORDS = {"table": "word.board_dice_table", "bot": "word.board_dice_bot"}
 
 # The Dummbot header's regions, each a layer by the values it shows: the name, level and score above, the
 # crystals and the hand below (the count that changes most often redraws only its own row).
@@ -48,7 +49,10 @@ def _label(name: str, **params: Any) -> str:
 
 
 def _word(value: str) -> str:
-    return p.word(WORDS_JA, value)
+    """A difficulty, a season or the dice on the board: its ``word.*`` of the game's locale in Japanese (a value
+    without one as itself), the value in English."""
+    key = BOARD_WORDS.get(value, f"word.{value}")
+    return t("ja", key) if p.lang() == "ja" and has(key) else value
 
 
 def board(summary: SeasonsSummary | Mapping[str, Any], lang: str = "en",

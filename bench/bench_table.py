@@ -19,7 +19,8 @@ message with controls in the reply to the previous line, and
   is one of the step's values (the die's index, ``reshuffled``, ``battle``…); a form it opens is filled with the
   step's options (field ids are the command's option names) and submitted;
 - else chooses in a select whose options hold the step's value by value or label (a Seasons die face in the
-  words the die shows, in either language; a card's name) — so a die-face select on the Seasons table-dice
+  words the die shows, in either language, in any order of its symbols, after a "Die 4:" prefix or not; a
+  card's name) — so a die-face select on the Seasons table-dice
   prompt is used as soon as the bot offers one, without a change here;
 - else types the step's command (``/seasons die face:…``, ``/volfyrion play card:…``), and that line counts.
 
@@ -35,6 +36,7 @@ import contextlib
 import dataclasses
 import io
 import json
+import re
 import sys
 import tempfile
 from collections import Counter
@@ -49,9 +51,10 @@ from bot.console import LOCALES, Console, Printer
 from bot.sessions import summary_json
 from bot.standin import StandIn, World
 from bot.standin.driver import pressable
-from engine.core import Action
+from engine.core import Action, RuleError
 from engine.seasons import face_text
 from engine.seasons.autoplay import play_game as seasons_game
+from engine.seasons.faces import canonical, parse_face
 from engine.volfyirion.autoplay import play_game as volfyirion_game
 
 # bench/ runs from the checkout: the player's typed lines are the tests' own (tests/support).
@@ -63,7 +66,10 @@ from tests.support.seasons_typed import seasons_console_line  # noqa: E402
 from tests.support.volfyirion_typed import volfyirion_command  # noqa: E402
 
 LANG = "en"
-SEASONS_SEED, VOLFYIRION_SEED = 21, 4  # games the console tests play whole (tests/bot/test_bot_console_games.py)
+# Seasons 21: the game the console tests play whole (tests/bot/test_bot_console_games.py), 16-19 rounds. Volfyirion
+# 12: a lost game of 35 steps with every card command the issue wants offered as a select (play, acquire, remove,
+# redeploy), where the console tests' seed 4 has neither remove nor redeploy.
+SEASONS_SEED, VOLFYIRION_SEED = 21, 12
 QUICK_STEPS = 30
 EPHEMERAL = 64
 # A button's op that is not the action's name.
@@ -90,7 +96,9 @@ class Tally:
     posted: int = 0
     private: int = 0
     most_live: int = 0
-    typed: Counter[str] = dataclasses.field(default_factory=Counter)
+    typed: Counter[str] = dataclasses.field(default_factory=Counter)  # typed lines by command
+    filled: Counter[str] = dataclasses.field(default_factory=Counter)  # forms submitted by the step they did
+    filled_chars: Counter[str] = dataclasses.field(default_factory=Counter)
 
 
 def games(quick: bool) -> list[Game]:
@@ -156,15 +164,31 @@ def select_choice(comp: dict[str, Any], action: Action) -> list[str] | None:
     wanted = values_of(action)
     if not wanted:
         return None
+    faces = [canonical(v) for v in action.args.values() if isinstance(v, dict)]
     chosen = []
     for option in comp.get("options") or []:
         label, value = str(option.get("label", "")).casefold(), str(option.get("value", "")).casefold()
-        if value in wanted or label in wanted or any(label.endswith((f" {w}", f":{w}", f"：{w}")) for w in wanted):
+        if value in wanted or label in wanted or any(label.endswith((f" {w}", f":{w}", f"：{w}")) for w in wanted) \
+                or any(_reads_as(text, faces) for text in (value, label)):
             chosen.append(str(option["value"]))
     if not chosen:
         return None
     want = max(1, sum(len(v) if isinstance(v, list) else 1 for v in action.args.values() if v is not None))
     return chosen[:want] if comp.get("max_values", 1) > 1 else chosen[:1]
+
+
+def _reads_as(text: str, faces: list[dict[str, Any]]) -> bool:
+    """Whether an option's value or label (or what follows its "Die 4:" prefix) reads as one of ``faces``,
+    in whatever order or language the bot writes its symbols."""
+    if not faces:
+        return False
+    for part in {text, re.split(r"[:：]", text)[-1]}:
+        try:
+            if parse_face(part.strip()) in faces:
+                return True
+        except RuleError:
+            continue
+    return False
 
 
 def _op_arg(comp: dict[str, Any]) -> tuple[str, str | None]:
@@ -241,6 +265,8 @@ async def step(at: Table, game: Game, action: Action, tally: Tally) -> None:
                 fields = form_fields(action)
                 tally.form_chars += sum(len(v) for v in fields.values())
                 tally.forms += 1
+                tally.filled[action.type] += 1
+                tally.filled_chars[action.type] += sum(len(v) for v in fields.values())
                 await at.type("form " + " ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in fields.items()))
             return
     for comp in controls:
@@ -291,8 +317,11 @@ def main(quick: bool = False) -> None:
     played = [(game, asyncio.run(play(game, quick))) for game in games(quick)]
     headers = ["figure"] + [f"{g.name} ({len(g.actions)} steps)" for g, _ in played]
     rows = [[label] + [getattr(t, key) for _, t in played] for label, key in ROWS]
-    notes = [f"{g.name}, typed: " + (", ".join(f"{k} ×{n}" for k, n in t.typed.most_common()) or "nothing")
-             for g, t in played]
+    notes = []
+    for g, t in played:
+        forms = ", ".join(f"{k} ×{n} ({t.filled_chars[k]} characters)" for k, n in t.filled.most_common())
+        notes.append(f"{g.name}, typed: " + (", ".join(f"{k} ×{n}" for k, n in t.typed.most_common()) or "nothing")
+                     + f"; forms: {forms or 'none'}")
     notes.append(f"seeds: Seasons {SEASONS_SEED}, Volfyirion {VOLFYIRION_SEED}; replies in {LANG}; a step is done "
                  "by a control of the latest reply when one offers it, else typed")
     print_table("At the table: what a player types (one whole game of each, after the start line)", headers, rows,

@@ -38,6 +38,8 @@ def test_a_die_face_select_is_chosen_by_the_words_the_die_shows_in_either_langua
     assert select_choice(by_label, die) == ["1"]
     in_japanese = select([(face_text(OTHER, "ja"), "a"), (face_text(FACE, "ja"), "b")])
     assert select_choice(in_japanese, die) == ["b"]
+    reordered = select([("Die 4: 2 dots, 2 water, star", "x"), ("1 air, 3 crystals, 1 dot", "y")])
+    assert select_choice(reordered, die) == ["x"]
     assert select_choice(select([(face_text(OTHER), "0")]), die) is None  # not offered: typed instead
 
 

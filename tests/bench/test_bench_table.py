@@ -66,3 +66,21 @@ def _game(name: str):
     from bench.bench_table import Game
 
     return Game(name, "", [], {}, 0)
+
+
+def test_a_refused_step_stops_the_bench_instead_of_skewing_it(tmp_path):
+    import asyncio
+
+    import pytest
+
+    from bench.bench_table import table
+
+    async def play() -> None:
+        async with table(tmp_path / "games.sqlite3", 21) as at:
+            await at.type("/seasons start difficulty:apprentice dice:table")
+            with pytest.raises(AssertionError, match="was refused"):
+                await at.type("/seasons take index:9")  # the console's error: there is no such command
+            with pytest.raises(AssertionError, match="was refused"):
+                await at.type("/seasons roll")  # the bot's private refusal: a table-dice game waits for a face
+
+    asyncio.run(play())

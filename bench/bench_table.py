@@ -16,13 +16,17 @@ How the player does it is decided from the latest reply only: each step looks at
 message with controls in the reply to the previous line, and
 
 - presses a button whose ``op`` is the step's action (``fx`` for ``effect``) and whose ``arg``, when it has one,
-  is one of the step's values (the die's index, ``reshuffled``, ``battle``…); a form it opens is filled with the
-  step's options (field ids are the command's option names) and submitted;
-- else chooses in a select whose options hold the step's value by value or label (a Seasons die face in the
-  words the die shows, in either language, in any order of its symbols, after a "Die 4:" prefix or not; a
-  card's name) — so a die-face select on the Seasons table-dice
-  prompt is used as soon as the bot offers one, without a change here;
+  is one of the step's values or its label is (the die's index, ``reshuffled``, ``battle``, a city's name); a
+  form it opens is filled with the step's options (its field ids are the command's option names) and submitted;
+- else chooses in a select whose options hold the step's value by value or label: a card's name, or a Seasons
+  die face in the words the die shows, in either language, in any order of its symbols, after a "Die 4:"
+  prefix or not. So the die-face select issue 35 puts on the Seasons table-dice prompt (being built beside this
+  bench) is used the day the bot offers it, with no change here, and the typed ``/seasons die`` lines go;
 - else types the step's command (``/seasons die face:…``, ``/volfyrion play card:…``), and that line counts.
+
+When replies supersede each other by editing the older one's controls away (issue 35 point 3), the live count
+falls with no change here either. A form made of selects rather than text fields (point 4's reveal form) needs
+this bench to choose in it: today's console fills a form's text fields only.
 
 The figures are reproducible: the seeds below fix the games, the choices and the bot's own draws. The game is
 checked at the end against the engine's (``/game export``, not counted), so a control that did something else

@@ -1,4 +1,4 @@
-"""``python -m bench``: every bench's ``main()`` in turn — seasons, volfyirion, images, bot, path, store, stack, stop.
+"""``python -m bench``: every bench's ``main()`` in turn — seasons, volfyirion, images, bot, path, store, stack, stop, table.
 
 ``--quick`` shrinks the counts (a smoke run: the figures are only indicative); ``--only NAME`` (repeatable)
 runs just those benches; ``--db TARGET`` (repeatable) measures bench_bot's load on each database in one
@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
-BENCHES = ("seasons", "volfyirion", "images", "bot", "path", "store", "stack", "stop")
+BENCHES = ("seasons", "volfyirion", "images", "bot", "path", "store", "stack", "stop", "table")
 
 # Module-level counts of the benches without a quick mode of their own, and their quick values.
 QUICK_COUNTS: dict[str, Any] = {"RUNS": 1, "GAMES": 3, "ATTACKS": 50, "SAMPLES": 500, "PILES": range(1, 3)}

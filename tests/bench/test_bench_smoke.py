@@ -30,6 +30,9 @@ HEADINGS = {
     "stack": ["machine:", "Issue 26's guard rails: this branch against the commit before it",
               "store, 200 writers: appends/s", "start, "],
     "stop": ["machine:", "SIGTERM to exit", "logging in", "connecting", "connected", "reconnecting"],
+    "table": ["machine:", "At the table: what a player types", "lines typed after the start", "selects chosen",
+              "forms submitted", "messages posted in the channel", "most messages with live controls",
+              "Seasons, table dice", "Seasons, bot dice", "Volfyirion"],
 }
 
 

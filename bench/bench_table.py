@@ -1,0 +1,346 @@
+"""At the table: what a player types, presses and sees in a whole game (issue 35, point 6's first half).
+
+    python -m bench --only table [--quick]
+
+Plays one whole game of each — Seasons with table dice, Seasons with bot dice, Volfyirion — through the local
+console (``bot.console.Console`` on the stand-in, in-process, as tests/bot/console_session.py drives it) and
+counts what the player did after the start line: lines typed and their characters, characters typed into forms,
+button presses, selects, forms submitted; what the bot did: messages posted in the channel (and private ones);
+and the most channel messages with live controls at any moment (a message is live while the stand-in holds it
+with an enabled button or select: the bot refuses a press on an older one as stale, and a reply that supersedes
+it should edit its controls away).
+
+What the player does comes from the engine's seeded autoplay (``engine.<game>.autoplay.play_game``, with the
+bot's game seeded alike so its dice and cards are the autoplay's): which die to take, which cards to reveal.
+How the player does it is decided from the latest reply only: each step looks at the controls of the last
+message with controls in the reply to the previous line, and
+
+- presses a button whose ``op`` is the step's action (``fx`` for ``effect``) and whose ``arg``, when it has one,
+  is one of the step's values or its label is (the die's index, ``reshuffled``, ``battle``, a city's name); a
+  form it opens is filled with the step's options (its field ids are the command's option names) and submitted;
+- else chooses in a select whose options hold the step's value by value or label: a card's name, or a Seasons
+  die face in the words the die shows, in either language, in any order of its symbols, after a "Die 4:"
+  prefix or not. So the die-face select issue 35 puts on the Seasons table-dice prompt (being built beside this
+  bench) is used the day the bot offers it, with no change here, and the typed ``/seasons die`` lines go;
+- else types the step's command (``/seasons die face:…``, ``/volfyrion play card:…``), and that line counts.
+
+When replies supersede each other by editing the older one's controls away (issue 35 point 3), the live count
+falls with no change here either. A form made of selects rather than text fields (point 4's reveal form) needs
+this bench to choose in it: today's console fills a form's text fields only.
+
+The figures are reproducible: the seeds below fix the games, the choices and the bot's own draws. The game is
+checked at the end against the engine's (``/game export``, not counted), so a control that did something else
+than the step fails the bench instead of skewing it. ``--quick`` plays the first 30 steps of each game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import io
+import json
+import re
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from bench.common import print_machine, print_table
+from bot.app import create_bot
+from bot.config import Config
+from bot.console import LOCALES, Console, Printer
+from bot.render.embeds import COLOURS
+from bot.sessions import summary_json
+from bot.standin import StandIn, World
+from bot.standin.driver import pressable
+from engine.core import Action, RuleError
+from engine.seasons import face_text
+from engine.seasons.autoplay import play_game as seasons_game
+from engine.seasons.faces import canonical, parse_face
+from engine.volfyirion.autoplay import play_game as volfyirion_game
+
+# bench/ runs from the checkout: the player's typed lines are the tests' own (tests/support).
+ROOT = str(Path(__file__).resolve().parents[1])
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from tests.support.seasons_typed import seasons_console_line  # noqa: E402
+from tests.support.volfyirion_typed import volfyirion_command  # noqa: E402
+
+LANG = "en"
+# Seasons 21: the game the console tests play whole (tests/bot/test_bot_console_games.py), 16-19 rounds. Volfyirion
+# 12: a lost game of 35 steps with every card command the issue wants offered as a select (play, acquire, remove,
+# redeploy), where the console tests' seed 4 has neither remove nor redeploy.
+SEASONS_SEED, VOLFYIRION_SEED = 21, 12
+QUICK_STEPS = 30
+EPHEMERAL = 64
+# A button's op that is not the action's name.
+OP_ACTION = {"fx": "effect"}
+
+
+@dataclasses.dataclass
+class Game:
+    name: str
+    start: str
+    actions: list[Action]
+    state: dict[str, Any]  # the engine's final summary, as /game export writes it
+    seed: int
+
+
+@dataclasses.dataclass
+class Tally:
+    lines: int = 0
+    line_chars: int = 0
+    form_chars: int = 0
+    presses: int = 0
+    selects: int = 0
+    forms: int = 0
+    posted: int = 0
+    private: int = 0
+    most_live: int = 0
+    typed: Counter[str] = dataclasses.field(default_factory=Counter)  # typed lines by command
+    filled: Counter[str] = dataclasses.field(default_factory=Counter)  # forms submitted by the step they did
+    filled_chars: Counter[str] = dataclasses.field(default_factory=Counter)
+
+
+def games(quick: bool) -> list[Game]:
+    found = []
+    for dice in ("table", "bot"):
+        actions, steps = seasons_game("apprentice", dice, SEASONS_SEED, extras=False)
+        found.append(Game(f"Seasons, {dice} dice", f"/seasons start difficulty:apprentice dice:{dice}", actions,
+                          summary_json(steps[-1].state.summary()), SEASONS_SEED))
+    record = volfyirion_game(VOLFYIRION_SEED, max_actions=400)
+    found.append(Game("Volfyirion", "/volfyrion start difficulty:normal", list(record.actions),
+                      summary_json(record.state.summary()), VOLFYIRION_SEED))
+    if quick:
+        for game in found:
+            game.actions = game.actions[:QUICK_STEPS]
+    return found
+
+
+# -- what the step is, in words a control can hold ---------------------------------------------------------------
+
+
+def values_of(action: Action) -> set[str]:
+    """The step's values as a control could name them (casefolded): args, list items, a face in both languages."""
+    found: set[str] = set()
+    for value in action.args.values():
+        if isinstance(value, dict):  # a Seasons die face
+            found |= {face_text(value, lang) for lang in LOCALES}
+        elif isinstance(value, list):
+            found |= {str(v) for v in value}
+        elif value is not None and not isinstance(value, bool):
+            found.add(str(value))
+    return {v.casefold() for v in found}
+
+
+def typed_line(game: Game, action: Action) -> str:
+    if game.name.startswith("Seasons"):
+        return seasons_console_line(action, LANG)
+    name, options = volfyirion_command(action)
+    parts = [f"/{name}"]
+    for key, value in options.items():
+        text = str(value)
+        parts.append(f'{key}:"{text}"' if " " in text and key != "cards" else f"{key}:{text}")
+    return " ".join(parts)
+
+
+def form_fields(action: Action) -> dict[str, str]:
+    """A form's fields filled with the step's options (the form's field ids are the command's option names)."""
+    return {k: ", ".join(v) if isinstance(v, list) else str(v) for k, v in action.args.items() if v is not None}
+
+
+def button_fits(comp: dict[str, Any], action: Action) -> bool:
+    op, arg = _op_arg(comp)
+    if OP_ACTION.get(op, op) != action.type:
+        return False
+    flags = {k for k, v in action.args.items() if v is True}
+    if arg is None:  # the plain button: not for a step that sets a flag another button carries
+        return not flags
+    named = {arg.casefold(), str(comp.get("label", "")).casefold()}  # a city's button: its index, its name
+    return bool(named & values_of(action)) or arg in flags
+
+
+def select_choice(comp: dict[str, Any], action: Action) -> list[str] | None:
+    """The options of a select that say the step's value (by value or label, either language), or None."""
+    wanted = values_of(action)
+    if not wanted:
+        return None
+    faces = [canonical(v) for v in action.args.values() if isinstance(v, dict)]
+    chosen = []
+    for option in comp.get("options") or []:
+        label, value = str(option.get("label", "")).casefold(), str(option.get("value", "")).casefold()
+        if value in wanted or label in wanted or any(label.endswith((f" {w}", f":{w}", f"：{w}")) for w in wanted) \
+                or any(_reads_as(text, faces) for text in (value, label)):
+            chosen.append(str(option["value"]))
+    if not chosen:
+        return None
+    want = max(1, sum(len(v) if isinstance(v, list) else 1 for v in action.args.values() if v is not None))
+    return chosen[:want] if comp.get("max_values", 1) > 1 else chosen[:1]
+
+
+def _reads_as(text: str, faces: list[dict[str, Any]]) -> bool:
+    """Whether an option's value or label (or what follows its "Die 4:" prefix) reads as one of ``faces``,
+    in whatever order or language the bot writes its symbols."""
+    if not faces:
+        return False
+    for part in {text, re.split(r"[:：]", text)[-1]}:
+        try:
+            if parse_face(part.strip()) in faces:
+                return True
+        except RuleError:
+            continue
+    return False
+
+
+def _op_arg(comp: dict[str, Any]) -> tuple[str, str | None]:
+    parts = str(comp.get("custom_id", "")).split(":")
+    return (parts[3], parts[4] if len(parts) > 4 else None) if len(parts) >= 4 else ("", None)
+
+
+# -- the console in-process ---------------------------------------------------------------------------------------
+
+
+class Table:
+    """One console on a fresh stand-in and database; each line's JSON items read back."""
+
+    def __init__(self, console: Console, out: io.StringIO, standin: StandIn) -> None:
+        self.console, self.out, self.standin = console, out, standin
+        self._read = 0
+        self.items: list[dict[str, Any]] = []
+
+    async def type(self, line: str) -> list[dict[str, Any]]:
+        await self.console.line(line)
+        text = self.out.getvalue()
+        self.items = [json.loads(x) for x in text[self._read:].splitlines() if x.strip()]
+        self._read = len(text)
+        refused = [i["error"] for i in self.items if "error" in i] + [i for i in self.items if _refusal(i)]
+        if refused:  # a step the bot refused would leave the game behind the engine's
+            raise AssertionError(f"{line!r} was refused: {refused}")
+        return self.items
+
+    def controls(self) -> list[dict[str, Any]]:
+        """The enabled controls of the last message with controls in the reply to the last line (the one
+        ``press N`` numbers)."""
+        for item in reversed(self.items):
+            found = pressable(item)
+            if found:
+                return [c for c in found if not c.get("disabled") and c.get("custom_id")]
+        return []
+
+    def number(self, comp: dict[str, Any]) -> int:
+        """The console's number for a control (`press N`)."""
+        ids = [c.get("custom_id") for c in self.console.last_buttons]
+        return ids.index(comp["custom_id"]) + 1
+
+    def channel_messages(self) -> list[Any]:
+        channel = self.standin.world.channel("table")
+        return [m for m in self.standin.messages.values() if m.channel_id == channel.id]
+
+    def live(self) -> int:
+        return sum(1 for m in self.channel_messages() if not m.payload.get("flags", 0) & EPHEMERAL
+                   and any(not c.get("disabled") and c.get("custom_id") for c in pressable(m.payload)))
+
+
+def _refusal(item: dict[str, Any]) -> bool:
+    """A private reply in the error colour (an embed's, or a V2 container's accent)."""
+    if not item.get("flags", 0) & EPHEMERAL:
+        return False
+    colours = [e.get("color") for e in item.get("embeds") or []]
+    colours += [c.get("accent_color") for c in item.get("components") or []]
+    return COLOURS["error"] in colours
+
+
+@contextlib.asynccontextmanager
+async def table(db_path: Path, seed: int) -> AsyncIterator[Table]:
+    world = World.default()
+    out = io.StringIO()
+    printer = Printer(out, LANG, True, world)
+    async with StandIn(world) as standin:
+        config = dataclasses.replace(Config(), token=None, db_path=db_path, api_base=standin.api_base)
+        bot = create_bot(config, seed=lambda: seed)
+        async with standin.connect(bot, timeout=standin.deadline + 30.0) as driver:
+            yield Table(Console(driver, printer, user="player", channel="table", locale=LOCALES[LANG]), out,
+                        standin)
+
+
+async def step(at: Table, game: Game, action: Action, tally: Tally) -> None:
+    """One step of the game, by a control of the latest reply when one does it, else typed."""
+    controls = at.controls()
+    for comp in controls:
+        if comp.get("type") == 2 and button_fits(comp, action):
+            items = await at.type(f"press {at.number(comp)}")
+            tally.presses += 1
+            modal = next((i["modal"] for i in items if "modal" in i), None)
+            if modal is not None:
+                fields = form_fields(action)
+                tally.form_chars += sum(len(v) for v in fields.values())
+                tally.forms += 1
+                tally.filled[action.type] += 1
+                tally.filled_chars[action.type] += sum(len(v) for v in fields.values())
+                await at.type("form " + " ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in fields.items()))
+            return
+    for comp in controls:
+        chosen = select_choice(comp, action) if comp.get("type") == 3 else None
+        if chosen:
+            await at.type(f"select {at.number(comp)} {','.join(chosen)}")
+            tally.selects += 1
+            return
+    line = typed_line(game, action)
+    await at.type(line)
+    tally.lines += 1
+    tally.line_chars += len(line)
+    tally.typed[line.split(":")[0].rsplit(" ", 1)[0] if ":" in line else line] += 1
+
+
+async def play(game: Game, quick: bool) -> Tally:
+    tally = Tally()
+    with tempfile.TemporaryDirectory() as folder:
+        async with table(Path(folder) / "games.sqlite3", game.seed) as at:
+            await at.type(game.start)
+            tally.most_live = at.live()
+            for action in game.actions:
+                await step(at, game, action, tally)
+                tally.most_live = max(tally.most_live, at.live())
+            for m in at.channel_messages():  # the start's reply included
+                if m.payload.get("flags", 0) & EPHEMERAL:
+                    tally.private += 1
+                else:
+                    tally.posted += 1
+            if not quick:  # the bot's game is the engine's: every step did what it was meant to
+                items = await at.type("/game export")
+                files = [f for i in items for f in i.get("files", []) if f["filename"].endswith(".json")]
+                state = json.loads(files[-1]["text"])["state"]
+                assert state == game.state, f"{game.name}: the bot's game is not the engine's"
+    return tally
+
+
+ROWS: Sequence[tuple[str, str]] = (
+    ("lines typed after the start", "lines"), ("characters in those lines", "line_chars"),
+    ("characters typed into forms", "form_chars"), ("buttons pressed", "presses"), ("selects chosen", "selects"),
+    ("forms submitted", "forms"), ("messages posted in the channel", "posted"),
+    ("private (ephemeral) replies", "private"), ("most messages with live controls", "most_live"),
+)
+
+
+def main(quick: bool = False) -> None:
+    print_machine()
+    played = [(game, asyncio.run(play(game, quick))) for game in games(quick)]
+    headers = ["figure"] + [f"{g.name} ({len(g.actions)} steps)" for g, _ in played]
+    rows = [[label] + [getattr(t, key) for _, t in played] for label, key in ROWS]
+    notes = []
+    for g, t in played:
+        forms = ", ".join(f"{k} ×{n} ({t.filled_chars[k]} characters)" for k, n in t.filled.most_common())
+        notes.append(f"{g.name}, typed: " + (", ".join(f"{k} ×{n}" for k, n in t.typed.most_common()) or "nothing")
+                     + f"; forms: {forms or 'none'}")
+    notes.append(f"seeds: Seasons {SEASONS_SEED}, Volfyirion {VOLFYIRION_SEED}; replies in {LANG}; a step is done "
+                 "by a control of the latest reply when one offers it, else typed")
+    print_table("At the table: what a player types (one whole game of each, after the start line)", headers, rows,
+                notes)
+
+
+if __name__ == "__main__":
+    main()

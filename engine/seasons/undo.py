@@ -39,6 +39,11 @@ _REVERSED: dict[str, Callable[[Params], tuple[str, Params] | None]] = {
     "funded_payment_back": lambda p: ("funded_payment_back", {"card": p["card"]}),
     "new_year": lambda p: ("new_year", {"year": p["year"]}),
     "player_card_left": lambda p: ("player_card_left", {"card": p["card"]}),
+    # What a card Dummbot summoned made the player do with their own cards (S-8): the player takes it back too.
+    "player_sacrifices": lambda p: ("player_sacrifices", {"card": p["card"]}),
+    "player_returns_item": lambda p: ("player_returns_item", {"card": p["card"]}),
+    "player_argos": lambda p: ("player_argos", {"card": p["card"]}),
+    "player_air": lambda p: ("player_air", {"card": p["card"]}),
 }
 
 

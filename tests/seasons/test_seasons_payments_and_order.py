@@ -167,7 +167,8 @@ def test_s8_4_undoing_a_season_change_says_what_goes_back():
     said = [(e.key.rpartition(".")[2], e.params) for e in record.reversal(undone)]
     # The report is taken back, not the draw (S-5.1 draws once, at random): the same four cards, told again.
     assert said == [("returned_to_drawn", {"count": 2, "cards": ["12", "5"]}), ("discarded_to_drawn", {"card": "23"}),
-                    ("summoned_to_drawn", {"card": "38"}), ("reveal_again", {"count": 4})]
+                    ("player_argos", {"card": "38"}), ("summoned_to_drawn", {"card": "38"}),
+                    ("reveal_again", {"count": 4})]
     undone = record.pop()
     said = [(e.key.rpartition(".")[2], e.params) for e in record.reversal(undone)]
     assert said == [("draw_from_hand", {"count": 4}), ("draw_to_hand", {"n": 1}),

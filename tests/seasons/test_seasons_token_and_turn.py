@@ -141,7 +141,8 @@ def test_s5_1_undoing_a_reveal_at_a_new_year_keeps_the_draw_and_asks_for_the_sam
     said = [(e.key.rpartition(".")[2], e.params) for e in RULES.reversal(asked, reveal, told)]
     assert said == [("draw_to_hand", {"n": 2}), ("new_year", {"year": 2}),
                     ("returned_to_drawn", {"count": 3, "cards": ["1", "23", "5"]}),
-                    ("summoned_to_drawn", {"card": C.SYLLAS}), ("reveal_again", {"count": 4, "year": 2})]
+                    ("player_sacrifices", {"card": C.SYLLAS}), ("summoned_to_drawn", {"card": C.SYLLAS}),
+                    ("reveal_again", {"count": 4, "year": 2})]
     assert RULES.apply(asked, reveal).state == told.state  # the same cards told again: the same summon
 
 

@@ -508,7 +508,8 @@ class Console:
         chosen = [v.strip() for v in values.split(",") if v.strip()] if comp["type"] != 2 else None
         if comp["type"] == 3:
             by_label = {o.get("label", "").casefold(): o["value"] for o in comp.get("options") or []}
-            chosen = [by_label.get(v.casefold(), v) for v in chosen or []]
+            whole = by_label.get(values.strip().casefold())  # one label with commas in it ("2 water, star, 3 dots")
+            chosen = [whole] if whole is not None else [by_label.get(v.casefold(), v) for v in chosen or []]
         return await self.driver.press(comp["custom_id"], message=self.last_message_id, values=chosen,
                                        user=self.user, locale=self.locale)
 

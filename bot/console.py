@@ -11,7 +11,8 @@ Lines, one interaction each (its whole reply is printed before the next line is 
     press 2                                          the 2nd button of the last message that has buttons
                                                      (rows top to bottom, left to right, selects included)
     press 3 value1,value2                            choose options in a select menu (values or labels,
-    select 3 value1,value2                           comma separated; `select` is for menus only)
+    select 3 value1,value2                           comma separated, a whole label taken as one;
+                                                     `select` is for menus only)
     form cards="12, 31" note=done                    fill the form a button opened (field id or label)
     quit (or exit, or the end of input)              leave
 Blank lines and lines starting with `#` are skipped; a bad line is reported (what it echoes of the line cut to

@@ -13,6 +13,7 @@ from engine.seasons.cards import COPIES
 from engine.seasons.faces import die_faces
 
 from ....buttons import MENU_OPTIONS, ButtonSpec, SelectSpec
+from ....controller import Builder
 from ....i18n import card_name, t
 from ...seasons.text import die_mark, face_text
 
@@ -52,8 +53,9 @@ def time_picker(lg: str) -> SelectSpec:
     return SelectSpec("pick", t(lg, "pick.time.placeholder"), options, arg="time")
 
 
-def picked_action(arg: str | None, value: str, record: GameRecord[SeasonsState]) -> Action | None:
-    """The action a pick stands for, as its typed command makes it; None for a value no reply offered."""
+def picked_action(arg: str | None, value: str, record: GameRecord[SeasonsState]) -> Builder[SeasonsState] | None:
+    """The action a pick stands for, as its typed command makes it; None for a value no reply offered. The die's
+    is built as `/seasons die` builds it (from the record acted on, its refusals worded the same way)."""
     state = record.state
     if arg == "die":
         die, _, index = value.partition(".")
@@ -62,7 +64,8 @@ def picked_action(arg: str | None, value: str, record: GameRecord[SeasonsState])
         faces = die_faces(state.dice_season, int(die))
         if int(index) >= len(faces):
             return None
-        return Action("die", face=resolve_face(state, faces[int(index)]))
+        face = faces[int(index)]
+        return lambda acted: Action("die", face=resolve_face(acted.state, face))
     if arg == "played" and value in S8_CARDS:
         return Action("played", card=value)
     if arg == "time" and value.lstrip("-").isdecimal() and int(value) in TIME_STEPS:

@@ -11,7 +11,8 @@ Lines, one interaction each (its whole reply is printed before the next line is 
     press 2                                          the 2nd button of the last message that has buttons
                                                      (rows top to bottom, left to right, selects included)
     press 3 value1,value2                            choose options in a select menu (values or labels,
-    select 3 value1,value2                           comma separated; `select` is for menus only)
+    select 3 value1,value2                           comma separated, a whole label taken as one;
+                                                     `select` is for menus only)
     form cards="12, 31" note=done                    fill the form a button opened (field id or label)
     quit (or exit, or the end of input)              leave
 Blank lines and lines starting with `#` are skipped; a bad line is reported (what it echoes of the line cut to
@@ -508,7 +509,8 @@ class Console:
         chosen = [v.strip() for v in values.split(",") if v.strip()] if comp["type"] != 2 else None
         if comp["type"] == 3:
             by_label = {o.get("label", "").casefold(): o["value"] for o in comp.get("options") or []}
-            chosen = [by_label.get(v.casefold(), v) for v in chosen or []]
+            whole = by_label.get(values.strip().casefold())  # one label with commas in it ("2 water, star, 3 dots")
+            chosen = [whole] if whole is not None else [by_label.get(v.casefold(), v) for v in chosen or []]
         return await self.driver.press(comp["custom_id"], message=self.last_message_id, values=chosen,
                                        user=self.user, locale=self.locale)
 

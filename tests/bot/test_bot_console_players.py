@@ -28,7 +28,7 @@ def first_transcript() -> tuple[list[str], list[str], str]:
         if line.startswith("$"):
             found = re.search(r'ARGS="([^"]*)"', line)
             options = found[1] if found else ""
-        elif re.match(r"^(/|press \d|form |quit$|exit$)", line):
+        elif re.match(r"^(/|press \d|select \d|form |quit$|exit$)", line):
             typed.append(line)
         elif line.strip() and line.strip() != "…":
             shown.append(line)

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # The README and the documents it sends a player to (docs/playing.md, docs/console.md …).
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 STARTS = {"seasons": "/seasons start difficulty:wizard dice:table", "volfyrion": "/volfyrion start difficulty:normal"}
-INPUT = re.compile(r"^(/|press \d|form )")
+INPUT = re.compile(r"^(/|press \d|select \d|form )")
 # The examples' faces (`2 water, 3 crystals, 1 dot`, `fire star transmute 3 dots`) are winter die 1's: a game of
 # this seed chose it (S-1.4: a face of neither chosen die is refused, naming them).
 EXAMPLES_SEED = 8

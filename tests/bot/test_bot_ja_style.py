@@ -203,9 +203,10 @@ def _messages() -> dict[str, str]:
 
 
 def _labels() -> set[str]:
-    """The Japanese labels of every button (a face to take shown as 「…」)."""
+    """The Japanese labels of every button (a face to take shown as 「…」) and every menu's placeholder."""
     ja = catalog_texts()["ja"]
-    labels = {v for k, v in ja.items() if k.startswith(("button.", "seasons.effect.", "seasons.button."))}
+    labels = {v for k, v in ja.items() if k.startswith(("button.", "seasons.effect.", "seasons.button."))
+              or (k.startswith("pick.") and ".placeholder" in k)}
     return {re.sub(r"\{[^}]*\}", "…", label) for label in labels}
 
 

@@ -41,6 +41,7 @@ from ....render.embeds import notice_embed
 from ....replies import lang, send, think
 from ....sessions import GameService, Played, Refusal
 from ...plugin import GameUI, Row
+from . import pickers
 
 KIND = "seasons"
 Interaction = discord.Interaction
@@ -249,6 +250,8 @@ class SeasonsUI(GameUI[SeasonsSummary, SeasonsState]):
         legal = set(waiting.legal)
         if "roll" in legal:
             specs.append(ButtonSpec("roll", t(lg, "button.roll"), style=discord.ButtonStyle.primary))
+        if "die" in legal:  # table dice: the round's report, by the face it shows (issue 35)
+            specs += [p for p in [pickers.die_picker(step.state, lg)] if p]
         if "take" in legal:
             for i, die in enumerate(waiting.params.entries("dice")):
                 label = t(lg, "button.take", n=i + 1, face=die["face"])
@@ -267,13 +270,27 @@ class SeasonsUI(GameUI[SeasonsSummary, SeasonsState]):
         if "effect" in legal and summary.can_correct_payment:
             specs += _cannot_pay_buttons(step, lg, summary)
         # The effects the player reports as they happen, a button each while they can be (the engine says which).
-        specs += [ButtonSpec("fx", t(lg, f"seasons.effect.{kind}"), arg=kind)
-                  for kind in step.state.reportable_effects()]
-        if not step.state.finished:
-            specs.append(ButtonSpec("forecast", t(lg, "button.forecast")))
+        effects = [ButtonSpec("fx", t(lg, f"seasons.effect.{kind}"), arg=kind)
+                   for kind in step.state.reportable_effects()]
+        specs += effects
+        reports = self._report_pickers(step.state, lg)
+        specs += reports
+        forecast = [] if step.state.finished else [ButtonSpec("forecast", t(lg, "button.forecast"))]
+        specs += forecast
         if row.ply:
             specs.append(ButtonSpec("undo", t(lg, "button.undo"), style=discord.ButtonStyle.danger))
-        return specs
+        # Least needed first: the forecast (also in /seasons forecast), the time move and the card (both typed
+        # as often), then the effects from the last.
+        return pickers.fit(specs, [*forecast, *reversed(reports), *reversed(effects)])
+
+    @staticmethod
+    def _report_pickers(state: SeasonsState, lg: str) -> list[ButtonSpec | SelectSpec]:
+        """During the player's turn: "Report a card…" (S-8) and the time moves."""
+        if state.before_take or state.finished:
+            return []
+        legal = set(state.waiting.legal)
+        played = pickers.played_picker(state, lg) if "played" in legal else None
+        return [p for p in (played, pickers.time_picker(lg) if "time" in legal else None) if p]
 
     def _reveal_picker(self, step: Step[SeasonsState], lg: str, summary: SeasonsSummary) -> SelectSpec:
         count = step.waiting.params.number("count", 1) or 1
@@ -292,6 +309,8 @@ class SeasonsUI(GameUI[SeasonsSummary, SeasonsState]):
                       lg: str) -> Builder[SeasonsState] | tuple[str, str, list[FieldSpec]] | None:
         """The reveal picker: as many cards as asked completes the reveal; fewer opens its form with them filled
         in, to type the rest."""
+        if op == "pick" and arg in ("die", "played", "time") and len(values) == 1:
+            return pickers.picked_action(arg, values[0], record)
         if op != "pick" or arg != "reveal" or "reveal" not in record.waiting.legal or not values:
             return None
         ids = [v.split("~", 1)[0] for v in values]

@@ -19,7 +19,7 @@ from engine.core import Rules, State
 from .. import i18n
 from ..registry import Registry
 from ..render import embeds
-from ..store import replay_check, schema, transfer
+from ..store import replay_check, schema
 from .plugin import AnyGame, GamePlugin, GameUI, Ordering, Words
 from .seasons import SeasonsGame
 from .volfyirion import VolfyirionGame
@@ -63,9 +63,8 @@ def registry() -> Registry[AnyGame]:
 
 def install(games: Registry[AnyGame]) -> None:
     """Hand ``games`` to the modules of free functions that read every game: the sentences (i18n), the notices'
-    colours, the store's schema steps, its copy check and its replay check."""
+    colours, the store's schema steps, and the engines its replay and copy checks replay with."""
     i18n.use(games)
     embeds.use(games)
     schema.use(games)
-    transfer.use(lambda kind: games.get(kind).rules())
     replay_check.use(lambda kind: games.get(kind).rules())

@@ -75,7 +75,7 @@ def _no_games(kind: str) -> Any:
 
 
 # Each registered game's engine by its kind: handed down by the entry point that builds the registry (bot.games's
-# ``install``), as for the copy check of transfer.py: the store imports no game.
+# ``install``); the copy check of transfer.py replays with it too. The store imports no game.
 rules_for: Callable[[str], Any] = _no_games
 
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import asyncpg
 
+from . import replay_check
 from .base import StoreError
 from .messages import described
 from .postgres import (
@@ -141,7 +141,7 @@ async def check_copy(source: Path, target: str) -> tuple[int, list[str]]:
             for store in (src, dst):
                 actions = [Action.from_json(x.action) for x in await store.live_actions(game_id)]
                 try:
-                    record = GameRecord.replay(rules_for(b.kind), b.options, b.seed, actions)
+                    record = GameRecord.replay(replay_check.rules_for(b.kind), b.options, b.seed, actions)
                     states.append(("state", record.ply, json.dumps(record.state.to_json(), sort_keys=True)))
                 except Exception as exc:  # a log today's rules refuse (kept as stored): it must fail alike
                     states.append(("refused", type(exc).__name__, str(exc)))
@@ -267,16 +267,3 @@ async def check_main_postgres(target: str, *, quick: bool = False) -> int:
           f" read {read}")
     return 0
 
-
-def _no_games(kind: str) -> Any:
-    raise KeyError(f"no game {kind!r} is registered")
-
-
-# Each registered game's engine by its kind: handed by the entry point that builds the registry (the store imports
-# no game).
-rules_for: Callable[[str], Any] = _no_games
-
-
-def use(rules: Callable[[str], Any]) -> None:
-    global rules_for
-    rules_for = rules

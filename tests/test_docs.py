@@ -35,6 +35,8 @@ def test_every_link_of_the_docs_leads_to_a_file_and_heading_that_exist() -> None
 
 def test_no_code_cites_a_document_that_is_not_in_the_repository() -> None:
     code = [p for folder in ("engine", "bot", "tests", "bench", "tools") for p in (ROOT / folder).rglob("*.py")]
-    outside = "DESIGN" + ".md"  # the project's design notes live outside the repository (spelt apart: not a citation)
-    cited = [str(p.relative_to(ROOT)) for p in code if outside in p.read_text(encoding="utf-8")]
+    # The project's design notes and its Japanese review live outside the repository (spelt apart: not a citation);
+    # what the code needs of them is in docs/.
+    outside = ("DESIGN" + ".md", "ja-style" + ".md", "../" + "shared")
+    cited = [str(p.relative_to(ROOT)) for p in code if any(o in p.read_text(encoding="utf-8") for o in outside)]
     assert cited == []

@@ -92,4 +92,6 @@ def main(src: str, dst: str) -> None:
 
 
 if __name__ == "__main__":
-    main(*(sys.argv[1:3] if len(sys.argv) >= 3 else ("../shared/data", "engine/data")))
+    if len(sys.argv) != 3:  # the facts' folder is outside this repository: `make data` names it
+        sys.exit("usage: python tools/build_data.py FACTS_DIR engine/data   (or: make data)")
+    main(sys.argv[1], sys.argv[2])

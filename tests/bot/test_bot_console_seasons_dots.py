@@ -1,4 +1,4 @@
-"""A die's dots are not points (issue 25, point 8; ja-style.md, Turn 3 rule 2): the Japanese replies write a face's
+"""A die's dots are not points (issue 25, point 8; the Japanese style review, Turn 3 rule 2): the Japanese replies write a face's
 dots 「ドットN」 and keep 点 for scores, and a face is read typed either way — 「ドット3」 as the bot writes it, 「3点」
 as players typed it before (S-3.3) — in both languages of the console."""
 

@@ -97,7 +97,7 @@ POINT_WORDS = re.compile(r"勝利点|点差|同点|時点|×5点")
 
 
 def test_s3_3_no_japanese_template_writes_a_dies_dots_as_points():
-    """ja-style.md, Turn 3 rule 2: the dots of a die (S-3.3) are 「ドット1」, and 点 is kept for scores (issue 25,
+    """the Japanese style review, Turn 3 rule 2: the dots of a die (S-3.3) are 「ドット1」, and 点 is kept for scores (issue 25,
     point 8)."""
     for key, text in _japanese().items():
         after = {m.group(1) for m in re.finditer(r"\{(\w+)[^}]*\}点", text)}
@@ -110,11 +110,11 @@ def test_s3_3_no_japanese_template_writes_a_dies_dots_as_points():
             assert ("ドット" in shown) == bool(face["dots"]) and not re.search(r"\d点", shown), shown
 
 
-# -- issue 25, point 8: what a player at the table misread (rules ja-style.md should gain) -------------------
+# -- issue 25, point 8: what a player at the table misread (rules the Japanese style review should gain) -------------------
 
 
 def test_a_tie_is_drawn_among_the_tied_cards_wherever_they_are():
-    """ja-style.md, Turn 4 finding 1: the tie line is said for cards Dummbot drew (a change of season) and for cards
+    """the Japanese style review, Turn 4 finding 1: the tie line is said for cards Dummbot drew (a change of season) and for cards
     in its play area (Syllas, Amsug): 「同点のカード1枚ごとに」 fits both, never 「場のカード」 nor 「引いたカード」; the
     value keeps its counter (「（0点）」, a negative one with a real minus sign)."""
     for key in ("seasons.event.tie_broken", "seasons.event.tie_broken.lowest"):
@@ -187,7 +187,7 @@ def test_components_are_named_as_the_seed_names_them():
         assert "魔術師トークン" not in text and "クリスタルトラック" not in text, key
 
 
-# -- ja-style.md, "Turn 4 findings": every rule a test can say, over every Japanese key -----------------------
+# -- the Japanese style review, "Turn 4 findings": every rule a test can say, over every Japanese key -----------------------
 
 # Command descriptions and option names go to Discord's command picker, which shows no markdown.
 PICKER_KEYS = ("cmd.", "opt.")
@@ -277,7 +277,7 @@ def test_rule_7_the_originals_words():
 
 
 def test_earlier_rules_still_broken_in_the_text_are_gone():
-    """ja-style.md, Turn 4 intro: 「このルールの計算」 (→ 和訳ソロルールの式), 「巣にいる」 (a token is on its Lair),
+    """the Japanese style review, Turn 4 intro: 「このルールの計算」 (→ 和訳ソロルールの式), 「巣にいる」 (a token is on its Lair),
     leaderboard scores without 点."""
     for key, text in _japanese().items():
         assert "このルールの計算" not in text and "巣にいる" not in text and "巣にいます" not in text, key
@@ -407,7 +407,7 @@ async def test_rule_14_a_refusal_typed_into_the_console_quotes_what_was_typed(tm
 
 
 async def test_the_die_taken_is_named_by_its_face_in_the_history_and_the_undo_note(tmp_path):
-    """ja-style.md, Turn 4 intro: 「振った2個のうち1個目のダイスを取った」 named the die by its position; the history
+    """the Japanese style review, Turn 4 intro: 「振った2個のうち1個目のダイスを取った」 named the die by its position; the history
     and the undo note name its face, read from the state it was taken in (both languages)."""
     from tests.bot.console_session import buttons, console_session, text_of
 

@@ -40,7 +40,7 @@ def state_fields(lang: str, s: SeasonsSummary) -> list[tuple[str, str, bool]]:
 
 
 def _dot(lang: str) -> str:
-    """Between two facts of one field: Japanese writes its own middle dot, without spaces (ja-style.md)."""
+    """Between two facts of one field: Japanese writes its own middle dot, without spaces (docs/japanese.md)."""
     return "・" if lang == "ja" else " · "
 
 

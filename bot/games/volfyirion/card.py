@@ -48,7 +48,7 @@ def secondary_text(lang: str, code: str) -> str:
     gains = GAINS.findall(effect)
     what = (list_text(lang, (t(lang, f"card.volfyirion.gain_{kind.lower()}", n=n) for n, kind in gains)) if gains
             else t(lang, f"card.volfyirion.effect.{effect.lower()}"))
-    # Japanese: an arrow, not a second colon after the field's own (ja-style.md, turn 4 rule 10).
+    # Japanese: an arrow, not a second colon after the field's own (docs/japanese.md: one colon a line).
     return f"{head}→{what}" if lang == "ja" else f"{head}: {what}"
 
 

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from .http import HttpServer
 
 log = logging.getLogger(__name__)
+# How long a stop waits for the gateway to close before it closes the store all the same (docker stop allows 10 s).
+GATEWAY_CLOSE_SECONDS = 4.0
 
 IDENTIFY_INTERVAL = 5.0  # seconds between two identifies in one bucket (Discord's rate limit)
 
@@ -260,7 +262,14 @@ class SoloBot(commands.AutoShardedBot):
         try:
             await self.controller.drain()  # let changes under way commit and answer (SIGTERM, docker stop)
             await self.service.drain()
-            await super().close()
+            try:
+                # A gateway Discord no longer answers (a half-open connection while it is away) holds aiohttp's
+                # websocket close for its 10 s handshake: past docker stop's grace, so it is bounded, and the
+                # store is closed all the same (the gateway's close goes on, shielded, until the loop ends).
+                await asyncio.wait_for(asyncio.shield(super().close()), GATEWAY_CLOSE_SECONDS)
+            except TimeoutError:
+                log.warning("the gateway did not close within %s s (Discord away?): closing the store anyway",
+                            GATEWAY_CLOSE_SECONDS)
         finally:
             if self.http_server is not None:
                 await self.http_server.close()

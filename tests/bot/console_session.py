@@ -84,3 +84,12 @@ async def console_session(db_path: Path, *, lang: str = "en", seed: int = 7) -> 
         bot = create_bot(config, seed=lambda: seed)
         async with standin.connect(bot, timeout=standin.deadline + 30.0) as driver:
             yield Session(Console(driver, printer, user="player", channel="table", locale=LOCALES[lang]), out)
+
+
+async def type_all(session, lines: list[str]) -> list[dict]:
+    """Each line typed in turn, none refused; the last line's reply."""
+    items: list[dict] = []
+    for line in lines:
+        items = await session.type(line)
+        assert refusals(items) == [], (line, text_of(items))
+    return items

@@ -7,7 +7,7 @@ dice have the faces it types (S-1.4): 1 for "draw, 1 dot", 0 for that and "6 cry
 
 from __future__ import annotations
 
-from console_session import buttons, console_session, press_line, refusals, text_of
+from console_session import buttons, console_session, press_line, refusals, text_of, type_all
 
 REPRO = ["/seasons start difficulty:wizard dice:table", '/seasons die face:"draw, 1 dot"', "/seasons reveal cards:33",
          '/seasons die face:"draw, 1 dot"', "/seasons reveal cards:39"]
@@ -15,19 +15,12 @@ REPRO = ["/seasons start difficulty:wizard dice:table", '/seasons die face:"draw
 
 
 
-async def _type_all(session, lines: list[str]) -> list[dict]:
-    items: list[dict] = []
-    for line in lines:
-        items = await session.type(line)
-        assert refusals(items) == [], (line, text_of(items))
-    return items
-
 
 async def test_s8_39_cannot_pay_card_39_cancels_titus_not_the_leech(tmp_path):
     """The issue's reproduction as typed: Titus' payment is cancelled and Titus sacrificed (its 4 prestige leave
     Dummbot's score: 14 → 9); the Leech's payment is kept."""
     async with console_session(tmp_path / "g.sqlite3", lang="en", seed=1) as session:
-        await _type_all(session, REPRO + ["/seasons effect kind:summon"])
+        await type_all(session, REPRO + ["/seasons effect kind:summon"])
         items = await session.type("/seasons effect kind:cannot_pay card:39")
         said = text_of(items)
         assert "Titus Deepgaze (#39): payment cancelled" in said and "Arcano Leech" not in said.split("\n")[1]
@@ -39,7 +32,7 @@ async def test_s8_39_cannot_pay_card_39_cancels_titus_not_the_leech(tmp_path):
 
 async def test_s8_39_the_button_on_a_reply_that_named_titus_cancels_titus_in_japanese(tmp_path):
     async with console_session(tmp_path / "g.sqlite3", lang="ja", seed=1) as session:
-        titus = await _type_all(session, REPRO)
+        titus = await type_all(session, REPRO)
         assert ("深き眼差しのタイタス（#39）: ダムボットにクリスタルを1個渡し、クリスタルボードのダムボットのソーサラートークンを"
                 "1のマスへ進めてください。") in text_of(titus)
         items = await session.type(press_line(titus, "支払えなかった"))
@@ -50,7 +43,7 @@ async def test_s8_39_the_button_on_a_reply_that_named_titus_cancels_titus_in_jap
 
 async def test_s8_39_the_button_after_the_leech_payment_cancels_the_leech(tmp_path):
     async with console_session(tmp_path / "g.sqlite3", lang="en", seed=1) as session:
-        leech = await _type_all(session, REPRO + ["/seasons effect kind:summon"])
+        leech = await type_all(session, REPRO + ["/seasons effect kind:summon"])
         items = await session.type(press_line(leech, "I could not pay"))
         assert "Arcano Leech (#33): payment cancelled" in text_of(items)
         assert "Titus Deepgaze (#39)" in text_of(await session.type("/game status"))
@@ -102,9 +95,9 @@ async def test_s8_7_kairn_against_dummbots_fairies_applies_both_in_one_report(tm
              "泥棒フェアリー（#41）: ダムボットはさらにクリスタルを1個得ます。クリスタルボードのダムボットのソーサラートークンを"
              "2のマスへ進めてください。")):
         async with console_session(tmp_path / f"{lang}.sqlite3", lang=lang, seed=1) as session:
-            await _type_all(session, ["/seasons start difficulty:wizard dice:table", '/seasons die face:"draw, 1 dot"',
+            await type_all(session, ["/seasons start difficulty:wizard dice:table", '/seasons die face:"draw, 1 dot"',
                                       "/seasons reveal cards:41"])
-            noted = await _type_all(session, ["/seasons played card:16"])
+            noted = await type_all(session, ["/seasons played card:16"])
             items = await session.type(press_line(noted, kairn))
             assert refusals(items) == []
             said = text_of(items)
@@ -113,7 +106,7 @@ async def test_s8_7_kairn_against_dummbots_fairies_applies_both_in_one_report(tm
 
 async def test_s8_33_the_players_leech_gives_a_crystal_before_a_card_draw_summon(tmp_path):
     async with console_session(tmp_path / "g.sqlite3", lang="en", seed=0) as session:
-        await _type_all(session, ["/seasons start difficulty:wizard dice:table", '/seasons die face:"6 crystals, 2 dots"',
+        await type_all(session, ["/seasons start difficulty:wizard dice:table", '/seasons die face:"6 crystals, 2 dots"',
                                   "/seasons played card:33", '/seasons die face:"draw, 1 dot"'])
         said = text_of(await session.type("/seasons reveal cards:12"))
         lines = said.split("\n")
@@ -135,14 +128,14 @@ async def test_undo_says_what_to_put_back_volfyirion_play_both_languages(tmp_pat
              "Shrewd Dealを捨て札からアセット列に戻し、その場所に補充したカードをアセットデッキの一番上に戻してください。",
              "Void Fluidを捨て札からヴォルフィーリオンの巣に戻してください。")):
         async with console_session(tmp_path / f"{lang}.sqlite3", lang=lang) as session:
-            await _type_all(session, ["/volfyrion start difficulty:normal",
+            await type_all(session, ["/volfyrion start difficulty:normal",
                                       '/volfyrion play card:"Elite Trooper" city:Tylaris'])
             said = text_of(await session.type("/game undo"))
             assert rage in said and noted in said
             assert said.index(rage) < said.index(noted)  # the last instruction first
-            await _type_all(session, ['/volfyrion acquire card:"Shrewd Deal"'])
+            await type_all(session, ['/volfyrion acquire card:"Shrewd Deal"'])
             assert acquired in text_of(await session.type("/game undo"))
-            await _type_all(session, ['/volfyrion acquire card:"Void Fluid"'])
+            await type_all(session, ['/volfyrion acquire card:"Void Fluid"'])
             assert wonder in text_of(await session.type("/game undo"))
 
 
@@ -176,7 +169,7 @@ async def test_undo_says_what_to_put_back_seasons_season_change_both_languages(t
     }
     for lang, (reveal_back, die_back) in expected.items():
         async with console_session(tmp_path / f"{lang}.sqlite3", lang=lang, seed=1) as session:
-            await _type_all(session, lines)
+            await type_all(session, lines)
             said = text_of(await session.type("/game undo"))
             assert all(line in said for line in reveal_back), said
             said = text_of(await session.type("/game undo"))

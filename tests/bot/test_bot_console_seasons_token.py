@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from console_session import console_session, press_line, refusals, text_of
+from console_session import console_session, press_line, refusals, text_of, type_all
 
 # The issue's reproduction, seed 1: both sides' Titus with Dummbot at 0, then the Leech's crystal.
 ISSUE = ["/seasons start difficulty:wizard dice:table", '/seasons die face:"draw, 1 dot"', "/seasons reveal cards:33",
@@ -24,13 +24,6 @@ def token(lang: str, way: dict[str, str], n: int) -> str:
     return TOKEN[lang].format(way=way[lang], n=n)
 
 
-async def _type_all(session, lines: list[str]) -> list[dict]:
-    items: list[dict] = []
-    for line in lines:
-        items = await session.type(line)
-        assert refusals(items) == [], (line, text_of(items))
-    return items
-
 
 def _exported(items: list[dict]) -> dict:
     files = [f for item in items for f in item.get("files", []) if f["filename"].endswith(".json")]
@@ -42,9 +35,9 @@ async def test_s8_3_cannot_pay_for_a_passed_on_titus_keeps_the_leechs_crystal(tm
     """The issue's script: every payment line names the token's square; "I could not pay" for Titus neither says
     "more" nor moves the token up, Dummbot keeps the Leech's 1 crystal (the export says so), both Titus go."""
     async with console_session(tmp_path / "g.sqlite3", lang=lang, seed=1) as session:
-        titus = text_of(await _type_all(session, ISSUE[:6]))
+        titus = text_of(await type_all(session, ISSUE[:6]))
         assert token(lang, UP, 1) in titus and token(lang, DOWN, 0) in titus  # Titus paid, then passed on
-        leech = await _type_all(session, ISSUE[6:])
+        leech = await type_all(session, ISSUE[6:])
         assert token(lang, UP, 1) in text_of(leech)
         said = text_of(await session.type("/seasons effect kind:cannot_pay card:39"))
         assert {"en": "its sorcerer token stays on 1", "ja": "ソーサラートークンは1のマスのままです"}[lang] in said
@@ -59,7 +52,7 @@ async def test_s8_3_cannot_pay_for_a_passed_on_titus_keeps_the_leechs_crystal(tm
 async def test_s8_3_cannot_pay_says_fewer_and_moves_the_token_down(tmp_path, lang):
     """The Leech's payment cancelled: Dummbot's count goes down (1 → 0), and so does its token."""
     async with console_session(tmp_path / "g.sqlite3", lang=lang, seed=1) as session:
-        leech = await _type_all(session, ISSUE[:3] + ["/seasons effect kind:summon"])
+        leech = await type_all(session, ISSUE[:3] + ["/seasons effect kind:summon"])
         said = text_of(await session.type(press_line(leech, {"en": "I could not pay", "ja": "支払えなかった"}[lang])))
         assert {"en": "Arcano Leech (#33): payment cancelled — Dummbot has 1 crystal fewer.",
                 "ja": "アルカノ蛭（#33）: 支払いを取り消しました。ダムボットのクリスタルは1個減ります。"}[lang] in said
@@ -69,9 +62,9 @@ async def test_s8_3_cannot_pay_says_fewer_and_moves_the_token_down(tmp_path, lan
 @pytest.mark.parametrize("lang", ["en", "ja"])
 async def test_s1_2_a_crystals_correction_and_kairn_name_the_tokens_square(tmp_path, lang):
     async with console_session(tmp_path / "g.sqlite3", lang=lang, seed=1) as session:
-        assert token(lang, UP, 7) in text_of(await _type_all(session, ISSUE[:1] + ["/seasons crystals change:7"]))
-        assert token(lang, DOWN, 4) in text_of(await _type_all(session, ["/seasons crystals change:-3"]))
-        noted = await _type_all(session, ["/seasons played card:16"])
+        assert token(lang, UP, 7) in text_of(await type_all(session, ISSUE[:1] + ["/seasons crystals change:7"]))
+        assert token(lang, DOWN, 4) in text_of(await type_all(session, ["/seasons crystals change:-3"]))
+        noted = await type_all(session, ["/seasons played card:16"])
         kairn = {"en": "Kairn the Destroyer: Dummbot loses 4 crystals", "ja": "破壊者ケアンを起動した（ダムボットのクリスタル−4個）"}
         assert token(lang, DOWN, 0) in text_of(await session.type(press_line(noted, kairn[lang])))
 
@@ -81,10 +74,10 @@ async def test_s3_1a_bot_dice_a_card_before_the_die_is_taken_is_refused_as_a_tim
     take_first = {"en": "belongs to your turn, which begins when you take a die",
                   "ja": "手番はダイスを取ったときに始まります"}[lang]
     async with console_session(tmp_path / "g.sqlite3", lang=lang, seed=1) as session:
-        await _type_all(session, ["/seasons start difficulty:wizard dice:bot"])
+        await type_all(session, ["/seasons start difficulty:wizard dice:bot"])
         refused = refusals(await session.type("/seasons played card:10"))
         assert len(refused) == 1 and take_first in refused[0] and "`/seasons played`" in refused[0]
-        await _type_all(session, ["/seasons roll"])
+        await type_all(session, ["/seasons roll"])
         refused = refusals(await session.type("/seasons played card:10"))
         assert len(refused) == 1 and take_first in refused[0]
         taken = await session.type("press 1")
@@ -96,7 +89,7 @@ async def test_s3_1a_bot_dice_a_card_before_the_die_is_taken_is_refused_as_a_tim
 async def test_s5_2_the_tie_line_counts_one_chance_per_tied_card(tmp_path, lang):
     """Archmage: four drawn cards of 6 prestige each: one tie for the summon, one for the discard."""
     async with console_session(tmp_path / "g.sqlite3", lang=lang, seed=1) as session:
-        said = text_of(await _type_all(session, ["/seasons start difficulty:archmage dice:table",
+        said = text_of(await type_all(session, ["/seasons start difficulty:archmage dice:table",
                                                  '/seasons die face:"2 water, 1 crystal, 2 dots"',
                                                  '/seasons die face:"2 water, 3 crystals, 3 dots"',
                                                  "/seasons reveal cards:1,2,3,4"]))
@@ -115,9 +108,9 @@ async def test_s1_2_a_transmutation_energy_and_the_players_figrim_name_the_token
     faces = {"en": ('"1 air, star, transmute, 2 dots"', '"2 water, 3 crystals, 3 dots"'),
              "ja": ("大気1、星、変転、ドット2", "水2、クリスタル3、ドット3")}[lang]
     async with console_session(tmp_path / "g.sqlite3", lang=lang, seed=1) as session:
-        await _type_all(session, ISSUE[:1] + ["/seasons played card:11"])
-        assert token(lang, UP, 4) in text_of(await _type_all(session, [f"/seasons die face:{faces[0]}"]))
-        energy = text_of(await _type_all(session, [f"/seasons die face:{faces[1]}"]))
+        await type_all(session, ISSUE[:1] + ["/seasons played card:11"])
+        assert token(lang, UP, 4) in text_of(await type_all(session, [f"/seasons die face:{faces[0]}"]))
+        energy = text_of(await type_all(session, [f"/seasons die face:{faces[1]}"]))
         assert token(lang, UP, 6) in energy and token(lang, UP, 9) in energy
-        figrim = text_of(await _type_all(session, ["/seasons reveal cards:1,2,3,4"]))
+        figrim = text_of(await type_all(session, ["/seasons reveal cards:1,2,3,4"]))
         assert token(lang, DOWN, 8) in figrim

@@ -13,6 +13,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ import pytest
 from bot.app import create_bot
 from bot.config import Config
 from bot.store.sqlite import APPLICATION_ID
+from tests.support.disks import tmpfs
 from tests.support.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "load"))
@@ -174,17 +176,10 @@ async def test_a_full_disk_is_explained_in_japanese_without_codes(tmp_path):
 
 
 @pytest.fixture
-def small_disk(tmp_path: Path):
-    """A 2 MiB tmpfs when this process may mount one (root in a container); otherwise skip."""
-    mount = tmp_path / "small"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
-    try:
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 2 MiB tmpfs (skipped where none can be mounted)."""
+    with tmpfs(tmp_path / "small") as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
 async def test_a_really_full_disk_refuses_clearly_and_recovers(small_disk):

@@ -6,7 +6,7 @@ import asyncio
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterator
 from pathlib import Path
 
 import pytest
@@ -22,6 +22,7 @@ from bot.store import (
     backup_main,
 )
 from bot.store.sqlite import translate
+from tests.support.disks import tmpfs
 
 
 # -- two writers (on SQLite and on PostgreSQL) ----------------------------------------------------------------
@@ -149,17 +150,10 @@ async def test_disk_full_writes_nothing(store: SqliteStore, game: GameRow) -> No
 
 
 @pytest.fixture
-def small_disk(tmp_path: Path):
-    """A 1 MiB tmpfs, when this process may mount one (root in a container); otherwise skip."""
-    mount = tmp_path / "small"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
-    try:
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 1 MiB tmpfs (skipped where none can be mounted)."""
+    with tmpfs(tmp_path / "small", "1m") as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", "--lazy", str(mount)], check=False)  # lazy: a file still open must not keep it mounted
 
 
 async def test_a_really_full_disk_writes_nothing_and_recovers(small_disk: Path) -> None:

@@ -18,22 +18,16 @@ from store_helpers import new_game_args, play
 
 from bot.standin import StandIn
 from bot.store import SqliteStore, StoreUnavailable, at_start, described
+from tests.support.disks import tmpfs
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def disk(tmp_path: Path) -> Iterator[Path]:
-    """A 2 MiB tmpfs of its own."""
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
-    try:
+    """A 2 MiB tmpfs of its own (skipped where none can be mounted)."""
+    with tmpfs(tmp_path / "disk") as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
 async def with_a_game(db: Path) -> None:

@@ -141,3 +141,17 @@ async def test_the_picture_a_player_gets_draws_a_two_line_name_clear_of_the_badg
     assert pngs[-1] == seasons_board(state, lang=lang)
     layout, name = tile_of(lang, "48")
     assert len(layout.lines) == 2 and layout.overlaps() == [], (name, layout.boxes())
+
+
+def test_a_negative_prestige_badge_has_a_true_minus_in_japanese_and_a_drawable_one_in_english():
+    """ja-style writes no ASCII minus: the Japanese picture's badge says −10 (U+2212, which its CJK font has);
+    the English picture keeps the hyphen-minus, since Pillow's bundled font has no U+2212."""
+    from bot.render import picture as p
+
+    for lang, expected in (("ja", "\u221210"), ("en", "-10")):
+        token = p.LANG.set(lang)
+        try:
+            assert sb.badge_text(-10) == expected
+            assert sb.badge_text(4) == "4"
+        finally:
+            p.LANG.reset(token)

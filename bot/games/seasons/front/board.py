@@ -425,7 +425,7 @@ def _card_tile(
               anchor="ls")
     if layout.coin is not None:
         cx, cy, r = layout.coin
-        p.coin(draw, x0 + cx, y0 + cy, r, str(prestige), size=layout.coin_size)
+        p.coin(draw, x0 + cx, y0 + cy, r, badge_text(prestige), size=layout.coin_size)
     for line, (x, y) in layout.lines:
         draw.text((x0 + x, y0 + y), line, font=layout.name_font, fill=(214, 216, 224), anchor="ls")
 
@@ -473,6 +473,14 @@ TILE_STYLES = ((17, 10, 13, 11, 1), (17, 10, 13, 10, 1), (13, 8, 11, 11, 2), (13
                (11, 7, 10, 9, 2))
 
 
+def badge_text(prestige: int | None) -> str:
+    """A prestige badge's number; a negative one with the true minus sign (U+2212) where the picture's font has it
+    (the Japanese pictures' CJK font: ja-style writes no ASCII minus), else the hyphen-minus (Pillow's bundled font
+    has no U+2212 and would draw a box)."""
+    minus = "\u2212" if p.latin("\u2212") == "\u2212" else "-"
+    return str(prestige).replace("-", minus)
+
+
 def tile_layout(width: int, height: int, card_id: str, name: str | None, prestige: int | None) -> TileLayout:
     """The first style whose parts all fit apart (the smallest otherwise, its name cut with "…")."""
     layout = None
@@ -490,7 +498,7 @@ def _tile_style(width: int, height: int, card_id: str, name: str | None, prestig
     the name's lines stand on the bottom edge, upwards."""
     id_font, name_font = p.font(id_size), p.font(name_size)
     coin = None if prestige is None else (width - PAD - radius, PAD + radius, float(radius))
-    while coin_size > 8 and p.font(coin_size).getlength(str(prestige)) > 2 * radius - 3:  # "-10" inside it
+    while coin_size > 8 and p.font(coin_size).getlength(badge_text(prestige)) > 2 * radius - 3:  # "−10" inside it
         coin_size -= 1
     room = width - 2 * PAD - (2 * radius + PAD if coin else 0)
     id_text = p.fit(card_id, id_font, room)

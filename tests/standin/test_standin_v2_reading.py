@@ -11,7 +11,6 @@ from discord import ui
 
 from bench.echo import EchoBot
 from bot.console import main
-from tests.support.standin import StandIn
 
 BOARD = b"\x89PNG\r\n\x1a\n" + b"\0" * 24  # a file named board.png: the stand-in only keeps the bytes
 
@@ -69,8 +68,8 @@ def v2_bot(config: object = None) -> discord.Client:
     return bot
 
 
-async def test_the_driver_reads_nested_text_controls_and_the_board():
-    async with StandIn() as standin, standin.connect(v2_bot()) as driver:
+async def test_the_driver_reads_nested_text_controls_and_the_board(standin):
+    async with standin.connect(v2_bot()) as driver:
         reply = await driver.slash("echo say", {"text": "en"})
         assert standin.violations == []
         message = reply.original

@@ -290,3 +290,45 @@ async def test_live_controls_per_channel_and_game_with_the_most_at_any_moment():
         assert (standin.most_live_controls(table), standin.most_live_controls(table, game=1),
                 standin.most_live_controls(table, game=2)) == (3, 2, 1)
         assert standin.most_live_controls("lobby") == 0
+
+
+# -- a real discord.py client: a legacy reply turned into a V2 one --------------------------------------------
+
+async def test_a_legacy_reply_becomes_v2_only_when_the_edit_clears_its_content(standin):
+    import discord
+    from discord import ui
+
+    from bench.echo import EchoBot
+
+    def layout(words: str) -> ui.LayoutView:
+        view = ui.LayoutView(timeout=None)
+        view.add_item(ui.Container(ui.TextDisplay(words)))
+        return view
+
+    class Legacy(ui.View):
+        def __init__(self) -> None:
+            super().__init__(timeout=None)
+
+        @ui.button(label="Keep content", custom_id="v2:keep")
+        async def keep(self, interaction: discord.Interaction, _: ui.Button) -> None:
+            await interaction.response.edit_message(view=layout("kept"))
+
+        @ui.button(label="Clear content", custom_id="v2:clear")
+        async def clear(self, interaction: discord.Interaction, _: ui.Button) -> None:
+            await interaction.response.edit_message(content=None, embed=None, view=layout("cleared"))
+
+    bot = EchoBot()
+
+    async def say(self: object, interaction: discord.Interaction, text: str, hidden: bool = False) -> None:
+        await interaction.response.send_message(text, embed=discord.Embed(title="old"), view=Legacy())
+
+    bot.tree.get_command("echo").get_command("say")._callback = say
+    async with standin.connect(bot) as driver:
+        reply = await driver.slash("echo say", {"text": "legacy"})
+        refused = await driver.press("v2:keep", message=reply.original)
+        assert refused.rejections and refused.rejections[0]["code"] == 50035
+        assert set(refused.rejections[0]["errors"]["data"]) == {"content", "embeds"}
+        assert [v.kind for v in standin.violations] == ["limits"]
+        standin.violations.clear()
+        cleared = await driver.press("v2:clear", message=reply.original)
+        assert cleared.text == "cleared" and cleared.original.v2

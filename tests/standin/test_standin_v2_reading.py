@@ -31,12 +31,20 @@ class Board(ui.LayoutView):
             await interaction.response.send_message(f"chose {','.join(select.values)}")
 
         select.callback = chosen  # type: ignore[method-assign]
+        undo = ui.Button(label=words["undo"], custom_id="v2:undo")
+
+        async def undone(interaction: discord.Interaction) -> None:  # the message keeps text, loses controls
+            done = ui.LayoutView(timeout=None)
+            done.add_item(ui.Container(ui.TextDisplay(f"## {words['title']}"), ui.TextDisplay(words["undo"])))
+            await interaction.response.edit_message(view=done, attachments=[])
+
+        undo.callback = undone  # type: ignore[method-assign]
         self.add_item(ui.Container(
             ui.TextDisplay(f"## {words['title']}\n**{words['now']}**"),
             section,
             ui.Separator(),
             ui.MediaGallery(discord.MediaGalleryItem("attachment://board.png")),
-            ui.ActionRow(ui.Button(label=words["undo"], custom_id="v2:undo"),
+            ui.ActionRow(undo,
                          ui.Button(label=words["help"], custom_id="v2:help")),
             ui.ActionRow(select),
             ui.TextDisplay(f"-# {words['footer']}"),
@@ -82,8 +90,15 @@ async def test_the_driver_reads_nested_text_controls_and_the_board(standin):
         assert [c["custom_id"] for c in reply.buttons] == ["v2:roll", "v2:undo", "v2:help", "v2:face"]
         # The gallery's attachment://board.png is the message's attachment.
         assert [f.filename for f in reply.media] == ["board.png"] and reply.media[0].data == BOARD
+        assert (standin.live_controls("table"), standin.most_live_controls("table")) == (1, 1)
         pressed = await driver.press("v2:face", values=["star"])
         assert pressed.record.payload["data"]["values"] == ["star"] and pressed.text == "chose star"
+        # Undo answers with UPDATE_MESSAGE: the reply keeps its text and loses its controls (and its picture).
+        undone = await driver.press("v2:undo", message=message)
+        assert undone.response_type == 7 and undone.original.id == message.id
+        assert undone.text.splitlines() == ["## Spring, year 1", "Undo"] and undone.buttons == [] and undone.media == []
+        assert (standin.live_controls("table"), standin.most_live_controls("table")) == (0, 1)
+        assert standin.violations == []
 
 
 def run_console(script: str, *args: str) -> str:

@@ -328,8 +328,10 @@ class Printer:
                     lines.append(plain(str(comp.get("content") or "")))
                 elif kind == 14 and comp.get("divider", True):
                     lines.append("─" * 8)
-                elif kind in (11, 12, 13):
+                elif kind in (11, 12):
                     lines.extend(f"🖼 {_media_name(url)}" for url in media_urls([comp]))
+                elif kind == 13:  # a File component: a download, not a picture
+                    lines.extend(f"📄 {_media_name(url)}" for url in media_urls([comp]))
                 else:  # a container, a section: what it holds, then a section's accessory
                     walk(comp.get("components") or [])
                     if isinstance(comp.get("accessory"), dict):

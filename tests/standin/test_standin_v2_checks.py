@@ -332,3 +332,15 @@ async def test_a_legacy_reply_becomes_v2_only_when_the_edit_clears_its_content(s
         standin.violations.clear()
         cleared = await driver.press("v2:clear", message=reply.original)
         assert cleared.text == "cleared" and cleared.original.v2
+
+
+async def test_a_v2_message_pings_from_its_text_displays_unless_allowed_mentions_says_none():
+    async with StandIn() as standin:
+        player = standin.world.user("player")
+        path = f"/channels/{standin.world.channel('table').id}/messages"
+        words = container(section(text(f"Your turn, <@{player.id}>"), accessory=button()))
+        status, loud = await call(standin, "POST", path, v2(words), bot=True)
+        assert status == 200 and [u["id"] for u in loud["mentions"]] == [str(player.id)]
+        status, quiet = await call(standin, "POST", path, v2(words, allowed_mentions={"parse": []}), bot=True)
+        assert status == 200 and quiet["mentions"] == []
+        assert set(standin.pinged()) == {int(loud["id"])}

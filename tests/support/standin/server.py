@@ -603,9 +603,10 @@ class StandIn(ConsoleStandIn):
 
     def _check_content(self, granted: int, body: JSON, files: list[File]) -> None:
         """Embeds need Embed Links, uploads need Attach Files. A Components V2 message needs neither for its
-        text: Discord's documentation lists no permission for Text Displays, Containers or Sections (a Text
-        Display behaves "extremely similar to the content field", which needs none); its pictures are uploads
-        (``attachment://``), so Attach Files, as any file."""
+        text: Discord's guide asks only for "the necessary permissions to send messages in the channel"
+        (developers/components/using-message-components.mdx, Prerequisites), and its reference lists none for
+        Text Displays, Containers or Sections (a Text Display behaves "extremely similar to the content field",
+        which needs none); its pictures are uploads (``attachment://``), so Attach Files, as any file."""
         if body.get("embeds"):
             self._check_granted(granted, perms.EMBED_LINKS, "embeds")
         if files:

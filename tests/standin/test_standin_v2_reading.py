@@ -111,11 +111,10 @@ def test_the_console_prints_a_v2_reply_as_replies_read(tmp_path):
     out = run_console("/echo say text:en\npress 1\n", "--files", str(tmp_path), "--lang", "en")
     lines = out.splitlines()
     start = lines.index("## Spring, year 1")
-    assert lines[start:start + 9] == [
+    assert lines[start:start + 8] == [
         "## Spring, year 1",
         "Dummbot rolls",  # markdown stripped, as today
-        "Roll Dummbot's die",
-        "[1] Roll",  # the section's button, after its line
+        "Roll Dummbot's die  [1] Roll",  # the section's button beside the line it acts on
         "────────",
         "🖼 board.png",
         "[2] Undo  [3] Help",
@@ -128,7 +127,7 @@ def test_the_console_prints_a_v2_reply_as_replies_read(tmp_path):
 
 def test_the_console_prints_a_v2_reply_in_japanese_and_selects_by_label(tmp_path):
     out = run_console("/echo say text:ja\nselect 4 水1\nselect 1\n", "--files", str(tmp_path), "--lang", "ja")
-    assert "[1] 振る" in out and "[4] ▾ ダムボットのダイス (水1 = water1 | star)" in out
+    assert "ダムボットのダイスを振ります  [1] 振る" in out and "[4] ▾ ダムボットのダイス (水1 = water1 | star)" in out
     assert "シーズンズ #3・手番 7・/game undo" in out and "-# " not in out
     assert "chose water1" in out  # chosen by the label the player reads
     # `select 1` on a button is the console's own words, in Japanese.

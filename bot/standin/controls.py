@@ -37,6 +37,8 @@ class Ids(Protocol):
 def walk(components: list[JSON]) -> Iterator[JSON]:
     """Every component, nested ones and a section's accessory included, in reading order."""
     for comp in components:
+        if not isinstance(comp, dict):  # a malformed body: the stand-in's checks say so, reading skips it
+            continue
         yield comp
         yield from walk(comp.get("components") or [])
         if isinstance(comp.get("accessory"), dict):

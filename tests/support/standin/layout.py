@@ -28,6 +28,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from bot.standin.controls import walk
+
 from .limits import Collector, Errors
 
 IS_COMPONENTS_V2 = 1 << 15
@@ -75,7 +77,7 @@ def v2_errors(body: dict, *, prefix: tuple = (), before: dict | None = None,
         return out.tree
     if _count(components) > V2_COMPONENTS_MAX:
         out.add(prefix + ("components",), "BASE_TYPE_MAX_LENGTH", f"Must be {V2_COMPONENTS_MAX} or fewer in length.")
-    texts = [c for c in _walk(components) if c.get("type") == TEXT_DISPLAY]
+    texts = [c for c in walk(components) if c.get("type") == TEXT_DISPLAY]
     if sum(len(str(c.get("content") or "")) for c in texts) > TEXT_TOTAL_MAX:
         out.add(prefix + ("components",), "BASE_TYPE_MAX_LENGTH",
                 f"The total length of Text Display content must be {TEXT_TOTAL_MAX} or fewer.")
@@ -97,18 +99,8 @@ def _legacy_fields(out: Collector, prefix: tuple, body: dict, before: dict | Non
                     f"The '{field}' field must be reset to {cleared!r} when setting MessageFlags.IS_COMPONENTS_V2")
 
 
-def _walk(components: list) -> Iterable[dict]:
-    for comp in components:
-        if not isinstance(comp, dict):
-            continue
-        yield comp
-        yield from _walk(comp.get("components") or [])
-        if isinstance(comp.get("accessory"), dict):
-            yield comp["accessory"]
-
-
 def _count(components: list) -> int:
-    return sum(1 for _ in _walk(components))
+    return sum(1 for _ in walk(components))
 
 
 def _type_in(out: Collector, path: tuple, comp: Any, allowed: tuple[int, ...]) -> bool:

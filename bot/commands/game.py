@@ -164,6 +164,8 @@ class GameCommands(app_commands.Group):
                                                                                "opt.game.difficulty"))
     async def leaderboard(self, interaction: Interaction, game: str | None = None,
                           difficulty: str | None = None) -> None:
+        if interaction.guild_id is None:  # a DM or group DM: one board for every DM player would mean nothing
+            raise Refusal("refuse.leaderboard_server_only")
         lg = lang(interaction)
         # Discord only sends the offered choices; a stale sync could send others: fall back to the defaults.
         entry = self.games.find(game or "") or self.games.default

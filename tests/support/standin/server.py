@@ -594,6 +594,10 @@ class StandIn(ConsoleStandIn):
                                "interaction here", None, "followup_limit")
         self._followups[record.id] = sent + 1
 
+    def followups_taken(self) -> dict[int, int]:
+        """Followups taken per interaction that only a user install authorized (interaction id -> count)."""
+        return dict(self._followups)
+
     def _check_interaction_message(self, record: InteractionRecord, body: JSON, files: list[File], *,
                                    ephemeral: bool) -> None:
         """An interaction's message (response, followup, edit): no Send Messages needed, but embeds and files

@@ -10,7 +10,7 @@ from play import pictured
 from bot.standin.permissions import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES
 from bot.store import SqliteStore
 from conftest import _install_conformance, running_bot
-from tests.support.standin import DriverError, StandIn, World
+from tests.support.standin import StandIn, World
 from tests.support.standin.world import add_forum, deny, dm, group_dm
 
 

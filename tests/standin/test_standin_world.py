@@ -13,7 +13,14 @@ from test_standin_enforcement import callback_path, live_interaction, post
 
 from bench.echo import EchoBot
 from bot.standin import permissions as p
-from tests.support.standin import APPLICATION_COMMAND, MODAL_SUBMIT, DriverError, StandIn, World, channel_posts
+from tests.support.standin import (
+    APPLICATION_COMMAND,
+    MODAL_SUBMIT,
+    DriverError,
+    StandIn,
+    World,
+    channel_posts,
+)
 from tests.support.standin.world import add_forum, add_role, deny, dm, group_dm
 
 # -- the permission algorithm ----------------------------------------------------------------------------------

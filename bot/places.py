@@ -31,13 +31,11 @@ class Place:
     bot_present: bool  # the bot's own token reaches this channel (a channel message, an edit)
 
     @property
-    def in_guild(self) -> bool:
-        return self.kind == GUILD
-
-    @property
     def followups_limited(self) -> bool:
-        """Only a user install let this interaction through: Discord takes at most 5 followups for it."""
-        return not self.bot_present
+        """Discord may take at most 5 followups here: wherever only a user install let the interaction through —
+        which includes the bot's DM of a player who added the app to their account (discord.py does not say
+        publicly whether the server's install was among the owners there), so every DM keeps to it."""
+        return not (self.kind == GUILD and self.bot_present)
 
 
 def place_of(interaction: discord.Interaction) -> Place:
@@ -69,9 +67,3 @@ def followup_allowed(interaction: discord.Interaction) -> bool:
     interaction.extras["followups"] = sent + 1
     return True
 
-
-def followups_left(interaction: discord.Interaction) -> int | None:
-    """How many more followups Discord takes for ``interaction`` (None: no limit here)."""
-    if not place_of(interaction).followups_limited:
-        return None
-    return FOLLOWUP_LIMIT - int(interaction.extras.get("followups", 0))

@@ -153,3 +153,18 @@ async def test_a_command_where_it_is_not_registered_is_not_offered(standin, db_p
             await driver.slash("game status", {}, channel=world.dm("player"))
         fine = await driver.slash("game status", {}, channel="table")
         assert fine.ephemeral  # no game in #table: a private "no game here"
+
+
+async def test_undoing_a_dm_games_end_withdraws_its_card_in_the_dm(standin, db_path):
+    """Point 1: the bot's token reaches its own DM, so undoing the end of a DM game marks the card there
+    withdrawn, as in a server."""
+    dm = standin.world.dm("player")
+    async with running_bot(standin, db_path) as driver:
+        await driver.slash("volfyrion start", {"difficulty": "normal"}, channel=dm)
+        await driver.slash("volfyrion end", {}, channel=dm)
+        won = await driver.slash("volfyrion win", {"how": "attack"}, channel=dm)
+        card = result_cards(won)[0]
+        undone = await driver.slash("game undo", {}, channel=dm)
+        assert not undone.ephemeral and "cannot edit it here" not in undone.text
+        edited = standin.messages[card.id].payload["embeds"][0]
+        assert edited["title"].startswith("Withdrawn — ")

@@ -81,6 +81,9 @@ async def test_a_whole_volfyirion_game_in_a_group_dm_through_a_user_install(stan
         if start.buttons:
             pressed = await driver.press(start.buttons[0]["custom_id"], user="haruka", locale="ja")
             assert pressed.ephemeral
+        world.user("haruka").installed = True  # now she has the app too, but the game is player's
+        refused = await driver.slash("game abandon", {}, channel=group, user="haruka")
+        assert refused.ephemeral and "ここにはサーバー管理者がいません" in refused.text
         status = await pictured(await driver.slash("game status", {}, channel=group, user="player"))
         assert not status.ephemeral
         final = await play_volfyirion(driver, game.actions, channel=group, user="player")

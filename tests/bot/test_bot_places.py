@@ -8,16 +8,18 @@ game here also shows the bot kept to those limits."""
 
 from __future__ import annotations
 
+import discord
 import pytest
 from play import button, export, pictured, play_seasons, play_volfyirion
 
+from bot.places import BOT_DM, GUILD, PRIVATE_CHANNEL, followup_allowed, place_of
 from bot.sessions import summary_json
 from conftest import running_bot
 from engine.seasons.autoplay import play_game as seasons_game
 from engine.seasons.rules import SeasonsRules
 from engine.volfyirion.autoplay import play_game as volfyirion_game
 from engine.volfyirion.rules import VolfyirionRules
-from tests.support.standin import DriverError, channel_posts
+from tests.support.standin import APPLICATION_COMMAND, DriverError, channel_posts
 
 SEED = 7  # the test bot's seed (conftest.BOT_SEED): the engine's game of the same seed is the bot's
 
@@ -171,3 +173,24 @@ async def test_undoing_a_dm_games_end_withdraws_its_card_in_the_dm(standin, db_p
         assert not undone.ephemeral and "cannot edit it here" not in undone.text
         edited = standin.messages[card.id].payload["embeds"][0]
         assert edited["title"].startswith("Withdrawn — ")
+
+
+async def test_each_place_is_read_from_what_discord_sends_and_a_sixth_followup_is_held_back(standin, db_path):
+    """bot.places on the interactions the stand-in sends (real discord.py objects): the bot is present in its
+    servers and its DM, not in a group DM or a server that never added it; a command there sends at most 5
+    followups, the 6th is held back (the stand-in would refuse it), once logged."""
+    world = standin.world
+    world.user("player").installed = True
+    elsewhere = world.add_guild("Elsewhere", bot_member=False).add_channel("general")
+    places = {"table": (GUILD, True), world.dm("player").name: (BOT_DM, True),
+              world.group_dm("friends", ["player", "haruka"]).name: (PRIVATE_CHANNEL, False),
+              elsewhere.name: (GUILD, False)}
+    async with running_bot(standin, db_path) as driver:
+        for name, (kind, present) in places.items():
+            record = standin.new_interaction(APPLICATION_COMMAND, {"name": "game", "type": 1},
+                                             user=world.user("player"), channel=world.channel(name))
+            interaction = discord.Interaction(data=record.payload, state=driver.bot._connection)
+            place = place_of(interaction)
+            assert (place.kind, place.bot_present) == (kind, present), name
+            allowed = [followup_allowed(interaction) for _ in range(6)]
+            assert allowed == ([True] * 5 + [False] if place.followups_limited else [True] * 6), name

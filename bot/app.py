@@ -148,11 +148,12 @@ def _signed(number: float) -> str:
 
 
 class SoloBot(commands.AutoShardedBot):
-    """Plays the automaton of each registered game (bot/games) for solo players, one game per channel, in servers only.
+    """Plays the automaton of each registered game (bot/games) for solo players, one game per channel.
 
     Sharded: the shard count and this process's shards come from `config.shards` (SOLO_BOT_SHARDS), else
-    Discord's recommendation (GET /gateway/bot). Commands are offered in servers only (`contexts` [0],
-    guild install): DMs and group DMs are refused by `channels.gate` all the same."""
+    Discord's recommendation (GET /gateway/bot). Commands are offered wherever a solo player is (issue 36):
+    `contexts` [0, 1, 2] (servers, the DM with the bot, group DMs) for both installs, a server's
+    (`integration_types` 0) and a user's (1); bot.places says what the bot may do in each place."""
 
     def __init__(self, config: Config, *, seed: Callable[[], int] | None = None, games: Registry[AnyGame] | None = None) -> None:
         """``games``: the registry this bot plays (by default bot/games's), handed down to what reads a game."""
@@ -165,8 +166,9 @@ class SoloBot(commands.AutoShardedBot):
                          tree_cls=SoloTree, shard_count=config.shards.count,
                          # None: every shard (documented as Optional; discord.py's options TypedDict says List)
                          shard_ids=list(config.shards.ids) if config.shards.ids is not None else None,  # type: ignore[arg-type]
-                         allowed_contexts=app_commands.AppCommandContext(guild=True),
-                         allowed_installs=app_commands.AppInstallationType(guild=True))
+                         allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True,
+                                                                         private_channel=True),
+                         allowed_installs=app_commands.AppInstallationType(guild=True, user=True))
         self._gate_tasks: set[asyncio.Task[None]] = set()
         self.handled = Handled()  # ``await bot.handled(interaction_id)``: the bot is done with it (bot.handled)
         self._identify_concurrency: int | None = None
@@ -191,13 +193,13 @@ class SoloBot(commands.AutoShardedBot):
 
     def _guard_interaction_parser(self) -> None:
         """discord.py's gateway parser raises on a malformed INTERACTION_CREATE (Discord never sends one), and
-        an exception there ends the connection: log it and stay online instead. A DM or an archived thread is
-        refused before discord.py parses it (``channels.gate``)."""
+        an exception there ends the connection: log it and stay online instead. An archived or locked thread
+        is refused before discord.py parses it (``channels.gate``)."""
         def guard(parse: Parser) -> Parser:
             def guarded(data: dict[str, Any]) -> None:
                 try:
                     refusal = gate(data)
-                    if refusal is not None:  # a DM, an archived or locked thread: answered, nothing applied
+                    if refusal is not None:  # an archived or locked thread: answered, nothing applied
                         self._refuse_raw(data, refusal)
                         return
                     parse(data)

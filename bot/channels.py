@@ -1,5 +1,6 @@
-"""Where the bot is asked to play: only in a server (DMs are refused), never in an archived or locked thread;
-and where a result may be posted besides the game's own channel.
+"""Where the bot is asked to play: anywhere Discord lets its commands through (a server, its DM, a group DM:
+bot.places says what it may do in each), never in an archived or locked thread; and where a result may be
+posted besides the game's own channel.
 
 `gate` reads the raw INTERACTION_CREATE before anything else sees it, so a refused interaction never reaches
 a command, a button or a form: nothing is applied. `post_to_parent` posts a thread's result card in its parent
@@ -18,17 +19,13 @@ from .permissions import fit
 
 log = logging.getLogger(__name__)
 
-GUILD_CONTEXT = 0
 THREAD_TYPES = (10, 11, 12)  # announcement, public and private threads
 
 
 def gate(data: dict[str, Any]) -> str | None:
-    """The refusal key for an interaction the bot does not take here, or None.
-
-    - `refuse.server_only`: a DM, a group DM (a user-installed context) — any interaction without a server.
-    - `refuse.thread_archived` / `refuse.thread_locked`: a thread that takes no messages now."""
-    if not data.get("guild_id") or data.get("context", GUILD_CONTEXT) != GUILD_CONTEXT:
-        return "refuse.server_only"
+    """The refusal key for an interaction the bot does not take here, or None: `refuse.thread_archived` /
+    `refuse.thread_locked` for a thread that takes no messages now. (DMs and group DMs are played in since
+    issue 36: the commands are registered for them.)"""
     channel = data.get("channel") or {}
     if channel.get("type") in THREAD_TYPES:
         meta = channel.get("thread_metadata") or {}

@@ -1,7 +1,7 @@
 """The local console: play the bot's commands in a terminal, through the Discord stand-in.
 
-    python -m bot console [--json] [--db PATH] [--lang en|ja] [--user NAME] [--channel NAME] [--files DIR]
-                          [--verbose]
+    python -m bot console [--json] [--db PATH] [--lang en|ja] [--user NAME] [--channel NAME | --dm |
+                          --group-dm NAME] [--files DIR] [--verbose]
 
 Lines, one interaction each (its whole reply is printed before the next line is read):
     /<game> start difficulty:wizard dice:table       a slash command, options as `name:value`
@@ -23,7 +23,9 @@ its last reply, ready for `press N`.
 A command is read as Discord's picker would find it: a full-width slash (`／game`), any case, one typo.
 The language is --lang, else the terminal's (LC_ALL, LC_MESSAGES, LANG); replies go to stdout, the banner
 (and, with --verbose, log lines) to stderr. `--channel NAME` plays in the channel NAME (made when new),
-`--channel PARENT/NAME` in the thread NAME under PARENT. Attachments (the board, the result card, the export)
+`--channel PARENT/NAME` in the thread NAME under PARENT; `--dm` in your DM with the bot (interaction context 1:
+no server, the result card stays in the DM), `--group-dm NAME` in a group DM with haruka, where the bot is
+reached only through your own install of the app (context 2: every reply through the interaction). Attachments (the board, the result card, the export)
 are written to the folder --files names and the reply prints their path.
 """
 
@@ -623,9 +625,13 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--lang", choices=sorted(LOCALES), default=None,
                         help="your Discord language (default: the terminal's, from LC_ALL, LC_MESSAGES or LANG)")
     parser.add_argument("--user", default="player", help="who you are (games belong to their owner)")
-    parser.add_argument("--channel", default="table",
-                        help="where you play: table, session (a thread under table), lobby, any other NAME "
-                             "(a new channel) or PARENT/NAME (a thread NAME under the channel PARENT)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--channel", default="table",
+                       help="where you play: table, session (a thread under table), lobby, any other NAME "
+                            "(a new channel) or PARENT/NAME (a thread NAME under the channel PARENT)")
+    where.add_argument("--dm", action="store_true", help="play in your DM with the bot")
+    where.add_argument("--group-dm", metavar="NAME", default=None,
+                       help="play in the group DM NAME (you and haruka), through your own install of the app")
     parser.add_argument("--files", type=Path, default=None,
                         help="write attachments (pictures, exports) to this folder (default: beside the "
                              "database, or a folder in the system's temporary directory)")
@@ -687,7 +693,7 @@ async def run(args: argparse.Namespace, bot_factory: Callable[[Config], Any], st
         world.add_user(args.user, locale=locale)
     printer = Printer(stdout, args.lang, args.json, world, None if args.json else files_folder(args))
     try:  # the channel exists before the bot connects: it learns its channels then
-        channel = world.ensure_channel(args.channel)
+        channel = _place(world, args)
     except ValueError:
         printer.error("console.error.nested_thread", channel=args.channel)
         return 2
@@ -728,6 +734,17 @@ async def run(args: argparse.Namespace, bot_factory: Callable[[Config], Any], st
                     await console.line(line)
             finally:
                 await driver.__aexit__(None, None, None)
+
+
+def _place(world: World, args: argparse.Namespace) -> Any:
+    """The channel the console plays in: --dm, --group-dm, else --channel (made when new)."""
+    if args.dm:
+        return world.dm(args.user)
+    if args.group_dm:
+        world.user(args.user).installed = True  # a group DM reaches the app only through a user install
+        friend = "haruka" if args.user != "haruka" else "player"
+        return world.group_dm(args.group_dm, [args.user, friend])
+    return world.ensure_channel(args.channel)
 
 
 async def _banner_game(bot: Any, printer: Printer, channel: Any) -> bool:

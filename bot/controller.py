@@ -32,6 +32,7 @@ from .delivery import Deliveries, Gate, NotAcknowledged
 from .i18n import card_name, t
 from .permissions import fit_interaction
 from .pictures import PictureQueue, picture_key
+from .places import followup_allowed, place_of
 from .registry import Registry
 from .render.embeds import Shown, game_embed, notice_embed
 from .render.picture import drawn
@@ -223,6 +224,8 @@ class Controller:
         lg = lang(interaction)
         known = self.games.get(played.row.kind).action_params(played.record.state, played.undone)
         note = t(lg, "reply.undone", action=self.describe_action(lg, played.row.kind, played.undone, known))
+        if played.withdrawn is not None and not place_of(interaction).bot_present:
+            note += "\n" + t(lg, "place.withdrawn_unseen")
         await self.show(interaction, played, started=started, note=note, picture=True)
 
     @staticmethod
@@ -339,10 +342,14 @@ class Controller:
         def picture() -> list[discord.File]:
             return [discord.File(io.BytesIO(png), filename="result-card.png")] if png else []
 
+        present = place_of(interaction).bot_present
+        if row.parent_channel_id and not present:  # a user install in a server without the bot: no channel post
+            embed.description = f"{embed.description}\n\n{t(lg, 'place.result_stays')}".strip()
         # Without Embed Links or Attach Files the card goes as text, without its picture.
         for message in fit_interaction(interaction, {"embed": embed, "files": picture()}):
-            await self._remember_post(row, await interaction.followup.send(wait=True, **message))
-        if row.parent_channel_id:  # not a forum or media channel: the result stays in the post
+            if followup_allowed(interaction):
+                await self._remember_post(row, await interaction.followup.send(wait=True, **message))
+        if row.parent_channel_id and present:  # not a forum or media channel: the result stays in the post
             for posted in await post_to_parent(cast(discord.Client, self.bot), row.parent_channel_id, embed, lg, files=picture):
                 await self._remember_post(row, posted)
 
@@ -364,6 +371,8 @@ class Controller:
             posts = await self.service.store.take_result_posts(row.id)
         except StoreError as exc:
             log.warning("could not read the result posts of game %s: %s", row.id, exc)
+            return
+        if not place_of(interaction).bot_present:  # no edit with the bot's token here: the undo reply says so
             return
         embed = withdrawn_embed(lang(interaction), game=self.games.get(row.kind), owner_id=row.owner_id, options=row.options,
                                 result=result, game_id=row.id)

@@ -9,6 +9,7 @@ import discord
 
 from .i18n import lang_of
 from .permissions import fit_interaction
+from .places import followup_allowed
 
 
 def lang(interaction: discord.Interaction) -> str:
@@ -39,7 +40,8 @@ async def send(interaction: discord.Interaction, *, embed: discord.Embed | None 
     kwargs, *more = fit_interaction(interaction, kwargs)  # no Embed Links / Attach Files: text, no files
     sent = await _send_one(interaction, kwargs, ephemeral)
     for extra in more:
-        await interaction.followup.send(ephemeral=ephemeral, **extra)
+        if followup_allowed(interaction):  # a user install's interaction takes 5 followups (bot.places)
+            await interaction.followup.send(ephemeral=ephemeral, **extra)
     return sent
 
 
@@ -50,11 +52,12 @@ async def _send_one(interaction: discord.Interaction, kwargs: dict[str, Any], ep
         # A public "thinking…" cannot turn private: remove it and answer privately instead.
         interaction.extras.pop("thinking")
         await interaction.delete_original_response()
+        followup_allowed(interaction)  # counted: the first of the interaction's followups
         return await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
     elif interaction.extras.pop("thinking", False):
         if "files" in kwargs:
             kwargs["attachments"] = kwargs.pop("files")
         await interaction.edit_original_response(**kwargs)
-    else:
+    elif followup_allowed(interaction):
         return await interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
     return None

@@ -153,7 +153,9 @@ class GameCommands(app_commands.Group):
         row = await service.require(interaction.channel_id)
         perms = interaction.permissions
         if row.owner_id != interaction.user.id and not perms.manage_guild:
-            raise Refusal("refuse.not_owner_abandon", owner=f"<@{row.owner_id}>")
+            private = interaction.guild_id is None  # a DM or group DM: nobody manages it
+            raise Refusal("refuse.not_owner_abandon_private" if private else "refuse.not_owner_abandon",
+                          owner=f"<@{row.owner_id}>")
         view = view_of(row.id, row.ply, [ButtonSpec("abandon", t(lg, "button.abandon_confirm"),
                                                     style=discord.ButtonStyle.danger)])
         embed = notice_embed(lg, "abandon.confirm", kind="lost", game=row.kind, game_id=row.id)
@@ -164,6 +166,8 @@ class GameCommands(app_commands.Group):
                                                                                "opt.game.difficulty"))
     async def leaderboard(self, interaction: Interaction, game: str | None = None,
                           difficulty: str | None = None) -> None:
+        if interaction.guild_id is None:  # a DM or group DM: one board for every DM player would mean nothing
+            raise Refusal("refuse.leaderboard_server_only")
         lg = lang(interaction)
         # Discord only sends the offered choices; a stale sync could send others: fall back to the defaults.
         entry = self.games.find(game or "") or self.games.default

@@ -74,7 +74,7 @@ from .protocol import (
     Server,
     StoredMessage,
 )
-from .world import DISCORD_EPOCH_MS, Channel, User
+from .world import DISCORD_EPOCH_MS, DM, Channel, User
 
 ANSWERS = {CHANNEL_MESSAGE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL}
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
@@ -450,15 +450,22 @@ class Driver:
         delivered that many seconds after its creation."""
         data = self._command_data(name, options or {}, focused=None, locale=locale or self.standin.world.user(user).locale)
         if not anywhere:
-            self._check_context(name, channel)
+            self._check_context(name, channel, user)
         return await self._run(APPLICATION_COMMAND, data, user, channel, locale, None, settle, timeout, late)
 
-    def _check_context(self, name: str, channel: Channel | str | None) -> None:
+    def _check_context(self, name: str, channel: Channel | str | None, user: User | str | None = None) -> None:
+        """Discord's client offers a command only where it is registered (`contexts`: 0 a server, 1 the DM with
+        the bot, 2 a group DM) and through an install that reaches there (`integration_types`): the server's
+        (0) in its own channels and in the bot's DM, the user's (1) anywhere, for a user who added the app."""
         top, path, _ = self.find_command(name)
-        contexts = top.get("contexts")
-        place = self.standin.world.channel(channel)
-        context = 0 if place.guild_id is not None else (1 if place.type == 1 else 2)
-        if contexts is not None and context not in contexts:
+        world = self.standin.world
+        place = world.channel(channel)
+        context = 0 if place.guild_id is not None else (1 if place.type == DM else 2)
+        installs = set(top.get("integration_types") or [0])
+        by_server = 0 in installs and (world.guild_of(place).bot_member if place.guild_id is not None
+                                       else place.type == DM)
+        by_user = 1 in installs and world.user(user).installed
+        if context not in (top.get("contexts") or [0, 1, 2]) or not (by_server or by_user):
             raise DriverError("console.error.unknown_command", command="/" + " ".join(path),
                               choices="-")
 
@@ -469,7 +476,7 @@ class Driver:
         """The choices the bot offers while `focused` is being typed (its value so far in `options`)."""
         data = self._command_data(name, options, focused=focused)
         if not anywhere:
-            self._check_context(name, channel)
+            self._check_context(name, channel, user)
         reply = await self._run(AUTOCOMPLETE, data, user, channel, locale, None, False, timeout)
         return reply.choices or []
 

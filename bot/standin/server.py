@@ -206,7 +206,9 @@ class StandIn:
     ) -> InteractionRecord:
         """Build an INTERACTION_CREATE payload as Discord sends it: a guild interaction (context 0), or in a
         DM with the bot (context 1) or a group DM (context 2) — those carry `user`, no `member` or guild.
-        `app_permissions` and the member's `permissions` are computed from roles and channel overwrites."""
+        `app_permissions` and the member's `permissions` are computed from roles and channel overwrites (in a
+        server without the bot, @everyone's with Embed Links and Attach Files). `authorizing_integration_owners`
+        says whose install let it through (see ``owners``)."""
         world = self.world
         interaction_id = self.ids.next()
         token = "aW50ZXJhY3Rpb24" + secrets.token_urlsafe(48)
@@ -220,7 +222,7 @@ class StandIn:
             "token": token,
             "version": 1,
             "locale": locale or user.locale,
-            "app_permissions": str(world.permissions(world.bot, channel)),
+            "app_permissions": str(world.app_permissions(channel)),
             "entitlements": [],
             "entitlement_sku_ids": [],
             "attachment_size_limit": self.attachment_size_limit,
@@ -232,13 +234,13 @@ class StandIn:
                 "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
                 "member": user.member_payload(guild, guild.permissions(user, channel)),
                 "guild_locale": guild.locale,
-                "authorizing_integration_owners": {"0": str(guild.id)},
+                "authorizing_integration_owners": self.owners(channel, user, message),
                 "context": CONTEXT_GUILD if context is None else context,
             }
         else:
             payload |= {
                 "user": user.payload(),
-                "authorizing_integration_owners": {"0": "0"} if channel.type == DM else {"1": str(user.id)},
+                "authorizing_integration_owners": self.owners(channel, user, message),
                 "context": (CONTEXT_BOT_DM if channel.type == DM else CONTEXT_PRIVATE_CHANNEL)
                 if context is None else context,
             }
@@ -249,6 +251,22 @@ class StandIn:
         self.interactions[interaction_id] = record
         self._by_token[token] = record
         return record
+
+    def owners(self, channel: Channel, user: User, message: StoredMessage | None = None) -> JSON:
+        """An interaction's `authorizing_integration_owners`: on a message's button, those of the interaction
+        that made the message; else the server's install (key "0": the guild's id, "0" in the bot's DM) where
+        the bot is, and the user's install (key "1": their id) where they added the app to their account."""
+        made_by = (message.payload.get("interaction_metadata") or {}) if message is not None else {}
+        if made_by.get("authorizing_integration_owners"):
+            return dict(made_by["authorizing_integration_owners"])
+        found: JSON = {}
+        if channel.guild_id is not None and self.world.guild_of(channel).bot_member:
+            found["0"] = str(channel.guild_id)
+        elif channel.type == DM:
+            found["0"] = "0"
+        if user.installed or not found:
+            found["1"] = str(user.id)
+        return found
 
     async def dispatch(self, record: InteractionRecord, *, wait: bool = True, late: float = 0.0) -> None:
         """Send INTERACTION_CREATE to the connected client (waiting up to 10 s for it to connect); the response
@@ -311,7 +329,7 @@ class StandIn:
         return None
 
     def guilds_of_shard(self, shard_id: int, count: int) -> list[Any]:
-        return [g for g in self.world.guilds if (g.id >> 22) % count == shard_id]
+        return [g for g in self.world.bot_guilds() if (g.id >> 22) % count == shard_id]
 
     async def _ready(self, session: GatewaySession) -> None:
         world = self.world

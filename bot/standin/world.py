@@ -78,6 +78,7 @@ class User:
     manager: bool = False  # has Manage Server in its guilds (the guild's "manager" role)
     bot: bool = False
     role_names: list[str] = field(default_factory=list)  # more roles, by name, in every guild that has them
+    installed: bool = False  # added the app to their own account (a user install: integration type 1)
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -190,6 +191,7 @@ class Guild:
     channels: list[Channel] = field(default_factory=list)
     roles: list[Role] = field(default_factory=list)
     owner_id: int = 0  # nobody in the stand-in's world: the owner would have every permission
+    bot_member: bool = True  # False: the bot was never added here (reached only through a user install)
 
     def __post_init__(self) -> None:
         if not self.roles:
@@ -229,6 +231,17 @@ class Guild:
             holder = None if channel.parent_id is None else self.find(channel.parent_id)
         return channel_permissions(base, everyone_id=self.id, member_id=user.id, role_ids={r.id for r in roles},
                                    overwrites=holder.overwrites if holder else [], in_thread=channel.is_thread)
+
+    def app_permissions(self, bot: User, channel: Channel) -> int:
+        """The interaction's `app_permissions` here: the bot's own, or — in a server without the bot — what
+        @everyone may do in the channel, with Embed Links and Attach Files, which Discord always grants an app
+        answering an interaction there."""
+        if self.bot_member:
+            return self.permissions(bot, channel)
+        holder = self.find(channel.parent_id) if channel.is_thread and channel.parent_id else channel
+        return channel_permissions(self.everyone.permissions, everyone_id=self.id, member_id=0, role_ids=set(),
+                                   overwrites=holder.overwrites if holder else [],
+                                   in_thread=channel.is_thread) | EMBED_LINKS | ATTACH_FILES
 
     def payload(self, bot: User) -> dict[str, Any]:
         """The GUILD_CREATE payload: text channels in `channels`, threads in `threads`."""
@@ -296,15 +309,48 @@ class World:
 
     private: list[Channel] = field(default_factory=list)  # DMs and group DMs
 
-    def add_guild(self, name: str, *, locale: str = "en-US") -> Guild:
-        guild = Guild(stable_id(f"guild:{name}"), name, locale)
+    def add_guild(self, name: str, *, locale: str = "en-US", bot_member: bool = True) -> Guild:
+        """A server; ``bot_member=False``: one the bot was never added to (its commands reach it only through a
+        player's user install, and the bot's token reaches none of its channels)."""
+        guild = Guild(stable_id(f"guild:{name}"), name, locale, bot_member=bot_member)
         self.guilds.append(guild)
         return guild
 
-    def add_user(self, name: str, *, locale: str = "en-US", manager: bool = False) -> User:
-        user = User(stable_id(f"user:{name}"), name, locale, manager)
+    def add_user(self, name: str, *, locale: str = "en-US", manager: bool = False, installed: bool = False) -> User:
+        user = User(stable_id(f"user:{name}"), name, locale, manager, installed=installed)
         self.users.append(user)
         return user
+
+    def dm(self, user: User | str) -> Channel:
+        """The DM channel between ``user`` and the bot (interactions there have context 1)."""
+        user = self.user(user)
+        for channel in self.private:
+            if channel.type == DM and channel.recipients == [user]:
+                return channel
+        channel = Channel(stable_id(f"dm:{user.name}"), f"dm-{user.name}", None, kind=DM, recipients=[user])
+        self.private.append(channel)
+        return channel
+
+    def group_dm(self, name: str, users: list[User | str]) -> Channel:
+        """A group DM of users (the bot is never in one: a user install's context 2)."""
+        for channel in self.private:
+            if channel.type == GROUP_DM and channel.name == name:
+                return channel
+        channel = Channel(stable_id(f"group-dm:{name}"), name, None, kind=GROUP_DM,
+                          recipients=[self.user(u) for u in users])
+        self.private.append(channel)
+        return channel
+
+    def bot_guilds(self) -> list[Guild]:
+        """The servers the bot is a member of (the gateway tells it of these only)."""
+        return [g for g in self.guilds if g.bot_member]
+
+    def bot_reaches(self, channel: Channel) -> bool:
+        """Whether the bot's own token reaches ``channel``: its DMs and its servers' channels, never a group DM
+        or a server it is not in."""
+        if channel.guild_id is None:
+            return channel.type == DM
+        return self.guild_of(channel).bot_member
 
     def user(self, key: User | str | int | None = None) -> User:
         """A user by object, name or id; None means the first user."""
@@ -363,3 +409,9 @@ class World:
         if channel.guild_id is None:
             return DM_PERMISSIONS
         return self.guild_of(channel).permissions(user, channel)
+
+    def app_permissions(self, channel: Channel) -> int:
+        """An interaction's `app_permissions` in ``channel`` (see ``Guild.app_permissions``)."""
+        if channel.guild_id is None:
+            return DM_PERMISSIONS
+        return self.guild_of(channel).app_permissions(self.bot, channel)

@@ -10,7 +10,7 @@ from play import pictured
 from bot.standin.permissions import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES
 from bot.store import SqliteStore
 from conftest import _install_conformance, running_bot
-from tests.support.standin import DriverError, StandIn, World
+from tests.support.standin import StandIn, World
 from tests.support.standin.world import add_forum, deny, dm, group_dm
 
 
@@ -117,34 +117,28 @@ async def test_a_button_in_a_thread_archived_since_does_nothing(standin, db_path
     assert row is not None and row.ply == 0
 
 
-async def test_commands_are_for_servers_only(driver):
-    """Point 3: the synced payload offers the commands in servers only (`contexts` [0], guild install), so
-    Discord's client shows none in a DM."""
+async def test_commands_are_offered_everywhere_for_both_installs(driver):
+    """Issue 36: the synced payload offers the commands in servers, the DM with the bot and group DMs
+    (`contexts` [0, 1, 2]), for a server's install and a user's (`integration_types` [0, 1])."""
     from bot.sync import command_payload
 
     payload = await command_payload(driver.bot, None)
     assert {c["name"] for c in payload} == {"seasons", "volfyrion", "game"}
-    assert all(c["contexts"] == [0] and c["integration_types"] == [0] for c in payload), payload
+    assert all(c["contexts"] == [0, 1, 2] and c["integration_types"] == [0, 1] for c in payload), payload
 
 
 @pytest.mark.parametrize("place", ["dm", "group_dm"])
-async def test_an_interaction_from_a_dm_is_refused_and_starts_nothing(standin, db_path, place):
-    """Point 3: a DM (context 1) or a group DM (context 2) interaction — from a stale global command or a
-    user-installed context — is refused with a localized message; no game, no shared DM leaderboard."""
+async def test_a_leaderboard_outside_a_server_is_refused_and_changes_nothing(standin, db_path, place):
+    """Issue 36: leaderboards stay per server; in a DM or a group DM `/game leaderboard` says so (in the
+    player's language), where a shared board of every DM player would mean nothing."""
     world = standin.world
+    world.user("player").installed = True
     channel = dm(world, "player") if place == "dm" else group_dm(world, "friends", ["player", "haruka"])
     async with running_bot(standin, db_path) as driver:
-        with pytest.raises(DriverError):  # Discord's client does not offer the commands there ...
-            await driver.slash("volfyrion start", {"difficulty": "normal"}, channel=channel)
-        # ... but an outdated registration or a user install could still send them:
-        reply = await driver.slash("volfyrion start", {"difficulty": "normal"}, channel=channel, anywhere=True)
-        assert reply.ephemeral and "servers only" in reply.text
-        board = await driver.slash("game leaderboard", {"game": "seasons"}, channel=channel, locale="ja",
-                                   anywhere=True)
-        assert board.ephemeral and "サーバー" in board.text
-        choices = await driver.autocomplete("seasons die", {"face": "cry"}, focused="face", channel=channel,
-                                            anywhere=True)
-        assert choices == []
+        board = await driver.slash("game leaderboard", {"game": "seasons"}, channel=channel, locale="ja")
+        assert board.ephemeral and "サーバーごと" in board.text and "`/game stats`" in board.text
+        board = await driver.slash("game leaderboard", {"game": "seasons"}, channel=channel)
+        assert board.ephemeral and "per server" in board.text
     assert await games_in(db_path) == 0
 
 

@@ -13,7 +13,14 @@ from test_standin_enforcement import callback_path, live_interaction, post
 
 from bench.echo import EchoBot
 from bot.standin import permissions as p
-from tests.support.standin import APPLICATION_COMMAND, MODAL_SUBMIT, StandIn, World, channel_posts
+from tests.support.standin import (
+    APPLICATION_COMMAND,
+    MODAL_SUBMIT,
+    DriverError,
+    StandIn,
+    World,
+    channel_posts,
+)
 from tests.support.standin.world import add_forum, add_role, deny, dm, group_dm
 
 # -- the permission algorithm ----------------------------------------------------------------------------------
@@ -141,14 +148,19 @@ async def test_dm_and_group_dm_interactions_have_their_context(standin):
     world = standin.world
     direct = dm(world, "player")
     group = group_dm(world, "friends", ["player", "haruka"])
+    world.user("player").installed = True  # a group DM reaches an app only through its user install
     async with standin.connect(EchoBot()) as driver:
         reply = await driver.slash("echo say", {"text": "in a dm"}, channel=direct)
         assert reply.text.startswith("in a dm")
         payload = reply.record.payload
         assert payload["context"] == 1 and "member" not in payload and "guild_id" not in payload
         assert payload["user"]["id"] == str(world.user("player").id)
-        group_reply = await driver.slash("echo say", {"text": "in a group"}, channel=group)
+        # The echo bot registers no user install, so Discord's client would not offer it in a group DM:
+        with pytest.raises(DriverError):
+            await driver.slash("echo say", {"text": "in a group"}, channel=group)
+        group_reply = await driver.slash("echo say", {"text": "in a group"}, channel=group, anywhere=True)
         assert group_reply.record.payload["context"] == 2
+        assert group_reply.record.payload["authorizing_integration_owners"] == {"1": str(world.user("player").id)}
         assert group_reply.text.startswith("in a group")
 
 

@@ -46,7 +46,7 @@ from bot.standin.protocol import (
 )
 from bot.standin.server import JSON, DiscordError, GatewaySession, Handler
 from bot.standin.server import StandIn as ConsoleStandIn
-from bot.standin.world import GROUP_DM, GUILD_FORUM, GUILD_MEDIA, Channel, World
+from bot.standin.world import GUILD_FORUM, GUILD_MEDIA, Channel, World
 
 from . import layout, limits, mentions
 from .mentions import Pings
@@ -70,6 +70,9 @@ RATE_LIMITED_ROUTES = {
 # kind is one of "callback", "webhook", "channel_message", "commands".
 Validator = Callable[[str, str, str, Any], list[str]]
 
+
+# Followups per interaction Discord takes from a user-installed app that is not in the server.
+FOLLOWUP_LIMIT = 5
 
 # Error codes Discord answers a refused request with.
 MISSING_ACCESS = 50001
@@ -207,6 +210,7 @@ class StandIn(ConsoleStandIn):
         self._rate_limits: dict[str, list[Any]] = {}  # route -> [times left, retry_after, scope]
         self.rate_limited: list[tuple[str, str]] = []  # requests answered 429
         self.pings: dict[int, Pings] = {}  # message id -> whom it notified (its last text, see .mentions)
+        self._followups: dict[int, int] = {}  # interaction id -> followups taken (a user install's limit)
 
     # -- validators ------------------------------------------------------------------------------------------
 
@@ -306,7 +310,7 @@ class StandIn(ConsoleStandIn):
     def recommended_shards(self) -> int:
         """Discord's recommendation (GET /gateway/bot): the fewest shards that leave no shard with more than
         `max_guilds_per_shard` guilds."""
-        count = max(1, -(-len(self.world.guilds) // self.max_guilds_per_shard))
+        count = max(1, -(-len(self.world.bot_guilds()) // self.max_guilds_per_shard))
         while any(len(self.guilds_of_shard(i, count)) > self.max_guilds_per_shard for i in range(count)):
             count += 1
         return count
@@ -414,7 +418,7 @@ class StandIn(ConsoleStandIn):
         self._channel(cid)
 
     async def _get_guild(self, request: web.Request, guild: str) -> JSON:
-        for g in self.world.guilds:
+        for g in self.world.bot_guilds():
             if g.id == int(guild):
                 data = g.payload(self.world.bot)
                 for key in ("channels", "threads", "members", "voice_states", "presences"):
@@ -423,7 +427,7 @@ class StandIn(ConsoleStandIn):
         raise DiscordError(404, 10004, "Unknown Guild", None, "unknown_guild")
 
     async def _get_guild_channels(self, request: web.Request, guild: str) -> list[JSON]:
-        return [c.payload() for g in self.world.guilds if g.id == int(guild) for c in g.channels
+        return [c.payload() for g in self.world.bot_guilds() if g.id == int(guild) for c in g.channels
                 if not c.is_thread]
 
     # -- rate limits -----------------------------------------------------------------------------------------
@@ -509,6 +513,8 @@ class StandIn(ConsoleStandIn):
             raise empty_message()
         self._check_interaction_message(record, body, files, ephemeral=ephemeral)
         self._validate("webhook", request, body)
+        if new:
+            self._check_followup_limit(record)
 
     def _check_channel_message(self, request: web.Request, channel: Channel, body: JSON, files: list[File], *,
                                new: bool, message: StoredMessage | None = None) -> None:
@@ -536,7 +542,7 @@ class StandIn(ConsoleStandIn):
 
     def _check_guild_commands(self, guild: str | None) -> None:
         """A guild's commands are the app's only where it is installed: elsewhere Discord answers 50001."""
-        if guild is not None and all(g.id != int(guild) for g in self.world.guilds):
+        if guild is not None and all(g.id != int(guild) for g in self.world.bot_guilds()):
             raise DiscordError(403, MISSING_ACCESS, "Missing Access", None, "missing_access")
 
     # -- mentions -------------------------------------------------------------------------------------------
@@ -569,8 +575,6 @@ class StandIn(ConsoleStandIn):
         permissions there (roles and overwrites) must allow it and what it carries."""
         if channel.type in (GUILD_FORUM, GUILD_MEDIA):
             raise DiscordError(400, 50008, "Cannot send messages in a non-text channel", None, "non_text_channel")
-        if channel.type == GROUP_DM:  # a bot is never in a group DM
-            raise DiscordError(403, MISSING_ACCESS, "Missing Access", None, "missing_access")
         if channel.is_private:
             return
         granted = self.world.permissions(self.world.bot, channel)
@@ -580,6 +584,35 @@ class StandIn(ConsoleStandIn):
         self._check_thread_open(channel, granted)
         self._check_granted(granted, sending, "send")
         self._check_content(granted, body, files)
+
+    def _check_reach(self, channel: Channel) -> None:
+        """The bot's own token reaches its DMs and its servers' channels: a group DM (a bot is never in one) or a
+        channel of a server that never added it answers 50001, as Discord does."""
+        if not self.world.bot_reaches(channel):
+            raise DiscordError(403, MISSING_ACCESS, "Missing Access", None, "missing_access")
+
+    def _channel(self, cid: str) -> Channel:
+        channel = super()._channel(cid)
+        self._check_reach(channel)
+        return channel
+
+    def _check_followup_limit(self, record: InteractionRecord) -> None:
+        """Discord: "Apps are limited to 5 followup messages per interaction if it was initiated from a
+        user-installed app and isn't installed in the server (meaning the authorizing integration owners object
+        only contains USER_INSTALL)". Its docs name no error code for the 6th: the stand-in answers 400 with
+        its own message (code 0) and records the violation `followup_limit`."""
+        owners = record.payload.get("authorizing_integration_owners") or {}
+        if set(owners) != {"1"}:
+            return
+        sent = self._followups.get(record.id, 0)
+        if sent >= FOLLOWUP_LIMIT:
+            raise DiscordError(400, 0, f"A user-installed app may send {FOLLOWUP_LIMIT} followup messages per "
+                               "interaction here", None, "followup_limit")
+        self._followups[record.id] = sent + 1
+
+    def followups_taken(self) -> dict[int, int]:
+        """Followups taken per interaction that only a user install authorized (interaction id -> count)."""
+        return dict(self._followups)
 
     def _check_interaction_message(self, record: InteractionRecord, body: JSON, files: list[File], *,
                                    ephemeral: bool) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.standin.permissions import MEMBER, ROLE, Overwrite, Role
-from bot.standin.world import DM, GROUP_DM, GUILD_FORUM, GUILD_MEDIA, Channel, Guild, User, World, stable_id
+from bot.standin.world import GUILD_FORUM, GUILD_MEDIA, Channel, Guild, User, World, stable_id
 
 
 def deny(channel: Channel, target: Role | User, bits: int, *, allow: int = 0) -> Channel:
@@ -26,18 +26,9 @@ def add_forum(guild: Guild, name: str, *, media: bool = False) -> Channel:
 
 def dm(world: World, user: User | str) -> Channel:
     """The DM channel between `user` and the bot (interactions there have context 1)."""
-    user = world.user(user)
-    for channel in world.private:
-        if channel.type == DM and channel.recipients == [user]:
-            return channel
-    channel = Channel(stable_id(f"dm:{user.name}"), f"dm-{user.name}", None, kind=DM, recipients=[user])
-    world.private.append(channel)
-    return channel
+    return world.dm(user)
 
 
 def group_dm(world: World, name: str, users: list[User | str]) -> Channel:
     """A group DM of users (the bot is not in it: a user-installed app's context 2)."""
-    channel = Channel(stable_id(f"group-dm:{name}"), name, None, kind=GROUP_DM,
-                      recipients=[world.user(u) for u in users])
-    world.private.append(channel)
-    return channel
+    return world.group_dm(name, users)

@@ -5,10 +5,12 @@ each submitted through the stand-in as Discord's client submits it, in both lang
 from __future__ import annotations
 
 import pytest
-from play import button, export
+from play import button, export, written_by_the_store
 from test_bot_pick import until_reveal
 
 from bot.standin import DriverError
+from conftest import BOT_SEED
+from engine.seasons.autoplay import play_game as seasons_game
 
 RANGE_SELECT, CHECKBOX, LABEL = 3, 23, 18
 
@@ -148,3 +150,25 @@ async def test_v3_5_the_refill_confirm_is_a_checkbox(driver, locale):
                                  locale=locale)
     assert not ticked.ephemeral, ticked.text
     assert (await export(driver))["actions"][-1] == {"type": "refill", "confirm": True}
+
+
+@pytest.mark.parametrize(("locale", "refused"), [("en-US", "“12a” in “crystals” is not a whole number."),
+                                                 ("ja", "「crystals」の「12a」は整数ではありません。")])
+async def test_s7_the_final_score_is_a_form_of_numbers_and_a_word_is_refused(driver, locale, refused):
+    actions, steps = seasons_game("wizard", "table", BOT_SEED, extras=False)
+    at = next(i for i, (action, _) in enumerate(zip(actions, steps, strict=False)) if action.type == "score")
+    await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"}, locale=locale)
+    await written_by_the_store(driver, actions[:at])
+    status = await driver.slash("game status", {}, locale=locale)
+    opened = await driver.press(button(status, "score"), locale=locale)
+    form = fields(opened.modal)
+    assert list(form) == ["crystals", "prestige", "bonuses", "hand", "extra"]
+    assert all(f["inner"]["type"] == 4 and f.get("description") for f in form.values())
+    score = {k: str(v) for k, v in actions[at].args.items()}
+    before = (await export(driver))["actions"]
+    bad = await driver.submit(opened.modal["custom_id"], score | {"crystals": "12a"}, locale=locale)
+    assert bad.ephemeral and refused in bad.text
+    assert (await export(driver))["actions"] == before
+    done = await driver.submit(opened.modal["custom_id"], score, locale=locale)
+    assert not done.ephemeral, done.text
+    assert (await export(driver))["actions"][-1]["type"] == "score"

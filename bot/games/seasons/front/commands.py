@@ -330,6 +330,7 @@ class SeasonsUI(GameUI[SeasonsSummary, SeasonsState]):
         """The reveal's form: the cards that can be there as selects, known cards first, and a text field."""
         count = record.waiting.params.count("count")
         title, typed = reveal_form(lg, count)
+        title = t(lg, "form.cards.title", count=count) if count else title  # how many, in the title
         return title, forms.card_fields(lg, record.state.summary(), count, label=typed[0].label, chosen=chosen)
 
     def button_action(self, op: str, arg: str | None, record: GameRecord[SeasonsState]) -> Builder[SeasonsState] | None:

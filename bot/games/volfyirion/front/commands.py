@@ -369,6 +369,7 @@ class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
         if op == "reveal":  # the Asset cards a Rage card can be, a select per type, and a text field
             count = record.waiting.params.count("count")
             title, typed = reveal_form(lg, count)
+            title = t(lg, "form.cards.title", count=count) if count else title  # how many, in the title
             typed = [dataclasses.replace(typed[0], label=t(lg, "form.cards.typed"), required=False,
                                          description=typed[0].label[:100])]
             return title, pickers.rage_fields(lg, record.state, count, typed[0])

@@ -694,11 +694,15 @@ def _answer(comp: JSON, typed: str | None) -> JSON:
 
 
 def _option_value(options: list[JSON], field: str, typed: str) -> str:
-    """The option ``typed`` names: by its value, or its label (forgiving as card names are)."""
+    """The option ``typed`` names: by its value or its label (forgiving as card names are), else the one option
+    whose label it begins (「アルゴスの悪魔」 for 「アルゴスの悪魔（#38）」)."""
     want = fold(typed.strip())
     for option in options:
         if want in (fold(str(option.get("value", ""))), fold(str(option.get("label", "")))):
             return str(option["value"])
+    begun = [o for o in options if want and fold(str(o.get("label", ""))).startswith(want)]
+    if len(begun) == 1:
+        return str(begun[0]["value"])
     raise DriverError("console.error.bad_option", field=field, value=typed.strip(),
                       choices=", ".join(str(o.get("label")) for o in options[:25]))
 

@@ -57,7 +57,7 @@ async def test_the_refill_checkbox_and_the_rage_selects_by_form_lines(tmp_path, 
         await session.type("/volfyrion start difficulty:normal")
         await session.type("/volfyrion play card:Elite Trooper city:Tylaris")
         items = await session.type("/volfyrion putaside paid:battle")
-        items = await session.type(f"press {numbered(items, ':refill')}")
+        items = await session.type(f"press {numbered(items, ':refill_ask')}")
         assert opened_form(items)["components"][0]["component"]["type"] == 23
         items = await session.type("form confirm=maybe")
         assert refusals(items) == [refused]

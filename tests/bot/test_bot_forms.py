@@ -137,7 +137,7 @@ async def test_v3_5_the_refill_confirm_is_a_checkbox(driver, locale):
     await driver.slash("volfyrion start", {"difficulty": "normal"}, locale=locale)
     await driver.slash("volfyrion play", {"card": "Elite Trooper", "city": "Tylaris"}, locale=locale)
     reply = await driver.slash("volfyrion putaside", {"paid": "battle"}, locale=locale)
-    opened = await driver.press(button(reply, "refill"), locale=locale)
+    opened = await driver.press(button(reply, "refill_ask"), locale=locale)
     form = fields(opened.modal)
     assert form["confirm"]["inner"]["type"] == CHECKBOX
     with pytest.raises(DriverError) as bad:

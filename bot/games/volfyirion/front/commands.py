@@ -322,7 +322,7 @@ class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
             specs.append(ButtonSpec("putaside", t(lg, "button.putaside_battle"), arg="battle"))
             specs.append(ButtonSpec("putaside", t(lg, "button.putaside_knowledge"), arg="knowledge"))
         if "refill" in legal and (summary.put_aside or summary.put_aside_unknown):  # V-2.4: cards to shuffle
-            specs.append(ButtonSpec("refill", t(lg, "button.refill")))
+            specs.append(ButtonSpec(REFILL_FORM, t(lg, "button.refill")))
         # The reports a select can narrow (the rest by the commands' autocomplete), least needed dropped first.
         picks: list[ButtonSpec | SelectSpec] = []
         if "end" in legal:
@@ -353,6 +353,8 @@ class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
             return end_action(arg == RESHUFFLED)
         if op == "refill":
             return refill_action(arg == CONFIRM)
+        if op == REFILL_FORM:  # the deck can hold no card by the count: no confirmation to ask (V-3.5)
+            return refill_action(False)
         if op == "reshuffle":
             return Action(op)
         if op == "putaside" and arg in ("battle", "knowledge"):
@@ -373,7 +375,7 @@ class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
             typed = [dataclasses.replace(typed[0], label=t(lg, "form.cards.typed"), required=False,
                                          description=typed[0].label[:100])]
             return title, pickers.rage_fields(lg, record.state, count, typed[0])
-        if op == "refill" and not record.state.deck_empty():  # V-3.5: the count says cards can be left
+        if op == REFILL_FORM and not record.state.deck_empty():  # V-3.5: the count says cards can be left
             return t(lg, "form.refill.title"), [FieldSpec(
                 "confirm", t(lg, "form.refill.confirm"), kind=CHECKBOX, required=False,
                 description=t(lg, "form.refill.description", left=record.state.deck or 0))]
@@ -382,7 +384,7 @@ class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
     def form_action(self, op: str, values: dict[str, str], record: GameRecord[VolfState]) -> Builder[VolfState]:
         if op == "reveal":
             return _meant(Action("reveal", cards=_cards_or_pick(pickers.told_cards(values))))
-        if op == "refill":
+        if op == REFILL_FORM:
             return refill_action(values.get("confirm") == TRUE)
         raise Refusal("refuse.unknown_button")
 
@@ -419,6 +421,9 @@ class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
 # The arguments of the End button that says the end-of-turn draw reshuffled (V-3.4), and of the button that
 # confirms a refill (V-3.5).
 RESHUFFLED, CONFIRM = "reshuffled", "confirm"
+# The turn's "The Asset Deck ran out…" button, and its form (a checkbox when the count says cards can be left); the
+# refusal's confirmation stays the ``refill`` button, which acts at once.
+REFILL_FORM = "refill_ask"
 
 
 def end_action(reshuffled: bool) -> Action:

@@ -5,6 +5,7 @@ words and nothing submitted — in both languages."""
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 from console_session import console_session, refusals, text_of
@@ -80,3 +81,24 @@ async def test_a_select_is_filled_by_label_and_a_bad_option_is_refused(tmp_path,
         assert len(refusals(items)) == 1 and refusals(items)[0].startswith(refused)
         items = await session.type('form rage_command="book of wisdom, Stab"')
         assert refusals(items) == [], text_of(items)
+
+
+async def _export(session) -> dict:
+    items = await session.type("/game export")
+    files = [f for item in items for f in item.get("files", []) if f["filename"].endswith(".json")]
+    return json.loads(files[-1]["text"])
+
+
+@pytest.mark.parametrize(("lang", "names"), [("en", "Amulet of Air, Balance of Ishtar"), ("ja", "大気の護符、イシュターの天秤")])
+async def test_s2_4_the_prelude_hand_from_the_forms_selects(tmp_path, lang, names):
+    async with console_session(tmp_path / "g.sqlite3", lang=lang) as session:
+        items = await session.type("/seasons start difficulty:wizard dice:table")
+        items = await session.type(f"press {numbered(items, ':prelude')}")
+        assert [row["component"]["custom_id"] for row in opened_form(items)["components"]] == [
+            "cards_1", "cards_26", "cards"]
+        too_many = await session.type('form cards_1="1, 2, 3, 4, 5, 6, 7"')
+        assert len(refusals(too_many)) == 1 and (await _export(session))["actions"] == []
+        items = await session.type(f'form cards_1="{names}, 3" cards_26="30, 31" cards=31')
+        assert refusals(items) == [], text_of(items)
+        assert (await _export(session))["actions"] == [
+            {"type": "prelude", "cards": ["1", "5", "3", "30", "31", "31"]}]

@@ -150,14 +150,81 @@ def view_of(game_id: int, ply: int, specs: list[ButtonSpec | SelectSpec]) -> dis
     return view
 
 
+ROWS = 5  # a reply's action rows, at most (Discord's limit)
+PER_ROW = 5  # buttons in one row
+
+
+def rows_of(specs: list[ButtonSpec | SelectSpec], extra_buttons: int = 1) -> int:
+    """The rows ``specs`` take laid out as ``view_of`` lays them (first fit), with ``extra_buttons`` added."""
+    buttons = sum(isinstance(s, ButtonSpec) for s in specs) + extra_buttons
+    return sum(isinstance(s, SelectSpec) for s in specs) + -(-buttons // PER_ROW)
+
+
+def fit(specs: list[ButtonSpec | SelectSpec],
+        droppable: list[ButtonSpec | SelectSpec]) -> list[ButtonSpec | SelectSpec]:
+    """``specs`` less the first of ``droppable`` (least needed first) until they fit in a reply's rows."""
+    kept = list(specs)
+    for spec in droppable:
+        if rows_of(kept) <= ROWS:
+            break
+        kept.remove(spec)
+    return kept
+
+
+# The kinds of a form's field: a text input, a string select, a checkbox (a yes or no) and a radio group (one of a
+# few). Each is held in a ``ui.Label`` (discord.py 2.6 deprecated ``TextInput(label=…)``), whose description says
+# what the field wants.
+TEXT, SELECT, CHECKBOX, RADIO = "text", "select", "checkbox", "radio"
+FORM_ITEMS = 5  # a form's top-level components, at most (Discord's limit)
+RADIO_OPTIONS = 10  # a radio group's options, at most
+TRUE, FALSE = "true", "false"  # a checkbox's answer, as ``form_action`` reads it
+
+
 @dataclass(frozen=True)
 class FieldSpec:
+    """A field of a form. ``default`` is a string whatever the kind: a text's words, a select's chosen values
+    comma-joined, a checkbox's "true", a radio's value (so a refused form's values come back as they went)."""
+
     name: str
     label: str
     placeholder: str = ""
     required: bool = True
     long: bool = False
     default: str | None = None
+    kind: str = TEXT
+    description: str | None = None
+    options: tuple[tuple[str, str, str | None], ...] = ()  # (label, value, description or None)
+    min_values: int = 1
+    max_values: int = 1
+    max_length: int = 1000
+
+
+def _chosen(default: str | None) -> set[str]:
+    return {v.strip() for v in (default or "").split(",") if v.strip()}
+
+
+def field_item(f: FieldSpec) -> discord.ui.Item[Any]:
+    """The component of one field (what its Label holds)."""
+    chosen = _chosen(f.default)
+    if f.kind == SELECT:
+        options = [discord.SelectOption(label=label[:100], value=value[:100], default=value in chosen,
+                                        description=(description or None) and description[:100])
+                   for label, value, description in f.options[:MENU_OPTIONS]]
+        high = max(1, min(f.max_values, len(options)))
+        return discord.ui.Select(custom_id=f.name, placeholder=f.placeholder[:150] or None, options=options,
+                                 min_values=min(f.min_values, high) if f.required else 0, max_values=high,
+                                 required=f.required)
+    if f.kind == CHECKBOX:
+        return discord.ui.Checkbox(custom_id=f.name, default=f.default == TRUE)
+    if f.kind == RADIO:
+        return discord.ui.RadioGroup(custom_id=f.name, required=f.required, options=[
+            discord.RadioGroupOption(label=label[:100], value=value[:100], default=value in chosen,
+                                     description=(description or None) and description[:100])
+            for label, value, description in f.options[:RADIO_OPTIONS]])
+    return discord.ui.TextInput(
+        custom_id=f.name, placeholder=f.placeholder[:100] or None, required=f.required,
+        style=discord.TextStyle.paragraph if f.long else discord.TextStyle.short, default=f.default,
+        max_length=f.max_length)
 
 
 class Form(discord.ui.Modal):
@@ -168,19 +235,18 @@ class Form(discord.ui.Modal):
         # discord.py keeps an open form in memory until it is submitted or times out; a form closed without
         # submitting must not stay for weeks. A submission after the timeout still works (see above).
         super().__init__(title=title[:45], custom_id=form_id, timeout=timeout)
-        for f in fields[:5]:
-            self.add_item(discord.ui.TextInput(
-                label=f.label[:45], custom_id=f.name, placeholder=f.placeholder[:100] or None, required=f.required,
-                style=discord.TextStyle.paragraph if f.long else discord.TextStyle.short, default=f.default,
-                max_length=1000,
-            ))
+        for f in fields[:FORM_ITEMS]:
+            self.add_item(discord.ui.Label(text=f.label[:45], description=(f.description or None) and f.description[:100],
+                                           component=field_item(f)))
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         return None
 
 
 def form_values(data: dict[str, Any]) -> dict[str, str]:
-    """The text inputs of a modal-submit payload, by custom_id (rows of inputs, or labels holding one)."""
+    """The fields of a modal-submit payload, by custom_id (rows of inputs, or labels holding one), each as a
+    string: a text's value, a select's or a checkbox group's values comma-joined, a checkbox's "true"/"false",
+    a radio group's value ("" when none)."""
     values: dict[str, str] = {}
 
     def walk(components: Any) -> None:
@@ -189,7 +255,11 @@ def form_values(data: dict[str, Any]) -> dict[str, str]:
         for c in components:
             if not isinstance(c, dict):
                 continue  # Discord never sends these; a garbage form is simply empty
-            if "custom_id" in c and "value" in c:
+            if "custom_id" in c and isinstance(c.get("values"), list):
+                values[str(c["custom_id"])] = ", ".join(str(v) for v in c["values"])
+            elif "custom_id" in c and isinstance(c.get("value"), bool):
+                values[str(c["custom_id"])] = TRUE if c["value"] else FALSE
+            elif "custom_id" in c and "value" in c:
                 values[str(c["custom_id"])] = str(c.get("value") or "")
             walk(c.get("components", []))
             if isinstance(c.get("component"), dict):

@@ -79,6 +79,15 @@ MESSAGES = {
         "console.error.no_form": "No form is open: press the button that opens it first",
         "console.error.unknown_field": "The form has no field `{field}`. Fields: {choices}",
         "console.error.missing_field": "The form needs the field `{field}`",
+        "console.error.bad_option": "`{field}` has no option “{value}”. Options: {choices}",
+        "console.error.bad_checkbox": "`{field}` is a checkbox: answer yes or no, not “{value}”",
+        "console.error.bad_count": "`{field}` takes {low} to {high} options ({count} given, each once)",
+        "console.field.select": "select",
+        "console.field.radio": "one of",
+        "console.field.checkboxes": "checkboxes",
+        "console.field.checkbox": "checkbox: yes or no",
+        "console.field.up_to": "up to {count}, comma separated",
+        "console.yes": "yes",
         "console.error.syntax": "Cannot read {text!r}: write options as name:value",
         "console.error.unknown_line": "Type a command (/…), `press N` or `form field=value`",
         "console.error.no_reply": "The bot did not answer",
@@ -120,6 +129,15 @@ MESSAGES = {
         "console.error.no_form": "開いているフォームがありません。先にフォームを開くボタンを押してください",
         "console.error.unknown_field": "フォームに「{field}」という項目はありません。項目: {choices}",
         "console.error.missing_field": "フォームの項目 `{field}` を入力してください",
+        "console.error.bad_option": "`{field}` に「{value}」という選択肢はありません。選択肢: {choices}",
+        "console.error.bad_checkbox": "`{field}` はチェックボックスです。「はい」か「いいえ」で答えてください（「{value}」は指定できません）",
+        "console.error.bad_count": "`{field}` では{low}〜{high}個を選んでください（{count}個でした。同じものは1回だけ選べます）",
+        "console.field.select": "選択",
+        "console.field.radio": "1つ選択",
+        "console.field.checkboxes": "チェックボックス",
+        "console.field.checkbox": "チェックボックス: はい／いいえ",
+        "console.field.up_to": "「、」区切りで{count}個まで",
+        "console.yes": "はい",
         "console.error.syntax": "「{text}」を読み取れません。オプションは `名前:値` の形で書いてください",
         "console.error.unknown_line": "コマンド（`/…`）、`press 番号`、`form 項目=値` のどれかを入力してください",
         "console.error.no_reply": "ボットから応答がありませんでした",
@@ -393,16 +411,34 @@ class Printer:
         for row in modal.get("components") or []:
             inputs = row.get("components") or [row.get("component") or {}]
             for comp in inputs:
-                if comp.get("type") == 4:
-                    label = comp.get("label") or row.get("label") or ""
-                    sep, (left, right) = ("、", "（）") if self.lang == "ja" else (", ", "()")
-                    optional = "" if comp.get("required", True) else f"{sep}{self.t('console.optional')}"
-                    # A form reopened to correct it holds what was typed: shown, ready to retype.
-                    kept = comp.get("value") or ""
-                    value = json.dumps(kept, ensure_ascii=False) if kept else "…"
-                    note = f"{sep}{self.t('console.kept')}" if kept else ""
-                    fields.append(f"{comp['custom_id']}={value} {left}{label}{optional}{note}{right}")
+                if comp.get("type") in FORM_KINDS:
+                    fields.append(self._field(row, comp))
         self._emit(self.t("console.form", title=modal.get("title", ""), fields=" ".join(fields)) + "\n")
+
+    def _field(self, row: dict[str, Any], comp: dict[str, Any]) -> str:
+        """One field of a form: ``name=value (label, kind, optional, kept)``; a select's or a radio group's
+        options listed after it, to type by value or label."""
+        label = comp.get("label") or row.get("label") or ""
+        sep, (left, right) = ("、", "（）") if self.lang == "ja" else (", ", "()")
+        kind = FORM_KINDS[comp["type"]]
+        notes = [label] + ([] if kind == "text" else [self.t(f"console.field.{kind}")])
+        if not comp.get("required", True) and kind != "checkbox":
+            notes.append(self.t("console.optional"))
+        options = comp.get("options") or []
+        if kind == "text":
+            # A form reopened to correct it holds what was typed: shown, ready to retype.
+            kept = comp.get("value") or ""
+        elif kind == "checkbox":
+            kept = self.t("console.yes") if comp.get("default") else ""
+        else:
+            kept = ",".join(str(o["value"]) for o in options if o.get("default"))
+            if kind == "select" and comp.get("max_values", 1) > 1:
+                notes.append(self.t("console.field.up_to", count=comp["max_values"]))
+        if kept:
+            notes.append(self.t("console.kept"))
+        value = json.dumps(kept, ensure_ascii=False) if kept else "…"
+        listed = f" [{' | '.join(_option_text(o) for o in options)}]" if options else ""
+        return f"{comp['custom_id']}={value} {left}{sep.join(n for n in notes if n)}{right}{listed}"
 
     def _emit(self, item: Any) -> None:
         if isinstance(item, dict):
@@ -419,6 +455,10 @@ def _clipped(value: Any) -> Any:
     if isinstance(value, str) and len(value) > ECHO_MAX:
         return f"{value[:ECHO_MAX]}…(+{len(value) - ECHO_MAX})"
     return value
+
+
+# The fields a form can hold, by component type, as the console names their kind.
+FORM_KINDS = {4: "text", 3: "select", 21: "radio", 22: "checkboxes", 23: "checkbox"}
 
 
 def _label(comp: dict[str, Any]) -> str:

@@ -55,7 +55,8 @@ class Spec(Protocol):
 
 
 class FormField(Protocol):
-    """A field of a form (bot/buttons.py's ``FieldSpec``)."""
+    """A field of a form (bot/buttons.py's ``FieldSpec``): a text input, a select, a checkbox or a radio group, each
+    in a Label. Whatever its kind, its answer reaches ``GameUI.form_action`` as a string."""
 
     @property
     def name(self) -> str: ...
@@ -122,7 +123,8 @@ class GameUI(Generic[Summary, S]):
         return None
 
     def form_action(self, op: str, values: dict[str, str], record: GameRecord[S]) -> Builder[S] | None:
-        """The action a filled-in form asks for (None: no form of the game's, refused as an unknown button)."""
+        """The action a filled-in form asks for (None: no form of the game's, refused as an unknown button). ``values``
+        are strings by field name: a text as typed, a select's values comma-joined, a checkbox "true" or "false"."""
         return None
 
     def refusal_buttons(self, key: str, lang: str) -> Sequence[Spec]:

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -680,7 +681,10 @@ class Driver:
         raise DriverError("console.error.no_button", number=custom_id)
 
     def _modal_answers(self, modal: JSON, fields: dict[str, str]) -> list[JSON]:
-        inputs = []  # (row type, row, text input)
+        """The form's components as Discord's client submits them, filled with ``fields`` (by custom_id or label):
+        a text input's ``value``; a select's or a checkbox group's ``values``; a checkbox's ``value`` (a boolean);
+        a radio group's ``value`` (None when none is chosen). A Label (18) answers with its ``component``."""
+        inputs = []  # (row type, row, component)
         for row in modal.get("components") or []:
             if row.get("type") == 1:
                 inputs += [(1, row, c) for c in row.get("components") or []]
@@ -697,18 +701,67 @@ class Driver:
             answers[match["custom_id"]] = str(value)
         components = []
         for row_type, row, comp in inputs:
-            value = answers.get(comp.get("custom_id"), comp.get("value") or "")
-            if comp.get("required", True) and not value:
-                raise DriverError("console.error.missing_field", field=comp.get("custom_id"))
-            if len(value) > comp.get("max_length", 4000) or (value and len(value) < comp.get("min_length", 0)):
-                raise DriverError("console.error.bad_value", option=comp.get("custom_id"), value=value)
-            answer = {"type": 4, "custom_id": comp["custom_id"], "value": value}
+            answer = _answer(comp, answers.get(comp.get("custom_id")))
             if row_type == 18:
                 components.append({"type": 18, "id": row.get("id", 0), "component": answer})
             else:
                 components.append({"type": 1, "components": [answer]})
         return components
 
+
+YES = frozenset({"yes", "y", "true", "on", "1", "はい", "✓"})
+NO = frozenset({"no", "n", "false", "off", "0", "いいえ", ""})
+
+
+def _answer(comp: JSON, typed: str | None) -> JSON:
+    """One field's answer; ``typed`` None keeps what the form holds (a default). Refused as Discord's client
+    refuses it: a required field left empty, a text too long or short, an option the field does not have, too
+    few or too many options chosen, a checkbox answered with neither yes nor no."""
+    kind, custom_id = comp.get("type"), comp["custom_id"]
+    base = {"type": kind, "custom_id": custom_id, **({"id": comp["id"]} if "id" in comp else {})}
+    if kind == 23:  # checkbox
+        if typed is None:
+            return base | {"value": bool(comp.get("default"))}
+        word = typed.strip().casefold()
+        if word not in YES | NO:
+            raise DriverError("console.error.bad_checkbox", field=custom_id, value=typed)
+        return base | {"value": word in YES}
+    if kind in (3, 21, 22):  # a string select, a radio group, a checkbox group: chosen by option value or label
+        options = comp.get("options") or []
+        if typed is None:
+            chosen = [str(o["value"]) for o in options if o.get("default")]
+        else:
+            chosen = [_option_value(options, custom_id, part) for part in re.split(r"[,、]", typed) if part.strip()]
+        required = comp.get("required", True)
+        low = 1 if kind == 21 else comp.get("min_values", 1)
+        high = 1 if kind == 21 else comp.get("max_values", 1)
+        if not chosen and required:
+            raise DriverError("console.error.missing_field", field=custom_id)
+        if (chosen and not low <= len(chosen) <= high) or len(set(chosen)) < len(chosen):
+            raise DriverError("console.error.bad_count", field=custom_id, low=low, high=high, count=len(chosen))
+        if kind == 21:
+            return base | {"value": chosen[0] if chosen else None}
+        return base | {"values": chosen}
+    value = (comp.get("value") or "") if typed is None else typed
+    if comp.get("required", True) and not value:
+        raise DriverError("console.error.missing_field", field=custom_id)
+    if len(value) > comp.get("max_length", 4000) or (value and len(value) < comp.get("min_length", 0)):
+        raise DriverError("console.error.bad_value", option=custom_id, value=value)
+    return {"type": 4, "custom_id": custom_id, "value": value}
+
+
+def _option_value(options: list[JSON], field: str, typed: str) -> str:
+    """The option ``typed`` names: by its value or its label (forgiving as card names are), else the one option
+    whose label it begins (「アルゴスの悪魔」 for 「アルゴスの悪魔（#38）」)."""
+    want = fold(typed.strip())
+    for option in options:
+        if want in (fold(str(option.get("value", ""))), fold(str(option.get("label", "")))):
+            return str(option["value"])
+    begun = [o for o in options if want and fold(str(o.get("label", ""))).startswith(want)]
+    if len(begun) == 1:
+        return str(begun[0]["value"])
+    raise DriverError("console.error.bad_option", field=field, value=typed.strip(),
+                      choices=", ".join(str(o.get("label")) for o in options[:25]))
 
 def choice_names(choices: list[JSON], locale: str | None, sep: str | None = None) -> str:
     """The choices as the player's client lists them: by their names in ``locale`` when the command gives

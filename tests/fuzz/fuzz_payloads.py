@@ -369,6 +369,14 @@ class PayloadFuzzer:
             message = None
             label += ".no_message"
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+        drawn = next((c for c in _pressable(message.payload) if c.get("custom_id") == custom_id), None) \
+            if message is not None and how == "real" else None
+        if drawn is not None and drawn.get("type", 2) != 2 and drawn.get("options"):
+            # A select the bot drew (issue 35's menus): Discord sends its type and the option picked, never a
+            # button's press (no rng drawn here: the cases after it stay those of the seed).
+            data = {"custom_id": custom_id, "component_type": drawn["type"],
+                    "values": [drawn["options"][0]["value"]]}
+        picked = data["component_type"] != 2  # a real pick from a select, as Discord sends it
         malformed = False
         roll = rng.random()
         if roll < 0.06:
@@ -408,7 +416,7 @@ class PayloadFuzzer:
             forged_message=forged_message,
             discord_valid=isinstance(data.get("custom_id"), str)
             and len(data["custom_id"]) <= 100
-            and data.get("component_type") == 2
+            and (data.get("component_type") == 2 or (picked and not malformed))
             and message is not None,
         )
 

@@ -35,8 +35,13 @@ TEXT_INPUT_VALUE_MAX = 4000
 TEXT_INPUT_PLACEHOLDER_MAX = 100
 LABEL_DESCRIPTION_MAX = 100
 
+GROUP_OPTIONS_MAX = 10  # a checkbox group's or a radio group's options
+
 IS_COMPONENTS_V2 = 1 << 15
-ACTION_ROW, BUTTON, TEXT_INPUT, LABEL = 1, 2, 4, 18
+ACTION_ROW, BUTTON, TEXT_INPUT, TEXT_DISPLAY, LABEL = 1, 2, 4, 10, 18
+STRING_SELECT, FILE_UPLOAD, RADIO_GROUP, CHECKBOX_GROUP, CHECKBOX = 3, 19, 21, 22, 23
+# What a form's Label may hold (exactly one): a text input, a select, a file upload, a radio or checkbox group, a checkbox.
+LABEL_CHILDREN = {TEXT_INPUT, 3, 5, 6, 7, 8, FILE_UPLOAD, RADIO_GROUP, CHECKBOX_GROUP, CHECKBOX}
 SELECTS = {3, 5, 6, 7, 8}
 LINK_STYLE, PREMIUM_STYLE = 5, 6
 
@@ -157,6 +162,7 @@ def modal_errors(data: dict, *, prefix: tuple = ()) -> Errors:
     out.length_between(prefix + ("custom_id",), data.get("custom_id"), 1, CUSTOM_ID_MAX)
     rows = data.get("components") or []
     out.length_between(prefix + ("components",), rows, 1, MODAL_ROWS_MAX)
+    seen: set[str] = set()
     for i, row in enumerate(rows):
         path = prefix + ("components", i)
         if row.get("type") == ACTION_ROW:
@@ -164,13 +170,70 @@ def modal_errors(data: dict, *, prefix: tuple = ()) -> Errors:
             out.length_between(path + ("components",), inputs, 1, 1)
             for j, comp in enumerate(inputs):
                 _text_input_errors(out, path + ("components", j), comp, labelled=False)
+                _unique(out, path + ("components", j), comp, seen)
         elif row.get("type") == LABEL:
             out.length_between(path + ("label",), row.get("label"), 1, TEXT_INPUT_LABEL_MAX)
             out.max_length(path + ("description",), row.get("description"), LABEL_DESCRIPTION_MAX)
-            inner = row.get("component") or {}
-            if inner.get("type") == TEXT_INPUT:
+            inner = row.get("component")
+            if not isinstance(inner, dict) or inner.get("type") not in LABEL_CHILDREN:
+                out.add(path + ("component",), "UNION_TYPE_CHOICES",
+                        "Value of field \"type\" must be one of (4, 3, 5, 6, 7, 8, 19, 21, 22, 23).")
+                continue
+            _unique(out, path + ("component",), inner, seen)
+            if inner["type"] == TEXT_INPUT:
                 _text_input_errors(out, path + ("component",), inner, labelled=True)
+            else:
+                _form_choice_errors(out, path + ("component",), inner)
+        elif row.get("type") != TEXT_DISPLAY:
+            out.add(path + ("type",), "UNION_TYPE_CHOICES", "Value of field \"type\" must be one of (1, 10, 18).")
     return out.tree
+
+
+def _unique(out: Collector, path: tuple, comp: dict, seen: set[str]) -> None:
+    custom_id = comp.get("custom_id")
+    if custom_id in seen:
+        out.add(path + ("custom_id",), "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
+    if isinstance(custom_id, str):
+        seen.add(custom_id)
+
+
+def _form_choice_errors(out: Collector, path: tuple, comp: dict) -> None:
+    """A select, checkbox, checkbox group, radio group or file upload in a form's Label (Discord's component
+    reference): its custom_id, its options (1–25 for a string select, 1–10 for a checkbox group, 2–10 for a radio
+    group) and min/max values within them."""
+    kind = comp["type"]
+    out.length_between(path + ("custom_id",), comp.get("custom_id"), 1, CUSTOM_ID_MAX)
+    if kind == CHECKBOX:
+        if not isinstance(comp.get("default", False), bool):
+            out.add(path + ("default",), "BASE_TYPE_BOOLEAN", "Must be either true or false.")
+        return
+    options = comp.get("options") or []
+    low_options, high_options = {STRING_SELECT: (1, SELECT_OPTIONS_MAX), CHECKBOX_GROUP: (1, GROUP_OPTIONS_MAX),
+                                 RADIO_GROUP: (2, GROUP_OPTIONS_MAX)}.get(kind, (0, SELECT_OPTIONS_MAX))
+    if kind in (STRING_SELECT, CHECKBOX_GROUP, RADIO_GROUP):
+        out.length_between(path + ("options",), options, low_options, high_options)
+    values = set()
+    for j, option in enumerate(options):
+        for key in ("label", "value"):
+            out.length_between(path + ("options", j, key), option.get(key), 1, SELECT_OPTION_MAX)
+        out.max_length(path + ("options", j, "description"), option.get("description"), SELECT_OPTION_MAX)
+        if option.get("value") in values:
+            out.add(path + ("options", j, "value"), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                    "Select component option values must be unique")
+        values.add(option.get("value"))
+    if kind == RADIO_GROUP:
+        return
+    low, high = comp.get("min_values", 1), comp.get("max_values", 1)
+    most = len(options) if kind in (STRING_SELECT, CHECKBOX_GROUP) else SELECT_OPTIONS_MAX
+    if not 0 <= low <= most:
+        out.add(path + ("min_values",), "NUMBER_TYPE_MAX", f"int value should be <= {most}.")
+    if not 1 <= high <= most:
+        out.add(path + ("max_values",), "NUMBER_TYPE_MAX", f"int value should be <= {most}.")
+    if low > high:
+        out.add(path + ("min_values",), "BASE_TYPE_BAD_LENGTH", "min_values must be <= max_values.")
+    chosen = sum(1 for o in options if o.get("default"))
+    if chosen > high:
+        out.add(path + ("options",), "BASE_TYPE_MAX_LENGTH", f"At most {high} options can be chosen by default.")
 
 
 def _text_input_errors(out: Collector, path: tuple, comp: dict, *, labelled: bool) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from typing import TypeAlias
 
 import discord
@@ -31,7 +30,6 @@ from ....commands.common import (
     group_of,
     int_field,
     record_to_look_at,
-    require_text,
     reveal_form,
     word_choices,
 )
@@ -41,7 +39,7 @@ from ....render.embeds import notice_embed
 from ....replies import lang, send, think
 from ....sessions import GameService, Played, Refusal
 from ...plugin import GameUI, Row
-from . import pickers
+from . import forms, pickers
 
 KIND = "seasons"
 Interaction = discord.Interaction
@@ -208,6 +206,12 @@ def _reveal_ids(text: str) -> list[str]:
     return CARDS.pick_many(text, "pk_reveal")
 
 
+def _number(lg: str, name: str, *, required: bool = True) -> FieldSpec:
+    """A field of the score form: a whole number (``int_field`` refuses anything else, in words)."""
+    return FieldSpec(name, t(lg, f"form.score.{name}"), "0", required=required, max_length=6,
+                     description=t(lg, "form.number.description"))
+
+
 def _prelude_action(text: str) -> Action:
     """S-2.4: Dummbot's six prelude cards, typed as a reveal's are (a miss offers its candidates)."""
     return Action("prelude", cards=CARDS.pick_many(text, "pk_prelude"))
@@ -317,9 +321,17 @@ class SeasonsUI(GameUI[SeasonsSummary, SeasonsState]):
         count = record.waiting.params.number("count", 1) or 1
         if len(ids) == count:
             return Action("reveal", cards=ids)
-        title, fields = reveal_form(lg, count)
-        typed = ", ".join(ids) + ", "
-        return "reveal", title, [dataclasses.replace(fields[0], default=typed)]
+        title, fields = self._reveal_form(lg, record, chosen=values)
+        return "reveal", title, fields
+
+    @staticmethod
+    def _reveal_form(lg: str, record: GameRecord[SeasonsState],
+                     chosen: list[str] | None = None) -> tuple[str, list[FieldSpec]]:
+        """The reveal's form: the cards that can be there as selects, known cards first, and a text field."""
+        count = record.waiting.params.count("count")
+        title, typed = reveal_form(lg, count)
+        title = t(lg, "form.cards.title", count=count) if count else title  # how many, in the title
+        return title, forms.card_fields(lg, record.state.summary(), count, label=typed[0].label, chosen=chosen)
 
     def button_action(self, op: str, arg: str | None, record: GameRecord[SeasonsState]) -> Builder[SeasonsState] | None:
         if op == "pk_reveal" and arg:
@@ -345,27 +357,23 @@ class SeasonsUI(GameUI[SeasonsSummary, SeasonsState]):
 
     def form(self, op: str, lg: str, record: GameRecord[SeasonsState]) -> tuple[str, list[FieldSpec]] | None:
         if op == "reveal":
-            return reveal_form(lg, record.waiting.params.count("count"))
+            return self._reveal_form(lg, record)
         if op == "prelude":
-            _, fields = reveal_form(lg, PRELUDE_HAND)
-            return t(lg, "form.prelude.title"), [dataclasses.replace(fields[0], label=t(lg, "form.prelude.label"))]
+            return t(lg, "form.prelude.title"), forms.card_fields(lg, record.state.summary(), PRELUDE_HAND,
+                                                                  label=t(lg, "form.prelude.label"))
         if op == "answer":
-            return t(lg, "form.answer.title"), [FieldSpec("crystals", t(lg, "form.score.crystals"), "0")]
+            return t(lg, "form.answer.title"), [_number(lg, "crystals")]
         if op == "score":
-            return t(lg, "form.score.title"), [
-                FieldSpec("crystals", t(lg, "form.score.crystals"), "0"),
-                FieldSpec("prestige", t(lg, "form.score.prestige"), "0"),
-                FieldSpec("bonuses", t(lg, "form.score.bonuses"), "0"),
-                FieldSpec("hand", t(lg, "form.score.hand"), "0"),
-                FieldSpec("extra", t(lg, "form.score.extra"), "0", required=False),
-            ]
+            return t(lg, "form.score.title"), [_number(lg, "crystals"), _number(lg, "prestige"),
+                                               _number(lg, "bonuses"), _number(lg, "hand"),
+                                               _number(lg, "extra", required=False)]
         return None
 
     def form_action(self, op: str, values: dict[str, str], record: GameRecord[SeasonsState]) -> Builder[SeasonsState]:
         if op == "reveal":
-            return Action("reveal", cards=_reveal_ids(require_text(values, "cards")))
+            return Action("reveal", cards=_reveal_ids(forms.told_cards(values)))
         if op == "prelude":
-            return _prelude_action(require_text(values, "cards"))
+            return _prelude_action(forms.told_cards(values))
         if op == "answer":
             return Action("answer", crystals=int_field(values, "crystals"))
         if op == "score":

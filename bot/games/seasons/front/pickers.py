@@ -2,8 +2,8 @@
 summoned that touches Dummbot (S-8) and a time move. Each pick builds the very action its typed command builds
 (`/seasons die`, `/seasons played`, `/seasons time`), so replay, export and undo cannot tell them apart.
 
-A reply holds at most 5 rows (a select fills one, buttons share rows of 5): :func:`fit` drops the least needed
-controls until the reply fits, keeping a place for the "State" button the controller adds to compact replies."""
+A reply holds at most 5 rows (a select fills one, buttons share rows of 5): ``bot.buttons.fit`` drops the least
+needed controls until the reply fits, keeping a place for the "State" button the controller adds to compact replies."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from engine.seasons import S8_CARDS, SeasonsState, resolve_face
 from engine.seasons.cards import COPIES
 from engine.seasons.faces import die_faces
 
-from ....buttons import MENU_OPTIONS, ButtonSpec, SelectSpec
+from ....buttons import MENU_OPTIONS, SelectSpec, fit, rows_of
 from ....controller import Builder
 from ....i18n import card_name, t
 from ...seasons.text import die_mark, face_text
 
+__all__ = ["die_picker", "fit", "picked_action", "played_picker", "rows_of", "time_picker"]
+
 KIND = "seasons"
-ROWS = 5  # a reply's action rows, at most (Discord's limit)
-PER_ROW = 5  # buttons in one row
 TIME_STEPS = (1, 2, 3, -1, -2, -3)  # `/seasons time steps:` takes -3…3 but 0
 
 
@@ -71,20 +71,3 @@ def picked_action(arg: str | None, value: str, record: GameRecord[SeasonsState])
     if arg == "time" and value.lstrip("-").isdecimal() and int(value) in TIME_STEPS:
         return Action("time", steps=int(value))
     return None
-
-
-def rows_of(specs: list[ButtonSpec | SelectSpec], extra_buttons: int = 1) -> int:
-    """The rows ``specs`` take laid out as ``view_of`` lays them (first fit), with ``extra_buttons`` added."""
-    buttons = sum(isinstance(s, ButtonSpec) for s in specs) + extra_buttons
-    return sum(isinstance(s, SelectSpec) for s in specs) + -(-buttons // PER_ROW)
-
-
-def fit(specs: list[ButtonSpec | SelectSpec],
-        droppable: list[ButtonSpec | SelectSpec]) -> list[ButtonSpec | SelectSpec]:
-    """``specs`` less the first of ``droppable`` (least needed first) until they fit in a reply's rows."""
-    kept = list(specs)
-    for spec in droppable:
-        if rows_of(kept) <= ROWS:
-            break
-        kept.remove(spec)
-    return kept

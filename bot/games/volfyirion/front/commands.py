@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import discord
@@ -11,14 +12,13 @@ from discord import app_commands
 from engine.core import Action, Catalog, GameRecord, Step
 
 from .... import understood
-from ....buttons import ButtonSpec, FieldSpec, SelectSpec, view_of
+from ....buttons import CHECKBOX, TRUE, ButtonSpec, FieldSpec, SelectSpec, fit, view_of
 from ....commands.cards import CardOption, CardTransformer, Typed
 from ....commands.common import (
     GameGroup,
     current_record,
     group_of,
     record_to_look_at,
-    require_text,
     reveal_form,
     word_choices,
 )
@@ -27,6 +27,7 @@ from ....i18n import L, t
 from ....replies import lang, send, think
 from ....sessions import GameService, Played, Refusal
 from ...plugin import GameUI, Row
+from . import pickers
 from .danger import danger_embed, next_attack_lines, removal_lines
 
 if TYPE_CHECKING:  # the engine loads with the first game, not when the command group is built
@@ -320,9 +321,24 @@ class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
         if "putaside" in legal and summary.rage_pile.size:
             specs.append(ButtonSpec("putaside", t(lg, "button.putaside_battle"), arg="battle"))
             specs.append(ButtonSpec("putaside", t(lg, "button.putaside_knowledge"), arg="knowledge"))
+        if "refill" in legal and (summary.put_aside or summary.put_aside_unknown):  # V-2.4: cards to shuffle
+            specs.append(ButtonSpec(REFILL_FORM, t(lg, "button.refill")))
+        # The reports a select can narrow (the rest by the commands' autocomplete), least needed dropped first.
+        picks: list[ButtonSpec | SelectSpec] = []
+        if "end" in legal:
+            picks += [p for p in pickers.turn_pickers(step.state, lg) if p.arg in legal]
+        specs += picks
         if row.ply:
             specs.append(ButtonSpec("undo", t(lg, "button.undo"), style=discord.ButtonStyle.danger))
-        return specs
+        return fit(specs, list(reversed(picks)))
+
+    def select_action(self, op: str, arg: str | None, values: list[str], record: GameRecord[VolfState],
+                      lg: str) -> Builder[VolfState] | None:
+        """A pick from a turn's select completes its command, as typed."""
+        if op != "pick" or arg not in pickers.PICKS or len(values) != 1 or arg not in record.waiting.legal:
+            return None
+        action = pickers.picked_action(arg, values[0], record.state)
+        return None if action is None else _meant(action)
 
     def button_action(self, op: str, arg: str | None, record: GameRecord[VolfState]) -> Builder[VolfState] | None:
         picked = _picked_action(op, arg, record)
@@ -337,6 +353,8 @@ class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
             return end_action(arg == RESHUFFLED)
         if op == "refill":
             return refill_action(arg == CONFIRM)
+        if op == REFILL_FORM:  # the deck can hold no card by the count: no confirmation to ask (V-3.5)
+            return refill_action(False)
         if op == "reshuffle":
             return Action(op)
         if op == "putaside" and arg in ("battle", "knowledge"):
@@ -350,13 +368,24 @@ class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
         return []
 
     def form(self, op: str, lg: str, record: GameRecord[VolfState]) -> tuple[str, list[FieldSpec]] | None:
-        if op == "reveal":
-            return reveal_form(lg, record.waiting.params.count("count"))
+        if op == "reveal":  # the Asset cards a Rage card can be, a select per type, and a text field
+            count = record.waiting.params.count("count")
+            title, typed = reveal_form(lg, count)
+            title = t(lg, "form.cards.title", count=count) if count else title  # how many, in the title
+            typed = [dataclasses.replace(typed[0], label=t(lg, "form.cards.typed"), required=False,
+                                         description=typed[0].label[:100])]
+            return title, pickers.rage_fields(lg, record.state, count, typed[0])
+        if op == REFILL_FORM and not record.state.deck_empty():  # V-3.5: the count says cards can be left
+            return t(lg, "form.refill.title"), [FieldSpec(
+                "confirm", t(lg, "form.refill.confirm"), kind=CHECKBOX, required=False,
+                description=t(lg, "form.refill.description", left=record.state.deck or 0))]
         return None
 
     def form_action(self, op: str, values: dict[str, str], record: GameRecord[VolfState]) -> Builder[VolfState]:
         if op == "reveal":
-            return _meant(Action("reveal", cards=_cards_or_pick(require_text(values, "cards"))))
+            return _meant(Action("reveal", cards=_cards_or_pick(pickers.told_cards(values))))
+        if op == REFILL_FORM:
+            return refill_action(values.get("confirm") == TRUE)
         raise Refusal("refuse.unknown_button")
 
     def extra_fields(self, step: Step[VolfState], lg: str) -> list[tuple[str, str]]:
@@ -392,6 +421,9 @@ class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
 # The arguments of the End button that says the end-of-turn draw reshuffled (V-3.4), and of the button that
 # confirms a refill (V-3.5).
 RESHUFFLED, CONFIRM = "reshuffled", "confirm"
+# The turn's "The Asset Deck ran out…" button, and its form (a checkbox when the count says cards can be left); the
+# refusal's confirmation stays the ``refill`` button, which acts at once.
+REFILL_FORM = "refill_ask"
 
 
 def end_action(reshuffled: bool) -> Action:

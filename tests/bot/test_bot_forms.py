@@ -172,3 +172,15 @@ async def test_s7_the_final_score_is_a_form_of_numbers_and_a_word_is_refused(dri
     done = await driver.submit(opened.modal["custom_id"], score, locale=locale)
     assert not done.ephemeral, done.text
     assert (await export(driver))["actions"][-1]["type"] == "score"
+
+
+def test_two_copies_of_a_wonder_in_play_are_one_choice_in_the_remove_select():
+    """Discord refuses a select whose options repeat a value: two Void Fluids in play are one "remove" option."""
+    from bot.games.volfyirion.front.pickers import turn_pickers
+    from engine.volfyirion.rules import RULES
+
+    state = RULES.new_game({"difficulty": "normal"}, seed=1).state
+    state.wonders = [{"name": "Void Fluid", "cost": 4, "sealed": False}, {"name": "Void Fluid", "cost": 4, "sealed": False}]
+    remove = next(spec for spec in turn_pickers(state, "en") if spec.arg == "remove")
+    values = [value for _, value, _ in remove.options]
+    assert len(values) == len(set(values)) == 1

@@ -115,6 +115,10 @@ RULES = [
     ("a custom_id twice, one nested", v2(container(section(text(), accessory=button("solo:1:3:x")), row(button("solo:1:3:x")))),
      v2(container(section(text(), accessory=button("solo:1:3:x")), row(button("solo:1:3:y")))),
      "COMPONENT_CUSTOM_ID_DUPLICATED"),
+    ("a select's option value twice", v2(row(dict(select(), options=[{"label": "Living Knife", "value": "49"},
+                                                                    {"label": "Living Knife", "value": "49"}]))),
+     v2(row(dict(select(), options=[{"label": "Living Knife", "value": "49"}, {"label": "Void Fluid", "value": "50"}]))),
+     "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED"),
     ("V2 components without the flag", {"components": [container(text())]}, v2(container(text())),
      "UNION_TYPE_CHOICES"),
 ]

@@ -144,10 +144,15 @@ def _component_errors(out: Collector, path: tuple, comp: dict, seen: set[str]) -
         options = comp.get("options")
         if kind == 3:
             out.length_between(path + ("options",), options or [], 1, SELECT_OPTIONS_MAX)
+        values = set()
         for j, option in enumerate(options or []):
             for key in ("label", "value"):
                 out.length_between(path + ("options", j, key), option.get(key), 1, SELECT_OPTION_MAX)
             out.max_length(path + ("options", j, "description"), option.get("description"), SELECT_OPTION_MAX)
+            if option.get("value") in values:
+                out.add(path + ("options", j, "value"), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                        "Select component option values must be unique")
+            values.add(option.get("value"))
     else:
         for j, child in enumerate(comp.get("components") or []):
             _component_errors(out, path + ("components", j), child, seen)

@@ -56,7 +56,9 @@ def turn_pickers(state: VolfState, lg: str) -> list[SelectSpec]:
     known = state.known_elsewhere()
     acquire = [_option(lg, name, str(ids.index(name))) for name in ids
                if _catalog()[name].type == "wonder" and _catalog()[name].solo and _catalog()[name].qty > known[name]]
-    for kind, options in (("play", play), ("acquire", acquire), ("remove", remove), ("redeploy", redeploy)):
+    for kind, offered in (("play", play), ("acquire", acquire), ("remove", remove), ("redeploy", redeploy)):
+        # Two copies of a card in the same place are one choice (Discord refuses a select's repeated values).
+        options = list({value: (label, value, description) for label, value, description in offered}.values())
         if options:
             specs.append(SelectSpec("pick", t(lg, f"pick.volfyirion.{kind}"), tuple(options[:MENU_OPTIONS]),
                                     arg=kind))

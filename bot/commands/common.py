@@ -13,7 +13,7 @@ from engine.core import Catalog, GameRecord, RuleError, State, split_list
 
 from .. import understood
 from ..buttons import FieldSpec
-from ..i18n import L, card_name, has, t
+from ..i18n import L, card_name, has, lang_of, t
 from ..sessions import Refusal
 from ..store import GameRow, StoreError
 
@@ -33,10 +33,34 @@ class GameGroup(app_commands.Group):
         self.controller = controller
         self.service = service
 
-    async def start_game(self, interaction: discord.Interaction, kind: str, options: dict[str, Any]) -> None:
+    async def start_game(self, interaction: discord.Interaction, kind: str, options: dict[str, Any], *,
+                         thread: bool = False) -> None:
+        """Start ``kind`` with ``options``; without a difficulty, ask for one first with a suggestion from the
+        player's history (commands/suggest.py); ``thread``: in a thread made for the game (bot/threads.py)."""
+        from .suggest import ask_difficulty, asked_starts
+
+        asked = asked_starts(self.controller, self.begin)
+        if options.get("difficulty") is None:
+            await ask_difficulty(self.controller, asked, interaction, kind, options, thread)
+            return
+        await self.begin(interaction, kind, options, thread)
+
+    async def begin(self, interaction: discord.Interaction, kind: str, options: dict[str, Any],
+                    thread: bool) -> None:
+        """The start itself, from the command or from the difficulty tapped."""
+        from ..threads import cannot_open, open_thread
+
         channel = interaction.channel
         parent_id = getattr(channel, "parent_id", None) if isinstance(channel, discord.Thread) else None
-        await self.controller.start(interaction, kind, options, parent_id)
+        note = None
+        if thread:
+            why = cannot_open(interaction)
+            made = None if why is not None else await open_thread(interaction, lang_of(interaction.locale), kind)
+            if made is not None:
+                await self.controller.start(interaction, kind, options, None, thread=made)
+                return
+            note = t(lang_of(interaction.locale), why or "thread.refused")
+        await self.controller.start(interaction, kind, options, parent_id, note=note)
 
 
 def group_of(interaction: discord.Interaction) -> GameGroup:

@@ -522,8 +522,8 @@ class SqlStore:
                         f" AND coalesce(difficulty, '') = $3 AND {where} ORDER BY {order} LIMIT 1",
                         user_id, kind, difficulty)
                     row["best"] = result_row(best) if best else None
-            order = {kind: i for i, kind in enumerate(chosen)}
-            listed = sorted(rows.values(), key=lambda r: (order.get(r["kind"], len(order)), r["kind"],
+            position = {kind: i for i, kind in enumerate(chosen)}
+            listed = sorted(rows.values(), key=lambda r: (position.get(r["kind"], len(position)), r["kind"],
                                                           r["difficulty"] or ""))
             return {"rows": listed, "places": {p: int(n) for p, n in places},
                     "servers": int(servers[0]) if servers is not None else 0}

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import discord
 
-from .i18n import t
+from .i18n import has, t
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,8 @@ def cannot_open(interaction: discord.Interaction) -> str | None:
 def thread_name(lang: str, kind: str, player: str, game_id: int | None = None) -> str:
     """"Seasons #12 — name" in the player's language (without the number before the game exists)."""
     key = "thread.name" if game_id is not None else "thread.name_new"
-    return t(lang, key, game=kind, game_id=game_id, player=player)[:100]
+    short = t(lang, f"word.{kind}_short") if has(f"word.{kind}_short") else t(lang, f"word.{kind}")
+    return t(lang, key, short=short, game_id=game_id, player=player)[:100]
 
 
 async def open_thread(interaction: discord.Interaction, lang: str, kind: str) -> discord.Thread | None:

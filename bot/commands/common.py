@@ -32,16 +32,18 @@ class GameGroup(app_commands.Group):
         super().__init__(**kwargs)
         self.controller = controller
         self.service = service
+        from .suggest import asked_starts
+
+        self.asked = asked_starts(controller, self.begin)  # its button answers from the bot's first moment
 
     async def start_game(self, interaction: discord.Interaction, kind: str, options: dict[str, Any], *,
                          thread: bool = False) -> None:
         """Start ``kind`` with ``options``; without a difficulty, ask for one first with a suggestion from the
         player's history (commands/suggest.py); ``thread``: in a thread made for the game (bot/threads.py)."""
-        from .suggest import ask_difficulty, asked_starts
+        from .suggest import ask_difficulty
 
-        asked = asked_starts(self.controller, self.begin)
         if options.get("difficulty") is None:
-            await ask_difficulty(self.controller, asked, interaction, kind, options, thread)
+            await ask_difficulty(self.controller, self.asked, interaction, kind, options, thread)
             return
         await self.begin(interaction, kind, options, thread)
 

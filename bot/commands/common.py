@@ -15,7 +15,7 @@ from .. import understood
 from ..buttons import FieldSpec
 from ..i18n import L, card_name, has, lang_of, t
 from ..sessions import Refusal
-from ..store import GameRow, StoreError
+from ..store import ChannelBusy, GameRow, StoreError
 
 if TYPE_CHECKING:
     from ..controller import Controller
@@ -43,6 +43,9 @@ class GameGroup(app_commands.Group):
         from .suggest import ask_difficulty
 
         if options.get("difficulty") is None:
+            busy = None if thread else await self.service.active(interaction.channel_id)
+            if busy is not None:  # refused now, as the start would be, rather than after a tap
+                raise ChannelBusy(channel_id=interaction.channel_id, game_id=busy.id)
             await ask_difficulty(self.controller, self.asked, interaction, kind, options, thread)
             return
         await self.begin(interaction, kind, options, thread)

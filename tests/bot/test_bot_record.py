@@ -166,3 +166,29 @@ async def test_forget_takes_the_players_games_from_servers_and_dms(driver, local
     assert (await store.user_data(player.id))["games"] == 0
     assert (await store.record(player.id))["rows"] == []
     assert grouped.place == "group_dm" and await store.result(kept) is not None
+
+
+def test_the_console_takes_the_suggestion_with_press_1(tmp_path):
+    """`press N` in the console, in Japanese: three wins at normal, then a start without a difficulty suggests
+    hard, and `press 1` starts it."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    win = "/volfyrion start difficulty:normal\n/volfyrion end\n/volfyrion win how:attack\n"
+    script = win * 3 + "/volfyrion start\npress 1\n/game record\n"
+    done = subprocess.run([sys.executable, "-m", "bot", "console", "--lang", "ja", "--db", str(tmp_path / "c.sqlite3")],
+                          input=script, capture_output=True, text=True, timeout=240,
+                          cwd=Path(__file__).resolve().parents[2], env=dict(os.environ, SOLO_BOT_SEED="1"))
+    assert done.returncode == 0 and "Traceback" not in done.stderr + done.stdout, done.stderr
+    out = done.stdout
+    assert "ノーマルでは直近3ゲームで3勝しています。ハードに挑戦しますか？" in out
+    assert "[1] ハード  [2] イージー  [3] ノーマル" in out
+    import json
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "c.sqlite3") as db:
+        [(options,)] = db.execute("SELECT options FROM games WHERE status = 'active'").fetchall()
+    assert json.loads(options)["difficulty"] == "hard"  # what `press 1` started
+    assert "ノーマル: 3ゲーム・3勝・0敗・放棄0" in out

@@ -193,7 +193,7 @@ class GameCommands(app_commands.Group):
             value = t(lg, "stats.no_best") if best is None else self.games.get(kind).leaderboard_row(lg, best)
             embed.add_field(name=t(lg, "stats.best", game=kind), value=value, inline=False)
         # A server's stats, as its leaderboard: a player's games everywhere are /game record's (theirs to see).
-        embed.description += "\n" + t(lg, "stats.here_only")
+        embed.description += "\n" + t(lg, "stats.here_only" if interaction.guild_id else "stats.here_only_private")
         await send(interaction, embed=embed)
 
     @app_commands.command(name="record", description=L("Your own games everywhere you played, by game and difficulty",
@@ -205,9 +205,10 @@ class GameCommands(app_commands.Group):
         found = await self.store.record(interaction.user.id, rankings={g.kind: g.ranking for g in self.games})
         embed = discord.Embed(title=t(lg, "record.title", user=interaction.user.display_name),
                               colour=self.games.default.colour)
-        places = found["places"]
-        embed.description = t(lg, "record.where", servers=found["servers"],
-                              private=places.get("dm", 0) + places.get("group_dm", 0))
+        private = found["places"].get("dm", 0) + found["places"].get("group_dm", 0)
+        where = "record.where" if found["servers"] and private else (
+            "record.where_servers" if found["servers"] else "record.where_private")  # no "in 0 servers"
+        embed.description = t(lg, where, servers=found["servers"], private=private)
         by_kind: dict[str, list[str]] = {}
         for row in found["rows"]:
             best = row["best"]

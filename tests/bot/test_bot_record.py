@@ -69,7 +69,7 @@ async def test_the_record_spans_two_servers_and_a_dm_and_a_leaderboard_only_its_
         record = await driver.slash("game record", {}, channel="den", user="player", locale=locale)
         assert record.ephemeral  # it tells where the player played: theirs alone
         if locale == "ja":
-            assert "サーバー2か所" in record.text and "DMやグループDMで1ゲーム" in record.text
+            assert "サーバー2か所" in record.text and "ダイレクトメッセージ（グループを含む）で1ゲーム" in record.text
             assert "1ゲーム・1勝・0敗・放棄0" in record.text and "2ゲーム・2勝・0敗・放棄0" in record.text
             assert "+90点" in record.text or "＋90点" in record.text
         else:
@@ -136,7 +136,7 @@ async def test_the_suggestion_in_japanese_an_easier_level_and_the_same_level(dri
 
 async def test_a_first_start_without_difficulty_asks_with_no_suggestion(driver):
     ask = await driver.slash("volfyrion start", {}, user="haruka", channel="lobby", locale="ja")
-    assert ask.ephemeral and "難易度を選んでください" in ask.text
+    assert ask.ephemeral and "難易度を下から選んでください" in ask.text
     assert all(b["style"] == 2 for b in ask.buttons) and len(ask.buttons) == 3
 
 
@@ -160,7 +160,7 @@ async def test_forget_takes_the_players_games_from_servers_and_dms(driver, local
                                       place="group_dm")
     kept = await stored_result(store, world.user("haruka").id, guild=None)
     ask = await driver.slash("game forget", {}, user="player", channel="table", locale=locale)
-    assert ("3 games" in ask.text and "DM" in ask.text) if locale != "ja" else ("3ゲーム" in ask.text and "DM" in ask.text)
+    assert ("3 games" in ask.text and "DM" in ask.text) if locale != "ja" else ("3ゲーム" in ask.text and "ダイレクトメッセージ" in ask.text)
     done = await driver.press(button(ask, "forget"), message=ask.original, user="player", locale=locale)
     assert done.ephemeral
     assert (await store.user_data(player.id))["games"] == 0

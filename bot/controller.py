@@ -143,8 +143,8 @@ class Controller:
         parent = parent_channel_id if thread is None else interaction.channel_id
         await self._change(interaction, lambda gate: self.service.start(
             kind=kind, options=options, guild_id=interaction.guild_id, channel_id=channel_id,
-            parent_channel_id=parent, owner_id=interaction.user.id, before_commit=gate), picture=True, note=note,
-            where=thread)
+            parent_channel_id=parent, owner_id=interaction.user.id, before_commit=gate, place=place_of(interaction)),
+            picture=True, note=note, where=thread)
 
     @contextlib.asynccontextmanager
     async def _in_flight(self) -> AsyncIterator[None]:
@@ -565,6 +565,18 @@ class Controller:
         params.update(known or {})
         text = t(lg, key, **params)
         return text if text != key else f"{action.type} {json.dumps(args, ensure_ascii=False)}"
+
+
+def place_of(interaction: discord.Interaction) -> str:
+    """Where a game started by ``interaction`` is played (the store's PLACES): a DM with the bot, a group DM, a
+    server where only the player installed the app (a user install), or a server the bot is in."""
+    if interaction.context.dm_channel:
+        return "dm"
+    if interaction.context.private_channel:
+        return "group_dm"
+    if interaction.guild_id is not None and not interaction.is_guild_integration():
+        return "user_install"
+    return "guild" if interaction.guild_id is not None else "dm"
 
 
 class KeptForms:

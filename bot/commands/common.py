@@ -59,6 +59,7 @@ class GameGroup(app_commands.Group):
         parent_id = getattr(channel, "parent_id", None) if isinstance(channel, discord.Thread) else None
         note = None
         if thread:
+            GameRecord(self.service.rules_for(kind), options, 0)  # options the rules refuse open no thread
             why = cannot_open(interaction)
             made = None if why is not None else await open_thread(interaction, lang_of(interaction.locale), kind)
             if made is not None:

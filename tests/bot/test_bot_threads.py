@@ -50,7 +50,7 @@ async def test_thread_true_opens_a_thread_named_for_the_game_and_plays_there(dri
     assert thread.name == name and thread.owner_id == standin.world.bot.id
     assert thread.auto_archive_duration == ARCHIVE_MINUTES and f"<#{thread.id}>" in start.text
     row = await driver.bot.store.active_game(thread.id)
-    assert row is not None and row.parent_channel_id == standin.world.channel("table").id
+    assert row is not None and row.parent_channel_id == standin.world.channel("table").id and row.place == "guild"
     assert await driver.bot.store.active_game(standin.world.channel("table").id) is None
     # The game's first reply is the thread's (a bot message there), with its board and buttons.
     [message] = [m for m in standin.messages.values() if m.channel_id == thread.id]

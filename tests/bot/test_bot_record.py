@@ -192,3 +192,31 @@ def test_the_console_takes_the_suggestion_with_press_1(tmp_path):
         [(options,)] = db.execute("SELECT options FROM games WHERE status = 'active'").fetchall()
     assert json.loads(options)["difficulty"] == "hard"  # what `press 1` started
     assert "ノーマル: 3ゲーム・3勝・0敗・放棄0" in out
+
+
+def _results(*pairs: tuple[str, str]) -> list:
+    """Results newest first: (difficulty, outcome) pairs."""
+    from bot.store import ResultRow
+
+    return [ResultRow(i, None, 7, "seasons", outcome, level, None, None, None, None, f"2026-01-{30 - i:02}", 7)
+            for i, (level, outcome) in enumerate(pairs)]
+
+
+def test_the_suggestion_rule_at_its_edges():
+    from bot.commands.suggest import suggest
+
+    levels = ("apprentice", "wizard", "archmage")
+    assert suggest([], levels) is None
+    won = suggest(_results(*[("archmage", "won")] * 3), levels)  # the hardest: again
+    assert won is not None and (won.difficulty, won.key) == ("archmage", "suggest.top")
+    lost = suggest(_results(*[("apprentice", "lost")] * 4), levels)  # the easiest: again
+    assert lost is not None and (lost.difficulty, lost.key) == ("apprentice", "suggest.bottom")
+    # Only the games at the level played last count, up to 4: two wins there and older wins elsewhere → same.
+    mixed = suggest(_results(("wizard", "won"), ("wizard", "won"), ("apprentice", "won"), ("apprentice", "won")),
+                    levels)
+    assert mixed is not None and (mixed.difficulty, mixed.key, mixed.params["count"]) == ("wizard", "suggest.same", 2)
+    # A fifth, older result at that level is past the window.
+    window = suggest(_results(("wizard", "won"), ("wizard", "won"), ("wizard", "lost"), ("wizard", "lost"),
+                              ("wizard", "won")), levels)
+    assert window is not None and window.key == "suggest.same" and window.params["count"] == 4
+    assert suggest(_results(("retired", "won")), levels) is None  # a level the game no longer has

@@ -99,6 +99,9 @@ async def _game_in_thread(driver, user: str = "player"):
 async def test_an_auto_archived_game_thread_is_unarchived_when_its_player_comes_back(driver, locale):
     thread = await _game_in_thread(driver)
     assert thread not in await driver.standin.pass_time(ARCHIVE_MINUTES - 1)  # not idle long enough yet
+    await driver.slash("game status", {}, user="player", channel=thread.id)  # a message: the week starts again
+    await driver.bot.controller.pictures.idle()  # its picture follows by an edit, before the thread can archive
+    assert thread not in await driver.standin.pass_time(ARCHIVE_MINUTES - 1)
     assert thread in await driver.standin.pass_time(1) and thread.archived
     status = await driver.slash("game status", {}, user="player", channel=thread.id, locale=locale)
     assert not status.ephemeral and not thread.archived

@@ -94,3 +94,59 @@ async def test_forget_takes_the_players_games_from_every_place(store: Store) -> 
     assert (await store.user_data(7))["games"] == 0
     assert (await store.record(7, rankings=RANKINGS))["rows"] == []
     assert (await store.result(kept)) is not None  # another player's DM game stays
+
+
+_OLD_GAME = ("INSERT INTO games (id, guild_id, channel_id, owner_id, kind, options, seed, status, ply, created_at,"
+             " updated_at) VALUES ({id}, {guild}, {id}, 7, 'seasons', '{{}}', 1, 'finished', 1, '2026-01-01', '2026-01-01')")
+_OLD_RESULT = ("INSERT INTO results (game_id, guild_id, user_id, kind, outcome, difficulty, finished_at)"
+               " VALUES ({id}, {guild}, 7, 'seasons', 'won', 'wizard', '2026-01-0{id}')")
+
+
+@pytest.mark.backends("sqlite")
+async def test_the_sqlite_step_marks_older_rows_a_servers_or_a_dms(db_path, monkeypatch) -> None:
+    import sqlite3
+
+    from bot.store import SqliteStore, schema
+
+    before = schema.MIGRATIONS.index(schema.V11)
+    with monkeypatch.context() as m:  # a file of the schema before V11, its rows written as that release did
+        m.setattr("bot.store.sqlite.MIGRATIONS", schema.MIGRATIONS[:before])
+        m.setattr("bot.store.sqlite.SCHEMA_VERSION", before)
+        async with SqliteStore(db_path, background_check=False):
+            pass
+    with sqlite3.connect(db_path) as conn:
+        for game_id, guild in ((1, "5"), (2, "NULL")):
+            conn.execute(_OLD_GAME.format(id=game_id, guild=guild))
+            conn.execute(_OLD_RESULT.format(id=game_id, guild=guild))
+    async with SqliteStore(db_path, background_check=False) as store:
+        assert [(await store.game(i)).place for i in (1, 2)] == ["guild", "dm"]
+        assert [(await store.result(i)).place for i in (1, 2)] == ["guild", "dm"]
+        assert (await store.record(7, rankings=RANKINGS))["places"] == {"guild": 1, "dm": 1}
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+@pytest.mark.backends("postgres")
+async def test_the_postgresql_step_marks_older_rows_a_servers_or_a_dms(pg_dsn, monkeypatch) -> None:
+    import asyncpg
+
+    from bot.store import PostgresStore, postgres
+
+    before = postgres.PG_MIGRATIONS.index(postgres.PG_V4)
+    with monkeypatch.context() as m:
+        m.setattr("bot.store.postgres.PG_MIGRATIONS", postgres.PG_MIGRATIONS[:before])
+        m.setattr("bot.store.postgres.PG_SCHEMA_VERSION", before)
+        async with PostgresStore(pg_dsn):
+            pass
+    conn = await asyncpg.connect(pg_dsn)
+    try:
+        for game_id, guild in ((1, "5"), (2, "NULL")):
+            await conn.execute(_OLD_GAME.format(id=game_id, guild=guild))
+            await conn.execute(_OLD_RESULT.format(id=game_id, guild=guild))
+    finally:
+        await conn.close()
+    async with PostgresStore(pg_dsn) as store:
+        assert [(await store.game(i)).place for i in (1, 2)] == ["guild", "dm"]
+        assert [(await store.result(i)).place for i in (1, 2)] == ["guild", "dm"]
+        assert [r.place for r in await store.recent_results(7, "seasons")] == ["dm", "guild"]

@@ -165,3 +165,14 @@ async def test_the_stand_in_refuses_what_discord_refuses_for_threads(driver):
     # These refusals were asked for by the test, not by the bot.
     assert {v.kind for v in standin.violations} == {"thread_channel_type", "thread_name", "missing_permissions"}
     standin.violations.clear()
+
+
+async def test_a_start_that_asks_the_difficulty_opens_its_thread_on_the_tap(driver):
+    ask = await driver.slash("volfyrion start", {"thread": True}, user="haruka", channel="table", locale="ja")
+    assert ask.ephemeral and threads_of(driver.standin, "table") == []  # nothing made before the tap
+    started = await driver.press(ask.buttons[2]["custom_id"], message=ask.original, user="haruka", locale="ja")
+    assert not started.ephemeral and "このゲーム専用のスレッド" in started.text
+    [thread] = threads_of(driver.standin, "table")
+    assert thread.name == "ヴォルフィーリオン #1 — haruka"
+    row = await driver.bot.store.active_game(thread.id)
+    assert row is not None and row.options["difficulty"] == "hard"

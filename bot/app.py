@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -28,8 +28,9 @@ from .registry import Registry
 from .render.embeds import notice_embed
 from .replies import send
 from .sessions import REFUSALS, GameService
-from .store import make_store
+from .store import StoreError, make_store
 from .sync import sync_at_start
+from .threads import may_reopen, reopen, user_of
 
 if TYPE_CHECKING:
     from .games.plugin import AnyGame
@@ -199,6 +200,9 @@ class SoloBot(commands.AutoShardedBot):
             def guarded(data: dict[str, Any]) -> None:
                 try:
                     refusal = gate(data)
+                    if refusal == "refuse.thread_archived" and may_reopen(data) is not None:
+                        self._in_task(self._reopen_then_parse(data, parse))  # its owner back (bot/threads.py)
+                        return
                     if refusal is not None:  # an archived or locked thread: answered, nothing applied
                         self._refuse_raw(data, refusal)
                         return
@@ -227,9 +231,32 @@ class SoloBot(commands.AutoShardedBot):
 
     def _refuse_raw(self, data: dict[str, Any], key: str) -> None:
         interaction = discord.Interaction(data=cast(Any, data), state=self._connection)
-        task = asyncio.get_running_loop().create_task(self._answer_refusal(interaction, key))
+        self._in_task(self._answer_refusal(interaction, key))
+
+    def _in_task(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
         self._gate_tasks.add(task)
         task.add_done_callback(self._gate_tasks.discard)
+
+    async def _reopen_then_parse(self, data: dict[str, Any], parse: Parser) -> None:
+        """An interaction from a thread Discord archived: its game's owner is back, so the bot unarchives the
+        thread and the interaction goes on as usual; anyone else (or a thread Discord would not reopen) gets
+        today's refusal. Ends when everything the interaction started has ended (what ``Handled`` waits for)."""
+        thread_id = may_reopen(data) or 0
+        try:
+            row = await self.store.active_game(thread_id) or await self.store.last_game(thread_id)
+        except StoreError:
+            row = None
+        if row is None or row.owner_id != user_of(data) or not await reopen(self, thread_id):
+            await self._answer_refusal(discord.Interaction(data=cast(Any, data), state=self._connection),
+                                       "refuse.thread_archived")
+            return
+        data["channel"]["thread_metadata"]["archived"] = False  # as it is now
+        before = asyncio.all_tasks()
+        parse(data)
+        started = asyncio.all_tasks() - before
+        if started:
+            await asyncio.wait(started)
 
     async def _answer_refusal(self, interaction: discord.Interaction, key: str) -> None:
         try:

@@ -630,12 +630,13 @@ class Console:
         return [o["name"] for o in self.driver.find_command(command)[2]]
 
     def _bare_option(self, command: str) -> str | None:
-        """The option a bare value fills: the command's one required option (or its only option)."""
+        """The option a bare value fills: the command's one required option, or its first when none is required
+        (as Discord's client opens it: `/seasons start wizard`, now that the difficulty may be left out)."""
         options = self.driver.find_command(command)[2]
         required = [o["name"] for o in options if o.get("required")]
         if len(required) == 1:
             return str(required[0])
-        return str(options[0]["name"]) if len(options) == 1 else None
+        return str(options[0]["name"]) if options and not required else None
 
     async def resume(self) -> str | None:
         """The buttons of the last reply of the game in progress here, pressable (`press N`) in this new process.

@@ -136,11 +136,16 @@ class Controller:
             interaction_id=interaction.id))
 
     async def start(self, interaction: discord.Interaction, kind: str, options: dict[str, Any],
-                    parent_channel_id: int | None) -> None:
-        """A new game takes the same path as every change: acknowledged in time, or not committed."""
+                    parent_channel_id: int | None, *, note: str | None = None,
+                    thread: discord.Thread | None = None) -> None:
+        """A new game takes the same path as every change: acknowledged in time, or not committed. In a
+        ``thread`` made for it (bot/threads.py) the game is the thread's, its parent the channel asked in."""
+        channel_id = channel_of(interaction) if thread is None else thread.id
+        parent = parent_channel_id if thread is None else interaction.channel_id
         await self._change(interaction, lambda gate: self.service.start(
-            kind=kind, options=options, guild_id=interaction.guild_id, channel_id=channel_of(interaction),
-            parent_channel_id=parent_channel_id, owner_id=interaction.user.id, before_commit=gate), picture=True)
+            kind=kind, options=options, guild_id=interaction.guild_id, channel_id=channel_id,
+            parent_channel_id=parent, owner_id=interaction.user.id, before_commit=gate, place=place_of(interaction).stored),
+            picture=True, note=note, where=thread)
 
     @contextlib.asynccontextmanager
     async def _in_flight(self) -> AsyncIterator[None]:
@@ -187,17 +192,20 @@ class Controller:
 
     async def _change(self, interaction: discord.Interaction, make: Change, *,
                       picture: bool | None = None, notes: list[tuple[str, str, str]] | None = None,
-                      typed: tuple[str, dict[str, str]] | None = None) -> None:
+                      typed: tuple[str, dict[str, str]] | None = None, note: str | None = None,
+                      where: discord.Thread | None = None) -> None:
         """Await a change (in time for Discord's deadline), then show it, or say privately why it was refused.
 
         The change is committed only if its answer can still be given (bot.delivery): a late interaction is
         acknowledged first, and nothing is applied when Discord refuses that."""
         async with self._in_flight():
-            await self._change_now(interaction, make, picture=picture, notes=notes, typed=typed)
+            await self._change_now(interaction, make, picture=picture, notes=notes, typed=typed, note=note,
+                                   where=where)
 
     async def _change_now(self, interaction: discord.Interaction, make: Change, *,
                           picture: bool | None = None, notes: list[tuple[str, str, str]] | None = None,
-                          typed: tuple[str, dict[str, str]] | None = None) -> None:
+                          typed: tuple[str, dict[str, str]] | None = None, note: str | None = None,
+                          where: discord.Thread | None = None) -> None:
         started = time.monotonic()
         gate = await self.arrive(interaction, started)
         if gate is None:
@@ -217,9 +225,12 @@ class Controller:
             log.warning("interaction %s: a change was committed but Discord refused its answer (%s)",
                         interaction.id, gate.refused)
             return
+        if where is not None:  # a game started in the thread made for it
+            await self._show_in_thread(interaction, played, where)
+            return
         if played.undone is None:
             await self.show(interaction, played, started=started, picture=picture,
-                            note=self._played_note(interaction, played, notes))
+                            note=note or self._played_note(interaction, played, notes))
             return
         lg = lang(interaction)
         known = self.games.get(played.row.kind).action_params(played.record.state, played.undone)
@@ -325,6 +336,25 @@ class Controller:
             await self.post_result(interaction, row, step.state.result() or Result("lost"), played)
         if played.withdrawn is not None:
             await self.withdraw_result(interaction, row, played.withdrawn)
+
+    async def _show_in_thread(self, interaction: discord.Interaction, played: Played, thread: discord.Thread) -> None:
+        """A game started in a thread made for it: the channel is told where (the interaction's answer), the
+        thread takes the game's number and its first reply, with the board (a bot message there, so its
+        buttons are the thread's)."""
+        from .threads import name_for_game
+
+        lg = lang(interaction)
+        row = played.row
+        await send(interaction, embed=notice_embed(lg, "thread.started", kind="info", game=row.kind, game_id=row.id,
+                                                   thread=thread.mention))
+        await name_for_game(thread, lg, row.kind, interaction.user.display_name, row.id)
+        composed = self.compose(interaction, played, picture=True)
+        board = await drawn(self.uis[row.kind].board, composed.summary, lg)
+        message: dict[str, Any] = {"embed": composed.embed, "files": [board_file(composed.embed, board)]}
+        if composed.view is not None:
+            message["view"] = composed.view
+        for part in fit_interaction(interaction, message):
+            await thread.send(**part)
 
     async def post_result(self, interaction: discord.Interaction, row: GameRow, result: Result,
                           played: Played | None = None) -> None:

@@ -37,6 +37,16 @@ class Place:
         publicly whether the server's install was among the owners there), so every DM keeps to it."""
         return not (self.kind == GUILD and self.bot_present)
 
+    @property
+    def stored(self) -> str:
+        """The place as the store keeps it with a game and its result (the store's PLACES): a DM with the bot, a
+        group DM, a server where only the player installed the app (a user install), or a server the bot is in."""
+        if self.kind == PRIVATE_CHANNEL:
+            return "group_dm"
+        if self.kind == BOT_DM:
+            return "dm"
+        return "guild" if self.bot_present else "user_install"
+
 
 def place_of(interaction: discord.Interaction) -> Place:
     """The place of ``interaction`` (an interaction without `context`, from before Discord sent it, is read from

@@ -283,7 +283,9 @@ class GameService:
     async def start(
         self, *, kind: str, options: dict[str, Any], guild_id: int | None, channel_id: int,
         parent_channel_id: int | None, owner_id: int, before_commit: BeforeCommit | None = None,
+        place: str | None = None,
     ) -> Played:
+        """A new game; ``place`` (the store's PLACES) says where it is played (None: a server's, or a DM's)."""
         rules = self.rules_for(kind)
         seed = self._new_seed()
         record = GameRecord(rules, options, seed, snapshot_every=SNAPSHOT_EVERY)  # validates the options
@@ -292,7 +294,7 @@ class GameService:
                 await before_commit()
             row = await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, parent_channel_id=parent_channel_id, owner_id=owner_id,
-                kind=kind, options=record.options, seed=seed,
+                kind=kind, options=record.options, seed=seed, place=place,
             )
             self._keep(row, record)
         return Played(row, record.last, record)

@@ -13,9 +13,9 @@ from engine.core import Catalog, GameRecord, RuleError, State, split_list
 
 from .. import understood
 from ..buttons import FieldSpec
-from ..i18n import L, card_name, has, t
+from ..i18n import L, card_name, has, lang_of, t
 from ..sessions import Refusal
-from ..store import GameRow, StoreError
+from ..store import ChannelBusy, GameRow, StoreError
 
 if TYPE_CHECKING:
     from ..controller import Controller
@@ -32,11 +32,41 @@ class GameGroup(app_commands.Group):
         super().__init__(**kwargs)
         self.controller = controller
         self.service = service
+        from .suggest import asked_starts
 
-    async def start_game(self, interaction: discord.Interaction, kind: str, options: dict[str, Any]) -> None:
+        self.asked = asked_starts(controller, self.begin)  # its button answers from the bot's first moment
+
+    async def start_game(self, interaction: discord.Interaction, kind: str, options: dict[str, Any], *,
+                         thread: bool = False) -> None:
+        """Start ``kind`` with ``options``; without a difficulty, ask for one first with a suggestion from the
+        player's history (commands/suggest.py); ``thread``: in a thread made for the game (bot/threads.py)."""
+        from .suggest import ask_difficulty
+
+        if options.get("difficulty") is None:
+            busy = None if thread else await self.service.active(interaction.channel_id)
+            if busy is not None:  # refused now, as the start would be, rather than after a tap
+                raise ChannelBusy(channel_id=interaction.channel_id, game_id=busy.id)
+            await ask_difficulty(self.controller, self.asked, interaction, kind, options, thread)
+            return
+        await self.begin(interaction, kind, options, thread)
+
+    async def begin(self, interaction: discord.Interaction, kind: str, options: dict[str, Any],
+                    thread: bool) -> None:
+        """The start itself, from the command or from the difficulty tapped."""
+        from ..threads import cannot_open, open_thread
+
         channel = interaction.channel
         parent_id = getattr(channel, "parent_id", None) if isinstance(channel, discord.Thread) else None
-        await self.controller.start(interaction, kind, options, parent_id)
+        note = None
+        if thread:
+            GameRecord(self.service.rules_for(kind), options, 0)  # options the rules refuse open no thread
+            why = cannot_open(interaction)
+            made = None if why is not None else await open_thread(interaction, lang_of(interaction.locale), kind)
+            if made is not None:
+                await self.controller.start(interaction, kind, options, None, thread=made)
+                return
+            note = t(lang_of(interaction.locale), why or "thread.refused")
+        await self.controller.start(interaction, kind, options, parent_id, note=note)
 
 
 def group_of(interaction: discord.Interaction) -> GameGroup:

@@ -196,7 +196,36 @@ class GameCommands(app_commands.Group):
         for kind, best in (stats.get("best") or {}).items():
             value = t(lg, "stats.no_best") if best is None else self.games.get(kind).leaderboard_row(lg, best)
             embed.add_field(name=t(lg, "stats.best", game=kind), value=value, inline=False)
+        # A server's stats, as its leaderboard: a player's games everywhere are /game record's (theirs to see).
+        embed.description += "\n" + t(lg, "stats.here_only" if interaction.guild_id else "stats.here_only_private")
         await send(interaction, embed=embed)
+
+    @app_commands.command(name="record", description=L("Your own games everywhere you played, by game and difficulty",
+                                                         "cmd.game.record"))
+    async def record(self, interaction: Interaction) -> None:
+        """The caller's own record across every server, DM and group DM, privately: it tells where they played,
+        so nobody else may ask for it (``/game stats`` stays a server's, as its leaderboard)."""
+        lg = lang(interaction)
+        found = await self.store.record(interaction.user.id, rankings={g.kind: g.ranking for g in self.games})
+        embed = discord.Embed(title=t(lg, "record.title", user=interaction.user.display_name),
+                              colour=self.games.default.colour)
+        private = found["places"].get("dm", 0) + found["places"].get("group_dm", 0)
+        where = "record.where" if found["servers"] and private else (
+            "record.where_servers" if found["servers"] else "record.where_private")  # no "in 0 servers"
+        embed.description = t(lg, where, servers=found["servers"], private=private)
+        by_kind: dict[str, list[str]] = {}
+        for row in found["rows"]:
+            best = row["best"]
+            best_text = t(lg, "stats.no_best") if best is None else self.games.get(row["kind"]).leaderboard_row(lg, best)
+            level = t(lg, f"word.{row['difficulty']}") if row["difficulty"] else "—"
+            by_kind.setdefault(row["kind"], []).append(t(
+                lg, "record.row", difficulty=level, played=row["played"], wins=row["wins"], losses=row["losses"],
+                abandoned=row["abandoned"], best=best_text))
+        for kind, lines in by_kind.items():
+            embed.add_field(name=t(lg, "record.game", game=kind), value="\n".join(lines)[:1024], inline=False)
+        if not by_kind:
+            embed.description = t(lg, "record.empty")
+        await send(interaction, embed=embed, ephemeral=True)
 
     @app_commands.command(name="forget", description=L("Delete everything the bot stores about you",
                                                          "cmd.game.forget"))

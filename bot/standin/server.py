@@ -23,6 +23,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from . import multipart
+from . import permissions as perms
 from .controls import LiveControls, stored_components
 from .protocol import (
     API,
@@ -48,6 +49,8 @@ from .world import (
     CONTEXT_GUILD,
     CONTEXT_PRIVATE_CHANNEL,
     DM,
+    GUILD_TEXT,
+    PUBLIC_THREAD,
     Channel,
     Snowflakes,
     User,
@@ -388,6 +391,8 @@ class StandIn:
             ("POST", r"/channels/(?P<cid>\d+)/messages", self._post_channel_message, True),
             ("PATCH", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)", self._edit_channel_message, True),
             ("GET", r"/channels/(?P<cid>\d+)", self._get_channel, True),
+            ("PATCH", r"/channels/(?P<cid>\d+)", self._modify_channel, True),
+            ("POST", r"/channels/(?P<cid>\d+)/threads", self._start_thread, True),
         ]
         return [(method, re.compile(pattern + "$"), handler, auth) for method, pattern, handler, auth in table]
 
@@ -652,12 +657,97 @@ class StandIn:
     async def _get_channel(self, request: web.Request, cid: str) -> JSON:
         return self._channel(cid).payload()
 
+    # -- threads (issue 36): made without a message, archived after their duration, unarchived by PATCH ----------
+    # https://discord.com/developers/docs/resources/channel#start-thread-without-message and #modify-channel:
+    # a public thread (type 11) off a text channel needs Create Public Threads; a thread holds no thread. A thread
+    # whose last message is older than its auto_archive_duration is archived by Discord (``pass_time``). Setting
+    # archived false on a thread that is not locked needs Send Messages in Threads there, on a locked one Manage
+    # Threads; renaming needs Manage Threads, unless the bot made the thread.
+
+    async def _start_thread(self, request: web.Request, cid: str) -> JSON:
+        channel = self._channel(cid)
+        body, _ = await self._body(request)
+        name = body.get("name") if isinstance(body, dict) else None
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            raise DiscordError(400, 50035, "Invalid Form Body", {"name": {"_errors": [
+                {"code": "BASE_TYPE_BAD_LENGTH", "message": "Must be between 1 and 100 in length."}]}}, "thread_name")
+        if channel.guild_id is None or channel.is_thread or channel.type != GUILD_TEXT or body.get("type") != PUBLIC_THREAD:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type", None, "thread_channel_type")
+        self._require(channel, perms.VIEW_CHANNEL | perms.CREATE_PUBLIC_THREADS, "start_thread")
+        guild = self.world.guild_of(channel)
+        thread = guild.add_channel(name, parent=channel)
+        thread.owner_id = self.world.bot.id
+        thread.auto_archive_duration = int(body.get("auto_archive_duration") or 1440)
+        await self._channel_event(thread, "THREAD_CREATE")
+        return thread.payload() | {"newly_created": True}
+
+    async def _modify_channel(self, request: web.Request, cid: str) -> JSON:
+        channel = self._channel(cid)
+        body, _ = await self._body(request)
+        body = body if isinstance(body, dict) else {}
+        if not channel.is_thread:
+            self._require(channel, perms.MANAGE_CHANNELS, "modify_channel")
+            if "name" in body:
+                channel.name = str(body["name"])
+            return channel.payload()
+        if body.get("archived") is False and channel.archived:
+            needed = perms.MANAGE_THREADS if channel.locked else perms.SEND_MESSAGES_IN_THREADS
+            self._require(channel, needed, "unarchive")
+        if "name" in body and channel.owner_id != self.world.bot.id:
+            self._require(channel, perms.MANAGE_THREADS, "rename_thread")
+        if "locked" in body or body.get("archived") is True:
+            self._require(channel, perms.MANAGE_THREADS, "archive")
+        if "name" in body:
+            channel.name = str(body["name"])[:100]
+        if "archived" in body:
+            channel.archived = bool(body["archived"])
+            channel.idle_minutes = 0.0
+        if "locked" in body:
+            channel.locked = bool(body["locked"])
+        await self._channel_event(channel, "THREAD_UPDATE")
+        return channel.payload()
+
+    def _require(self, channel: Channel, needed: int, what: str) -> None:
+        granted = self.world.permissions(self.world.bot, channel)
+        if granted & perms.ADMINISTRATOR:
+            return
+        if granted & needed != needed:
+            raise DiscordError(403, 50013, "Missing Permissions", {"needed": needed & ~granted, "for": what},
+                               "missing_permissions")
+
+    async def pass_time(self, minutes: float) -> list[Channel]:
+        """``minutes`` go by without a message: every thread idle for its auto_archive_duration is archived (and
+        the bot told, THREAD_UPDATE), as Discord does. The threads archived."""
+        archived = []
+        for guild in self.world.guilds:
+            for channel in guild.channels:
+                if not channel.is_thread or channel.archived:
+                    continue
+                channel.idle_minutes += minutes
+                if channel.idle_minutes >= channel.auto_archive_duration:
+                    channel.archived = True
+                    archived.append(channel)
+                    await self._channel_event(channel, "THREAD_UPDATE")
+        return archived
+
+    def _session_for(self, channel: Channel) -> GatewaySession | None:
+        """The gateway session that is told of ``channel``'s changes (the only one here; by shard in the tests)."""
+        return self._active
+
+    async def _channel_event(self, channel: Channel, event: str) -> None:
+        session = self._session_for(channel)
+        if session is not None and session.open:
+            await session.send(0, channel.payload() if event != "THREAD_CREATE"
+                               else channel.payload() | {"newly_created": True}, event)
+
     # -- messages --------------------------------------------------------------------------------------------
 
     def _store(self, channel_id: int, body: JSON, files: list[File], *, flags: int,
                record: InteractionRecord | None = None) -> StoredMessage:
         message_id = self.ids.next()
         channel = self.world.find_channel(channel_id)
+        if channel is not None:
+            channel.idle_minutes = 0.0  # a message keeps a thread from archiving
         payload: JSON = {
             "id": str(message_id),
             "channel_id": str(channel_id),

@@ -16,6 +16,7 @@ from typing import Any
 from .permissions import (
     ADD_REACTIONS,
     ATTACH_FILES,
+    CREATE_PUBLIC_THREADS,
     EMBED_LINKS,
     MANAGE_GUILD,
     MANAGE_THREADS,
@@ -32,7 +33,7 @@ from .permissions import (
 
 MEMBER_PERMISSIONS = (ADD_REACTIONS | VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY
                       | USE_APPLICATION_COMMANDS | SEND_MESSAGES_IN_THREADS)
-BOT_PERMISSIONS = MEMBER_PERMISSIONS | MANAGE_THREADS
+BOT_PERMISSIONS = MEMBER_PERMISSIONS | MANAGE_THREADS | CREATE_PUBLIC_THREADS
 # In a DM, Discord grants these (no Manage Server, nothing guild-wide).
 DM_PERMISSIONS = MEMBER_PERMISSIONS
 
@@ -125,6 +126,9 @@ class Channel:
     overwrites: list[Overwrite] = field(default_factory=list)
     archived: bool = False  # threads only
     locked: bool = False  # threads only
+    auto_archive_duration: int = 1440  # threads only: minutes without a message before Discord archives it
+    idle_minutes: float = 0.0  # threads only: since its last message (``StandIn.pass_time`` moves it on)
+    owner_id: int | None = None  # threads only: who made it (None: someone else than the bot)
     recipients: list[User] = field(default_factory=list)  # DMs and group DMs
 
     @property
@@ -167,13 +171,13 @@ class Channel:
         if self.is_thread:
             data |= {
                 "parent_id": str(self.parent_id),
-                "owner_id": "1",
+                "owner_id": str(self.owner_id or 1),
                 "message_count": 0,
                 "total_message_sent": 0,
                 "member_count": 1,
                 "thread_metadata": {
                     "archived": self.archived,
-                    "auto_archive_duration": 1440,
+                    "auto_archive_duration": self.auto_archive_duration,
                     "archive_timestamp": "2024-01-01T00:00:00+00:00",
                     "locked": self.locked,
                 },

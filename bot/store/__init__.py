@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .base import (
+    PLACES,
     ActionRow,
     AlreadyApplied,
     ChannelBusy,
@@ -34,6 +35,7 @@ from .postgres import PostgresStore
 from .sqlite import SqliteStore, backup_destination
 
 __all__ = [
+    "PLACES",
     "ActionRow",
     "AlreadyApplied",
     "ChannelBusy",

@@ -22,6 +22,18 @@ from engine.core.errors import SoloError
 JSON = dict[str, Any]
 STATUSES = ("active", "finished", "abandoned")
 OUTCOMES = ("won", "lost", "abandoned")
+# Where a game is played (issue 36): a server the bot is in, a DM with the bot, a group DM, or a server where only
+# the player installed the app (a user install). ``guild_id`` says which server, NULL outside one.
+PLACES = ("guild", "dm", "group_dm", "user_install")
+
+
+def place_of(guild_id: int | None, place: str | None = None) -> str:
+    """The place a game is stored with: ``place`` when given (checked), else a server's or a DM's."""
+    if place is None:
+        return "guild" if guild_id is not None else "dm"
+    if place not in PLACES:
+        raise ValueError(f"unknown place {place!r}")
+    return place
 
 
 # -- errors ----------------------------------------------------------------------------------------
@@ -115,6 +127,7 @@ class GameRow:
     # Increased by every write (append, undo, abandon, finish): unlike ``ply`` it never comes back to an
     # earlier value, so a cached record is current only when its revision is the row's.
     revision: int = 0
+    place: str = "guild"  # PLACES: where it is played (guild_id says which server)
 
 
 @dataclass(frozen=True)
@@ -142,6 +155,7 @@ class ResultRow:
     result: JSON | None  # the engine's Result as JSON (engine.core.Result.from_json reads it)
     finished_at: str
     ended_by: int | None  # who finished or abandoned it
+    place: str = "guild"  # PLACES: where it was played
 
     @property
     def margin(self) -> int | None:
@@ -222,6 +236,7 @@ class Store(Protocol):
         kind: str,
         options: JSON,
         seed: int,
+        place: str | None = None,  # PLACES; None: "guild" with a guild_id, else "dm"
     ) -> GameRow: ...
 
     async def active_game(self, channel_id: int) -> GameRow | None: ...
@@ -266,6 +281,10 @@ class Store(Protocol):
     ) -> list[ResultRow]: ...
     async def stats(self, guild_id: int | None, user_id: int, *,
                     rankings: Mapping[str, Ranking] | None = None) -> JSON: ...
+    # A player's own record across every place (issue 36): by kind and difficulty, and where they played.
+    async def record(self, user_id: int, *, rankings: Mapping[str, Ranking] | None = None) -> JSON: ...
+    # A player's latest won or lost games of ``kind``, newest first, wherever played (the difficulty a start suggests).
+    async def recent_results(self, user_id: int, kind: str, limit: int = 4) -> list[ResultRow]: ...
     async def backup(self, path: str) -> object: ...  # SQLite: the file written; PostgreSQL: pg_dump's job
     async def count_games(self, status: str | None = None) -> int: ...
     async def ping(self) -> None: ...  # a cheap query the database answers (/readyz); raises if it does not

@@ -156,7 +156,18 @@ PG_V2: tuple[str, ...] = ()
 # SQLite's V10: ``games.summary``, written on every action and never read, goes.
 PG_V3 = ("ALTER TABLE games DROP COLUMN summary",)
 # -- end of issue 24's store steps ---------------------------------------------------------------------------
-PG_MIGRATIONS: list[tuple[str, ...]] = [PG_V1, PG_V2, PG_V3]
+# -- issue 36: where a game was played (SQLite's V11) ---------------------------------------------------------
+PG_V4 = (
+    "ALTER TABLE games ADD COLUMN place TEXT NOT NULL DEFAULT 'guild'"
+    " CHECK (place IN ('guild', 'dm', 'group_dm', 'user_install'))",
+    "UPDATE games SET place = 'dm' WHERE guild_id IS NULL",
+    "ALTER TABLE results ADD COLUMN place TEXT NOT NULL DEFAULT 'guild'"
+    " CHECK (place IN ('guild', 'dm', 'group_dm', 'user_install'))",
+    "UPDATE results SET place = 'dm' WHERE guild_id IS NULL",
+    "CREATE INDEX results_player ON results (user_id, kind, finished_at)",
+)
+# -- end of issue 36's store steps ---------------------------------------------------------------------------
+PG_MIGRATIONS: list[tuple[str, ...]] = [PG_V1, PG_V2, PG_V3, PG_V4]
 PG_SCHEMA_VERSION = len(PG_MIGRATIONS)
 # The tables in an order that respects their references (the copy from SQLite inserts in this order).
 TABLES = ("games", "actions", "snapshots", "results", "result_posts", "settings")

@@ -78,6 +78,7 @@ def game_row(row: Columns) -> GameRow:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         revision=row["revision"],
+        place=row["place"],
     )
 
 

@@ -221,7 +221,23 @@ V8: tuple[Statement, ...] = ()
 V10 = ("ALTER TABLE games DROP COLUMN summary",)
 # -- end of issue 24's store steps -----------------------------------------------------------------------------
 
-MIGRATIONS: list[tuple[Statement, ...]] = [V1, V2, V3, V4, V5, V6, V7, V8, V10]
+# -- issue 36: where a game was played (named V11; the tenth entry of MIGRATIONS, so user_version 10) -----------
+# A player's record follows them across servers and DMs, while a server's leaderboard counts only its own games:
+# each game and result keeps the kind of place it was played in (``PLACES``) beside its ``guild_id`` (NULL outside
+# a server). Rows from before were played in a server, or (no guild) in a DM with the bot.
+V11 = (
+    "ALTER TABLE games ADD COLUMN place TEXT NOT NULL DEFAULT 'guild'"
+    " CHECK (place IN ('guild', 'dm', 'group_dm', 'user_install'))",
+    "UPDATE games SET place = 'dm' WHERE guild_id IS NULL",
+    "ALTER TABLE results ADD COLUMN place TEXT NOT NULL DEFAULT 'guild'"
+    " CHECK (place IN ('guild', 'dm', 'group_dm', 'user_install'))",
+    "UPDATE results SET place = 'dm' WHERE guild_id IS NULL",
+    # A player's own results, newest first (/game record, the difficulty a start suggests).
+    "CREATE INDEX results_player ON results (user_id, kind, finished_at)",
+)
+# -- end of issue 36's store steps -----------------------------------------------------------------------------
+
+MIGRATIONS: list[tuple[Statement, ...]] = [V1, V2, V3, V4, V5, V6, V7, V8, V10, V11]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -28,6 +28,7 @@ from .base import (
     ResultRow,
     StaleVersion,
     StoreCorrupt,
+    place_of,
     ranking_sql,
 )
 from .rows import (
@@ -47,11 +48,11 @@ T = TypeVar("T")
 
 GAME_COLUMNS = (
     "id, guild_id, channel_id, parent_channel_id, owner_id, kind, options, seed, status, ply, "
-    "created_at, updated_at, revision"
+    "created_at, updated_at, revision, place"
 )
 RESULT_COLUMNS = (
     "game_id, guild_id, user_id, kind, outcome, difficulty, player_score, opponent_score, length, result, "
-    "finished_at, ended_by"
+    "finished_at, ended_by, place"
 )
 # The tables that hold a game's rows (what /game forget deletes with the game).
 GAME_TABLES = ("snapshots", "actions", "results", "result_posts")
@@ -72,6 +73,7 @@ class NewGame:
     options: str  # as stored (rows.new_game_options)
     seed: int  # as stored (signed 64-bit)
     now: str
+    place: str = "guild"  # base.PLACES
 
 
 @dataclass(frozen=True)
@@ -146,10 +148,10 @@ async def insert_result(c: Conn, game: GameRow, finish: FinishInfo, *, ended_by:
     difficulty = finish.difficulty if finish.difficulty is not None else game.options.get("difficulty")
     result = finish.result if finish.result is not None else bare
     await c.run(
-        f"INSERT INTO results ({RESULT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+        f"INSERT INTO results ({RESULT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
         game.id, game.guild_id, game.owner_id, game.kind, finish.outcome, difficulty, finish.player_score,
         finish.opponent_score, finish.length, None if result is None else dumps(result),
-        finish.finished_at or now, ended_by,
+        finish.finished_at or now, ended_by, game.place,
     )
 
 
@@ -249,11 +251,13 @@ class SqlStore:
         kind: str,
         options: JSON,
         seed: int,
+        place: str | None = None,
     ) -> GameRow:
-        """A new active game at ply 0; ChannelBusy when the channel has one already."""
+        """A new active game at ply 0; ChannelBusy when the channel has one already. ``place`` (base.PLACES) is
+        where it is played: by default a server's when there is a ``guild_id``, else a DM's."""
         options_text = new_game_options(kind, options, seed)
         return await self._create(NewGame(guild_id, channel_id, parent_channel_id, owner_id, kind, options_text,
-                                          signed(seed), self._clock()))
+                                          signed(seed), self._clock(), place_of(guild_id, place)))
 
     async def append_action(
         self,
@@ -306,10 +310,10 @@ class SqlStore:
     async def _create_in(c: Conn, new: NewGame) -> GameRow:
         row = await c.one(
             "INSERT INTO games (guild_id, channel_id, parent_channel_id, owner_id, kind, options, seed,"
-            " status, ply, revision, created_at, updated_at)"
-            f" VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', 0, 0, $8, $8) RETURNING {GAME_COLUMNS}",
+            " status, ply, revision, created_at, updated_at, place)"
+            f" VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', 0, 0, $8, $8, $9) RETURNING {GAME_COLUMNS}",
             new.guild_id, new.channel_id, new.parent_channel_id, new.owner_id, new.kind, new.options, new.seed,
-            new.now)
+            new.now, new.place)
         assert row is not None  # INSERT … RETURNING answers with the row
         return game_row(row)
 
@@ -487,6 +491,52 @@ class SqlStore:
             return stats_of(started, ended, best, chosen)
 
         return await self._reading(read)
+
+    async def record(self, user_id: int, *, rankings: Mapping[str, Ranking] | None = None) -> JSON:
+        """A player's own record across every place they played (servers, DMs, group DMs, user installs).
+
+        ``{"rows": [{"kind", "difficulty", "played", "wins", "losses", "abandoned", "best"}], "places": {place:
+        results}, "servers": distinct servers}``: one row per kind and difficulty they finished or abandoned a
+        game of (kinds in the order of ``rankings``, then the others), ``best`` ranked as on the leaderboard (None
+        when no result ranks). Only the player's own results count: this is never shown for someone else."""
+        chosen = dict(rankings or {})
+
+        async def read(c: Conn) -> JSON:
+            counted = await c.all(
+                "SELECT kind, coalesce(difficulty, ''), outcome, count(*) FROM results WHERE user_id = $1"
+                " GROUP BY kind, coalesce(difficulty, ''), outcome", user_id)
+            places = await c.all("SELECT place, count(*) FROM results WHERE user_id = $1 GROUP BY place", user_id)
+            servers = await c.one("SELECT count(DISTINCT guild_id) FROM results WHERE user_id = $1", user_id)
+            rows: dict[tuple[str, str], JSON] = {}
+            for kind, difficulty, outcome, n in counted:
+                row = rows.setdefault((kind, difficulty), {"kind": kind, "difficulty": difficulty or None,
+                                                           "played": 0, "wins": 0, "losses": 0, "abandoned": 0,
+                                                           "best": None})
+                row["played"] += n
+                row[{"won": "wins", "lost": "losses", "abandoned": "abandoned"}[outcome]] += n
+            for (kind, difficulty), row in rows.items():
+                if kind in chosen:
+                    where, order = ranking_sql(chosen[kind])
+                    best = await c.one(
+                        f"SELECT {RESULT_COLUMNS} FROM results WHERE user_id = $1 AND kind = $2"
+                        f" AND coalesce(difficulty, '') = $3 AND {where} ORDER BY {order} LIMIT 1",
+                        user_id, kind, difficulty)
+                    row["best"] = result_row(best) if best else None
+            position = {kind: i for i, kind in enumerate(chosen)}
+            listed = sorted(rows.values(), key=lambda r: (position.get(r["kind"], len(position)), r["kind"],
+                                                          r["difficulty"] or ""))
+            return {"rows": listed, "places": {p: int(n) for p, n in places},
+                    "servers": int(servers[0]) if servers is not None else 0}
+
+        return await self._reading(read)
+
+    async def recent_results(self, user_id: int, kind: str, limit: int = 4) -> list[ResultRow]:
+        """The player's latest ``limit`` won or lost games of ``kind`` (abandoned ones say nothing of the level),
+        newest first, wherever they were played."""
+        rows = await self._reading(lambda c: c.all(
+            f"SELECT {RESULT_COLUMNS} FROM results WHERE user_id = $1 AND kind = $2 AND outcome IN ('won', 'lost')"
+            " ORDER BY finished_at DESC, game_id DESC LIMIT $3", user_id, kind, limit))
+        return [result_row(r) for r in rows]
 
     # -- settings (a small key/value table: the last command sync's hash, …) -----------------------------
     async def get_setting(self, key: str) -> str | None:

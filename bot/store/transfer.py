@@ -37,7 +37,7 @@ from .sqlite import SqliteStore
 # The columns copied as they are, per table (results go through the results mapping in postgres.py).
 _COLUMNS = {
     "games": ("id", "guild_id", "channel_id", "parent_channel_id", "owner_id", "kind", "options", "seed", "status",
-              "ply", "revision", "created_at", "updated_at"),
+              "ply", "revision", "created_at", "updated_at", "place"),
     "actions": ("seq", "game_id", "ply", "action", "user_id", "created_at", "undone", "undone_at", "undone_by",
                 "interaction_id", "undone_interaction_id"),
     "snapshots": ("game_id", "ply", "state", "created_at"),

@@ -97,7 +97,9 @@ async def test_archived_or_locked_threads_get_a_clear_message_and_nothing_is_app
     assert await games_in(db_path) == 0
 
 
-async def test_a_button_in_a_thread_archived_since_does_nothing(standin, db_path):
+async def test_a_button_in_a_thread_archived_since_reopens_it_for_its_player_only(standin, db_path):
+    """Issue 36 changed this: an archived (not locked) thread is unarchived when its game's player comes back;
+    anyone else's press is refused as before, and does nothing."""
     async with running_bot(standin, db_path) as driver:
         start = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "bot"}, channel="session")
         roll = next(b["custom_id"] for b in start.buttons if ":roll" in b["custom_id"])
@@ -107,14 +109,16 @@ async def test_a_button_in_a_thread_archived_since_does_nothing(standin, db_path
         thread = standin.world.channel("session")
         thread.archived = True
         await standin.update_channel(thread)
-        pressed = await driver.press(roll, message=start.original)
-        assert pressed.ephemeral and "archived" in pressed.text
-        thread.archived = False
-        status = await driver.slash("game status", {}, channel="session")
-    assert not status.ephemeral
+        other = await driver.press(roll, message=start.original, user="haruka")
+        assert other.ephemeral and "アーカイブ" in other.text and thread.archived
+        async with SqliteStore(db_path) as store:
+            row = await store.active_game(thread.id)
+        assert row is not None and row.ply == 0
+        pressed = await driver.press(roll, message=start.original, user="player")
+        assert not pressed.ephemeral and not thread.archived
     async with SqliteStore(db_path) as store:
         row = await store.active_game(thread.id)
-    assert row is not None and row.ply == 0
+    assert row is not None and row.ply == 1
 
 
 async def test_commands_are_offered_everywhere_for_both_installs(driver):

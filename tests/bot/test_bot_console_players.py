@@ -49,11 +49,13 @@ def test_the_readmes_first_transcript_is_real_output(tmp_path):
 
 def test_language_from_lang_banner_on_stderr_quit_and_missing_choices(tmp_path):
     db = tmp_path / "games.sqlite3"
-    done = run_console(["/seasons start", "/seasons start difficulty:wizard dice:table", "quit", "/game status"],
-                       "--db", str(db), env={"LANG": "ja_JP.UTF-8"})
+    done = run_console(["/volfyrion win", "/seasons start", "/seasons start difficulty:wizard dice:table", "quit",
+                        "/game status"], "--db", str(db), env={"LANG": "ja_JP.UTF-8"})
     assert done.returncode == 0, done.stderr[-2000:]
     out, err = done.stdout, done.stderr
-    assert "difficulty:(見習い|魔法使い|大魔導師)" in out  # the missing option, with its choices by their Japanese names
+    assert "how:(討伐（16バトルポイント）|服従（16知識ポイント）)" in out  # a missing option, with its choices' Japanese names
+    # A start without its difficulty asks with a button per difficulty (issue 36): nothing starts until one is tapped.
+    assert "[1] 見習い  [2] 魔法使い  [3] 大魔導師" in out
     assert "ダムボットの試練を始めます" in out  # Japanese from LANG
     assert out.count("## 十二季節の魔法使い") == 1  # `quit` left before /game status
     assert str(db) in err and "quit" in err and "ゲームの保存先" in err  # the banner, on stderr only

@@ -136,3 +136,11 @@ class Locker:
         self.proc.stdin.write("\n")
         self.proc.stdin.flush()
         assert await asyncio.to_thread(self.proc.wait, 10) == 0
+
+
+# The columns today's store code writes that schema V11 (issue 36) adds: a test that writes a file of an older schema
+# with today's code adds them while it writes (``PLACE_COLUMNS``, without V11's CHECK so that SQLite can drop them)
+# and takes them off again (``PLACE_UNDO``), which leaves exactly the older schema's tables.
+PLACE_COLUMNS = ("ALTER TABLE games ADD COLUMN place TEXT NOT NULL DEFAULT 'guild'",
+                 "ALTER TABLE results ADD COLUMN place TEXT NOT NULL DEFAULT 'guild'")
+PLACE_UNDO = ("ALTER TABLE games DROP COLUMN place", "ALTER TABLE results DROP COLUMN place")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from store_helpers import new_game_args
+from store_helpers import PLACE_COLUMNS, PLACE_UNDO, new_game_args
 
 from bot.store import FinishInfo, PostgresStore, Ranking, SqliteStore, postgres, schema
 from engine.core import GameRecord
@@ -23,6 +23,11 @@ from engine.seasons.autoplay import autoplay
 RANKING = Ranking(order=(("margin", "desc"),), outcomes=("won", "lost"))
 WON = FinishInfo(status="finished", outcome="won", difficulty="wizard", player_score=120, opponent_score=80,
                  length=3, result={"outcome": "won", "player_score": 120, "opponent_score": 80})
+
+
+def _with_place(steps: list) -> list:
+    """``steps`` with today's ``place`` columns added by the last one, so that today's code can write them."""
+    return [*steps[:-1], (*steps[-1], *PLACE_COLUMNS)]
 
 
 async def _fill(store, record: GameRecord) -> list[int]:
@@ -69,11 +74,13 @@ async def test_v10_drops_the_summary_column_keeping_every_game(db_path: Path, mo
     before = schema.MIGRATIONS.index(schema.V10)
     record = _record()
     with monkeypatch.context() as m:  # a file of the schema before V10
-        m.setattr("bot.store.sqlite.MIGRATIONS", schema.MIGRATIONS[:before])
+        m.setattr("bot.store.sqlite.MIGRATIONS", _with_place(schema.MIGRATIONS[:before]))
         m.setattr("bot.store.sqlite.SCHEMA_VERSION", before)
         async with SqliteStore(db_path, background_check=False) as store:
             ids = await _fill(store, record)
     with sqlite3.connect(db_path) as conn:  # the summary every release before wrote
+        for statement in PLACE_UNDO:  # today's columns, added to write the file (store_helpers)
+            conn.execute(statement)
         conn.execute("UPDATE games SET summary = ?", (json.dumps(record.state.summary().to_json()),))
         assert conn.execute("PRAGMA user_version").fetchone()[0] == before
     async with SqliteStore(db_path, background_check=False) as store:
@@ -105,12 +112,14 @@ async def test_pg_v3_drops_the_summary_column_keeping_every_game(pg_dsn: str, mo
     before = postgres.PG_MIGRATIONS.index(postgres.PG_V3)
     record = _record()
     with monkeypatch.context() as m:  # a database of the schema before PG_V3
-        m.setattr("bot.store.postgres.PG_MIGRATIONS", postgres.PG_MIGRATIONS[:before])
+        m.setattr("bot.store.postgres.PG_MIGRATIONS", _with_place(postgres.PG_MIGRATIONS[:before]))
         m.setattr("bot.store.postgres.PG_SCHEMA_VERSION", before)
         async with PostgresStore(pg_dsn) as store:
             ids = await _fill(store, record)
     conn = await asyncpg.connect(pg_dsn)
     try:
+        for statement in PLACE_UNDO:  # today's columns, added to write the database (store_helpers)
+            await conn.execute(statement)
         await conn.execute("UPDATE games SET summary = $1", json.dumps(record.state.summary().to_json()))
         assert await conn.fetchval("SELECT max(version) FROM solo_schema") == before
     finally:

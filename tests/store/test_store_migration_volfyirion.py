@@ -13,7 +13,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from store_helpers import new_game_args
+from store_helpers import PLACE_COLUMNS, PLACE_UNDO, new_game_args
 
 from bot.games import rules_for
 from bot.games.volfyirion.migrations import MigrationMismatch
@@ -92,10 +92,10 @@ def _old_snapshot(data: dict) -> dict:
     return {**{k: v for k, v in data.items() if k != "deck"}, "options": options}
 
 
-_V7_COLUMNS = tuple(s for s in schema.V7 if not s.lstrip().startswith("UPDATE"))
+_V7_COLUMNS = (*(s for s in schema.V7 if not s.lstrip().startswith("UPDATE")), *PLACE_COLUMNS)
 _V7_UNDO = ("DROP INDEX actions_interaction", "ALTER TABLE actions DROP COLUMN interaction_id",
             "DROP INDEX actions_undone_interaction", "ALTER TABLE actions DROP COLUMN undone_interaction_id",
-            "ALTER TABLE games DROP COLUMN revision")
+            "ALTER TABLE games DROP COLUMN revision", *PLACE_UNDO)
 
 
 def _dump(path: Path) -> tuple:

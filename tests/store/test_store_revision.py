@@ -6,7 +6,7 @@ second delivery of one interaction is applied once. On SQLite and on PostgreSQL.
 from __future__ import annotations
 
 import pytest
-from store_helpers import new_game_args, play
+from store_helpers import PLACE_COLUMNS, PLACE_UNDO, new_game_args, play
 
 from bot.games import rules_for
 from bot.sessions import GameService, Refusal
@@ -129,8 +129,8 @@ async def test_v7_gives_existing_games_a_revision_and_their_actions_no_interacti
 
     before_v7 = schema.MIGRATIONS.index(schema.V7)  # later steps (V8, …) run on the file as well
     with monkeypatch.context() as m:  # a file of the schema before V7, written with today's columns then shed
-        m.setattr("bot.store.sqlite.MIGRATIONS", [*schema.MIGRATIONS[:before_v7], tuple(
-            s for s in schema.V7 if not s.lstrip().startswith("UPDATE"))])
+        m.setattr("bot.store.sqlite.MIGRATIONS", [*schema.MIGRATIONS[:before_v7], (
+            *(s for s in schema.V7 if not s.lstrip().startswith("UPDATE")), *PLACE_COLUMNS)])
         m.setattr("bot.store.sqlite.SCHEMA_VERSION", before_v7 + 1)
         async with SqliteStore(db_path) as store:
             game = await play(store, await store.create_game(**new_game_args()), 3)
@@ -143,6 +143,8 @@ async def test_v7_gives_existing_games_a_revision_and_their_actions_no_interacti
         conn.execute("DROP INDEX actions_undone_interaction")
         conn.execute("ALTER TABLE actions DROP COLUMN undone_interaction_id")
         conn.execute("ALTER TABLE games DROP COLUMN revision")
+        for statement in PLACE_UNDO:
+            conn.execute(statement)
         conn.execute(f"PRAGMA user_version = {before_v7}")
     async with SqliteStore(db_path) as store:
         game, quit_ = await store.game(game.id), await store.game(quit_.id)

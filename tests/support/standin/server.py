@@ -307,6 +307,9 @@ class StandIn(ConsoleStandIn):
         if session is not None and session.open:
             await session.send(0, channel.payload(), event)
 
+    def _session_for(self, channel: Channel) -> GatewaySession | None:
+        return self._shards.get(self.shard_of(channel))
+
     def recommended_shards(self) -> int:
         """Discord's recommendation (GET /gateway/bot): the fewest shards that leave no shard with more than
         `max_guilds_per_shard` guilds."""

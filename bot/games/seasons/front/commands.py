@@ -92,11 +92,14 @@ class SeasonsCommands(GameGroup):
 
     @app_commands.command(name="start", description=L("Start a Dummbot's Challenge game in this channel",
                                                       "cmd.seasons.start"))
-    @app_commands.describe(difficulty=L("Dummbot's difficulty", "opt.seasons.difficulty"),
-                           dice=L("Who rolls: you on the table, or the bot", "opt.seasons.dice"))
+    @app_commands.describe(difficulty=L("Dummbot's difficulty (leave it out: the bot asks, suggesting one from "
+                                        "your last games)", "opt.seasons.difficulty"),
+                           dice=L("Who rolls: you on the table, or the bot", "opt.seasons.dice"),
+                           thread=L("Play in a new thread made for this game", "opt.game.thread"))
     @app_commands.choices(dice=DICE)  # the difficulties: when the group is made (``__init__``)
-    async def start(self, interaction: Interaction, difficulty: str, dice: str = "table") -> None:
-        await self.start_game(interaction, KIND, {"difficulty": difficulty, "dice": dice})
+    async def start(self, interaction: Interaction, difficulty: str | None = None, dice: str = "table",
+                    thread: bool = False) -> None:
+        await self.start_game(interaction, KIND, {"difficulty": difficulty, "dice": dice}, thread=thread)
 
     @app_commands.command(name="roll", description=L("Bot dice: roll this season's two dice", "cmd.seasons.roll"))
     async def roll(self, interaction: Interaction) -> None:

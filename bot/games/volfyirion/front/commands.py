@@ -140,21 +140,24 @@ class VolfyirionCommands(GameGroup):
     @app_commands.command(name="start", description=L("Start a solo game against Volfyirion in this channel",
                                                       "cmd.volfyirion.start"))
     @app_commands.describe(
-        difficulty=L("Volfyirion's difficulty", "opt.volfyirion.difficulty"),
+        difficulty=L("Volfyirion's difficulty (leave it out: the bot asks, suggesting one from your last games)",
+                     "opt.volfyirion.difficulty"),
         bonus=L("Difficulty bonus: flat (default, the rules this bot follows) or per_city (English rulebook's table)",
                 "opt.volfyirion.bonus"),
         cities=L("Your three city cards, e.g. Yrdesh, Akao Uket, Kyr", "opt.volfyirion.cities"),
         unseal=L("Allow unsealing Wonders Volfyirion sealed (off by default)", "opt.volfyirion.unseal"),
+        thread=L("Play in a new thread made for this game", "opt.game.thread"),
     )
     @app_commands.choices(bonus=BONUS)  # the difficulties: when the group is made (``__init__``)
-    async def start(self, interaction: Interaction, difficulty: str, bonus: str = "flat",
-                    cities: app_commands.Range[str, 1, 100] | None = None, unseal: bool = False) -> None:
+    async def start(self, interaction: Interaction, difficulty: str | None = None, bonus: str = "flat",
+                    cities: app_commands.Range[str, 1, 100] | None = None, unseal: bool = False,
+                    thread: bool = False) -> None:
         options: dict[str, Any] = {"difficulty": difficulty, "bonus": bonus, "unseal": unseal}
         if cities:  # read here, as the player meant them ("tyla, akao, kyr"): the rules take city names
             from engine.volfyirion import resolve_cities
 
             options["cities"] = resolve_cities(cities)
-        await self.start_game(interaction, KIND, options)
+        await self.start_game(interaction, KIND, options, thread=thread)
 
     @app_commands.command(name="play", description=L("You played a Troop, Building or Wonder",
                                                      "cmd.volfyirion.play"))

@@ -25,8 +25,15 @@ message with controls in the reply to the previous line, and
 - else types the step's command (``/seasons die face:…``, ``/volfyrion play card:…``), and that line counts.
 
 When replies supersede each other by editing the older one's controls away (issue 35 point 3), the live count
-falls with no change here either. A form made of selects rather than text fields (point 4's reveal form) needs
-this bench to choose in it: today's console fills a form's text fields only.
+falls with no change here either. A form is read generically: its text inputs (in action rows or Labels, ``ui.Label``)
+get the step's options typed (those characters counted apart from typed lines); its selects, radio groups and
+checkbox groups in Labels get the step's values chosen from their options (a card split over several selects
+taken once), a checkbox its flag; it is submitted as ``form id=value …`` (a select's values comma-joined, a
+checkbox ``true``/``false``), and the choices made in it are counted apart from the characters typed.
+
+The controls looked at are the console's own (``press N`` numbers them): those of the latest reply that had any.
+A message counts as live while its components, walked through containers, sections' accessories and action
+rows, hold an enabled button or select (this bench's own walk, kept apart from the stand-in's and driver's).
 
 The figures are reproducible: the seeds below fix the games, the choices and the bot's own draws. The game is
 checked at the end against the engine's (``/game export``, not counted), so a control that did something else
@@ -44,7 +51,7 @@ import re
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +62,6 @@ from bot.console import LOCALES, Console, Printer
 from bot.render.embeds import COLOURS
 from bot.sessions import summary_json
 from bot.standin import StandIn, World
-from bot.standin.driver import pressable
 from engine.core import Action, RuleError
 from engine.seasons import face_text
 from engine.seasons.autoplay import play_game as seasons_game
@@ -95,6 +101,7 @@ class Tally:
     lines: int = 0
     line_chars: int = 0
     form_chars: int = 0
+    form_choices: int = 0  # options chosen (and checkboxes ticked) inside forms
     presses: int = 0
     selects: int = 0
     forms: int = 0
@@ -148,9 +155,104 @@ def typed_line(game: Game, action: Action) -> str:
     return " ".join(parts)
 
 
-def form_fields(action: Action) -> dict[str, str]:
-    """A form's fields filled with the step's options (the form's field ids are the command's option names)."""
-    return {k: ", ".join(v) if isinstance(v, list) else str(v) for k, v in action.args.items() if v is not None}
+# Discord's form components: a text input, a string select, a radio group, a checkbox group, a checkbox; a Label
+# (18) wraps one of them, an action row (1) the older text inputs.
+TEXT_INPUT, STRING_SELECT, RADIO_GROUP, CHECKBOX_GROUP, CHECKBOX, LABEL = 4, 3, 21, 22, 23, 18
+CHOOSERS = {STRING_SELECT, RADIO_GROUP, CHECKBOX_GROUP}
+TRUE_WORDS = {"true", "yes", "1", "on", "はい"}
+FALSE_WORDS = {"false", "no", "0", "off", "いいえ"}
+
+
+@dataclasses.dataclass
+class Filled:
+    """A form filled for a step: the ``form`` line's fields, the characters typed, the choices made."""
+
+    fields: dict[str, str]
+    typed: int = 0
+    choices: int = 0
+
+    def line(self) -> str:
+        return "form " + " ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in self.fields.items())
+
+
+def form_inputs(modal: dict[str, Any]) -> list[dict[str, Any]]:
+    """A form's inputs in order, each unwrapped from its action row or Label."""
+    found = []
+    for row in modal.get("components") or []:
+        if row.get("type") == LABEL:
+            found.append(row.get("component") or {})
+        else:
+            found += row.get("components") or []
+    return [c for c in found if c.get("custom_id")]
+
+
+def fill_form(modal: dict[str, Any], action: Action) -> Filled:
+    """The step's options put into a form: chosen from the options of its selects, radio and checkbox groups
+    (each of the step's values taken once, whichever chooser offers it), ticked into its checkboxes, and what no
+    chooser offered typed into its text inputs (field ids are the command's option names)."""
+    inputs = form_inputs(modal)
+    wanted = {k: _listed(v) for k, v in action.args.items() if v is not None and not isinstance(v, bool)}
+    flags = {k: v for k, v in action.args.items() if isinstance(v, bool)}
+    filled = Filled({})
+    for comp in (c for c in inputs if c.get("type") in CHOOSERS):
+        chosen = _choose(comp, wanted, flags)
+        if chosen:
+            filled.fields[comp["custom_id"]] = ",".join(chosen)
+            filled.choices += len(chosen)
+    for comp in (c for c in inputs if c.get("type") == CHECKBOX):
+        ticked = flags.get(comp["custom_id"], False)
+        filled.fields[comp["custom_id"]] = "true" if ticked else "false"
+        filled.choices += int(ticked)
+    texts = [c for c in inputs if c.get("type") == TEXT_INPUT]
+    for comp in texts:
+        key = comp["custom_id"]
+        left = wanted.pop(key, None) or ([str(flags[key])] if key in flags else None)
+        if left is None and comp.get("required", True) and len(texts) == 1 and wanted:  # the one box takes all
+            left = [v for values in wanted.values() for v in values]
+            wanted.clear()
+        if left:
+            filled.fields[key] = ", ".join(left)
+            filled.typed += len(filled.fields[key])
+    return filled
+
+
+def _listed(value: Any) -> list[str]:
+    if isinstance(value, dict):  # a Seasons die face, in the words the die shows
+        return [face_text(value, LANG)]
+    return [str(v) for v in value] if isinstance(value, list) else [str(value)]
+
+
+def _choose(comp: dict[str, Any], wanted: dict[str, list[str]], flags: dict[str, bool]) -> list[str]:
+    """The options of one chooser that say the step's values (taken out of ``wanted``: a card offered by two
+    selects is chosen once), or a yes/no radio's answer for the step's flag of its id."""
+    options = comp.get("options") or []
+    key = comp["custom_id"]
+    if key in flags:  # a yes/no question asked as a radio group
+        words = TRUE_WORDS if flags[key] else FALSE_WORDS
+        return [str(o["value"]) for o in options if str(o.get("value", "")).casefold() in words][:1]
+    keys = [key] if key in wanted else list(wanted)
+    chosen: list[str] = []
+    most = comp.get("max_values", 1 if comp.get("type") != CHECKBOX_GROUP else len(options)) or 1
+    for name in keys:
+        for value in list(wanted[name]):
+            option = next((o for o in options if _option_says(o, value) and str(o["value"]) not in chosen), None)
+            if option is None or len(chosen) >= most:
+                continue
+            chosen.append(str(option["value"]))
+            wanted[name].remove(value)
+        if not wanted[name]:
+            del wanted[name]
+    return chosen
+
+
+def _option_says(option: dict[str, Any], value: str) -> bool:
+    """Whether an option names ``value``: by its value or label, or a label that starts with it as a card's
+    number ("3 — Amulet of Air", "#3") or ends with it after a prefix ("Die 4: …")."""
+    want = value.casefold()
+    label, own = str(option.get("label", "")).casefold(), str(option.get("value", "")).casefold()
+    if want in (label, own) or label.endswith((f" {want}", f":{want}", f"：{want}")):
+        return True
+    return want.isdecimal() and re.match(rf"#?{re.escape(want)}(?!\d)\W", label) is not None
 
 
 def button_fits(comp: dict[str, Any], action: Action) -> bool:
@@ -211,8 +313,10 @@ class Table:
         self.console, self.out, self.standin = console, out, standin
         self._read = 0
         self.items: list[dict[str, Any]] = []
+        self.transcript: list[str] = []  # every line given to the console, in order
 
     async def type(self, line: str) -> list[dict[str, Any]]:
+        self.transcript.append(line)
         await self.console.line(line)
         text = self.out.getvalue()
         self.items = [json.loads(x) for x in text[self._read:].splitlines() if x.strip()]
@@ -223,13 +327,8 @@ class Table:
         return self.items
 
     def controls(self) -> list[dict[str, Any]]:
-        """The enabled controls of the last message with controls in the reply to the last line (the one
-        ``press N`` numbers)."""
-        for item in reversed(self.items):
-            found = pressable(item)
-            if found:
-                return [c for c in found if not c.get("disabled") and c.get("custom_id")]
-        return []
+        """The enabled controls of the latest reply that had controls: those ``press N`` numbers."""
+        return [c for c in self.console.last_buttons if not c.get("disabled") and c.get("custom_id")]
 
     def number(self, comp: dict[str, Any]) -> int:
         """The console's number for a control (`press N`)."""
@@ -241,8 +340,27 @@ class Table:
         return [m for m in self.standin.messages.values() if m.channel_id == channel.id]
 
     def live(self) -> int:
+        """The channel's messages (private ones aside) that hold live controls now."""
         return sum(1 for m in self.channel_messages() if not m.payload.get("flags", 0) & EPHEMERAL
-                   and any(not c.get("disabled") and c.get("custom_id") for c in pressable(m.payload)))
+                   and has_live_controls(m.payload.get("components") or []))
+
+
+# Buttons and the select menus (string, user, role, mentionable, channel).
+CONTROLS = {2, 3, 5, 6, 7, 8}
+
+
+def has_live_controls(components: list[Any]) -> bool:
+    """Whether components hold an enabled button or select that can be used (a link button cannot be stale),
+    anywhere inside: action rows, containers, a section's accessory."""
+    for comp in components:
+        if not isinstance(comp, dict):
+            continue
+        if comp.get("type") in CONTROLS and comp.get("custom_id") and not comp.get("disabled"):
+            return True
+        inner = list(comp.get("components") or []) + [comp[k] for k in ("accessory", "component") if k in comp]
+        if has_live_controls(inner):
+            return True
+    return False
 
 
 def _refusal(item: dict[str, Any]) -> bool:
@@ -274,20 +392,14 @@ async def step(at: Table, game: Game, action: Action, tally: Tally) -> None:
         if comp.get("type") == 2 and button_fits(comp, action):
             items = await at.type(f"press {at.number(comp)}")
             tally.presses += 1
-            modal = next((i["modal"] for i in items if "modal" in i), None)
-            if modal is not None:
-                fields = form_fields(action)
-                tally.form_chars += sum(len(v) for v in fields.values())
-                tally.forms += 1
-                tally.filled[action.type] += 1
-                tally.filled_chars[action.type] += sum(len(v) for v in fields.values())
-                await at.type("form " + " ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in fields.items()))
+            await answer_form(at, items, action, tally)
             return
     for comp in controls:
         chosen = select_choice(comp, action) if comp.get("type") == 3 else None
         if chosen:
-            await at.type(f"select {at.number(comp)} {','.join(chosen)}")
+            items = await at.type(f"select {at.number(comp)} {','.join(chosen)}")
             tally.selects += 1
+            await answer_form(at, items, action, tally)
             return
     line = typed_line(game, action)
     await at.type(line)
@@ -296,15 +408,33 @@ async def step(at: Table, game: Game, action: Action, tally: Tally) -> None:
     tally.typed[line.split(":")[0].rsplit(" ", 1)[0] if ":" in line else line] += 1
 
 
-async def play(game: Game, quick: bool) -> Tally:
+async def answer_form(at: Table, items: list[dict[str, Any]], action: Action, tally: Tally) -> None:
+    """The form a control opened, if it opened one, filled with the step's options and submitted."""
+    modal = next((i["modal"] for i in items if "modal" in i), None)
+    if modal is None:
+        return
+    filled = fill_form(modal, action)
+    tally.form_chars += filled.typed
+    tally.form_choices += filled.choices
+    tally.forms += 1
+    tally.filled[action.type] += 1
+    tally.filled_chars[action.type] += filled.typed
+    await at.type(filled.line())
+
+
+async def play(game: Game, quick: bool, watch: Callable[[Table], None] | None = None) -> Tally:
+    """The game played whole (``quick``: the steps given, unchecked); ``watch`` sees the table after the start
+    line and after each step (the tests count beside the bench with it)."""
     tally = Tally()
     with tempfile.TemporaryDirectory() as folder:
         async with table(Path(folder) / "games.sqlite3", game.seed) as at:
             await at.type(game.start)
-            tally.most_live = at.live()
-            for action in game.actions:
-                await step(at, game, action, tally)
+            for action in [None, *game.actions]:
+                if action is not None:
+                    await step(at, game, action, tally)
                 tally.most_live = max(tally.most_live, at.live())
+                if watch is not None:
+                    watch(at)
             for m in at.channel_messages():  # the start's reply included
                 if m.payload.get("flags", 0) & EPHEMERAL:
                     tally.private += 1
@@ -320,7 +450,8 @@ async def play(game: Game, quick: bool) -> Tally:
 
 ROWS: Sequence[tuple[str, str]] = (
     ("lines typed after the start", "lines"), ("characters in those lines", "line_chars"),
-    ("characters typed into forms", "form_chars"), ("buttons pressed", "presses"), ("selects chosen", "selects"),
+    ("characters typed into forms", "form_chars"), ("choices made in forms", "form_choices"),
+    ("buttons pressed", "presses"), ("selects chosen", "selects"),
     ("forms submitted", "forms"), ("messages posted in the channel", "posted"),
     ("private (ephemeral) replies", "private"), ("most messages with live controls", "most_live"),
 )

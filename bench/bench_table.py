@@ -235,24 +235,15 @@ def _choose(comp: dict[str, Any], wanted: dict[str, list[str]], flags: dict[str,
     most = comp.get("max_values", 1 if comp.get("type") != CHECKBOX_GROUP else len(options)) or 1
     for name in keys:
         for value in list(wanted[name]):
-            option = next((o for o in options if _option_says(o, value) and str(o["value"]) not in chosen), None)
-            if option is None or len(chosen) >= most:
+            fits = [(_says(o, value.casefold()), -i) for i, o in enumerate(options) if str(o["value"]) not in chosen]
+            best = max(fits, default=(0, 0))
+            if not best[0] or len(chosen) >= most:
                 continue
-            chosen.append(str(option["value"]))
+            chosen.append(str(options[-best[1]]["value"]))
             wanted[name].remove(value)
         if not wanted[name]:
             del wanted[name]
     return chosen
-
-
-def _option_says(option: dict[str, Any], value: str) -> bool:
-    """Whether an option names ``value``: by its value or label, or a label that starts with it as a card's
-    number ("3 — Amulet of Air", "#3") or ends with it after a prefix ("Die 4: …")."""
-    want = value.casefold()
-    label, own = str(option.get("label", "")).casefold(), str(option.get("value", "")).casefold()
-    if want in (label, own) or label.endswith((f" {want}", f":{want}", f"：{want}")):
-        return True
-    return want.isdecimal() and re.match(rf"#?{re.escape(want)}(?!\d)\W", label) is not None
 
 
 def button_fits(comp: dict[str, Any], action: Action) -> bool:
@@ -267,21 +258,43 @@ def button_fits(comp: dict[str, Any], action: Action) -> bool:
 
 
 def select_choice(comp: dict[str, Any], action: Action) -> list[str] | None:
-    """The options of a select that say the step's value (by value or label, either language), or None."""
+    """The options of a select that say the step's values (by value or label, either language), or None.
+
+    A select of one choice takes the option that names most of the step's values, an exact name before a
+    mention ("War Academy (Alantar)" for a card and its city, "Guard" before "Guard Tower"); a select of
+    several takes every option naming one of them, in its order."""
     wanted = values_of(action)
     if not wanted:
         return None
     faces = [canonical(v) for v in action.args.values() if isinstance(v, dict)]
-    chosen = []
+    scored = []
     for option in comp.get("options") or []:
-        label, value = str(option.get("label", "")).casefold(), str(option.get("value", "")).casefold()
-        if value in wanted or label in wanted or any(label.endswith((f" {w}", f":{w}", f"：{w}")) for w in wanted) \
-                or any(_reads_as(text, faces) for text in (value, label)):
-            chosen.append(str(option["value"]))
-    if not chosen:
+        if any(_reads_as(str(option.get(k, "")).casefold(), faces) for k in ("value", "label")):
+            scored.append(((len(wanted), len(wanted)), str(option["value"])))
+            continue
+        says = [_says(option, w) for w in wanted]
+        held, exact = sum(1 for x in says if x), sum(1 for x in says if x == 2)
+        if held:
+            scored.append(((held, exact), str(option["value"])))
+    if not scored:
         return None
-    want = max(1, sum(len(v) if isinstance(v, list) else 1 for v in action.args.values() if v is not None))
-    return chosen[:want] if comp.get("max_values", 1) > 1 else chosen[:1]
+    if comp.get("max_values", 1) > 1:
+        want = max(1, sum(len(v) if isinstance(v, list) else 1 for v in action.args.values()
+                          if v is not None and not isinstance(v, bool)))
+        return [value for _, value in scored][:want]
+    return [max(scored, key=lambda pair: pair[0])[1]]  # max keeps the first of equals
+
+
+def _says(option: dict[str, Any], want: str) -> int:
+    """How an option names the (casefolded) value ``want``: 2 by its value or label, or a label that ends with
+    it after a prefix ("Die 4: …") or starts with it as a card's number ("3 — Amulet of Air", "#3"); 1 by a
+    mention of a name in its label ("War Academy (Alantar)"); 0 not at all."""
+    label, own = str(option.get("label", "")).casefold(), str(option.get("value", "")).casefold()
+    if want in (label, own) or label.endswith((f" {want}", f":{want}", f"：{want}")):
+        return 2
+    if want.isdecimal():
+        return 2 if re.match(rf"#?{re.escape(want)}(?!\d)\W", label) else 0
+    return 1 if re.search(rf"(?<!\w){re.escape(want)}(?!\w)", label) else 0
 
 
 def _reads_as(text: str, faces: list[dict[str, Any]]) -> bool:
@@ -385,27 +398,56 @@ async def table(db_path: Path, seed: int) -> AsyncIterator[Table]:
                         standin)
 
 
+# A control that opens a picker (a menu of cards, then one of cities) leaves the step half done: the bench goes on
+# choosing in what it opened, up to this many controls in one step.
+MOST_CONTROLS_A_STEP = 4
+
+
 async def step(at: Table, game: Game, action: Action, tally: Tally) -> None:
-    """One step of the game, by a control of the latest reply when one does it, else typed."""
-    controls = at.controls()
-    for comp in controls:
-        if comp.get("type") == 2 and button_fits(comp, action):
-            items = await at.type(f"press {at.number(comp)}")
-            tally.presses += 1
-            await answer_form(at, items, action, tally)
-            return
-    for comp in controls:
-        chosen = select_choice(comp, action) if comp.get("type") == 3 else None
-        if chosen:
-            items = await at.type(f"select {at.number(comp)} {','.join(chosen)}")
-            tally.selects += 1
-            await answer_form(at, items, action, tally)
+    """One step of the game, by the controls of the latest reply while they do it, else typed.
+
+    The step is done when the reply's controls belong to a later action than the ones used (the ``ply`` of
+    their custom ids), or when a reply brings no new controls; while a control only opened more controls for
+    the same action (a picker), the step goes on in those."""
+    for _ in range(MOST_CONTROLS_A_STEP):
+        before, ply = at.console.last_buttons, ply_of(at.controls())
+        if not await use_control(at, action, tally):
+            break
+        after = at.controls()
+        if at.console.last_buttons is before or ply is None or ply_of(after) != ply:
             return
     line = typed_line(game, action)
     await at.type(line)
     tally.lines += 1
     tally.line_chars += len(line)
     tally.typed[line.split(":")[0].rsplit(" ", 1)[0] if ":" in line else line] += 1
+
+
+async def use_control(at: Table, action: Action, tally: Tally) -> bool:
+    """A button of the latest controls that does the step pressed, else a select that offers its value
+    chosen, and the form either opened filled and submitted; False when none fits."""
+    controls = at.controls()
+    for comp in controls:
+        if comp.get("type") == 2 and button_fits(comp, action):
+            items = await at.type(f"press {at.number(comp)}")
+            tally.presses += 1
+            await answer_form(at, items, action, tally)
+            return True
+    for comp in controls:
+        chosen = select_choice(comp, action) if comp.get("type") == 3 else None
+        if chosen:
+            items = await at.type(f"select {at.number(comp)} {','.join(chosen)}")
+            tally.selects += 1
+            await answer_form(at, items, action, tally)
+            return True
+    return False
+
+
+def ply_of(controls: list[dict[str, Any]]) -> int | None:
+    """The action number the bot's controls were made for (``solo:game:ply:op…``), None when they say none."""
+    plies = {int(p[2]) for p in (str(c.get("custom_id", "")).split(":") for c in controls)
+             if len(p) >= 4 and p[0] == "solo" and p[2].isdecimal()}
+    return max(plies) if plies else None
 
 
 async def answer_form(at: Table, items: list[dict[str, Any]], action: Action, tally: Tally) -> None:

@@ -15,7 +15,16 @@ ROOT = str(Path(__file__).resolve().parents[2])
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from bench.bench_table import button_fits, fill_form, ply_of, select_choice, typed_line, values_of  # noqa: E402
+from bench.bench_table import (  # noqa: E402
+    button_fits,
+    differences,
+    fill_form,
+    ply_of,
+    select_choice,
+    select_fits,
+    typed_line,
+    values_of,
+)
 from engine.core import Action  # noqa: E402
 from engine.seasons import face_text  # noqa: E402
 
@@ -51,15 +60,37 @@ def test_a_select_of_one_choice_takes_the_option_that_names_most_of_the_step():
     towers = select([("Guard Tower", "t"), ("Guard", "g")])
     assert select_choice(towers, Action("play", card="Guard")) == ["g"]  # the name itself before a mention
     cities = select([("Vahylea", "v"), ("Alantar", "a")])
-    assert select_choice(cities, remove) == ["a"]  # a picker's second menu: the city
+    assert select_choice(cities, remove) is None  # the city alone does not say which card
+    assert select_choice(cities, remove, {"war academy"}) == ["a"]  # a picker's second menu, the card given
+    hand = select([("Bank → Alantar", "1.2"), ("Bank → Vahylea", "1.1")])
+    assert select_choice(hand, Action("play", card="Guard", city="Vahylea")) is None  # not the card played
     reveal = select([("3 — Amulet of Air", "3"), ("32 — Crystal Orb", "32"), ("48", "48")], max_values=3)
     assert select_choice(reveal, Action("reveal", cards=["48", "3"])) == ["3", "48"]
+
+
+def test_a_select_made_for_another_action_is_not_chosen_in():
+    kinds = {"play", "remove", "redeploy", "end"}
+    remove_menu = {"type": 3, "custom_id": "solo:1:5:pick:remove", "options": [{"label": "Guard → Vahylea", "value": "1"}]}
+    play = Action("play", card="Guard", city="Vahylea")
+    assert select_choice(remove_menu, play) == ["1"]  # its options alone would say so
+    assert not select_fits(remove_menu, play, kinds)
+    assert select_fits(remove_menu, Action("remove", card="Guard", city="Vahylea"), kinds)
+    assert select_fits({"type": 3, "custom_id": "solo:1:5:pick:played"}, play, kinds)  # a menu of no one action
 
 
 def test_a_step_is_done_when_the_controls_belong_to_a_later_action():
     assert ply_of([button("take", 1), button("end")]) == 5
     assert ply_of([{"type": 2, "custom_id": "solo:1:7:end"}, {"type": 2, "url": "https://x"}]) == 7
     assert ply_of([{"type": 2, "custom_id": "rules:help"}]) is None  # not a game's control: nothing to compare
+
+
+def test_the_final_check_tells_a_different_game_from_the_same_cards_in_another_order():
+    engine = {"put_aside": ["Guard", "Bank", "Scholar"], "rage": {"count": 3}}
+    assert differences(engine, engine) == {"value": [], "order": []}
+    reordered = {"put_aside": ["Bank", "Guard", "Scholar"], "rage": {"count": 3}}
+    assert differences(reordered, engine) == {"value": [], "order": ["state.put_aside"]}
+    other = {"put_aside": ["Bank", "Guard", "Guard"], "rage": {"count": 4}}
+    assert differences(other, engine) == {"value": ["state.put_aside", "state.rage.count"], "order": []}
 
 
 def test_a_button_does_the_step_only_when_its_op_and_arg_say_it():

@@ -192,6 +192,9 @@ def fill_form(modal: dict[str, Any], action: Action) -> Filled:
     filled = Filled({})
     for comp in (c for c in inputs if c.get("type") in CHOOSERS):
         chosen = _choose(comp, wanted, flags)
+        if not chosen and comp.get("type") == RADIO_GROUP and comp.get("required", True):
+            # a yes/no the step has no flag for: the player confirms what they are doing
+            chosen = [str(o["value"]) for o in comp.get("options") or [] if str(o["value"]).casefold() in TRUE_WORDS][:1]
         if chosen:
             filled.fields[comp["custom_id"]] = ",".join(chosen)
             filled.choices += len(chosen)

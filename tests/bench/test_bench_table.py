@@ -175,6 +175,8 @@ def test_yes_no_questions_in_a_form_are_answered_by_a_checkbox_or_a_radio_group(
     assert (filled.typed, filled.choices) == (0, 4)
     unticked = fill_form(modal, Action("end", reshuffled=False, confirm=True))
     assert unticked.fields == {"confirm": "yes", "reshuffled": "false"} and unticked.choices == 1
+    unasked = fill_form(modal, Action("refill"))  # a required yes/no the step names no flag for: confirmed
+    assert unasked.fields == {"confirm": "yes", "reshuffled": "false"} and unasked.choices == 1
 
 
 def test_a_score_form_of_text_fields_is_typed_whole():
@@ -246,7 +248,8 @@ def test_the_bench_counts_what_the_stand_in_received_and_the_console_was_given()
         assert kinds.count((5, None)) == tally.forms
         answers = [c for r in received if r.type == 5 for c in submitted_values(r.payload["data"]["components"])]
         assert tally.form_chars == sum(len(c.get("value") or "") for c in answers if c.get("type") == 4)
-        assert tally.form_choices == sum(len(c.get("values") or []) for c in answers if c.get("type") != 4) \
+        assert tally.form_choices == sum(len(c.get("values") or []) for c in answers if c.get("type") in (3, 22)) \
+            + sum(c.get("value") is not None for c in answers if c.get("type") == 21) \
             + sum(c.get("value") is True for c in answers if c.get("type") == 23)
         assert tally.posted == len(seen["posted"]) and tally.most_live == seen["live"]
         assert tally.presses and tally.forms and (tally.lines or tally.selects), game.name  # the short game has them

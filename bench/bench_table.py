@@ -6,9 +6,9 @@ Plays one whole game of each — Seasons with table dice, Seasons with bot dice,
 console (``bot.console.Console`` on the stand-in, in-process, as tests/bot/console_session.py drives it) and
 counts what the player did after the start line: lines typed and their characters, characters typed into forms,
 button presses, selects, forms submitted; what the bot did: messages posted in the channel (and private ones);
-and the most channel messages with live controls at any moment (a message is live while the stand-in holds it
-with an enabled button or select: the bot refuses a press on an older one as stale, and a reply that supersedes
-it should edit its controls away).
+and the most channel messages with live controls at any moment, looked at once the reply to each line settled
+(a message is live while the stand-in holds it with an enabled button or select: the bot refuses a press on an
+older one as stale, and a reply that supersedes it should edit its controls away).
 
 What the player does comes from the engine's seeded autoplay (``engine.<game>.autoplay.play_game``, with the
 bot's game seeded alike so its dice and cards are the autoplay's): which die to take, which cards to reveal.
@@ -358,10 +358,15 @@ class Table:
         self._read = 0
         self.items: list[dict[str, Any]] = []
         self.transcript: list[str] = []  # every line given to the console, in order
+        self.most_live = 0  # the most channel messages with live controls once a line's reply settled
+        self.watch: Callable[[Table], None] | None = None  # told after each line (the tests count beside)
 
     async def type(self, line: str) -> list[dict[str, Any]]:
         self.transcript.append(line)
         await self.console.line(line)
+        self.most_live = max(self.most_live, self.live())
+        if self.watch is not None:
+            self.watch(self)
         text = self.out.getvalue()
         self.items = [json.loads(x) for x in text[self._read:].splitlines() if x.strip()]
         self._read = len(text)
@@ -503,18 +508,17 @@ async def answer_form(at: Table, items: list[dict[str, Any]], action: Action, ta
 
 
 async def play(game: Game, quick: bool, watch: Callable[[Table], None] | None = None) -> Tally:
-    """The game played whole (``quick``: the steps given, unchecked); ``watch`` sees the table after the start
-    line and after each step (the tests count beside the bench with it)."""
+    """The game played whole (``quick``: the steps given, unchecked); ``watch`` sees the table after each line
+    the console is given (the tests count beside the bench with it)."""
     tally = Tally()
     with tempfile.TemporaryDirectory() as folder:
         async with table(Path(folder) / "games.sqlite3", game.seed) as at:
+            at.watch = watch
             await at.type(game.start)
-            for action in [None, *game.actions]:
-                if action is not None:
-                    await step(at, game, action, tally)
-                tally.most_live = max(tally.most_live, at.live())
-                if watch is not None:
-                    watch(at)
+            for action in game.actions:
+                await step(at, game, action, tally)
+            at.watch = None
+            tally.most_live = at.most_live
             for m in at.channel_messages():  # the start's reply included
                 if m.payload.get("flags", 0) & EPHEMERAL:
                     tally.private += 1

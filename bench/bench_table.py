@@ -42,6 +42,7 @@ than the step fails the bench instead of skewing it. ``--quick`` plays the first
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import dataclasses
@@ -95,6 +96,7 @@ class Game:
     actions: list[Action]
     state: dict[str, Any]  # the engine's final summary, as /game export writes it
     seed: int
+    lang: str = LANG  # the player's language: the replies', the typed lines', the console's
 
 
 @dataclasses.dataclass
@@ -117,15 +119,15 @@ class Tally:
     filled_chars: Counter[str] = dataclasses.field(default_factory=Counter)
 
 
-def games(quick: bool) -> list[Game]:
+def games(quick: bool, lang: str = LANG) -> list[Game]:
     found = []
     for dice in ("table", "bot"):
         actions, steps = seasons_game("apprentice", dice, SEASONS_SEED, extras=False)
         found.append(Game(f"Seasons, {dice} dice", f"/seasons start difficulty:apprentice dice:{dice}", actions,
-                          summary_json(steps[-1].state.summary()), SEASONS_SEED))
+                          summary_json(steps[-1].state.summary()), SEASONS_SEED, lang))
     record = volfyirion_game(VOLFYIRION_SEED, max_actions=400)
     found.append(Game("Volfyirion", "/volfyrion start difficulty:normal", list(record.actions),
-                      summary_json(record.state.summary()), VOLFYIRION_SEED))
+                      summary_json(record.state.summary()), VOLFYIRION_SEED, lang))
     if quick:
         for game in found:
             game.actions = game.actions[:QUICK_STEPS]
@@ -142,7 +144,7 @@ def values_of(action: Action) -> set[str]:
 
 def typed_line(game: Game, action: Action) -> str:
     if game.name.startswith("Seasons"):
-        return seasons_console_line(action, LANG)
+        return seasons_console_line(action, game.lang)
     name, options = volfyirion_command(action)
     parts = [f"/{name}"]
     for key, value in options.items():
@@ -182,12 +184,12 @@ def form_inputs(modal: dict[str, Any]) -> list[dict[str, Any]]:
     return [c for c in found if c.get("custom_id")]
 
 
-def fill_form(modal: dict[str, Any], action: Action) -> Filled:
+def fill_form(modal: dict[str, Any], action: Action, lang: str = LANG) -> Filled:
     """The step's options put into a form: chosen from the options of its selects, radio and checkbox groups
     (each of the step's values taken once, whichever chooser offers it), ticked into its checkboxes, and what no
     chooser offered typed into its text inputs (field ids are the command's option names)."""
     inputs = form_inputs(modal)
-    wanted = {k: _listed(v) for k, v in action.args.items() if v is not None and not isinstance(v, bool)}
+    wanted = {k: _listed(v, lang) for k, v in action.args.items() if v is not None and not isinstance(v, bool)}
     flags = {k: v for k, v in action.args.items() if isinstance(v, bool)}
     filled = Filled({})
     for comp in (c for c in inputs if c.get("type") in CHOOSERS):
@@ -215,9 +217,9 @@ def fill_form(modal: dict[str, Any], action: Action) -> Filled:
     return filled
 
 
-def _listed(value: Any) -> list[str]:
+def _listed(value: Any, lang: str) -> list[str]:
     if isinstance(value, dict):  # a Seasons die face, in the words the die shows
-        return [face_text(value, LANG)]
+        return [face_text(value, lang)]
     return [str(v) for v in value] if isinstance(value, list) else [str(value)]
 
 
@@ -355,6 +357,7 @@ class Table:
 
     def __init__(self, console: Console, out: io.StringIO, standin: StandIn) -> None:
         self.console, self.out, self.standin = console, out, standin
+        self.lang = console.printer.lang
         self._read = 0
         self.items: list[dict[str, Any]] = []
         self.transcript: list[str] = []  # every line given to the console, in order
@@ -422,15 +425,15 @@ def _refusal(item: dict[str, Any]) -> bool:
 
 
 @contextlib.asynccontextmanager
-async def table(db_path: Path, seed: int) -> AsyncIterator[Table]:
+async def table(db_path: Path, seed: int, lang: str = LANG) -> AsyncIterator[Table]:
     world = World.default()
     out = io.StringIO()
-    printer = Printer(out, LANG, True, world)
+    printer = Printer(out, lang, True, world)
     async with StandIn(world) as standin:
         config = dataclasses.replace(Config(), token=None, db_path=db_path, api_base=standin.api_base)
         bot = create_bot(config, seed=lambda: seed)
         async with standin.connect(bot, timeout=standin.deadline + 30.0) as driver:
-            yield Table(Console(driver, printer, user="player", channel="table", locale=LOCALES[LANG]), out,
+            yield Table(Console(driver, printer, user="player", channel="table", locale=LOCALES[lang]), out,
                         standin)
 
 
@@ -498,7 +501,7 @@ async def answer_form(at: Table, items: list[dict[str, Any]], action: Action, ta
     modal = next((i["modal"] for i in items if "modal" in i), None)
     if modal is None:
         return
-    filled = fill_form(modal, action)
+    filled = fill_form(modal, action, at.lang)
     tally.form_chars += filled.typed
     tally.form_choices += filled.choices
     tally.forms += 1
@@ -512,7 +515,7 @@ async def play(game: Game, quick: bool, watch: Callable[[Table], None] | None = 
     the console is given (the tests count beside the bench with it)."""
     tally = Tally()
     with tempfile.TemporaryDirectory() as folder:
-        async with table(Path(folder) / "games.sqlite3", game.seed) as at:
+        async with table(Path(folder) / "games.sqlite3", game.seed, game.lang) as at:
             at.watch = watch
             await at.type(game.start)
             for action in game.actions:
@@ -558,9 +561,9 @@ ROWS: Sequence[tuple[str, str]] = (
 )
 
 
-def main(quick: bool = False) -> None:
+def main(quick: bool = False, lang: str = LANG) -> None:
     print_machine()
-    played = [(game, asyncio.run(play(game, quick))) for game in games(quick)]
+    played = [(game, asyncio.run(play(game, quick))) for game in games(quick, lang)]
     headers = ["figure"] + [f"{g.name} ({len(g.actions)} steps)" for g, _ in played]
     rows = [[label] + [getattr(t, key) for _, t in played] for label, key in ROWS]
     notes = []
@@ -570,11 +573,15 @@ def main(quick: bool = False) -> None:
                      + f"; forms: {forms or 'none'}")
         if t.order_only:
             notes.append(f"{g.name}: the bot's game is the engine's but for the order of {', '.join(t.order_only)}")
-    notes.append(f"seeds: Seasons {SEASONS_SEED}, Volfyirion {VOLFYIRION_SEED}; replies in {LANG}; a step is done "
+    notes.append(f"seeds: Seasons {SEASONS_SEED}, Volfyirion {VOLFYIRION_SEED}; replies in {lang}; a step is done "
                  "by a control of the latest reply when one offers it, else typed")
     print_table("At the table: what a player types (one whole game of each, after the start line)", headers, rows,
                 notes)
 
 
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help=f"the first {QUICK_STEPS} steps of each game, unchecked")
+    parser.add_argument("--lang", choices=sorted(LOCALES), default=LANG, help="the player's language (default en)")
+    args = parser.parse_args()
+    main(args.quick, args.lang)

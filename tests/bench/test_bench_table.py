@@ -11,6 +11,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = str(Path(__file__).resolve().parents[2])
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
@@ -122,8 +124,6 @@ def _game(name: str):
 def test_a_refused_step_stops_the_bench_instead_of_skewing_it(tmp_path):
     import asyncio
 
-    import pytest
-
     from bench.bench_table import table
 
     async def play() -> None:
@@ -213,13 +213,14 @@ def submitted_values(components: list) -> list[dict]:
     return found
 
 
-def test_the_bench_counts_what_the_stand_in_received_and_the_console_was_given():
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_bench_counts_what_the_stand_in_received_and_the_console_was_given(lang):
     import asyncio
 
     from bench.bench_table import games, play
 
     short = {"Seasons, table dice": 6, "Volfyirion": 9}  # a select, forms, presses, typed lines among them
-    for game in [g for g in games(quick=True) if g.name in short]:
+    for game in [g for g in games(quick=True, lang=lang) if g.name in short]:
         game.actions = game.actions[:short[game.name]]
         seen: dict = {"live": 0, "posted": set(), "table": None}
 

@@ -1,43 +1,43 @@
 """At the table: what a player types, presses and sees in a whole game (issue 35, point 6's first half).
 
     python -m bench --only table [--quick]
+    python -m bench.bench_table [--quick] [--lang ja]
 
 Plays one whole game of each — Seasons with table dice, Seasons with bot dice, Volfyirion — through the local
 console (``bot.console.Console`` on the stand-in, in-process, as tests/bot/console_session.py drives it) and
-counts what the player did after the start line: lines typed and their characters, characters typed into forms,
-button presses, selects, forms submitted; what the bot did: messages posted in the channel (and private ones);
-and the most channel messages with live controls at any moment, looked at once the reply to each line settled
-(a message is live while the stand-in holds it with an enabled button or select: the bot refuses a press on an
-older one as stale, and a reply that supersedes it should edit its controls away).
+counts what the player did after the start line: lines typed and their characters, characters typed into forms
+and choices made in them, button presses, selects, forms submitted; what the bot did: messages posted in the
+channel (and private ones); and the most channel messages with live controls at any moment, looked at once the
+reply to each line settled. A message is live while the stand-in holds it with an enabled button or select
+anywhere in its components (action rows, containers, sections' accessories: this bench's own walk, kept apart
+from the stand-in's and the driver's): the bot refuses a press on an older one as stale, yet it looks live.
 
 What the player does comes from the engine's seeded autoplay (``engine.<game>.autoplay.play_game``, with the
 bot's game seeded alike so its dice and cards are the autoplay's): which die to take, which cards to reveal.
-How the player does it is decided from the latest reply only: each step looks at the controls of the last
-message with controls in the reply to the previous line, and
+How the player does it is decided from the controls of the latest reply that had any (those the console's
+``press N`` numbers) alone:
 
-- presses a button whose ``op`` is the step's action (``fx`` for ``effect``) and whose ``arg``, when it has one,
-  is one of the step's values or its label is (the die's index, ``reshuffled``, ``battle``, a city's name); a
-  form it opens is filled with the step's options (its field ids are the command's option names) and submitted;
-- else chooses in a select whose options hold the step's value by value or label: a card's name, or a Seasons
-  die face in the words the die shows, in either language, in any order of its symbols, after a "Die 4:"
-  prefix or not. So the die-face select issue 35 puts on the Seasons table-dice prompt (being built beside this
-  bench) is used the day the bot offers it, with no change here, and the typed ``/seasons die`` lines go;
-- else types the step's command (``/seasons die face:…``, ``/volfyrion play card:…``), and that line counts.
+- press a button whose ``op`` is the step's action (``fx`` for ``effect``) and whose ``arg``, when it has one,
+  is one of the step's values or its label is (the die's index, ``reshuffled``, ``battle``, a city's name);
+- else choose in a select whose options name the step's values by value or label — a card, a card and its city,
+  a Seasons die face in the words the die shows (either language, any order of its symbols, after a "Die 4:"
+  prefix or not) — unless its custom id names another of the game's actions;
+- a form either opens is read generically: its text inputs (in action rows or Labels) get typed what no chooser
+  offers (those characters counted apart from typed lines); its selects, radio groups and checkbox groups in
+  Labels get the step's values chosen from their options (a card offered by two selects chosen once), a
+  checkbox the step's flag; it goes in as ``form id=value …`` (a select's values comma-joined, a checkbox
+  ``true``/``false``);
+- a control that only opened more controls for the same step (a picker) is followed, until the bot's controls
+  belong to the next action (the ``ply`` of their custom ids);
+- else type the step's command (``/seasons die face:…``, ``/volfyrion play card:…``), and that line counts.
 
-When replies supersede each other by editing the older one's controls away (issue 35 point 3), the live count
-falls with no change here either. A form is read generically: its text inputs (in action rows or Labels, ``ui.Label``)
-get the step's options typed (those characters counted apart from typed lines); its selects, radio groups and
-checkbox groups in Labels get the step's values chosen from their options (a card split over several selects
-taken once), a checkbox its flag; it is submitted as ``form id=value …`` (a select's values comma-joined, a
-checkbox ``true``/``false``), and the choices made in it are counted apart from the characters typed.
-
-The controls looked at are the console's own (``press N`` numbers them): those of the latest reply that had any.
-A message counts as live while its components, walked through containers, sections' accessories and action
-rows, hold an enabled button or select (this bench's own walk, kept apart from the stand-in's and driver's).
+So the controls issue 35 brings are used the day the bot offers them, with no change here, and when replies
+supersede each other by editing the older one's controls away, the live count falls.
 
 The figures are reproducible: the seeds below fix the games, the choices and the bot's own draws. The game is
 checked at the end against the engine's (``/game export``, not counted), so a control that did something else
-than the step fails the bench instead of skewing it. ``--quick`` plays the first 30 steps of each game.
+than the step fails the bench instead of skewing it (a list holding the engine's items in another order is named
+under the table instead). ``--quick`` plays the first 30 steps of each game, unchecked.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """This branch against the commit before it, in one run: issue 26's guard rails, side by side.
 
-Run: ``.venv/bin/python -m bench.bench_stack`` (``--quick`` for small counts). The baseline is the tree at
-``BASELINE_COMMIT`` (the project before issue 26), taken from git history at bench time (``git archive`` into a
+Run: ``.venv/bin/python -m bench.bench_stack`` (``--quick`` for small counts; ``--baseline COMMIT`` for another
+baseline, such as ``019b92e``, the tree before issue 35's replies). The baseline is the tree at
+``BASELINE_COMMIT`` (the project before issue 26, unless told), taken from git history at bench time (``git archive`` into a
 temporary folder, as bench_images takes its baseline). Each side runs bench/stack_probe.py (copied into the
 baseline's tree) in a fresh interpreter, with its own bot, store and bench helpers, on databases it writes
 itself (the same games); the sides take turns run after run, so a drift of the machine hits both alike. Each figure is the
@@ -132,4 +133,9 @@ def main(quick: bool = False) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small counts: a smoke run, figures indicative")
-    main(quick=parser.parse_args().quick)
+    parser.add_argument("--baseline", metavar="COMMIT", default=BASELINE_COMMIT,
+                        help=f"the commit to measure beside this tree (default {BASELINE_COMMIT}, before issue 26; "
+                             "019b92e is the tree before issue 35's replies)")
+    args = parser.parse_args()
+    BASELINE_COMMIT = args.baseline
+    main(quick=args.quick)

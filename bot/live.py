@@ -1,0 +1,118 @@
+"""One live message per game: in a channel only the newest public reply of a game carries controls.
+
+When a new public reply of a game is sent, the one before it (``Posted``) is laid out again without its
+controls — it keeps its words and its picture — by the cheapest way Discord still takes: a press on it is
+answered by editing it (``UPDATE_MESSAGE``, the controller's doing, before the new reply goes as a followup);
+otherwise through the interaction webhook it was sent with while that token is valid (15 minutes), else through
+the channel. Private replies never count. A failed edit (the message deleted, the channel gone or closed to the
+bot) is logged, never raised: the older message's controls are refused as stale anyway.
+
+Memory only, bounded (``LiveMessages.size`` games, the oldest first out): after a restart, or for a game whose
+entry was pushed out, the last reply before it keeps its controls until a press on it, which is refused as stale
+and answered with the game as it is now. The picture that follows a reply (bot/pictures.py) reads the entry too,
+so a picture arriving after its reply was superseded adds the gallery without bringing the controls back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from .buttons import GameButton, GameSelect
+from .render.layout import Card, Controls, layout
+
+log = logging.getLogger(__name__)
+
+TOKEN_SECONDS = 14 * 60  # an interaction's webhook takes edits for 15 minutes: a minute kept in hand
+Edit = Callable[..., Awaitable[Any]]
+
+
+@dataclasses.dataclass
+class Posted:
+    """A game reply that was sent: its words and controls, what it shows, and how to edit it."""
+
+    game_id: int
+    card: Card
+    controls: Controls
+    undo: GameButton | None
+    picture: bool  # its board picture is shown (the gallery, its file uploaded)
+    channel_id: int | None = None
+    message_id: int | None = None
+    webhook_edit: Edit | None = None  # the interaction's own way to edit it, while its token is valid
+    sent_at: float = dataclasses.field(default_factory=time.monotonic)
+    live: bool = True
+
+    def view(self, *, picture: bool | None = None) -> discord.ui.LayoutView:
+        """The message as it must read now: its controls only while it is live."""
+        shown = self.picture if picture is None else picture
+        if not self.live:
+            return layout(self.card, picture=shown)
+        return layout(self.card, self.controls, undo=self.undo, picture=shown)
+
+    def control_ids(self) -> set[str]:
+        items: list[GameButton | GameSelect] = [item for row in self.controls for item in row]
+        ids = {item.custom_id for item in items}
+        return ids | ({self.undo.custom_id} if self.undo is not None else set())
+
+
+class LiveMessages:
+    """The live public reply of each game, by game id (bounded; see the module's doc)."""
+
+    def __init__(self, channels: Callable[[int], Awaitable[Any]], size: int = 2048) -> None:
+        self.size = size
+        self._channel = channels  # a channel by id (the bot's get_channel, else fetch_channel)
+        self._live: OrderedDict[int, Posted] = OrderedDict()
+        self.retired = 0  # older replies whose controls were taken away
+        self.failed = 0  # … and those whose edit Discord refused (logged)
+
+    def __len__(self) -> int:
+        return len(self._live)
+
+    def get(self, game_id: int) -> Posted | None:
+        return self._live.get(game_id)
+
+    def is_live(self, game_id: int, message_id: int | None) -> bool:
+        posted = self._live.get(game_id)
+        return posted is not None and message_id is not None and posted.message_id == message_id
+
+    def replace(self, posted: Posted) -> Posted | None:
+        """``posted`` is now its game's live reply; the one it supersedes (no longer live), if any."""
+        older = self._live.pop(posted.game_id, None)
+        self._live[posted.game_id] = posted
+        while len(self._live) > self.size:
+            self._live.popitem(last=False)
+        if older is None or older.message_id == posted.message_id:
+            return None
+        older.live = False
+        return older
+
+    def forget(self, game_id: int) -> Posted | None:
+        """The game's live reply, no longer live (the game ended or was abandoned); None if it had none."""
+        posted = self._live.pop(game_id, None)
+        if posted is not None:
+            posted.live = False
+        return posted
+
+    async def retire(self, older: Posted) -> None:
+        """Lay ``older`` out without its controls: through its webhook while the token is valid, else the
+        channel. Logged, never raised, when Discord refuses."""
+        view = older.view()
+        try:
+            if older.webhook_edit is not None and time.monotonic() - older.sent_at < TOKEN_SECONDS:
+                await older.webhook_edit(view=view)
+            elif older.channel_id is not None and older.message_id is not None:
+                channel = await self._channel(older.channel_id)
+                await channel.get_partial_message(older.message_id).edit(view=view)
+            else:
+                return
+            self.retired += 1
+        except (discord.HTTPException, AttributeError) as exc:
+            self.failed += 1
+            log.warning("could not take the controls off message %s of game %s: %s", older.message_id,
+                        older.game_id, exc)

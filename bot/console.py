@@ -50,7 +50,8 @@ from engine.core.text import one_edit
 
 from .config import Config
 from .standin import DriverError, File, NoReply, Reply, StandIn, World
-from .standin.driver import Driver, Message, choice_names
+from .standin.driver import Driver, Message, attachment_name, choice_names, media_urls
+from .standin.protocol import IS_COMPONENTS_V2
 
 LOCALES = {"en": "en-US", "ja": "ja"}
 TEXT_SUFFIXES = (".json", ".txt", ".md", ".csv", ".log")
@@ -294,14 +295,48 @@ class Printer:
             lines.append(plain(message.payload["content"]))
         for embed in message.payload.get("embeds") or []:
             lines += [plain(line) for line in _embed_lines(embed)]
-        buttons = []
-        for number, comp in enumerate(message.buttons, 1):
-            buttons.append(self.button(number, comp))
-        if buttons:
-            lines.append("  ".join(buttons))
+        if _laid_out(message.payload):
+            lines += self._layout(message)
+        else:
+            buttons = []
+            for number, comp in enumerate(message.buttons, 1):
+                buttons.append(self.button(number, comp))
+            if buttons:
+                lines.append("  ".join(buttons))
         for f in message.files:
             lines.append(f"📎 {self._saved(f)} ({len(f.data)} bytes)")
         self._emit(self._mentions("\n".join(lines)) + "\n")
+
+    def _layout(self, message: Message) -> list[str]:
+        """A Components V2 message as it reads, top to bottom: each Text Display's lines, a picture as
+        ``🖼 board.png``, each control where it stands, numbered as ``press N`` counts them (a section's
+        button after its text, an action row's controls on one line)."""
+        numbers = {id(c): n for n, c in enumerate(message.buttons, 1)}
+        lines: list[str] = []
+
+        def walk(components: list[dict[str, Any]]) -> None:
+            for comp in components:
+                kind = comp.get("type")
+                if id(comp) in numbers:
+                    lines.append(self.button(numbers[id(comp)], comp))
+                elif kind == 1:
+                    controls = [self.button(numbers[id(c)], c) for c in comp.get("components") or []
+                                if id(c) in numbers]
+                    if controls:
+                        lines.append("  ".join(controls))
+                elif kind == 10:
+                    lines.append(plain(str(comp.get("content") or "")))
+                elif kind == 14 and comp.get("divider", True):
+                    lines.append("─" * 8)
+                elif kind in (11, 12, 13):
+                    lines.extend(f"🖼 {_media_name(url)}" for url in media_urls([comp]))
+                else:  # a container, a section: what it holds, then a section's accessory
+                    walk(comp.get("components") or [])
+                    if isinstance(comp.get("accessory"), dict):
+                        walk([comp["accessory"]])
+
+        walk(message.payload.get("components") or [])
+        return lines
 
     def _saved(self, f: File) -> str:
         """The attachment written to the files folder (a later one of the same name replaces it): its path."""
@@ -420,6 +455,18 @@ def _embed_lines(embed: dict[str, Any]) -> list[str]:
     if (embed.get("footer") or {}).get("text"):
         lines.append(embed["footer"]["text"])
     return lines
+
+
+def _laid_out(payload: dict[str, Any]) -> bool:
+    """Whether a message is Components V2 (the flag, or a top-level component other than an action row):
+    its text and controls are printed in the order its components lay them out."""
+    flagged = int(payload.get("flags") or 0) & IS_COMPONENTS_V2
+    return bool(flagged) or any(c.get("type") != 1 for c in payload.get("components") or [])
+
+
+def _media_name(url: str) -> str:
+    """``attachment://board.png`` → ``board.png``; a link → its last segment."""
+    return attachment_name(url) or url.rsplit("/", 1)[-1].split("?", 1)[0]
 
 
 def _file_json(f: Any) -> dict[str, Any]:

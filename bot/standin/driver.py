@@ -61,6 +61,7 @@ from .protocol import (
     AUTOCOMPLETE_RESULT,
     CHANNEL_MESSAGE,
     EPHEMERAL,
+    IS_COMPONENTS_V2,
     JSON,
     MESSAGE_COMPONENT,
     MODAL,
@@ -78,6 +79,9 @@ ANSWERS = {CHANNEL_MESSAGE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL}
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
 PRESSABLE = {2, 3, 5, 6, 7, 8}  # buttons and select menus
+# Components V2 (Discord's component types): what the driver reads of a V2 message.
+SECTION, TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY, FILE_COMPONENT, SEPARATOR, CONTAINER = 9, 10, 11, 12, 13, 14, 17
+ATTACHMENT_SCHEME = "attachment://"
 # A boolean option as typed in the console, in either language.
 BOOLEAN_WORDS = {"true": True, "yes": True, "1": True, "はい": True,
                  "false": False, "no": False, "0": False, "いいえ": False}
@@ -102,8 +106,9 @@ class NoReply(TimeoutError):
 
 
 def pressable(payload: JSON) -> list[JSON]:
-    """Buttons and select menus of a message, numbered as the console numbers them: rows top to bottom,
-    each row left to right (components inside containers and sections included, accessories after)."""
+    """Buttons and select menus of a message, numbered as the console numbers them: in reading order —
+    rows top to bottom, each row left to right, components inside containers and sections included (a
+    section's accessory after its text)."""
     found: list[JSON] = []
 
     def walk(components: list[JSON]) -> None:
@@ -116,6 +121,54 @@ def pressable(payload: JSON) -> list[JSON]:
 
     walk(payload.get("components") or [])
     return found
+
+
+def text_displays(components: list[JSON]) -> list[str]:
+    """The content of every Text Display (type 10) in reading order, nested in containers and sections too."""
+    found: list[str] = []
+    for comp in components:
+        if comp.get("type") == TEXT_DISPLAY and isinstance(comp.get("content"), str):
+            found.append(comp["content"])
+        found += text_displays(comp.get("components") or [])
+        if isinstance(comp.get("accessory"), dict):
+            found += text_displays([comp["accessory"]])
+    return found
+
+
+def media_urls(components: list[JSON]) -> list[str]:
+    """The media a message's components show, in reading order: a Media Gallery's items, a Thumbnail's
+    image, a File component's file (``attachment://board.png`` for an uploaded one)."""
+    found: list[str] = []
+    for comp in components:
+        kind = comp.get("type")
+        if kind == MEDIA_GALLERY:
+            found += [str((item.get("media") or {}).get("url") or "") for item in comp.get("items") or []]
+        elif kind == THUMBNAIL:
+            found.append(str((comp.get("media") or {}).get("url") or ""))
+        elif kind == FILE_COMPONENT:
+            found.append(str((comp.get("file") or {}).get("url") or ""))
+        found += media_urls(comp.get("components") or [])
+        if isinstance(comp.get("accessory"), dict):
+            found += media_urls([comp["accessory"]])
+    return [url for url in found if url]
+
+
+def message_text(payload: JSON) -> list[str]:
+    """A message's visible text, in order: its content, its embeds (titles, descriptions, fields, footers)
+    and its Text Displays (Components V2: a message may hold both kinds of reply, one kind each)."""
+    parts = [payload.get("content") or ""]
+    for embed in payload.get("embeds") or []:
+        parts += [embed.get("title") or "", embed.get("description") or ""]
+        for fld in embed.get("fields") or []:
+            parts += [fld.get("name") or "", fld.get("value") or ""]
+        parts.append((embed.get("footer") or {}).get("text") or "")
+    parts += text_displays(payload.get("components") or [])
+    return [p for p in parts if p]
+
+
+def attachment_name(url: str) -> str | None:
+    """``attachment://board.png`` → ``board.png``; None for any other url."""
+    return url[len(ATTACHMENT_SCHEME):] if url.startswith(ATTACHMENT_SCHEME) else None
 
 
 @dataclass
@@ -132,6 +185,24 @@ class Message:
     @property
     def buttons(self) -> list[JSON]:
         return pressable(self.payload)
+
+    @property
+    def text(self) -> str:
+        """Its visible text (content, embeds, Text Displays nested anywhere), one part a line."""
+        return "\n".join(message_text(self.payload))
+
+    @property
+    def v2(self) -> bool:
+        """Whether it is a Components V2 message (flag 1 << 15: its text is in its components)."""
+        return bool(int(self.payload.get("flags") or 0) & IS_COMPONENTS_V2)
+
+    @property
+    def media(self) -> list[File]:
+        """The files its components show (a Media Gallery's ``attachment://board.png``, a Thumbnail, a File
+        component), resolved to the message's attachments by name, in reading order."""
+        by_name = {f.filename: f for f in self.files}
+        names = [attachment_name(url) for url in media_urls(self.payload.get("components") or [])]
+        return [by_name[name] for name in names if name is not None and name in by_name]
 
 
 class Reply:
@@ -300,16 +371,14 @@ class Reply:
 
     @property
     def text(self) -> str:
-        """All visible text of the reply's messages (content, embed titles, descriptions, fields, footers)."""
-        parts = []
-        for message in self.messages:
-            parts.append(message.payload.get("content") or "")
-            for embed in message.payload.get("embeds") or []:
-                parts += [embed.get("title") or "", embed.get("description") or ""]
-                for fld in embed.get("fields") or []:
-                    parts += [fld.get("name") or "", fld.get("value") or ""]
-                parts.append((embed.get("footer") or {}).get("text") or "")
-        return "\n".join(p for p in parts if p)
+        """All visible text of the reply's messages: content, embed titles, descriptions, fields, footers, and
+        every Text Display (Components V2), nested in containers and sections too."""
+        return "\n".join(part for message in self.messages for part in message_text(message.payload))
+
+    @property
+    def media(self) -> list[File]:
+        """The files the reply's messages show in their components (a V2 reply's board picture)."""
+        return [f for m in self.messages for f in m.media]
 
 
 class Driver:

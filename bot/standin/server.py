@@ -735,10 +735,20 @@ def _numbered(components: list[JSON]) -> list[JSON]:
             copy.setdefault("id", next(counter))
             if isinstance(copy.get("components"), list):
                 copy["components"] = walk(copy["components"])
+            if isinstance(copy.get("accessory"), dict):  # a section's button or thumbnail is numbered too
+                copy["accessory"] = walk([copy["accessory"]])[0]
+            if isinstance(copy.get("items"), list):  # a gallery's items, as Discord resolves their media
+                copy["items"] = [{"description": None} | item | {"media": _resolved(item.get("media") or {})}
+                                 for item in copy["items"] if isinstance(item, dict)]
             numbered.append(copy)
         return numbered
 
     return walk(components)
+
+
+def _resolved(media: JSON) -> JSON:
+    """An unfurled media item as Discord returns it (its id and proxy URL; the stand-in serves no media)."""
+    return {"id": "0", "proxy_url": str(media.get("url") or "")} | media
 
 
 def _json(data: Any, status: int = 200) -> web.Response:

@@ -45,7 +45,7 @@ from .permissions import fit_interaction
 from .pictures import PictureQueue, picture_key
 from .registry import Registry
 from .render.embeds import Shown, notice_embed
-from .render.layout import Card, game_card, layout
+from .render.layout import Card, game_card, layout, without_controls
 from .render.results import Resulting
 from .replies import lang, send, think
 from .sessions import REFUSALS, GameService, Played, Refusal
@@ -130,7 +130,6 @@ class Controller:
         self.pictures = PictureQueue()  # pictures that follow their reply (issue 12)
         self.kept = KeptForms()  # what refused forms held, for their "Edit what I typed…" button
         self.live = LiveMessages(self._channel)  # each game's one reply with live controls (bot/live.py)
-        self._edits: set[asyncio.Future[None]] = set()  # older replies' edits under way
 
     @property
     def service(self) -> GameService:
@@ -178,8 +177,6 @@ class Controller:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._quiet.wait(), timeout)
         await self.pictures.drain(timeout)
-        if self._edits:
-            await asyncio.wait(set(self._edits), timeout=timeout)
 
     def first_delivery(self, interaction: discord.Interaction) -> bool:
         """False (and logged) for a second delivery of an interaction this process has taken on already."""
@@ -334,7 +331,7 @@ class Controller:
         retired = None if ephemeral else await self._retire_pressed(interaction, row.id)
         sent = await send(interaction, view=posted.view(), ephemeral=ephemeral)
         if not ephemeral:  # a private reply is nobody's live message
-            self._went_live(interaction, posted, sent, retired)
+            await self._went_live(interaction, posted, sent, retired)
         if composed.full and attach:  # the reply first, its picture by an edit
             # The pictures a game's moves bring (the UI's choice, not asked for): only the newest one matters.
             group = ("game", row.id) if picture is None else None
@@ -349,35 +346,34 @@ class Controller:
 
     async def _retire_pressed(self, interaction: discord.Interaction, game_id: int) -> Posted | None:
         """A press on the game's live reply: answered by taking that message's controls away (UPDATE_MESSAGE on
-        its own message), the new reply then following. None when it is no such press, or answered already."""
+        its own message), the new reply then following. A press that got this far acted on the game as it is
+        (its ply checked), so its message is the newest reply, whether or not this process sent it (a restart):
+        laid out again from what this process composed, else from the message itself. None when it is no
+        press, or answered already."""
         message = interaction.message
-        if message is None or interaction.response.is_done() or not self.live.is_live(game_id, message.id):
+        if message is None or interaction.response.is_done() or not message.flags.components_v2:
             return None
+        known = self.live.get(game_id)
+        if known is not None and known.message_id != message.id:
+            return None  # an older reply pressed while a newer one is live: that one is retired as usual
         older = self.live.forget(game_id)
-        if older is None:
-            return None
         try:
-            await interaction.response.edit_message(view=older.view())
+            await interaction.response.edit_message(view=older.view() if older else without_controls(message))
         except discord.HTTPException as exc:  # the new reply still goes (a followup, or the response)
             log.warning("could not take the controls off pressed message %s: %s", message.id, exc)
             return None
         self.live.retired += 1
         return older
 
-    def _went_live(self, interaction: discord.Interaction, posted: Posted, sent: Any,
-                   retired: Posted | None) -> None:
-        """``posted`` (just sent) is its game's live reply; the one before it loses its controls."""
+    async def _went_live(self, interaction: discord.Interaction, posted: Posted, sent: Any,
+                         retired: Posted | None) -> None:
+        """``posted`` (just sent) is its game's live reply; the one before it loses its controls (after the
+        answer: the player never waits for it)."""
         posted.message_id = sent.id if sent is not None else interaction.extras.get("message_id")
         posted.webhook_edit = sent.edit if sent is not None else interaction.edit_original_response
         older = self.live.replace(posted)
         if older is not None and older is not retired:
-            self._retiring(self.live.retire(older))
-
-    def _retiring(self, work: Awaitable[None]) -> None:
-        """An older reply's edit runs beside the command (it is never the player's answer), awaited at drain."""
-        task = asyncio.ensure_future(work)
-        self._edits.add(task)
-        task.add_done_callback(self._edits.discard)
+            await self.live.retire(older)
 
     async def post_result(self, interaction: discord.Interaction, row: GameRow, result: Result,
                           played: Played | None = None) -> None:
@@ -580,7 +576,7 @@ class Controller:
                                                    game_id=row.id))
         older = self.live.forget(row.id)  # the game's last reply: its controls can do nothing any more
         if older is not None:
-            self._retiring(self.live.retire(older))
+            await self.live.retire(older)
 
     # -- words for actions (history, undo) -------------------------------------------------------------
     def describe_action(self, lg: str, kind: str, action: Action | None, known: dict[str, Any] | None = None) -> str:

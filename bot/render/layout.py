@@ -134,6 +134,40 @@ def layout(card: Card, controls: Controls = (), *, undo: GameButton | None = Non
     return view
 
 
+def without_controls(message: discord.Message) -> discord.ui.LayoutView:
+    """A V2 message the bot sent, laid out again without its controls (its rows left out, each section's text
+    kept without its button): for a reply this process did not compose, one sent before a restart."""
+    view = discord.ui.LayoutView(timeout=None)
+    for top in discord.ui.LayoutView.from_message(message, timeout=None).children:
+        if isinstance(top, discord.ui.Container):
+            kept: discord.ui.Container[Any] = discord.ui.Container(accent_colour=top.accent_colour)
+            for item in _bare(top.children):
+                kept.add_item(item)
+            view.add_item(kept)
+        else:
+            for item in _bare([top]):
+                view.add_item(item)
+    return view
+
+
+def _bare(items: Sequence[discord.ui.Item[Any]]) -> list[discord.ui.Item[Any]]:
+    """``items`` without controls: rows dropped, sections turned into their text, the rest as they are."""
+    bare: list[discord.ui.Item[Any]] = []
+    for item in items:
+        if isinstance(item, discord.ui.ActionRow):
+            continue
+        if isinstance(item, discord.ui.Section):
+            bare += [discord.ui.TextDisplay(text.content) for text in item.children
+                     if isinstance(text, discord.ui.TextDisplay)]
+        elif isinstance(item, discord.ui.TextDisplay):
+            bare.append(discord.ui.TextDisplay(item.content))
+        elif isinstance(item, discord.ui.MediaGallery):
+            bare.append(discord.ui.MediaGallery(*item.items))
+        elif isinstance(item, discord.ui.Separator):
+            bare.append(discord.ui.Separator(visible=item.visible, spacing=item.spacing))
+    return bare
+
+
 def text_of(view: discord.ui.LayoutView) -> str:
     """Every text display of ``view``, in order (what a reader sees of it, without the controls)."""
     return "\n".join(item.content for item in view.walk_children() if isinstance(item, discord.ui.TextDisplay))

@@ -55,9 +55,10 @@ class Card:
 
 
 def field_text(name: str, value: str) -> str:
-    """A state field as text: its name in bold, its value beside it (one line) or below it."""
+    """A state field: its name in bold, then its value on the same line, or below it when it has several (one
+    colon a line at most: docs/japanese.md's "one glance on a phone")."""
     value = value or "—"
-    return f"**{name}** {value}" if "\n" not in value else f"**{name}**\n{value}"
+    return f"**{name}**: {value}" if "\n" not in value else f"**{name}**\n{value}"
 
 
 def game_card(lang: str, *, game: Shown, game_id: int, ply: int, summary: object,

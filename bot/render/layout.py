@@ -47,7 +47,7 @@ class Card:
 
     @property
     def head(self) -> str:
-        return f"### {self.title}\n{self.events}" if self.events else f"### {self.title}"
+        return f"## {self.title}\n{self.events}" if self.events else f"## {self.title}"
 
     @property
     def small_footer(self) -> str:

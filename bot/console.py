@@ -310,7 +310,7 @@ class Printer:
     def _layout(self, message: Message) -> list[str]:
         """A Components V2 message as it reads, top to bottom: each Text Display's lines, a picture as
         ``🖼 board.png``, each control where it stands, numbered as ``press N`` counts them (a section's
-        button after its text, an action row's controls on one line)."""
+        button at the end of its text, as Discord shows it beside; an action row's controls on one line)."""
         numbers = {id(c): n for n, c in enumerate(message.buttons, 1)}
         lines: list[str] = []
 
@@ -328,8 +328,18 @@ class Printer:
                     lines.append(plain(str(comp.get("content") or "")))
                 elif kind == 14 and comp.get("divider", True):
                     lines.append("─" * 8)
-                elif kind in (11, 12, 13):
+                elif kind in (11, 12):
                     lines.extend(f"🖼 {_media_name(url)}" for url in media_urls([comp]))
+                elif kind == 13:  # a File component: a download, not a picture
+                    lines.extend(f"📄 {_media_name(url)}" for url in media_urls([comp]))
+                elif kind == 9 and id(comp.get("accessory")) in numbers:  # a button beside the line it acts on
+                    start = len(lines)
+                    walk(comp.get("components") or [])
+                    control = self.button(numbers[id(comp["accessory"])], comp["accessory"])
+                    if len(lines) > start:
+                        lines[-1] = f"{lines[-1]}  {control}"
+                    else:
+                        lines.append(control)
                 else:  # a container, a section: what it holds, then a section's accessory
                     walk(comp.get("components") or [])
                     if isinstance(comp.get("accessory"), dict):

@@ -55,6 +55,7 @@ from discord.http import Route
 
 from engine.core import fold, one_edit
 
+from .controls import walk
 from .protocol import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -80,7 +81,7 @@ SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
 PRESSABLE = {2, 3, 5, 6, 7, 8}  # buttons and select menus
 # Components V2 (Discord's component types): what the driver reads of a V2 message.
-SECTION, TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY, FILE_COMPONENT, SEPARATOR, CONTAINER = 9, 10, 11, 12, 13, 14, 17
+TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY, FILE_COMPONENT = 10, 11, 12, 13
 ATTACHMENT_SCHEME = "attachment://"
 # A boolean option as typed in the console, in either language.
 BOOLEAN_WORDS = {"true": True, "yes": True, "1": True, "はい": True,
@@ -109,37 +110,20 @@ def pressable(payload: JSON) -> list[JSON]:
     """Buttons and select menus of a message, numbered as the console numbers them: in reading order —
     rows top to bottom, each row left to right, components inside containers and sections included (a
     section's accessory after its text)."""
-    found: list[JSON] = []
-
-    def walk(components: list[JSON]) -> None:
-        for comp in components:
-            if comp.get("type") in PRESSABLE:
-                found.append(comp)
-            walk(comp.get("components") or [])
-            if isinstance(comp.get("accessory"), dict):
-                walk([comp["accessory"]])
-
-    walk(payload.get("components") or [])
-    return found
+    return [c for c in walk(payload.get("components") or []) if c.get("type") in PRESSABLE]
 
 
 def text_displays(components: list[JSON]) -> list[str]:
     """The content of every Text Display (type 10) in reading order, nested in containers and sections too."""
-    found: list[str] = []
-    for comp in components:
-        if comp.get("type") == TEXT_DISPLAY and isinstance(comp.get("content"), str):
-            found.append(comp["content"])
-        found += text_displays(comp.get("components") or [])
-        if isinstance(comp.get("accessory"), dict):
-            found += text_displays([comp["accessory"]])
-    return found
+    return [str(c["content"]) for c in walk(components)
+            if c.get("type") == TEXT_DISPLAY and isinstance(c.get("content"), str)]
 
 
 def media_urls(components: list[JSON]) -> list[str]:
     """The media a message's components show, in reading order: a Media Gallery's items, a Thumbnail's
     image, a File component's file (``attachment://board.png`` for an uploaded one)."""
     found: list[str] = []
-    for comp in components:
+    for comp in walk(components):
         kind = comp.get("type")
         if kind == MEDIA_GALLERY:
             found += [str((item.get("media") or {}).get("url") or "") for item in comp.get("items") or []]
@@ -147,9 +131,6 @@ def media_urls(components: list[JSON]) -> list[str]:
             found.append(str((comp.get("media") or {}).get("url") or ""))
         elif kind == FILE_COMPONENT:
             found.append(str((comp.get("file") or {}).get("url") or ""))
-        found += media_urls(comp.get("components") or [])
-        if isinstance(comp.get("accessory"), dict):
-            found += media_urls([comp["accessory"]])
     return [url for url in found if url]
 
 

@@ -12,7 +12,6 @@ everything here.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import logging
 import re
@@ -24,6 +23,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from . import multipart
+from .controls import LiveControls, stored_components
 from .protocol import (
     API,
     APPLICATION_COMMAND,
@@ -135,6 +135,7 @@ class StandIn:
         self.interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
         self._channel_observers: list[Callable[[StoredMessage], None]] = []
+        self.controls = LiveControls()  # the messages with live controls, per channel and game
         self._sessions: dict[str, GatewaySession] = {}
         self._active: GatewaySession | None = None  # the session interactions go to (shard 0's)
         self._connected = asyncio.Event()
@@ -452,12 +453,12 @@ class StandIn:
         """An interaction's initial response, before it is taken."""
 
     def _check_webhook(self, request: web.Request, record: InteractionRecord, body: JSON, files: list[File], *,
-                       ephemeral: bool, new: bool) -> None:
-        """A followup (``new``) or an edit of an interaction's message, before it is taken."""
+                       ephemeral: bool, new: bool, message: StoredMessage | None = None) -> None:
+        """A followup (``new``) or an edit of an interaction's message (``message``), before it is taken."""
 
     def _check_channel_message(self, request: web.Request, channel: Channel, body: JSON, files: list[File], *,
-                               new: bool) -> None:
-        """A message the bot posts (``new``) or edits with its own token, before it is taken."""
+                               new: bool, message: StoredMessage | None = None) -> None:
+        """A message the bot posts (``new``) or edits (``message``) with its own token, before it is taken."""
 
     def _check_commands(self, request: web.Request, body: Any) -> None:
         """The commands the bot syncs, before they are taken."""
@@ -569,7 +570,7 @@ class StandIn:
         message = self._webhook_message(record, mid)
         body, files = await self._body(request)
         self._check_webhook(request, record, body, files, ephemeral=bool(message.payload["flags"] & EPHEMERAL),
-                            new=False)
+                            new=False, message=message)
         self._edit(message, body, files)
         self._emit(record, Activity("edit", body, files, message.id))
         return message.payload
@@ -577,7 +578,7 @@ class StandIn:
     async def _wh_delete(self, request: web.Request, app: str, token: str, mid: str) -> None:
         record = self._webhook_record(app, token)
         message = self._webhook_message(record, mid)
-        del self.messages[message.id]
+        self._delete(message)
         self._emit(record, Activity("delete", {}, [], message.id))
 
     async def _wh_followup(self, request: web.Request, app: str, token: str) -> JSON | None:
@@ -626,7 +627,7 @@ class StandIn:
     async def _edit_channel_message(self, request: web.Request, cid: str, mid: str) -> JSON:
         message = self._channel_message(cid, mid)
         body, files = await self._body(request)
-        self._check_channel_message(request, self._channel(cid), body, files, new=False)
+        self._check_channel_message(request, self._channel(cid), body, files, new=False, message=message)
         self._edit(message, body, files)
         return message.payload
 
@@ -685,20 +686,6 @@ class StandIn:
         return data
 
     def _edit(self, message: StoredMessage, body: JSON, files: list[File], *, created: bool = False) -> None:
-        for key in ("content", "embeds", "components", "tts", "poll"):
-            if key in body:
-                value = body[key]
-                message.payload[key] = value if value is not None else ([] if key != "content" else "")
-                message.sent[key] = message.payload[key]
-                if key == "components" and message.payload[key]:  # Discord numbers every component
-                    message.payload[key] = _numbered(message.payload[key])
-                if key == "embeds" and message.payload[key]:  # Discord stores rich embeds, fields not inline
-                    message.payload[key] = [_stored_embed(e) for e in message.payload[key]]
-        if "flags" in body:
-            message.sent["flags"] = body["flags"]
-        if not created:  # an edit of a deferred ("thinking") message ends its loading state
-            message.payload["flags"] = message.payload["flags"] & ~LOADING
-            message.payload["edited_timestamp"] = iso_now()
         if "attachments" in body or files:
             pairs = list(zip(message.payload["attachments"], message.files, strict=True))
             if "attachments" in body:  # the attachments the bot listed are kept, the others dropped
@@ -711,6 +698,41 @@ class StandIn:
                                "proxy_url": url, "content_type": f.content_type or "application/octet-stream"}, f))
             message.payload["attachments"] = [a for a, _ in pairs]
             message.files = [f for _, f in pairs]
+        for key in ("content", "embeds", "components", "tts", "poll"):
+            if key in body:
+                value = body[key]
+                message.payload[key] = value if value is not None else ([] if key != "content" else "")
+                message.sent[key] = message.payload[key]
+                if key == "components" and message.payload[key]:  # as Discord stores them (ids, media)
+                    message.payload[key] = stored_components(message.payload[key], message.payload["attachments"],
+                                                             self.ids)
+                if key == "embeds" and message.payload[key]:  # Discord stores rich embeds, fields not inline
+                    message.payload[key] = [_stored_embed(e) for e in message.payload[key]]
+        if "flags" in body:
+            message.sent["flags"] = body["flags"]
+            # A message becomes Components V2 by an edit that sets the flag (it never stops being one).
+            message.payload["flags"] |= int(body["flags"] or 0) & IS_COMPONENTS_V2
+        if not created:  # an edit of a deferred ("thinking") message ends its loading state
+            message.payload["flags"] = message.payload["flags"] & ~LOADING
+            message.payload["edited_timestamp"] = iso_now()
+        self.controls.changed(message)
+
+    def _delete(self, message: StoredMessage) -> None:
+        """A message deleted (by its webhook or in its channel): gone, and its controls with it."""
+        del self.messages[message.id]
+        self.controls.deleted(message)
+
+    # -- live controls (issue 35: at most one message with live controls per game) --------------------------
+
+    def live_controls(self, channel: Channel | str | int, game: int | None = None) -> int:
+        """How many non-ephemeral messages in ``channel`` carry enabled buttons or selects now (link buttons
+        aside); with ``game``, only those whose controls belong to that game (custom_ids ``solo:<game>:…``)."""
+        return self.controls.now(self.world.channel(channel).id, game)
+
+    def most_live_controls(self, channel: Channel | str | int, game: int | None = None) -> int:
+        """The most messages with live controls ``channel`` (or ``game`` there) had at any moment: the running
+        maximum of `live_controls`, updated on every message created, edited or deleted."""
+        return self.controls.most(self.world.channel(channel).id, game)
 
     def _emit(self, record: InteractionRecord, activity: Activity) -> None:
         for observer in list(record.observers):
@@ -722,33 +744,6 @@ def _stored_embed(embed: JSON) -> JSON:
     if stored.get("fields"):
         stored["fields"] = [{"inline": False} | f for f in stored["fields"]]
     return stored
-
-
-def _numbered(components: list[JSON]) -> list[JSON]:
-    """A copy of `components` where each has the numeric `id` Discord gives it (1, 2, … in order)."""
-    counter = itertools.count(1)
-
-    def walk(items: list[JSON]) -> list[JSON]:
-        numbered = []
-        for item in items:
-            copy = dict(item)
-            copy.setdefault("id", next(counter))
-            if isinstance(copy.get("components"), list):
-                copy["components"] = walk(copy["components"])
-            if isinstance(copy.get("accessory"), dict):  # a section's button or thumbnail is numbered too
-                copy["accessory"] = walk([copy["accessory"]])[0]
-            if isinstance(copy.get("items"), list):  # a gallery's items, as Discord resolves their media
-                copy["items"] = [{"description": None} | item | {"media": _resolved(item.get("media") or {})}
-                                 for item in copy["items"] if isinstance(item, dict)]
-            numbered.append(copy)
-        return numbered
-
-    return walk(components)
-
-
-def _resolved(media: JSON) -> JSON:
-    """An unfurled media item as Discord returns it (its id and proxy URL; the stand-in serves no media)."""
-    return {"id": "0", "proxy_url": str(media.get("url") or "")} | media
 
 
 def _json(data: Any, status: int = 200) -> web.Response:

@@ -11,7 +11,6 @@ from discord import ui
 
 from bench.echo import EchoBot
 from bot.console import main
-from tests.support.standin import StandIn
 
 BOARD = b"\x89PNG\r\n\x1a\n" + b"\0" * 24  # a file named board.png: the stand-in only keeps the bytes
 
@@ -32,12 +31,20 @@ class Board(ui.LayoutView):
             await interaction.response.send_message(f"chose {','.join(select.values)}")
 
         select.callback = chosen  # type: ignore[method-assign]
+        undo = ui.Button(label=words["undo"], custom_id="v2:undo")
+
+        async def undone(interaction: discord.Interaction) -> None:  # the message keeps text, loses controls
+            done = ui.LayoutView(timeout=None)
+            done.add_item(ui.Container(ui.TextDisplay(f"## {words['title']}"), ui.TextDisplay(words["undo"])))
+            await interaction.response.edit_message(view=done, attachments=[])
+
+        undo.callback = undone  # type: ignore[method-assign]
         self.add_item(ui.Container(
             ui.TextDisplay(f"## {words['title']}\n**{words['now']}**"),
             section,
             ui.Separator(),
             ui.MediaGallery(discord.MediaGalleryItem("attachment://board.png")),
-            ui.ActionRow(ui.Button(label=words["undo"], custom_id="v2:undo"),
+            ui.ActionRow(undo,
                          ui.Button(label=words["help"], custom_id="v2:help")),
             ui.ActionRow(select),
             ui.TextDisplay(f"-# {words['footer']}"),
@@ -69,8 +76,8 @@ def v2_bot(config: object = None) -> discord.Client:
     return bot
 
 
-async def test_the_driver_reads_nested_text_controls_and_the_board():
-    async with StandIn() as standin, standin.connect(v2_bot()) as driver:
+async def test_the_driver_reads_nested_text_controls_and_the_board(standin):
+    async with standin.connect(v2_bot()) as driver:
         reply = await driver.slash("echo say", {"text": "en"})
         assert standin.violations == []
         message = reply.original
@@ -83,8 +90,15 @@ async def test_the_driver_reads_nested_text_controls_and_the_board():
         assert [c["custom_id"] for c in reply.buttons] == ["v2:roll", "v2:undo", "v2:help", "v2:face"]
         # The gallery's attachment://board.png is the message's attachment.
         assert [f.filename for f in reply.media] == ["board.png"] and reply.media[0].data == BOARD
+        assert (standin.live_controls("table"), standin.most_live_controls("table")) == (1, 1)
         pressed = await driver.press("v2:face", values=["star"])
         assert pressed.record.payload["data"]["values"] == ["star"] and pressed.text == "chose star"
+        # Undo answers with UPDATE_MESSAGE: the reply keeps its text and loses its controls (and its picture).
+        undone = await driver.press("v2:undo", message=message)
+        assert undone.response_type == 7 and undone.original.id == message.id
+        assert undone.text.splitlines() == ["## Spring, year 1", "Undo"] and undone.buttons == [] and undone.media == []
+        assert (standin.live_controls("table"), standin.most_live_controls("table")) == (0, 1)
+        assert standin.violations == []
 
 
 def run_console(script: str, *args: str) -> str:
@@ -97,11 +111,10 @@ def test_the_console_prints_a_v2_reply_as_replies_read(tmp_path):
     out = run_console("/echo say text:en\npress 1\n", "--files", str(tmp_path), "--lang", "en")
     lines = out.splitlines()
     start = lines.index("## Spring, year 1")
-    assert lines[start:start + 9] == [
+    assert lines[start:start + 8] == [
         "## Spring, year 1",
         "Dummbot rolls",  # markdown stripped, as today
-        "Roll Dummbot's die",
-        "[1] Roll",  # the section's button, after its line
+        "Roll Dummbot's die  [1] Roll",  # the section's button beside the line it acts on
         "────────",
         "🖼 board.png",
         "[2] Undo  [3] Help",
@@ -114,7 +127,7 @@ def test_the_console_prints_a_v2_reply_as_replies_read(tmp_path):
 
 def test_the_console_prints_a_v2_reply_in_japanese_and_selects_by_label(tmp_path):
     out = run_console("/echo say text:ja\nselect 4 水1\nselect 1\n", "--files", str(tmp_path), "--lang", "ja")
-    assert "[1] 振る" in out and "[4] ▾ ダムボットのダイス (水1 = water1 | star)" in out
+    assert "ダムボットのダイスを振ります  [1] 振る" in out and "[4] ▾ ダムボットのダイス (水1 = water1 | star)" in out
     assert "シーズンズ #3・手番 7・/game undo" in out and "-# " not in out
     assert "chose water1" in out  # chosen by the label the player reads
     # `select 1` on a button is the console's own words, in Japanese.

@@ -20,7 +20,6 @@ FOOTER_MAX = 2048
 AUTHOR_MAX = 256
 ROWS_MAX = 5
 ROW_BUTTONS_MAX = 5
-V2_COMPONENTS_MAX = 40
 CUSTOM_ID_MAX = 100
 BUTTON_LABEL_MAX = 80
 SELECT_OPTIONS_MAX = 25
@@ -65,8 +64,10 @@ class Collector:
             self.add(path, "BASE_TYPE_BAD_LENGTH", f"Must be between {low} and {high} in length.")
 
 
-def message_errors(data: dict, *, prefix: tuple = ()) -> Errors:
-    """Limits of a message body (create, edit, followup, callback data of type 4 or 7)."""
+def message_errors(data: dict, *, prefix: tuple = (), v2: bool | None = None) -> Errors:
+    """Limits of a message body (create, edit, followup, callback data of type 4 or 7); ``v2``: whether it is
+    checked as Components V2 (default: its own flag; an edit of a V2 message is V2 without it). What V2 adds
+    (its total count, nesting, text, media): .layout."""
     out = Collector()
     out.max_length(prefix + ("content",), data.get("content"), CONTENT_MAX)
     embeds = data.get("embeds") or []
@@ -77,7 +78,7 @@ def message_errors(data: dict, *, prefix: tuple = ()) -> Errors:
     if total > EMBED_TOTAL_MAX:
         out.add(prefix + ("embeds",), "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {EMBED_TOTAL_MAX}")
     _components_errors(out, prefix + ("components",), data.get("components") or [],
-                       v2=bool((data.get("flags") or 0) & IS_COMPONENTS_V2))
+                       v2=bool((data.get("flags") or 0) & IS_COMPONENTS_V2) if v2 is None else v2)
     return out.tree
 
 
@@ -101,18 +102,11 @@ def _embed_errors(out: Collector, path: tuple, embed: dict) -> int:
 
 
 def _components_errors(out: Collector, path: tuple, components: list, *, v2: bool) -> None:
-    if v2:
-        if _count(components) > V2_COMPONENTS_MAX:
-            out.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {V2_COMPONENTS_MAX} or fewer in length.")
-    else:
+    if not v2:  # a V2 message counts every component, nested ones too (.layout)
         out.max_length(path, components, ROWS_MAX)
     seen: set[str] = set()
     for i, comp in enumerate(components):
         _component_errors(out, path + (i,), comp, seen)
-
-
-def _count(components: list) -> int:
-    return sum(1 + _count(c.get("components") or []) for c in components)
 
 
 def _component_errors(out: Collector, path: tuple, comp: dict, seen: set[str]) -> None:

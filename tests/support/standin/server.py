@@ -48,7 +48,7 @@ from bot.standin.server import JSON, DiscordError, GatewaySession, Handler
 from bot.standin.server import StandIn as ConsoleStandIn
 from bot.standin.world import GROUP_DM, GUILD_FORUM, GUILD_MEDIA, Channel, World
 
-from . import limits, mentions
+from . import layout, limits, mentions
 from .mentions import Pings
 
 # The initial responses Discord takes for each interaction type.
@@ -81,9 +81,21 @@ PERMISSION_NAMES = {
 }
 
 
-def message_errors(data: JSON, *, prefix: tuple[str, ...] = ()) -> JSON:
-    """A message body's limits, then its `allowed_mentions` (each as Discord's error tree)."""
-    return limits.message_errors(data, prefix=prefix) or mentions.allowed_mentions_errors(data, prefix=prefix)
+def message_errors(data: JSON, *, prefix: tuple[str, ...] = (), before: StoredMessage | None = None,
+                   files: list[File] | None = None) -> JSON:
+    """A message body's limits, then what Components V2 refuses in it (for an edit, of the message ``before``;
+    ``files``: those uploaded with it), then its `allowed_mentions` (each as Discord's error tree)."""
+    old = before.payload if before is not None else None
+    names = layout.attachment_names(data, [f.filename for f in files or []], old)
+    return (limits.message_errors(data, prefix=prefix, v2=layout.is_v2(data, old))
+            or layout.v2_errors(data, prefix=prefix, before=old, attachments=names)
+            or mentions.allowed_mentions_errors(data, prefix=prefix))
+
+
+def emptied(data: JSON, before: StoredMessage | None) -> bool:
+    """An edit that would leave a Components V2 message with no components, so nothing to show."""
+    return (before is not None and layout.is_v2(data, before.payload) and "components" in data
+            and not data["components"])
 
 
 def permission_names(bits: int) -> str:
@@ -396,7 +408,7 @@ class StandIn(ConsoleStandIn):
         return self._channel_message(cid, mid).payload
 
     async def _delete_channel_message(self, request: web.Request, cid: str, mid: str) -> None:
-        del self.messages[self._channel_message(cid, mid).id]
+        self._delete(self._channel_message(cid, mid))
 
     async def _typing(self, request: web.Request, cid: str) -> None:
         self._channel(cid)
@@ -464,8 +476,10 @@ class StandIn(ConsoleStandIn):
                 "bad_callback_type")
         errors: JSON = {}
         if kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
-            errors = message_errors(data, prefix=("data",))
-            if kind == CHANNEL_MESSAGE and not errors and limits.is_empty_message(data, len(files)):
+            updated = self.messages.get(record.message_id or 0) if kind == UPDATE_MESSAGE else None
+            errors = message_errors(data, prefix=("data",), before=updated, files=files)
+            if not errors and ((kind == CHANNEL_MESSAGE and limits.is_empty_message(data, len(files)))
+                               or emptied(data, updated)):
                 raise empty_message()
         elif kind == MODAL:
             errors = limits.modal_errors(data, prefix=("data",))
@@ -487,20 +501,22 @@ class StandIn(ConsoleStandIn):
         return record
 
     def _check_webhook(self, request: web.Request, record: InteractionRecord, body: JSON, files: list[File], *,
-                       ephemeral: bool, new: bool) -> None:
-        errors = message_errors(body)
+                       ephemeral: bool, new: bool, message: StoredMessage | None = None) -> None:
+        errors = message_errors(body, before=message, files=files)
         if errors:
             raise invalid_form(errors, "limits")
-        if new and limits.is_empty_message(body, len(files)):
+        if (new and limits.is_empty_message(body, len(files))) or emptied(body, message):
             raise empty_message()
         self._check_interaction_message(record, body, files, ephemeral=ephemeral)
         self._validate("webhook", request, body)
 
     def _check_channel_message(self, request: web.Request, channel: Channel, body: JSON, files: list[File], *,
-                               new: bool) -> None:
-        errors = message_errors(body)
+                               new: bool, message: StoredMessage | None = None) -> None:
+        errors = message_errors(body, before=message, files=files)
         if errors:
             raise invalid_form(errors, "limits")
+        if emptied(body, message):
+            raise empty_message()
         if new:
             if limits.is_empty_message(body, len(files)):
                 raise empty_message()
@@ -586,6 +602,11 @@ class StandIn(ConsoleStandIn):
             raise DiscordError(400, 50083, "Thread is archived", None, "thread_archived")
 
     def _check_content(self, granted: int, body: JSON, files: list[File]) -> None:
+        """Embeds need Embed Links, uploads need Attach Files. A Components V2 message needs neither for its
+        text: Discord's guide asks only for "the necessary permissions to send messages in the channel"
+        (developers/components/using-message-components.mdx, Prerequisites), and its reference lists none for
+        Text Displays, Containers or Sections (a Text Display behaves "extremely similar to the content field",
+        which needs none); its pictures are uploads (``attachment://``), so Attach Files, as any file."""
         if body.get("embeds"):
             self._check_granted(granted, perms.EMBED_LINKS, "embeds")
         if files:

@@ -328,10 +328,11 @@ class Controller:
             card = dataclasses.replace(card, notice=t(lg, "perm.no_picture"))
         posted = Posted(row.id, card, composed.controls, composed.undo, picture=False,
                         channel_id=interaction.channel_id)
-        retired = None if ephemeral else await self._retire_pressed(interaction, row.id)
+        if not ephemeral:  # a private reply is nobody's live message; a public one supersedes the last
+            await self._retire_previous(interaction, row.id)
         sent = await send(interaction, view=posted.view(), ephemeral=ephemeral)
-        if not ephemeral:  # a private reply is nobody's live message
-            await self._went_live(interaction, posted, sent, retired)
+        if not ephemeral:
+            await self._went_live(interaction, posted, sent)
         if composed.full and attach:  # the reply first, its picture by an edit
             # The pictures a game's moves bring (the UI's choice, not asked for): only the newest one matters.
             group = ("game", row.id) if picture is None else None
@@ -365,14 +366,23 @@ class Controller:
         self.live.retired += 1
         return older
 
-    async def _went_live(self, interaction: discord.Interaction, posted: Posted, sent: Any,
-                         retired: Posted | None) -> None:
-        """``posted`` (just sent) is its game's live reply; the one before it loses its controls (after the
-        answer: the player never waits for it)."""
+    async def _retire_previous(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Before a new public reply goes, the game's live one loses its controls, so that a channel never shows
+        two (issue 35): a press on it is answered by that edit (``_retire_pressed``), else it is edited through its
+        webhook or the channel."""
+        if await self._retire_pressed(interaction, game_id) is not None:
+            return
+        older = self.live.forget(game_id)
+        if older is not None:
+            await self.live.retire(older)
+
+    async def _went_live(self, interaction: discord.Interaction, posted: Posted, sent: Any) -> None:
+        """``posted`` (just sent) is its game's live reply. Were another reply of the game sent meanwhile (two
+        commands answered at once), the older of the two loses its controls now."""
         posted.message_id = sent.id if sent is not None else interaction.extras.get("message_id")
         posted.webhook_edit = sent.edit if sent is not None else interaction.edit_original_response
         older = self.live.replace(posted)
-        if older is not None and older is not retired:
+        if older is not None:
             await self.live.retire(older)
 
     async def post_result(self, interaction: discord.Interaction, row: GameRow, result: Result,

@@ -63,6 +63,7 @@ async def test_a_press_leaves_one_live_message_and_the_older_keeps_its_words(dri
     assert kept.text == words  # … its words are not
     assert pressed.response_type == 7  # UPDATE_MESSAGE on its own message, the new reply a followup
     assert live_controls(standin) == [pressed.messages[-1].id]
+    assert standin.live_controls("table") == 1 and standin.most_live_controls("table") == 1  # never two
 
 
 @pytest.mark.parametrize("locale", ["en", "ja"])
@@ -82,6 +83,7 @@ async def test_a_slash_command_retires_the_previous_reply_through_its_webhook(dr
     status = await driver.slash("game status", {}, locale=locale)
     assert live_controls(standin) == [status.original.id]
     assert not pressable(standin.messages[turn.original.id].payload)
+    assert standin.most_live_controls("table") == 1  # the older lost its controls before the newer came
 
 
 async def test_abandoning_takes_the_last_controls_away(driver, standin):
@@ -103,6 +105,7 @@ async def test_after_a_restart_a_press_on_the_live_reply_still_works(standin, db
         undone = await driver.press(button(pressed, "undo"))  # the footer section's accessory
         assert not undone.ephemeral, undone.text
     assert live_controls(standin) == [undone.messages[-1].id]
+    assert standin.most_live_controls("table") == 1
 
 
 @pytest.mark.parametrize("locale, said", [("en", "Attach Files"), ("ja", "ファイルを添付")])

@@ -51,11 +51,15 @@ def as_shown(driver: Driver, reply: Reply) -> StoredMessage:
     return copy.deepcopy(driver.standin.messages[reply.original.id])
 
 
-async def press_shown(driver: Driver, shown: StoredMessage, custom_id: str, **who: Any) -> Reply:
-    """Press ``custom_id`` on ``shown`` (``as_shown``): the interaction carries the message as the client showed it."""
+async def press_shown(driver: Driver, shown: StoredMessage, custom_id: str, values: list[str] | None = None,
+                      **who: Any) -> Reply:
+    """Press ``custom_id`` on ``shown`` (``as_shown``), or pick ``values`` in that menu: the interaction carries the
+    message as the client showed it."""
     channel = driver.standin.world.find_channel(shown.channel_id)
-    return await driver._run(MESSAGE_COMPONENT, {"custom_id": custom_id, "component_type": 2}, who.get("user"),
-                             channel, who.get("locale"), shown, True, None)
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+    if values is not None:
+        data |= {"component_type": 3, "values": values}
+    return await driver._run(MESSAGE_COMPONENT, data, who.get("user"), channel, who.get("locale"), shown, True, None)
 
 
 async def play_seasons(driver: Driver, actions: list[Action], *, use_buttons: bool = True, **who: Any) -> Reply:

@@ -102,7 +102,6 @@ def components(card: Card, controls: Controls, *, undo: GameButton | None, pictu
     count = 1 + len(card.texts())  # the container, a text display each
     count += 1 if picture else 0  # the gallery (its items are not components)
     count += 2 if undo is not None else 0  # the footer's section and its button (the footer's text is counted)
-    count += 1 if controls else 0  # the separator above the controls
     return count + sum(1 + len(row) for row in controls)
 
 
@@ -114,21 +113,21 @@ def layout(card: Card, controls: Controls = (), *, undo: GameButton | None = Non
     Over Discord's limits it is made to fit, never refused: the text by ``fit``, the controls' rows from the
     last when there are more components than ``MAX_COMPONENTS`` (no game offers that many: tests/bot/
     test_bot_layout.py builds each game's largest reply)."""
-    card = fit(card)
+    texts = card.texts()
+    if sum(map(len, texts)) > MAX_TEXT:
+        card = fit(card)
+        texts = card.texts()
     rows = list(controls)
     while rows and components(card, rows, undo=undo, picture=picture) > MAX_COMPONENTS:
         rows.pop()
     container: discord.ui.Container[Any] = discord.ui.Container(accent_colour=card.accent)
-    for text in (card.head, card.now, card.state, card.notice):
-        if text:
-            container.add_item(discord.ui.TextDisplay(text))
+    for text in texts[:-1]:  # the footer last, below the picture and the controls
+        container.add_item(discord.ui.TextDisplay(text))
     if picture:
         container.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(PICTURE)))
-    if rows:
-        container.add_item(discord.ui.Separator())
     for row in rows:
         container.add_item(discord.ui.ActionRow(*row))
-    footer: discord.ui.TextDisplay[Any] = discord.ui.TextDisplay(card.small_footer)
+    footer: discord.ui.TextDisplay[Any] = discord.ui.TextDisplay(texts[-1])
     container.add_item(discord.ui.Section(footer, accessory=undo) if undo is not None else footer)
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(container)

@@ -57,6 +57,7 @@ log = logging.getLogger(__name__)
 # Past this many seconds since an interaction arrived, answer "thinking…" first and edit it afterwards,
 # so a slow moment (a burst of commands, a big render) never misses Discord's 3 s deadline.
 DEFER_AFTER = 1.2
+LIVE_SETTING = "live_replies"  # the store setting that keeps each game's live reply across a restart
 
 S = TypeVar("S", bound=State)
 # An action, or how to make it from the live record (its state is the game's own: ``Builder[SeasonsState]``).
@@ -130,6 +131,7 @@ class Controller:
         self.pictures = PictureQueue()  # pictures that follow their reply (issue 12)
         self.kept = KeptForms()  # what refused forms held, for their "Edit what I typed…" button
         self.live = LiveMessages(self._channel)  # each game's one reply with live controls (bot/live.py)
+        self._live_loaded = False  # the live replies kept at the last stop, read at the first reply
 
     @property
     def service(self) -> GameService:
@@ -177,6 +179,27 @@ class Controller:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._quiet.wait(), timeout)
         await self.pictures.drain(timeout)
+        await self._save_live()
+
+    async def _save_live(self) -> None:
+        """Each game's live reply, kept in the store's settings for the next start (bot/live.py)."""
+        if not len(self.live):
+            return
+        try:
+            store = self.service.store
+            await store.put_setting(LIVE_SETTING, self.live.saved(await store.get_setting(LIVE_SETTING)))
+        except StoreError as exc:
+            log.warning("could not keep the games' live replies for the next start: %s", exc)
+
+    async def _load_live(self) -> None:
+        """Once, at the first reply after a start: the live replies the last process kept."""
+        if self._live_loaded:
+            return
+        self._live_loaded = True
+        try:
+            self.live.restore(await self.service.store.get_setting(LIVE_SETTING))
+        except StoreError as exc:
+            log.warning("could not read the games' live replies kept at the last stop: %s", exc)
 
     def first_delivery(self, interaction: discord.Interaction) -> bool:
         """False (and logged) for a second delivery of an interaction this process has taken on already."""
@@ -370,6 +393,7 @@ class Controller:
         """Before a new public reply goes, the game's live one loses its controls, so that a channel never shows
         two (issue 35): a press on it is answered by that edit (``_retire_pressed``), else it is edited through its
         webhook or the channel."""
+        await self._load_live()
         if await self._retire_pressed(interaction, game_id) is not None:
             return
         older = self.live.forget(game_id)
@@ -584,6 +608,7 @@ class Controller:
             return
         await send(interaction, embed=notice_embed(lang(interaction), "reply.abandoned", kind="lost", game=row.kind,
                                                    game_id=row.id))
+        await self._load_live()
         older = self.live.forget(row.id)  # the game's last reply: its controls can do nothing any more
         if older is not None:
             await self.live.retire(older)

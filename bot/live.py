@@ -7,15 +7,20 @@ otherwise through the interaction webhook it was sent with while that token is v
 the channel. Private replies never count. A failed edit (the message deleted, the channel gone or closed to the
 bot) is logged, never raised: the older message's controls are refused as stale anyway.
 
-Memory only, bounded (``LiveMessages.size`` games, the oldest first out): after a restart, or for a game whose
-entry was pushed out, the last reply before it keeps its controls until a press on it, which is refused as stale
-and answered with the game as it is now. The picture that follows a reply (bot/pictures.py) reads the entry too,
+Held in memory, bounded (``LiveMessages.size`` games, the oldest first out), and kept across a clean restart: the
+bot's stop writes each game's live reply (where it is, its words, whether it shows its picture) to the store's
+settings (``saved``), and the next start reads them back (``restore``), so the first new reply of a game after a
+restart still takes the older one's controls away, through the channel. A press on the live reply needs none of
+this (its own message is edited from what the press carries). What stays possible: after a crash, or for a game
+whose entry was pushed out, the last reply keeps its controls until a press on it (refused as stale if the game
+moved on). The picture that follows a reply (bot/pictures.py) reads the entry too,
 so a picture arriving after its reply was superseded adds the gallery without bringing the controls back.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import time
 from collections import OrderedDict
@@ -24,7 +29,7 @@ from typing import Any
 
 import discord
 
-from .buttons import GameButton, GameSelect
+from .buttons import GameButton
 from .render.layout import Card, Controls, layout
 
 log = logging.getLogger(__name__)
@@ -55,10 +60,16 @@ class Posted:
             return layout(self.card, picture=shown)
         return layout(self.card, self.controls, undo=self.undo, picture=shown)
 
-    def control_ids(self) -> set[str]:
-        items: list[GameButton | GameSelect] = [item for row in self.controls for item in row]
-        ids = {item.custom_id for item in items}
-        return ids | ({self.undo.custom_id} if self.undo is not None else set())
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game_id, "channel": self.channel_id, "message": self.message_id,
+                "picture": self.picture, "card": dataclasses.asdict(self.card)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Posted:
+        """A reply a stopped process sent: its words and where it is (its controls are not needed: it is laid out
+        again only to take them away)."""
+        return cls(int(data["game"]), Card(**data["card"]), (), None, bool(data["picture"]),
+                   channel_id=int(data["channel"]), message_id=int(data["message"]))
 
 
 class LiveMessages:
@@ -99,6 +110,32 @@ class LiveMessages:
             posted.live = False
         return posted
 
+    def saved(self, before: str | None = None) -> str:
+        """The live replies as JSON for the store (``before``: what the store holds, e.g. another process's, kept
+        for the games this process does not hold), newest last, at most ``size``."""
+        entries = {int(e["game"]): e for e in _entries(before)}
+        for posted in self._live.values():
+            if posted.channel_id is not None and posted.message_id is not None:
+                entries.pop(posted.game_id, None)
+                entries[posted.game_id] = posted.to_json()
+        return json.dumps(list(entries.values())[-self.size:], ensure_ascii=False)
+
+    def restore(self, text: str | None) -> int:
+        """The live replies a stopped process saved, under those this process holds already; how many."""
+        restored = 0
+        for entry in _entries(text):
+            try:
+                posted = Posted.from_json(entry)
+            except (KeyError, TypeError, ValueError):
+                continue  # an entry of another version: its message keeps its controls (refused when stale)
+            if posted.game_id not in self._live:
+                self._live[posted.game_id] = posted
+                self._live.move_to_end(posted.game_id, last=False)
+                restored += 1
+        while len(self._live) > self.size:
+            self._live.popitem(last=False)
+        return restored
+
     async def retire(self, older: Posted) -> None:
         """Lay ``older`` out without its controls: through its webhook while the token is valid, else the
         channel. Logged, never raised, when Discord refuses."""
@@ -116,3 +153,11 @@ class LiveMessages:
             self.failed += 1
             log.warning("could not take the controls off message %s of game %s: %s", older.message_id,
                         older.game_id, exc)
+
+
+def _entries(text: str | None) -> list[dict[str, Any]]:
+    try:
+        found = json.loads(text) if text else []
+    except ValueError:
+        return []
+    return [e for e in found if isinstance(e, dict) and "game" in e] if isinstance(found, list) else []

@@ -108,6 +108,23 @@ async def test_after_a_restart_a_press_on_the_live_reply_still_works(standin, db
     assert standin.most_live_controls("table") == 1
 
 
+@pytest.mark.parametrize("locale", ["en", "ja"])
+async def test_after_a_clean_restart_a_slash_command_still_retires_the_last_reply(standin, db_path, locale):
+    """The stop keeps each game's live reply in the store: the next process's first reply of the game takes the
+    older one's controls away (through the channel: the webhook's interaction is the old process's), its words
+    and its picture kept."""
+    async with running_bot(standin, db_path) as driver:
+        start = await pictured(await driver.slash("volfyrion start", {"difficulty": "normal"}, locale=locale))
+        words = start.original.text
+    async with running_bot(standin, db_path) as driver:
+        turn = await driver.slash("volfyrion end", {}, locale=locale)
+        assert not turn.ephemeral, turn.text
+    older = standin.messages[start.original.id]
+    assert not pressable(older.payload) and start.original.text == words
+    assert [f.filename for f in start.media] == ["board.png"]  # the gallery stays, its file with it
+    assert live_controls(standin) == [turn.original.id] and standin.most_live_controls("table") == 1
+
+
 @pytest.mark.parametrize("locale, said", [("en", "Attach Files"), ("ja", "ファイルを添付")])
 async def test_without_attach_files_the_reply_says_so_and_has_no_gallery(standin, db_path, locale, said):
     lobby = standin.world.channel("lobby")

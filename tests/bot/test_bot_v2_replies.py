@@ -147,3 +147,17 @@ async def test_without_embed_links_the_v2_reply_goes_whole(standin, db_path):
         assert reply.original.v2 and reply.buttons and "Tylaris" in reply.text
         status = await pictured(await driver.slash("game status", {}, channel="lobby"))
         assert [f.filename for f in status.media] == ["board.png"]
+
+
+async def test_a_deleted_older_reply_is_logged_not_raised(driver, standin, caplog):
+    """The older reply is gone (a moderator deleted it): its edit fails, the new reply still goes, a line is logged."""
+    start = await driver.slash("volfyrion start", {"difficulty": "normal"})
+    standin._delete(standin.messages[start.original.id])
+    turn = await driver.slash("volfyrion end", {})
+    assert not turn.ephemeral and turn.buttons, turn.text
+    assert driver.bot.controller.live.failed == 1
+    assert any("could not take the controls off" in r.getMessage() for r in caplog.records)
+    # What Discord answered the edits of the deleted message (its picture's too): expected here, and only those.
+    refused = [v for v in standin.violations if v.kind == "unknown_message"]
+    assert refused and {v.interaction_id for v in refused} == {start.interaction_id}
+    standin.violations[:] = [v for v in standin.violations if v not in refused]

@@ -130,7 +130,9 @@ class Controller:
         self._quiet.set()
         self.pictures = PictureQueue()  # pictures that follow their reply (issue 12)
         self.kept = KeptForms()  # what refused forms held, for their "Edit what I typed…" button
-        self.live = LiveMessages(self._channel)  # each game's one reply with live controls (bot/live.py)
+        # Each game's one reply with live controls (bot/live.py).
+        self.live = LiveMessages(self._channel, lambda app, token: discord.Webhook.partial(
+            app, token, client=cast(discord.Client, self.bot)))
         self._live_loaded = False  # the live replies kept at the last stop, read at the first reply
 
     @property
@@ -404,7 +406,7 @@ class Controller:
         """``posted`` (just sent) is its game's live reply. Were another reply of the game sent meanwhile (two
         commands answered at once), the older of the two loses its controls now."""
         posted.message_id = sent.id if sent is not None else interaction.extras.get("message_id")
-        posted.webhook_edit = sent.edit if sent is not None else interaction.edit_original_response
+        posted.webhook = (interaction.application_id, interaction.token)
         older = self.live.replace(posted)
         if older is not None:
             await self.live.retire(older)

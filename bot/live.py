@@ -35,7 +35,8 @@ from .render.layout import Card, Controls, layout
 log = logging.getLogger(__name__)
 
 TOKEN_SECONDS = 14 * 60  # an interaction's webhook takes edits for 15 minutes: a minute kept in hand
-Edit = Callable[..., Awaitable[Any]]
+UNKNOWN_WEBHOOK = 10015  # Discord's code for a webhook (an interaction's token) it no longer knows
+Webhooks = Callable[[int, str], discord.Webhook]  # an interaction's webhook, by application id and token
 
 
 @dataclasses.dataclass
@@ -49,7 +50,7 @@ class Posted:
     picture: bool  # its board picture is shown (the gallery, its file uploaded)
     channel_id: int | None = None
     message_id: int | None = None
-    webhook_edit: Edit | None = None  # the interaction's own way to edit it, while its token is valid
+    webhook: tuple[int, str] | None = None  # (application id, token) of the interaction that sent it
     sent_at: float = dataclasses.field(default_factory=time.monotonic)
     live: bool = True
 
@@ -75,9 +76,11 @@ class Posted:
 class LiveMessages:
     """The live public reply of each game, by game id (bounded; see the module's doc)."""
 
-    def __init__(self, channels: Callable[[int], Awaitable[Any]], size: int = 2048) -> None:
+    def __init__(self, channels: Callable[[int], Awaitable[Any]], webhooks: Webhooks, size: int = 2048) -> None:
         self.size = size
         self._channel = channels  # a channel by id (the bot's get_channel, else fetch_channel)
+        # Only the id and token are kept, not the interaction (a reply is held here for as long as it is live).
+        self._webhook = webhooks
         self._live: OrderedDict[int, Posted] = OrderedDict()
         self.retired = 0  # older replies whose controls were taken away
         self.failed = 0  # … and those whose edit Discord refused (logged)
@@ -140,14 +143,21 @@ class LiveMessages:
         """Lay ``older`` out without its controls: through its webhook while the token is valid, else the
         channel. Logged, never raised, when Discord refuses."""
         view = older.view()
+        if older.message_id is None:
+            return
         try:
-            if older.webhook_edit is not None and time.monotonic() - older.sent_at < TOKEN_SECONDS:
-                await older.webhook_edit(view=view)
-            elif older.channel_id is not None and older.message_id is not None:
-                channel = await self._channel(older.channel_id)
-                await channel.get_partial_message(older.message_id).edit(view=view)
-            else:
+            if older.webhook is not None and time.monotonic() - older.sent_at < TOKEN_SECONDS:
+                try:
+                    await self._webhook(*older.webhook).edit_message(older.message_id, view=view)
+                    self.retired += 1
+                    return
+                except discord.NotFound as exc:  # the token is no longer valid: the channel, as after 15 minutes
+                    if exc.code != UNKNOWN_WEBHOOK:
+                        raise
+            if older.channel_id is None:
                 return
+            channel = await self._channel(older.channel_id)
+            await channel.get_partial_message(older.message_id).edit(view=view)
             self.retired += 1
         except (discord.HTTPException, AttributeError) as exc:
             self.failed += 1

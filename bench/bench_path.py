@@ -35,6 +35,7 @@ from discord import app_commands
 
 import bot.pictures
 import bot.store.group_commit
+from bench import bench_reply
 from bench.bench_bot import Table, client_for, crowded_world, pictures_out, seasons_stream, volfyirion_stream
 from bench.common import print_machine, print_table
 from bot import collector
@@ -241,6 +242,8 @@ def main(quick: bool = False) -> None:
     try:
         with tempfile.TemporaryDirectory(prefix="bench-path-") as tmp:
             report(asyncio.run(measure(scale, Path(tmp))), scale)
+        # Issue 35's guard rail: a Components V2 reply costs no more to build than the embed reply before it.
+        bench_reply.report(asyncio.run(bench_reply.measure(quick)))
     finally:
         gc.set_threshold(*threshold)
         gc.unfreeze()

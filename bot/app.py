@@ -378,13 +378,18 @@ class SoloBot(commands.AutoShardedBot):
 
 
 def _on_message(message: discord.Message | None, custom_id: str) -> bool:
-    if message is None:
-        return False
-    for row in message.components:
-        for item in getattr(row, "children", [row]):
-            if getattr(item, "custom_id", None) == custom_id:
+    """Whether ``custom_id`` is a control of ``message``: in its rows, or nested in a Components V2 message's
+    container, its rows and its sections' accessories."""
+    def found(components: Any) -> bool:
+        for item in components:
+            accessory = getattr(item, "accessory", None)
+            if getattr(item, "custom_id", None) == custom_id or (accessory is not None and found([accessory])):
                 return True
-    return False
+            if found(getattr(item, "children", None) or []):
+                return True
+        return False
+
+    return message is not None and found(message.components)
 
 
 def create_bot(config: Config, *, seed: Callable[[], int] | None = None) -> SoloBot:

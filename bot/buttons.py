@@ -125,28 +125,60 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], tem
                                                           list(self.item.values))
 
 
+ROWS = 5  # a reply's rows of controls, as a View lays them out (Discord's limit for a View)
+
+
+def item_of(game_id: int, ply: int, spec: ButtonSpec | SelectSpec) -> GameButton | GameSelect | None:
+    """The ``DynamicItem`` a spec asks for (None for a select with no options)."""
+    arg = None if spec.arg is None else str(spec.arg)
+    if isinstance(spec, ButtonSpec):
+        return GameButton(game_id, ply, spec.op, arg, label=spec.label, style=spec.style)
+    if not spec.options:
+        return None
+    options = [discord.SelectOption(label=label[:100], value=value[:100],
+                                    description=(description or None) and description[:100])
+               for label, value, description in spec.options[:MENU_OPTIONS]]
+    return GameSelect(game_id, ply, spec.op, arg, placeholder=spec.placeholder, options=options,
+                      min_values=spec.min_values, max_values=spec.max_values)
+
+
+def rows_of(game_id: int, ply: int, specs: list[ButtonSpec | SelectSpec]) -> list[list[GameButton | GameSelect]]:
+    """The controls ``specs`` ask for, in rows as discord.py's ``View.add_item`` lays them out: the first row
+    with room (five buttons, or one menu), or the spec's own ``row`` (ValueError when it is full). Empty rows
+    left out, the rest in order."""
+    rows: list[list[GameButton | GameSelect]] = [[] for _ in range(ROWS)]
+    weights = [0] * ROWS
+    for spec in specs[:25]:
+        item = item_of(game_id, ply, spec)
+        if item is None:
+            continue
+        width = item.width
+        if spec.row is not None:
+            if not 0 <= spec.row < ROWS or weights[spec.row] + width > 5:
+                raise ValueError(f"row {spec.row} has no room for {spec.op}")
+            index = spec.row
+        else:
+            index = next((i for i in range(ROWS) if weights[i] + width <= 5), -1)
+            if index < 0:
+                raise ValueError(f"no room left for {spec.op}")
+        weights[index] += width
+        rows[index].append(item)
+    return [row for row in rows if row]
+
+
 def view_of(game_id: int, ply: int, specs: list[ButtonSpec | SelectSpec]) -> discord.ui.View | None:
     """The buttons and menus ``specs`` ask for, as a ``View`` of ``DynamicItem``s (discord.py's persistent-view
     pattern): discord.py keeps nothing of a view made only of them, a press is answered from its custom_id.
-    Laid out by ``View.add_item``: the first row with room, or the spec's own ``row`` (ValueError when full)."""
-    if not specs:
+    Laid out by ``rows_of``. For a message with embeds (a notice, a confirmation); a game's reply lays the same
+    rows out in its ``LayoutView`` (bot/render/layout.py)."""
+    rows = rows_of(game_id, ply, specs)
+    if not rows:
         return None
     view = discord.ui.View(timeout=None)
-    for spec in specs[:25]:
-        arg = None if spec.arg is None else str(spec.arg)
-        if isinstance(spec, SelectSpec):
-            if not spec.options:
-                continue
-            options = [discord.SelectOption(label=label[:100], value=value[:100],
-                                            description=(description or None) and description[:100])
-                       for label, value, description in spec.options[:MENU_OPTIONS]]
-            item: GameButton | GameSelect = GameSelect(game_id, ply, spec.op, arg, placeholder=spec.placeholder,
-                                                       options=options, min_values=spec.min_values,
-                                                       max_values=spec.max_values)
-        else:
-            item = GameButton(game_id, ply, spec.op, arg, label=spec.label, style=spec.style)
-        item.row = spec.row
-        view.add_item(item)
+    for index, row in enumerate(rows):
+        for item in row:
+            item.row = index
+            view.add_item(item)
     return view
 
 
@@ -154,7 +186,7 @@ ROWS = 5  # a reply's action rows, at most (Discord's limit)
 PER_ROW = 5  # buttons in one row
 
 
-def rows_of(specs: list[ButtonSpec | SelectSpec], extra_buttons: int = 1) -> int:
+def rows_needed(specs: list[ButtonSpec | SelectSpec], extra_buttons: int = 1) -> int:
     """The rows ``specs`` take laid out as ``view_of`` lays them (first fit), with ``extra_buttons`` added."""
     buttons = sum(isinstance(s, ButtonSpec) for s in specs) + extra_buttons
     return sum(isinstance(s, SelectSpec) for s in specs) + -(-buttons // PER_ROW)
@@ -165,7 +197,7 @@ def fit(specs: list[ButtonSpec | SelectSpec],
     """``specs`` less the first of ``droppable`` (least needed first) until they fit in a reply's rows."""
     kept = list(specs)
     for spec in droppable:
-        if rows_of(kept) <= ROWS:
+        if rows_needed(kept) <= ROWS:
             break
         kept.remove(spec)
     return kept

@@ -25,16 +25,28 @@ import discord
 from engine.core import Action, GameRecord, Result, RuleError, State
 
 from . import understood
-from .buttons import ButtonSpec, Form, SelectSpec, custom_id, view_of
+from .buttons import (
+    ButtonSpec,
+    Form,
+    GameButton,
+    GameSelect,
+    SelectSpec,
+    custom_id,
+    item_of,
+    rows_of,
+    view_of,
+)
 from .channels import post_to_parent
 from .config import Config
 from .delivery import Deliveries, Gate, NotAcknowledged
 from .i18n import card_name, t
+from .live import LiveMessages, Posted
 from .permissions import fit_interaction
 from .pictures import PictureQueue, picture_key
 from .places import followup_allowed, place_of
 from .registry import Registry
-from .render.embeds import Shown, game_embed, notice_embed
+from .render.embeds import Shown, notice_embed
+from .render.layout import Card, game_card, layout, without_controls
 from .render.picture import drawn
 from .render.results import Resulting
 from .replies import lang, send, think
@@ -47,6 +59,7 @@ log = logging.getLogger(__name__)
 # Past this many seconds since an interaction arrived, answer "thinking…" first and edit it afterwards,
 # so a slow moment (a burst of commands, a big render) never misses Discord's 3 s deadline.
 DEFER_AFTER = 1.2
+LIVE_SETTING = "live_replies"  # the store setting that keeps each game's live reply across a restart
 
 S = TypeVar("S", bound=State)
 # An action, or how to make it from the live record (its state is the game's own: ``Builder[SeasonsState]``).
@@ -58,12 +71,17 @@ T = TypeVar("T")
 
 @dataclasses.dataclass
 class Composed:
-    """A reply to a change, composed before it is sent (Controller.compose)."""
+    """A reply to a change, composed before it is sent (Controller.compose): its words (``card``) and its
+    controls, laid out as one Components V2 message by ``view``."""
 
-    embed: discord.Embed
-    view: discord.ui.View | None
+    card: Card
+    controls: list[list[GameButton | GameSelect]]  # rows of buttons and menus
+    undo: GameButton | None  # beside the footer
     summary: object  # the game's own summary type (each game's ``state.summary()``)
     full: bool  # the full state, and a picture
+
+    def view(self, *, picture: bool = False) -> discord.ui.LayoutView:
+        return layout(self.card, self.controls, undo=self.undo, picture=picture)
 
 
 # The channels whose messages a result post can be (those with ``get_partial_message``).
@@ -114,10 +132,17 @@ class Controller:
         self._quiet.set()
         self.pictures = PictureQueue()  # pictures that follow their reply (issue 12)
         self.kept = KeptForms()  # what refused forms held, for their "Edit what I typed…" button
+        # Each game's one reply with live controls (bot/live.py).
+        self.live = LiveMessages(self._channel, lambda app, token: discord.Webhook.partial(
+            app, token, client=cast(discord.Client, self.bot)))
+        self._live_loaded = False  # the live replies kept at the last stop, read at the first reply
 
     @property
     def service(self) -> GameService:
         return self.bot.service
+
+    async def _channel(self, channel_id: int) -> Any:
+        return self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
 
     # -- the one path --------------------------------------------------------------------------------
     async def act(self, interaction: discord.Interaction, action: Builder[Any], *, kind: str | None = None,
@@ -163,6 +188,27 @@ class Controller:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._quiet.wait(), timeout)
         await self.pictures.drain(timeout)
+        await self._save_live()
+
+    async def _save_live(self) -> None:
+        """Each game's live reply, kept in the store's settings for the next start (bot/live.py)."""
+        if not len(self.live):
+            return
+        try:
+            store = self.service.store
+            await store.put_setting(LIVE_SETTING, self.live.saved(await store.get_setting(LIVE_SETTING)))
+        except StoreError as exc:
+            log.warning("could not keep the games' live replies for the next start: %s", exc)
+
+    async def _load_live(self) -> None:
+        """Once, at the first reply after a start: the live replies the last process kept."""
+        if self._live_loaded:
+            return
+        self._live_loaded = True
+        try:
+            self.live.restore(await self.service.store.get_setting(LIVE_SETTING))
+        except StoreError as exc:
+            log.warning("could not read the games' live replies kept at the last stop: %s", exc)
 
     def first_delivery(self, interaction: discord.Interaction) -> bool:
         """False (and logged) for a second delivery of an interaction this process has taken on already."""
@@ -290,19 +336,17 @@ class Controller:
         # Compact by default (the README: full state and picture when they change what you look at): the full state and the picture only when they change what a
         # player looks at (the UI says when), on /game status and from the "State" button.
         full = ui.wants_picture(played) if picture is None else picture
-        embed = game_embed(
-            lg, game=self.games.get(row.kind), game_id=row.id, ply=row.ply, summary=summary,
-            events=played.reversal if played.undone else step.events, waiting=step.waiting, state=full,
-        )
-        for name, value in ui.extra_fields(step, lg):
-            embed.add_field(name=name[:256], value=value[:1024] or "—", inline=False)
-        if note:
-            embed.description = note + ("\n" + embed.description if embed.description else "")
+        card = game_card(lg, game=self.games.get(row.kind), game_id=row.id, ply=row.ply, summary=summary,
+                         events=played.reversal if played.undone else step.events, waiting=step.waiting, state=full,
+                         extra=[(name[:256], value) for name, value in ui.extra_fields(step, lg)], note=note)
         specs = ui.buttons(step, row, lg, summary) if buttons else []
         if buttons and not full:
             specs = with_state_button(specs, lg)
-        view = view_of(row.id, row.ply, specs) if specs else None
-        return Composed(embed, view, summary, full)
+        # Undo sits beside the footer that names it ("/game undo takes the last action back").
+        undo_spec = next((spec for spec in specs if isinstance(spec, ButtonSpec) and spec.op == "undo"), None)
+        undo = item_of(row.id, row.ply, undo_spec) if undo_spec is not None else None
+        controls = rows_of(row.id, row.ply, [spec for spec in specs if spec is not undo_spec])
+        return Composed(card, controls, cast(GameButton | None, undo), summary, full)
 
     async def show(self, interaction: discord.Interaction, played: Played, *, started: float | None = None,
                    note: str | None = None, picture: bool | None = None, ephemeral: bool = False,
@@ -318,17 +362,21 @@ class Controller:
         if age(interaction, started) > DEFER_AFTER:
             await think(interaction, ephemeral=ephemeral)
         composed = self.compose(interaction, played, note=note, picture=picture, buttons=buttons)
-        embed, summary = composed.embed, composed.summary
-        files = []
-        later = composed.full and picture_can_follow(interaction)  # the reply first, its picture by an edit
-        if composed.full and not later:
-            drawing = drawn(ui.board, summary, lg)  # on the picture thread (issue 12)
-            files.append(board_file(embed, await within_deadline(interaction, started, drawing, ephemeral=ephemeral)))
-        sent = await send(interaction, embed=embed, view=composed.view, files=files, ephemeral=ephemeral)
-        if later:
+        summary, card = composed.summary, composed.card
+        attach = may_attach(interaction)
+        if composed.full and not attach:  # the text goes; the picture's upload needs Attach Files
+            card = dataclasses.replace(card, notice=t(lg, "perm.no_picture"))
+        posted = Posted(row.id, card, composed.controls, composed.undo, picture=False,
+                        channel_id=interaction.channel_id)
+        if not ephemeral:  # a private reply is nobody's live message; a public one supersedes the last
+            await self._retire_previous(interaction, row.id)
+        sent = await send(interaction, view=posted.view(), ephemeral=ephemeral)
+        if not ephemeral:
+            await self._went_live(interaction, posted, sent)
+        if composed.full and attach:  # the reply first, its picture by an edit
             # The pictures a game's moves bring (the UI's choice, not asked for): only the newest one matters.
             group = ("game", row.id) if picture is None else None
-            self.pictures.submit(lambda: ui.board(summary, lg), picture_edit(interaction, sent, embed),
+            self.pictures.submit(lambda: ui.board(summary, lg), picture_edit(interaction, sent, posted),
                                  key=picture_key(interaction, sent), group=group)
         step = played.step
         if played.finished_now and not played.undone:
@@ -349,12 +397,57 @@ class Controller:
                                                    thread=thread.mention))
         await name_for_game(thread, lg, row.kind, interaction.user.display_name, row.id)
         composed = self.compose(interaction, played, picture=True)
-        board = await drawn(self.uis[row.kind].board, composed.summary, lg)
-        message: dict[str, Any] = {"embed": composed.embed, "files": [board_file(composed.embed, board)]}
-        if composed.view is not None:
-            message["view"] = composed.view
-        for part in fit_interaction(interaction, message):
-            await thread.send(**part)
+        card, attach = composed.card, may_attach(interaction)
+        if not attach:  # the text goes; the picture's upload needs Attach Files
+            card = dataclasses.replace(card, notice=t(lg, "perm.no_picture"))
+        posted = Posted(row.id, card, composed.controls, composed.undo, picture=attach, channel_id=thread.id)
+        files = [board_file(await drawn(self.uis[row.kind].board, composed.summary, lg))] if attach else []
+        sent = await thread.send(view=posted.view(), files=files)
+        posted.message_id = sent.id  # the thread's message is the game's live reply (edited through the thread)
+        older = self.live.replace(posted)
+        if older is not None:
+            await self.live.retire(older)
+
+    async def _retire_pressed(self, interaction: discord.Interaction, game_id: int) -> Posted | None:
+        """A press on the game's live reply: answered by taking that message's controls away (UPDATE_MESSAGE on
+        its own message), the new reply then following. A press that got this far acted on the game as it is
+        (its ply checked), so its message is the newest reply, whether or not this process sent it (a restart):
+        laid out again from what this process composed, else from the message itself. None when it is no
+        press, or answered already."""
+        message = interaction.message
+        if message is None or interaction.response.is_done() or not message.flags.components_v2:
+            return None
+        known = self.live.get(game_id)
+        if known is not None and known.message_id != message.id:
+            return None  # an older reply pressed while a newer one is live: that one is retired as usual
+        older = self.live.forget(game_id)
+        try:
+            await interaction.response.edit_message(view=older.view() if older else without_controls(message))
+        except discord.HTTPException as exc:  # the new reply still goes (a followup, or the response)
+            log.warning("could not take the controls off pressed message %s: %s", message.id, exc)
+            return None
+        self.live.retired += 1
+        return older
+
+    async def _retire_previous(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Before a new public reply goes, the game's live one loses its controls, so that a channel never shows
+        two (issue 35): a press on it is answered by that edit (``_retire_pressed``), else it is edited through its
+        webhook or the channel."""
+        await self._load_live()
+        if await self._retire_pressed(interaction, game_id) is not None:
+            return
+        older = self.live.forget(game_id)
+        if older is not None:
+            await self.live.retire(older)
+
+    async def _went_live(self, interaction: discord.Interaction, posted: Posted, sent: Any) -> None:
+        """``posted`` (just sent) is its game's live reply. Were another reply of the game sent meanwhile (two
+        commands answered at once), the older of the two loses its controls now."""
+        posted.message_id = sent.id if sent is not None else interaction.extras.get("message_id")
+        posted.webhook = (interaction.application_id, interaction.token)
+        older = self.live.replace(posted)
+        if older is not None:
+            await self.live.retire(older)
 
     async def post_result(self, interaction: discord.Interaction, row: GameRow, result: Result,
                           played: Played | None = None) -> None:
@@ -561,6 +654,10 @@ class Controller:
             return
         await send(interaction, embed=notice_embed(lang(interaction), "reply.abandoned", kind="lost", game=row.kind,
                                                    game_id=row.id))
+        await self._load_live()
+        older = self.live.forget(row.id)  # the game's last reply: its controls can do nothing any more
+        if older is not None:
+            await self.live.retire(older)
 
     # -- words for actions (history, undo) -------------------------------------------------------------
     def describe_action(self, lg: str, kind: str, action: Action | None, known: dict[str, Any] | None = None) -> str:
@@ -637,23 +734,23 @@ async def within_deadline(interaction: discord.Interaction, started: float, work
             await acking  # the answer, or the refusal, must come after its "thinking…"
 
 
-def picture_can_follow(interaction: discord.Interaction) -> bool:
-    """Whether the reply's picture may come by a later edit: one message with an embed and a file."""
-    perms = interaction.app_permissions
-    return interaction.guild_id is None or (perms.attach_files and perms.embed_links)
+def may_attach(interaction: discord.Interaction) -> bool:
+    """Whether the reply may carry its picture: a file upload (Attach Files; always outside a server)."""
+    return interaction.guild_id is None or interaction.app_permissions.attach_files
 
 
-def board_file(embed: discord.Embed, png: bytes) -> discord.File:
-    """The board picture as the file the reply carries, ``embed`` showing it."""
-    embed.set_image(url="attachment://board.png")
+def board_file(png: bytes) -> discord.File:
+    """The board picture as the file the reply's gallery shows (``attachment://board.png``)."""
     return discord.File(io.BytesIO(png), filename="board.png")
 
 
-def picture_edit(interaction: discord.Interaction, sent: Any, embed: discord.Embed) -> Callable[[bytes], Awaitable[Any]]:
-    """Add the picture to the reply already sent (the original response, or the followup ``sent``)."""
+def picture_edit(interaction: discord.Interaction, sent: Any, posted: Posted) -> Callable[[bytes], Awaitable[Any]]:
+    """Add the picture to the reply already sent (the original response, or the followup ``sent``): its gallery
+    and its file, with its controls only if it is still its game's live reply."""
     async def deliver(png: bytes) -> Any:
-        picture = board_file(embed, png)
+        posted.picture = True
+        view = posted.view()
         if sent is None:
-            return await interaction.edit_original_response(embed=embed, attachments=[picture])
-        return await sent.edit(embed=embed, attachments=[picture])
+            return await interaction.edit_original_response(view=view, attachments=[board_file(png)])
+        return await sent.edit(view=view, attachments=[board_file(png)])
     return deliver

@@ -2,8 +2,10 @@
 permissions in that channel).
 
 Without Attach Files there is no picture or file, and the text says so; without Embed Links every embed
-becomes plain text (the whole reply, cut into messages of 2,000 characters where it is long). `fit` turns
-one message's keyword arguments into the messages that may be sent.
+becomes plain text (the whole reply, cut into messages of 2,000 characters where it is long). A game's reply is
+a Components V2 message (bot/render/layout.py): its text displays need no Embed Links, so it goes as it is; only
+its picture needs Attach Files (the upload its gallery shows), and without it the reply says so instead. `fit`
+turns one message's keyword arguments into the messages that may be sent.
 """
 
 from __future__ import annotations
@@ -24,6 +26,12 @@ def fit(permissions: discord.Permissions, lang: str, kwargs: dict[str, Any]) -> 
     turned into text. The view goes with the last message."""
     kwargs = dict(kwargs)
     files: list[discord.File] = list(kwargs.get("files") or [])
+    if isinstance(kwargs.get("view"), discord.ui.LayoutView):
+        # A Components V2 message has no embeds and no content: it needs no Embed Links, and its caller lays it
+        # out without the media it may not attach (and says so in its text, bot/render/layout.py's notice).
+        if files and not permissions.attach_files:
+            kwargs.pop("files", None)
+        return [kwargs]
     embeds: list[discord.Embed] = list(kwargs.get("embeds") or ([kwargs["embed"]] if kwargs.get("embed") else []))
     missing_files = bool(files) and not permissions.attach_files
     missing_embeds = bool(embeds) and not permissions.embed_links

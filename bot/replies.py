@@ -24,10 +24,11 @@ async def think(interaction: discord.Interaction, *, ephemeral: bool = False) ->
 
 
 async def send(interaction: discord.Interaction, *, embed: discord.Embed | None = None,
-               view: discord.ui.View | None = None, files: list[discord.File] | None = None,
+               view: discord.ui.View | discord.ui.LayoutView | None = None, files: list[discord.File] | None = None,
                ephemeral: bool = False, content: str | None = None) -> Any:
     """Answer the interaction: the initial response if it is still open, else a followup (or the edit of a
-    deferred "thinking…" response). Returns the followup message, or None when the answer is the original."""
+    deferred "thinking…" response). Returns the followup message, or None when the answer is the original (its
+    id then in ``interaction.extras["message_id"]``, for the one live message of a game: bot/live.py)."""
     kwargs: dict[str, Any] = {}
     if embed is not None:
         kwargs["embed"] = embed
@@ -47,7 +48,8 @@ async def send(interaction: discord.Interaction, *, embed: discord.Embed | None 
 
 async def _send_one(interaction: discord.Interaction, kwargs: dict[str, Any], ephemeral: bool) -> Any:
     if not interaction.response.is_done():
-        await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+        answered = await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+        interaction.extras["message_id"] = getattr(answered, "message_id", None)
     elif interaction.extras.get("thinking") == "public" and ephemeral:
         # A public "thinking…" cannot turn private: remove it and answer privately instead.
         interaction.extras.pop("thinking")
@@ -57,7 +59,8 @@ async def _send_one(interaction: discord.Interaction, kwargs: dict[str, Any], ep
     elif interaction.extras.pop("thinking", False):
         if "files" in kwargs:
             kwargs["attachments"] = kwargs.pop("files")
-        await interaction.edit_original_response(**kwargs)
+        edited = await interaction.edit_original_response(**kwargs)
+        interaction.extras["message_id"] = edited.id
     elif followup_allowed(interaction):
         return await interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
     return None

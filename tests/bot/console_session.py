@@ -17,6 +17,7 @@ from bot.app import create_bot
 from bot.config import Config
 from bot.console import LOCALES, Console, Printer
 from bot.render.embeds import COLOURS
+from bot.standin.driver import pressable, text_displays
 from tests.support.standin import StandIn, World
 
 # A seed whose game chose dice 4 and 5 of every season (S-1.4): table-dice tests that give Dummbot "6 crystals,
@@ -48,22 +49,26 @@ def refusals(items: list[dict]) -> list[str]:
 
 
 def text_of(items: list[dict]) -> str:
+    """What the items say: content, embeds (a field as "name: value"), every Text Display of a Components V2
+    reply (bot.standin.driver's reading; a state field reads "name: value" there too, bold marks left out) and
+    the controls' labels."""
     parts = []
     for item in items:
         parts.append(item.get("content") or "")
         for e in item.get("embeds") or []:
             parts += [e.get("title") or "", e.get("description") or ""]
             parts += [f"{f.get('name')}: {f.get('value')}" for f in e.get("fields") or []]
-        parts += [c.get("label") or "" for row in item.get("components") or [] for c in row.get("components") or []]
+        parts += [text.replace("**", "") for text in text_displays(item.get("components") or [])]  # bold: no words
+        parts += [c.get("label") or "" for c in pressable(item)]
     return "\n".join(p for p in parts if p)
 
 
 def buttons(items: list[dict]) -> list[str]:
     """The labels of the last message with components, in the console's numbering (1 first)."""
     for item in reversed(items):
-        rows = item.get("components") or []
-        if rows:
-            return [c.get("label") or c.get("placeholder") or "" for row in rows for c in row["components"]]
+        controls = pressable(item)
+        if controls:
+            return [c.get("label") or c.get("placeholder") or "" for c in controls]
     return []
 
 

@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
 from bot.standin.driver import Driver, Reply
+from bot.standin.protocol import MESSAGE_COMPONENT, StoredMessage
 from engine.core import Action
 from tests.support.seasons_typed import seasons_command
 from tests.support.volfyirion_typed import volfyirion_command
 
-__all__ = ["button", "export", "pictured", "play_seasons", "play_volfyirion", "seasons_command",
-           "volfyirion_command", "written_by_the_store"]
+__all__ = [
+    "as_shown",
+    "button",
+    "export",
+    "pictured",
+    "play_seasons",
+    "play_volfyirion",
+    "press_shown",
+    "seasons_command",
+    "volfyirion_command",
+    "written_by_the_store",
+]
 
 
 def has_board(reply: Reply) -> bool:
@@ -31,6 +43,23 @@ def button(reply: Reply, op: str, arg: str | None = None) -> str:
         if len(parts) >= 4 and parts[3] == op and (arg is None or (len(parts) > 4 and parts[4] == arg)):
             return b["custom_id"]
     raise AssertionError(f"no {op}:{arg} button in {[b.get('custom_id') for b in reply.buttons]}")
+
+
+def as_shown(driver: Driver, reply: Reply) -> StoredMessage:
+    """The reply's message as a client shows it now: a copy, which the edits that follow do not change (a press
+    sent from a screen that has not seen the newer reply take the controls away yet)."""
+    return copy.deepcopy(driver.standin.messages[reply.original.id])
+
+
+async def press_shown(driver: Driver, shown: StoredMessage, custom_id: str, values: list[str] | None = None,
+                      **who: Any) -> Reply:
+    """Press ``custom_id`` on ``shown`` (``as_shown``), or pick ``values`` in that menu: the interaction carries the
+    message as the client showed it."""
+    channel = driver.standin.world.find_channel(shown.channel_id)
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+    if values is not None:
+        data |= {"component_type": 3, "values": values}
+    return await driver._run(MESSAGE_COMPONENT, data, who.get("user"), channel, who.get("locale"), shown, True, None)
 
 
 async def play_seasons(driver: Driver, actions: list[Action], *, use_buttons: bool = True, **who: Any) -> Reply:

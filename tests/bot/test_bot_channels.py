@@ -154,8 +154,7 @@ async def test_without_attach_files_no_picture_and_the_text_says_so(standin, db_
         reply = await driver.slash("volfyrion start", {"difficulty": "normal"}, channel="lobby")
         assert not reply.ephemeral and not reply.files
         assert "Attach Files" in reply.text
-        embed = reply.original.payload["embeds"][0]
-        assert not (embed.get("image") or {}).get("url")
+        assert reply.original.v2 and not reply.media  # no gallery in the V2 reply
         export = await driver.slash("game export", {}, channel="lobby", locale="ja")
         assert not export.files and "ファイルを添付" in export.text
         ok = await driver.slash("volfyrion start", {"difficulty": "normal"}, channel="table")
@@ -163,14 +162,15 @@ async def test_without_attach_files_no_picture_and_the_text_says_so(standin, db_
 
 
 async def test_without_embed_links_every_reply_is_plain_text(standin, db_path):
-    """Point 4: a channel that denies Embed Links gets every reply as text: the state, the next step, the
-    refusals, the result card — no embed at all."""
+    """Point 4: a channel that denies Embed Links gets every reply without an embed: the game's replies are
+    Components V2 messages (text displays need no Embed Links), the refusals and the result card plain text."""
     lobby = standin.world.channel("lobby")
     deny(lobby, standin.world.guilds[0].role("automaton"), EMBED_LINKS)
     async with running_bot(standin, db_path) as driver:
         start = await driver.slash("volfyrion start", {"difficulty": "normal"}, channel="lobby")
         refused = await driver.slash("volfyrion start", {"difficulty": "normal"}, channel="lobby")
         status = await driver.slash("game status", {}, channel="lobby")
+        assert status.buttons  # the newest reply's controls (the next replies take them away)
         help_ = await driver.slash("game help", {}, channel="lobby", locale="ja")
         await driver.slash("volfyrion end", {}, channel="lobby")
         end = await driver.slash("volfyrion win", {"how": "attack"}, channel="lobby")
@@ -178,7 +178,8 @@ async def test_without_embed_links_every_reply_is_plain_text(standin, db_path):
         assert reply.messages, reply.rejections
         assert all(not m.payload.get("embeds") for m in reply.messages)
         assert all(len(m.payload.get("content") or "") <= 2000 for m in reply.messages)
-    assert "Tylaris" in start.text and start.buttons  # the state and the buttons are all there
+    assert "Tylaris" in start.text  # the state is there
+    assert start.original.v2 and status.original.v2
     assert refused.ephemeral and "/game abandon" in refused.text
     assert "defeated" in end.text
     assert standin.violations == []

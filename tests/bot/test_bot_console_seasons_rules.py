@@ -9,6 +9,7 @@ from console_session import SIX_CRYSTALS_SEED
 from test_bot_console_games import console, exported
 
 from bot.sessions import summary_json
+from bot.standin.driver import message_text
 from engine.seasons.rules import SeasonsRules
 
 EPHEMERAL = 64
@@ -65,8 +66,7 @@ def test_s9_2_a_whole_table_dice_game_with_boots_in_japanese(tmp_path):
     assert dummbot["summoned"] == ["38", "1", "2", "3", "4", "5", "6", "7"]
     assert (record["state"]["year"], record["state"]["month"]) == (3, 12)
     assert record["result"] == {"outcome": "lost", "player_score": 139, "dummbot_score": 139}
-    texts = " ".join(e.get("description", "") + " ".join(f["value"] for f in e.get("fields", []))
-                     for item in items for e in item.get("embeds", []))
+    texts = " ".join(part for item in items for part in message_text(item))
     assert "2マス戻します" in texts  # the backward move is said as a move back
 
 
@@ -90,9 +90,8 @@ def test_s3_1a_bot_dice_take_then_boots_then_end_in_english(tmp_path):
     items = console(lines, "--lang", "en", "--db", str(tmp_path / "g.sqlite3"), seed=7)
     refused = refusals(items)
     assert len(refused) == 1 and "take one first" in refused[0]
-    rolled = [e for item in items for e in item.get("embeds", [])
-              if "Rolled:" in e.get("description", "")]
-    assert rolled and "“2 water, 1 crystal, 2 dots” and “2 water, 1 crystal, 2 dots”" in rolled[0]["description"]
+    rolled = [part for item in items for part in message_text(item) if "Rolled:" in part]
+    assert rolled and "“2 water, 1 crystal, 2 dots” and “2 water, 1 crystal, 2 dots”" in rolled[0]
     record = exported(items)
     assert "{'energy'" not in json.dumps(items, ensure_ascii=False)  # faces are said in words, never as data
     state = record["state"]
@@ -108,7 +107,7 @@ def test_s5_2_the_tie_break_is_said_by_card_name_in_both_languages(tmp_path):
                         ("ja", ("大気の護符（#1）", "泥棒フェアリー（#41）"))):
         items = console(lines, "--lang", lang, "--db", str(tmp_path / f"{lang}.sqlite3"), seed=3)
         assert refusals(items) == []
-        said = [e.get("description", "") for item in items for e in item.get("embeds", [])]
+        said = [part for item in items for part in message_text(item)]
         tie = [line for text in said for line in text.splitlines() if names[0] in line and names[1] in line]
         assert len(tie) == 1 and ("highest" in tie[0] or "最も高い" in tie[0]), said[-1]
 

@@ -7,15 +7,17 @@ from __future__ import annotations
 import pytest
 from console_session import console_session, refusals, text_of
 
+from bot.standin.driver import pressable
+
 DIE_SAID = {"en": "Dummbot's die: {face}.", "ja": "ダムボットのダイスは「{face}」です。"}
 
 
 def controls(items: list[dict]) -> list[dict]:
     """The last message's controls, numbered as the console numbers them (rows top to bottom, left to right)."""
     for item in reversed(items):
-        rows = item.get("components") or []
-        if rows:
-            return [c for row in rows for c in row["components"]]
+        found = pressable(item)  # nested in a V2 reply's container, rows and sections
+        if found:
+            return found
     return []
 
 

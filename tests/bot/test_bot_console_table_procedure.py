@@ -10,6 +10,7 @@ import pytest
 from console_session import buttons, console_session, refusals, text_of
 
 from bot.sessions import summary_json
+from bot.standin.driver import pressable
 
 # Seed 1: winter's dice are the ones with "draw, 3 dots" and "draw, 1 dot" (dice 2 and 3).
 WINTER = {"en": ("the die with “draw, 3 dots”", "the die with “draw, 1 dot”"),
@@ -115,8 +116,7 @@ async def test_s2_4_the_28_45_11_reveal_is_refused_and_the_known_cards_come_firs
         known = {"en": f"Dummbot's hand as far as known: {names[0]}, {names[1]} · 1 unknown",
                  "ja": f"わかっているダムボットの手札: {names[0]}、{names[1]}（ほかに不明1枚）"}[lang]
         assert known in said
-        menu = [o["label"] for item in items for row in item.get("components") or [] for c in row["components"]
-                if c.get("type") == 3 for o in c["options"]]
+        menu = [o["label"] for item in items for c in pressable(item) if c.get("type") == 3 for o in c["options"]]
         assert menu[:2] == list(names)  # the known cards first, whatever their numbers (S-2.4)
         refused = refusals(await session.type("/seasons reveal cards:28, 45, 11"))
         assert len(refused) == 1

@@ -26,6 +26,8 @@ import re
 import pytest
 from test_bot_console_games import console, exported
 
+from bot.standin.driver import message_text
+
 SCRIPT = [
     "/volfyrion play card:guard city:8",
     "/volfyrion reshuffle",
@@ -73,7 +75,7 @@ LINES_EN = {
 
 
 def _texts(items: list[dict]) -> list[str]:
-    return [e.get("description", "") for item in items for e in item.get("embeds", [])]
+    return [part for item in items for part in message_text(item)]
 
 
 @pytest.mark.parametrize(("bonus", "lang"), [("flat", "en"), ("per_city", "ja")])

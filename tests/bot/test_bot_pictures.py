@@ -12,6 +12,7 @@ from console_session import console_session
 from play import has_board, pictured, seasons_command
 
 from bot.pictures import PictureQueue
+from bot.standin.driver import media_urls
 from conftest import BOT_SEED
 from engine.seasons.autoplay import play_game as seasons_game
 
@@ -127,8 +128,8 @@ async def test_the_console_prints_a_reply_with_the_picture_that_followed_it(tmp_
         pictures = session.console.driver.bot.controller.pictures
         items = await session.type("/volfyrion start difficulty:normal")
         assert pictures.submitted == 1 and pictures.pending == 0  # waited for, not raced
-        embeds = [e for item in items for e in item.get("embeds") or []]
-        assert any((e.get("image") or {}).get("url") == "attachment://board.png" for e in embeds)
+        shown = [url for item in items for url in media_urls(item.get("components") or [])]
+        assert shown == ["attachment://board.png"]  # the reply's gallery
         assert [f["filename"] for item in items for f in item.get("files") or []] == ["board.png"]
 
 

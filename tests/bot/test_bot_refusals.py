@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from play import button, export
+from play import as_shown, button, export, press_shown
 
 from conftest import running_bot
 from tests.support.standin import MESSAGE_COMPONENT
@@ -35,20 +35,23 @@ async def test_another_users_button_is_refused(driver):
 
 async def test_a_stale_button_changes_nothing(driver):
     start = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "bot"})
-    rolled = await driver.press(button(start, "roll"))
-    assert not rolled.ephemeral
-    again = await driver.press(button(start, "roll"))  # the start message's button, after the roll
+    shown, roll = as_shown(driver, start), button(start, "roll")
+    rolled = await driver.press(roll)
+    assert not rolled.ephemeral and not start.buttons  # the start message lost its controls …
+    again = await press_shown(driver, shown, roll)  # … but a screen that still showed them pressed one
     assert again.ephemeral and "moved on" in again.text
     assert await _actions(driver) == 1
 
 
 async def test_buttons_of_a_finished_or_abandoned_game(driver):
     start = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "bot"})
+    shown, roll = as_shown(driver, start), button(start, "roll")
     confirm = await driver.slash("game abandon", {})
     assert confirm.ephemeral
     done = await driver.press(button(confirm, "abandon"))
     assert not done.ephemeral and "abandoned" in done.text
-    stale = await driver.press(button(start, "roll"))
+    assert not start.buttons  # abandoning took the game's last controls away
+    stale = await press_shown(driver, shown, roll)
     assert stale.ephemeral and "over" in stale.text
     assert (await export(driver))["result"] == {"outcome": "abandoned"}
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import discord
 import pytest
-from play import export, seasons_command
+from play import as_shown, export, press_shown, seasons_command
 
 from bot.buttons import ButtonSpec, SelectSpec, view_of
 from bot.games.seasons.front import pickers
@@ -58,10 +58,11 @@ async def test_s1_4_s3_2_the_round_prompt_offers_the_two_dice_faces_and_a_pick_a
 
 async def test_a_die_menu_the_game_has_moved_past_is_refused_and_changes_nothing(driver):
     start = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
-    old = menu(start, "die")
+    old, shown = menu(start, "die"), as_shown(driver, start)
     moved = await driver.slash("seasons time", {"steps": 1})
     assert not moved.ephemeral, moved.text
-    stale = await driver.press(old["custom_id"], values=[old["options"][0]["value"]])
+    assert not start.buttons  # the start's menu is gone; a screen that still showed it picks a face
+    stale = await press_shown(driver, shown, old["custom_id"], values=[old["options"][0]["value"]])
     assert stale.ephemeral and "moved on" in stale.text
     assert [a["type"] for a in (await export(driver))["actions"]] == ["time"]
     # The current reply's menu still works.
@@ -100,7 +101,7 @@ def test_a_crowded_reply_drops_the_least_needed_controls_first_and_fits_discord(
     specs = [die, *effects, played, time, forecast, undo]
     kept = pickers.fit(specs, [forecast, time, played, *reversed(effects)])
     assert forecast not in kept and time not in kept and die in kept and played in kept and undo in kept
-    assert pickers.rows_of(kept) <= 5
+    assert pickers.rows_needed(kept) <= 5
     view = view_of(1, 0, [*kept, ButtonSpec("state", "State")])
     assert isinstance(view, discord.ui.View)
     assert len(view.to_components()) <= 5

@@ -4,19 +4,32 @@ the user's language."""
 from __future__ import annotations
 
 import io
+import re
 
 from PIL import Image
 from play import button, export, has_board, pictured, play_seasons, play_volfyirion
 
-from bot.standin.driver import Reply
+from bot.standin.driver import Reply, pressable
+from bot.standin.protocol import MESSAGE_COMPONENT
 from conftest import BOT_SEED
 from engine.seasons.autoplay import play_game as seasons_game
 from engine.volfyirion.autoplay import play_game as volfyirion_game
 from tests.support.seasons_typed import seasons_command
 
 
-def embed_fields(reply: Reply) -> list[str]:
-    return [f["name"] for m in reply.messages for e in m.payload.get("embeds") or [] for f in e.get("fields") or []]
+def state_fields(reply: Reply) -> list[str]:
+    """The names of the state's fields a reply shows (a line "**name**: value", or "**name**" above its lines)."""
+    return re.findall(r"^\*\*(.+?)\*\*(?::|$)", reply.text, re.M)
+
+
+async def look_privately(driver, reply: Reply) -> None:
+    """The "State" button shows the full state and the picture, privately, to whoever asks (a look changes
+    nothing: the reply stays the game's live message)."""
+    state_id = next(b["custom_id"] for b in reply.buttons if b.get("label") == "State")
+    looked = await driver.press(state_id, user="haruka", locale="ja")
+    assert looked.ephemeral
+    assert "ダムボットのクリスタル" in looked.text and has_board(await pictured(looked))
+    assert pressable(driver.standin.messages[reply.original.id].payload)
 
 
 def _result_posts(reply: Reply) -> list:
@@ -36,7 +49,7 @@ async def test_replies_are_compact_unless_what_a_player_looks_at_changed(driver)
     pictures = driver.bot.controller.pictures
     started = await driver.slash("seasons start", {"difficulty": "wizard", "dice": "table"})
     # The start: the full state and the picture (which follows the reply).
-    assert "Dummbot's crystals" in embed_fields(started) and has_board(await pictured(started))
+    assert "Dummbot's crystals" in state_fields(started) and has_board(await pictured(started))
     compact: Reply | None = None
     full = 0
     for action, step in zip(actions, steps[1:], strict=False):
@@ -46,28 +59,24 @@ async def test_replies_are_compact_unless_what_a_player_looks_at_changed(driver)
         queued = pictures.submitted
         reply = await driver.slash(name, options)
         changed = any(e.key.endswith(("season_changed", "new_year")) for e in step.events)
-        has_state = "Dummbot's crystals" in embed_fields(reply)
+        has_state = "Dummbot's crystals" in state_fields(reply)
         has_picture = pictures.submitted > queued  # a picture follows this reply: wait for it
         if has_picture:
             await pictured(reply)
         assert has_picture == has_board(reply)
-        assert has_state == has_picture == changed, (action.to_json(), embed_fields(reply))
+        assert has_state == has_picture == changed, (action.to_json(), state_fields(reply))
         if changed:
             full += 1
         else:
             # What happened, what to do now, and a "State" button: nothing more.
-            assert embed_fields(reply) == ["What to do now"]
+            assert state_fields(reply) == ["What to do now"]
             assert any(b.get("label") == "State" for b in reply.buttons)
+            if compact is None:
+                await look_privately(driver, reply)
             compact = reply
     assert compact is not None and full
-    # The "State" button shows the full state and the picture, privately, to whoever asks (even from an
-    # older message: a look never changes anything).
-    state_id = next(b["custom_id"] for b in compact.buttons if b.get("label") == "State")
-    looked = await driver.press(state_id, user="haruka", locale="ja")
-    assert looked.ephemeral
-    assert "ダムボットのクリスタル" in looked.text and has_board(await pictured(looked))
     status = await driver.slash("game status", {})
-    assert "Dummbot's crystals" in embed_fields(status)
+    assert "Dummbot's crystals" in state_fields(status)
 
 
 async def test_the_result_post_has_the_breakdown_the_margin_and_a_picture_and_undo_withdraws_it(driver):
@@ -127,13 +136,20 @@ async def test_a_volfyirion_result_says_the_turn_the_cities_standing_and_how_it_
     assert any(f.filename == "result-card.png" for f in post.files)
 
 
-async def test_a_stale_state_button_still_shows_the_game_as_it_is_now(driver):
+async def test_an_older_replys_state_button_is_gone_and_the_newest_shows_the_game_as_it_is_now(driver):
+    """One live message per game: the reply a newer one superseded has no State button left (a press on it, from
+    a client that still shows it, is refused privately); the newest reply's shows the game as it is now."""
     started = await driver.slash("volfyrion start", {"difficulty": "normal"})
     assert button(started, "end")
     moved = await driver.slash("volfyrion reshuffle", {})
     state_id = next(b["custom_id"] for b in moved.buttons if b.get("label") == "State")
-    await driver.slash("volfyrion end", {})
-    looked = await driver.press(state_id)
+    ended = await driver.slash("volfyrion end", {})
+    older = driver.standin.messages[moved.original.id]
+    assert not pressable(older.payload)
+    stale = await driver._run(MESSAGE_COMPONENT, {"custom_id": state_id, "component_type": 2}, None,
+                              driver.standin.world.channel("table"), None, older, True, None)
+    assert stale.ephemeral and "Nothing was changed" in stale.text
+    looked = await driver.press(next(b["custom_id"] for b in ended.buttons if b.get("label") == "State"))
     assert looked.ephemeral and "Turn" in looked.text
 
 
@@ -145,8 +161,9 @@ async def test_v4_1_the_troop_choice_shows_which_city_falls_for_each_choice(driv
     await driver.slash("volfyrion reshuffle", {})
     await driver.slash("volfyrion end", {})
     asked = await driver.slash("volfyrion reveal", {"cards": "Fighter, Endless Tactic, Stab, Barracks"})
-    fields = {f["name"]: f["value"] for m in asked.messages for e in m.payload["embeds"] for f in e.get("fields", [])}
-    lines = fields["If you remove the Troop in…"].splitlines()
+    said = asked.text.splitlines()
+    at = said.index("**If you remove the Troop in…**")
+    lines = said[at + 1:at + 4]
     assert lines == ["**Tylaris**: Tylaris would fall (attack 9)", "**Vahylea**: Vahylea would fall (attack 9)",
                      "**Alantar**: no city would fall (attack 9)"]
     # The what-if told the truth: taking Alantar's Troop saves every city.

@@ -22,6 +22,7 @@ from fuzz_lines import LineFuzzer
 from fuzz_oracle import TRACEBACK, text_problems
 
 from bot.console import main
+from bot.standin import driver
 from tests.support.standin import EPHEMERAL
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,12 +46,8 @@ def run_console(lines: list[str], *args: str) -> tuple[int, list[dict]]:
 
 
 def message_text(item: dict) -> str:
-    parts = [item.get("content") or ""]
-    for embed in item.get("embeds") or []:
-        parts += [embed.get("title") or "", embed.get("description") or ""]
-        parts += [f"{f.get('name')}\n{f.get('value')}" for f in embed.get("fields") or []]
-        parts.append((embed.get("footer") or {}).get("text") or "")
-    return "\n".join(p for p in parts if p)
+    """What a printed message says: content, embeds, a Components V2 reply's Text Displays (the driver's reading)."""
+    return "\n".join(driver.message_text(item))
 
 
 def check_session(lines: list[str], code: int, items: list[dict], locale: str) -> list[str]:

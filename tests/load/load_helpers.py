@@ -21,6 +21,7 @@ from typing import Any
 
 from bot.sessions import summary_json
 from bot.standin.driver import Driver, NoReply, Reply
+from bot.standin.protocol import UPDATE_MESSAGE
 from bot.standin.world import Channel, User
 from engine.core import Action, GameRecord, RuleError
 from engine.seasons import RULES as SEASONS
@@ -180,6 +181,16 @@ def buttons_message(reply: Reply) -> int | None:
     return None
 
 
+async def press(driver: Driver, custom_id: str, message: int | None, user: Any) -> Reply:
+    """A press and its reply: the bot answers a press on the game's live reply by taking that message's controls
+    away (UPDATE_MESSAGE, the answer), the new reply following it: waited for (by its arrival), as the player sees
+    it next."""
+    reply = await driver.press(custom_id, message=message, user=user)
+    if reply.response_type == UPDATE_MESSAGE and not reply.rejections:
+        await reply.until(lambda r: any(m.kind == "followup" for m in r.messages), PATIENT)
+    return reply
+
+
 def find_button(reply: Reply | None, op: str, arg: str | None = None) -> str | None:
     for b in reply.buttons if reply is not None else []:
         parts = b.get("custom_id", "").split(":")
@@ -238,7 +249,7 @@ def send(driver: Driver, game: ChannelGame, action: Action, *, by_button: bool):
     op_arg = BUTTON_FOR.get((game.kind, action.type))
     custom_id = find_button(game.reply, op_arg[0], op_arg[1](action)) if op_arg else None
     if custom_id is not None and (by_button or action.type == "take"):
-        return driver.press(custom_id, message=buttons_message(game.reply), user=game.user)
+        return press(driver, custom_id, buttons_message(game.reply), game.user)
     name, options = command_for(game, action)
     return driver.slash(name, options, **game.who)
 
@@ -264,7 +275,7 @@ async def burst(driver: Driver, game: ChannelGame, tally: Tally, k: int) -> tupl
     assert custom_id is not None, f"no button to press in {game.channel.name}: {game.reply.buttons}"
     message = buttons_message(game.reply)
     replies = await asyncio.gather(*(
-        timed(tally, driver.press(custom_id, message=message, user=game.user), "burst") for _ in range(k)))
+        timed(tally, press(driver, custom_id, message, game.user), "burst") for _ in range(k)))
     applied = [r for r in replies if acknowledged(r)]
     assert len(applied) == 1, f"{len(applied)} of {k} presses of {custom_id} applied in {game.channel.name}"
     for other in replies:

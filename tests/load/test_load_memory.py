@@ -27,6 +27,7 @@ import pytest
 from bot import pictures
 from bot.app import create_bot
 from bot.config import Config
+from bot.standin.driver import pressable
 from tests.support.standin import StandIn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -69,8 +70,15 @@ def _forget_the_harness(standin, driver) -> None:
     """The stand-in keeps every message and interaction for the tests to read (and its gateway the last
     dispatches, for a RESUME), and the driver every form it saw: drop them between rounds, so the traced memory
     is the bot's (and discord.py's) alone."""
+    # Each game's newest reply stays live (issue 35: the next reply takes its controls away, through the webhook of
+    # the interaction that sent it): Discord still holds it and that token, so the stand-in keeps those two.
+    live = {m_id: m for m_id, m in standin.messages.items() if pressable(m.payload)}
+    tokens = {r.token: r for r in standin.interactions.values() if r.original_id in live}
     for kept in (standin.messages, standin.interactions, standin._by_token, driver._modals):
         kept.clear()
+    standin.messages.update(live)
+    standin._by_token.update(tokens)
+    standin.interactions.update({r.id: r for r in tokens.values()})
     standin.requests.clear()
     for session in standin._sessions.values():  # the last 1,000 dispatches each keeps for a RESUME
         session.sent.clear()

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot import games
+from bot.standin.driver import message_text
 from tests.thirdgame import GAME, KIND, registered
 from tests.thirdgame import engine as tug_engine
 from tests.thirdgame.engine import RULES, TugSummary, autoplay
@@ -78,5 +79,5 @@ def test_its_console_entry_point_plays_it(tmp_path: Path) -> None:
                           text=True, cwd=ROOT, env=env, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     items = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
-    said = [e.get("description") or "" for item in items for e in item.get("embeds") or []]
+    said = [part for item in items for part in message_text(item)]
     assert any("A tug of 5 turns begins." in d for d in said) and any("You pass" in d for d in said), said

@@ -12,12 +12,12 @@ from engine.seasons import S8_CARDS, SeasonsState, resolve_face
 from engine.seasons.cards import COPIES
 from engine.seasons.faces import die_faces
 
-from ....buttons import MENU_OPTIONS, SelectSpec, fit, rows_of
+from ....buttons import MENU_OPTIONS, SelectSpec, fit, rows_needed
 from ....controller import Builder
 from ....i18n import card_name, t
 from ...seasons.text import die_mark, face_text
 
-__all__ = ["die_picker", "fit", "picked_action", "played_picker", "rows_of", "time_picker"]
+__all__ = ["die_picker", "fit", "picked_action", "played_picker", "rows_needed", "time_picker"]
 
 KIND = "seasons"
 TIME_STEPS = (1, 2, 3, -1, -2, -3)  # `/seasons time steps:` takes -3…3 but 0

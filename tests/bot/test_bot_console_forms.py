@@ -12,6 +12,7 @@ from console_session import console_session, refusals, text_of
 
 from bot.console import Printer
 from bot.standin import World
+from bot.standin.driver import pressable
 
 FORM = {"custom_id": "solo:1:2:form_refill", "title": "The Asset Deck ran out", "components": [
     {"type": 18, "label": "Command cards", "component": {
@@ -41,10 +42,10 @@ def opened_form(items: list[dict]) -> dict:
 
 
 def numbered(items: list[dict], ending: str) -> int:
+    """The console's number of the control whose custom_id ends with ``ending``, in the last reply with controls."""
     for item in reversed(items):
-        rows = item.get("components") or []
-        if rows:
-            controls = [c for row in rows for c in row["components"]]
+        controls = pressable(item)
+        if controls:
             return next(n for n, c in enumerate(controls, 1) if c.get("custom_id", "").endswith(ending))
     raise AssertionError("no controls")
 

@@ -10,6 +10,7 @@ import sys
 from test_bot_console_games import ROOT, console, exported
 
 from bot.sessions import summary_json
+from bot.standin.driver import text_displays
 from engine.core import Action
 from engine.volfyirion.autoplay import play_game as volfyirion_game
 from engine.volfyirion.rules import VolfyirionRules
@@ -44,7 +45,8 @@ def test_a_group_dm_through_the_console_and_one_place_at_a_time(tmp_path):
     items = console(["/volfyrion start difficulty:normal", "/game status"], "--group-dm", "friends",
                     "--lang", "en", seed=4)
     assert not any("error" in item for item in items), items[:3]
-    assert any(item.get("embeds") for item in items)
+    shown = ["\n".join(text_displays(item.get("components") or [])) for item in items]
+    assert sum("Volfyirion" in text for text in shown) >= 2  # the start's reply and the status, in the group DM
     both = subprocess.run([sys.executable, "-m", "bot", "console", "--dm", "--channel", "lobby"], input="",
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert both.returncode == 2 and "not allowed with argument" in both.stderr

@@ -56,6 +56,7 @@ from .standin.driver import Driver, Message, attachment_name, choice_names, medi
 from .standin.protocol import IS_COMPONENTS_V2
 
 LOCALES = {"en": "en-US", "ja": "ja"}
+UPDATE_MESSAGE = 7  # an interaction answered by editing the message its component is on
 TEXT_SUFFIXES = (".json", ".txt", ".md", ".csv", ".log")
 
 MESSAGES = {
@@ -295,6 +296,8 @@ class Printer:
 
     def reply(self, reply: Reply) -> None:
         for message in reply.messages:
+            if not self.as_json and retired_only(message, reply):
+                continue  # printed already, when it came: a press only took its controls away (one live reply)
             self.message(message, reply)
         if reply.modal:
             self.modal(reply.modal)
@@ -449,6 +452,13 @@ class Printer:
 # What an error repeats of the typed line: cut, so a pasted page does not come back whole.
 ECHOED = frozenset({"text", "command", "value", "option", "field", "label", "url", "number"})
 ECHO_MAX = 200
+
+
+def retired_only(message: Message, reply: Reply) -> bool:
+    """Whether ``message`` is the one a press came from, answered by taking its controls away (UPDATE_MESSAGE) while
+    the press's new reply follows: the player read it already, and reading it again hides the new reply."""
+    pressed = message.id == reply.record.message_id and reply.response_type == UPDATE_MESSAGE
+    return pressed and not message.buttons and len(reply.messages) > 1
 
 
 def _clipped(value: Any) -> Any:

@@ -263,8 +263,8 @@ class GameCommands(app_commands.Group):
             return
         view = view_of(0, forget_mark(data), [ButtonSpec("forget", t(lg, "button.forget_confirm"),
                                                          arg=interaction.user.id, style=discord.ButtonStyle.danger)])
-        embed = notice_embed(lg, "forget.confirm", kind="lost", games=data["games"], actions=data["actions"],
-                             results=data["results"], minutes=FORGET_CONFIRM_MINUTES)
+        embed = notice_embed(lg, "forget.confirm", kind="lost", minutes=FORGET_CONFIRM_MINUTES,
+                             what=counted(lg, data, ("games", "actions", "results")))
         await send(interaction, embed=embed, view=view, ephemeral=True)
 
     @app_commands.command(name="card", description=L("Look a card up: its facts and how the automaton treats it",
@@ -359,9 +359,8 @@ class GameCommands(app_commands.Group):
             await send(interaction, embed=notice_embed(lg, "forget.stale", minutes=FORGET_CONFIRM_MINUTES),
                        ephemeral=True)
             return
-        await send(interaction, embed=notice_embed(lg, "forget.done", kind="info", games=forgotten["games"],
-                                                   actions=forgotten["actions"], snapshots=forgotten["snapshots"],
-                                                   results=forgotten["results"]), ephemeral=True)
+        what = counted(lg, forgotten, ("games", "actions", "snapshots", "results"))
+        await send(interaction, embed=notice_embed(lg, "forget.done", kind="info", what=what), ephemeral=True)
 
 def counts_text(lg: str, games: int, wins: int, losses: int, abandoned: int) -> str:
     """「3ゲーム・3勝」 / "3 games · 3 won": the games and, of them, the wins, losses and abandoned ones — each said
@@ -372,6 +371,13 @@ def counts_text(lg: str, games: int, wins: int, losses: int, abandoned: int) -> 
     parts += [t(lg, f"count.{name}", **{name: n}) for name, n in (("wins", wins), ("losses", losses),
                                                                    ("abandoned", abandoned)) if n]
     return t(lg, "count.sep").join(parts)
+
+
+def counted(lg: str, counts: dict[str, Any], names: tuple[str, ...]) -> str:
+    """「2ゲーム、アクション14件」 / "2 games, 14 actions": the games always, the others only when there are some."""
+    parts = [t(lg, f"count.{name}", **{name: counts[name]}) for name in names
+             if counts[name] or name == "games"]
+    return t(lg, "count.list_sep").join(parts)
 
 
 def card_options(games: Registry[Game], game: str | None, active: GameRow | None) -> dict[str, CardOption]:

@@ -162,3 +162,36 @@ async def test_forget_typed_in_a_dm_deletes_the_players_games_everywhere(standin
         assert await places_of(store, world.user("haruka").id) == [("dm", "dm")]
         nothing = await driver.slash("game record", {}, channel=dm, user="player", locale="ja")
         assert "まだありません" in nothing.text
+
+
+@pytest.mark.parametrize(("locale", "no_game", "board"), [
+    ("ja", "ここにはゲームがありません", "`/game record` で見られます"),
+    ("en-US", "There is no game here", "`/game record` shows your own games")])
+async def test_what_a_dm_player_reads_names_no_channel(standin, db_path, locale, no_game, board):
+    """Replies a DM player reads say "here", never "this channel" (a DM is no channel to them), and the refused
+    leaderboard points to the player's own record."""
+    dm = standin.world.dm("player")
+    async with running_bot(standin, db_path) as driver:
+        said = []
+        for name in ("game status", "game undo", "game abandon", "game leaderboard"):
+            reply = await driver.slash(name, {}, channel=dm, user="player", locale=locale)
+            assert reply.ephemeral, reply.text
+            said.append(reply.text)
+        help_text = (await driver.slash("game help", {}, channel=dm, user="player", locale=locale)).text
+    assert no_game in said[0] and board in said[3], said
+    for text in [*said, help_text]:
+        assert "このチャンネル" not in text and "this channel" not in text, text
+
+
+def test_the_same_level_tally_says_no_zero_count():
+    from bot.commands.suggest import Suggestion, suggestion_text
+
+    def same(wins: int, losses: int) -> Suggestion:
+        return Suggestion("wizard", "suggest.same", {"wins": wins, "losses": losses, "count": wins + losses,
+                                                     "level": "wizard"})
+
+    assert suggestion_text("ja", same(2, 0)) == "前回は魔法使いでした（魔法使いでの直近2ゲームは2勝）。今回も魔法使いにしますか？"
+    assert suggestion_text("ja", same(0, 2)).count("2敗") == 1 and "0勝" not in suggestion_text("ja", same(0, 2))
+    assert suggestion_text("ja", same(1, 1)) == "前回は魔法使いでした（魔法使いでの直近2ゲームは1勝1敗）。今回も魔法使いにしますか？"
+    assert suggestion_text("en", same(0, 1)) == "You lost your last game at wizard: wizard again?"
+    assert suggestion_text("en", same(2, 0)) == "You last played at wizard (2 won of your last 2 there): wizard again?"

@@ -75,13 +75,13 @@ class GameCommands(app_commands.Group):
     it is built."""
 
     def __init__(self, games: Registry[Game], controller: Controller, service: GameService, store: Store) -> None:
-        super().__init__(name="game", description=L("The game in this channel, results and help", "cmd.game"))
+        super().__init__(name="game", description=L("The game played here, results and help", "cmd.game"))
         self.games = games
         self.controller = controller
         self.service = service
         self.store = store
 
-    @app_commands.command(name="status", description=L("Show the game in this channel", "cmd.game.status"))
+    @app_commands.command(name="status", description=L("Show the game played here", "cmd.game.status"))
     async def status(self, interaction: Interaction) -> None:
         row = await self._latest(interaction)
         record = await self.service.record(row)
@@ -146,7 +146,7 @@ class GameCommands(app_commands.Group):
                              ply=row.ply)
         await send(interaction, embed=embed, files=[file])
 
-    @app_commands.command(name="abandon", description=L("Abandon the game in this channel", "cmd.game.abandon"))
+    @app_commands.command(name="abandon", description=L("Abandon the game played here", "cmd.game.abandon"))
     async def abandon(self, interaction: Interaction) -> None:
         lg = lang(interaction)
         service = self.service
@@ -189,15 +189,24 @@ class GameCommands(app_commands.Group):
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
         lg = lang(interaction)
         who = user or interaction.user
+        if interaction.guild_id is None:
+            # Outside a server there is no server to count for: the caller's own record, privately (it tells
+            # where they played, so another player's is theirs alone to see).
+            if who.id != interaction.user.id:
+                raise Refusal("refuse.stats_private_other")
+            embed = await self._record_embed(interaction)
+            embed.description = f"{embed.description}\n{t(lg, 'record.stats_here')}"
+            await send(interaction, embed=embed, ephemeral=True)
+            return
         stats = await self.store.stats(interaction.guild_id, who.id, rankings={g.kind: g.ranking for g in self.games})
         embed = discord.Embed(title=t(lg, "stats.title", user=who.display_name), colour=self.games.default.colour)
-        embed.description = t(lg, "stats.totals", games=stats.get("games", 0), wins=stats.get("wins", 0),
-                              losses=stats.get("losses", 0), abandoned=stats.get("abandoned", 0))
+        embed.description = counts_text(lg, stats.get("games", 0), stats.get("wins", 0), stats.get("losses", 0),
+                                        stats.get("abandoned", 0))
         for kind, best in (stats.get("best") or {}).items():
             value = t(lg, "stats.no_best") if best is None else self.games.get(kind).leaderboard_row(lg, best)
             embed.add_field(name=t(lg, "stats.best", game=kind), value=value, inline=False)
         # A server's stats, as its leaderboard: a player's games everywhere are /game record's (theirs to see).
-        embed.description += "\n" + t(lg, "stats.here_only" if interaction.guild_id else "stats.here_only_private")
+        embed.description += "\n" + t(lg, "stats.here_only")
         await send(interaction, embed=embed)
 
     @app_commands.command(name="record", description=L("Your own games everywhere you played, by game and difficulty",
@@ -205,6 +214,11 @@ class GameCommands(app_commands.Group):
     async def record(self, interaction: Interaction) -> None:
         """The caller's own record across every server, DM and group DM, privately: it tells where they played,
         so nobody else may ask for it (``/game stats`` stays a server's, as its leaderboard)."""
+        await send(interaction, embed=await self._record_embed(interaction), ephemeral=True)
+
+    async def _record_embed(self, interaction: Interaction) -> discord.Embed:
+        """The caller's record: where they played, then one line per game and difficulty (easiest first), each
+        count said only when it is not zero."""
         lg = lang(interaction)
         found = await self.store.record(interaction.user.id, rankings={g.kind: g.ranking for g in self.games})
         embed = discord.Embed(title=t(lg, "record.title", user=interaction.user.display_name),
@@ -214,18 +228,29 @@ class GameCommands(app_commands.Group):
             "record.where_servers" if found["servers"] else "record.where_private")  # no "in 0 servers"
         embed.description = t(lg, where, servers=found["servers"], private=private)
         by_kind: dict[str, list[str]] = {}
-        for row in found["rows"]:
+        for row in sorted(found["rows"], key=self._level_order):
             best = row["best"]
-            best_text = t(lg, "stats.no_best") if best is None else self.games.get(row["kind"]).leaderboard_row(lg, best)
             level = t(lg, f"word.{row['difficulty']}") if row["difficulty"] else "—"
-            by_kind.setdefault(row["kind"], []).append(t(
-                lg, "record.row", difficulty=level, played=row["played"], wins=row["wins"], losses=row["losses"],
-                abandoned=row["abandoned"], best=best_text))
+            counts = counts_text(lg, row["played"], row["wins"], row["losses"], row["abandoned"])
+            line = t(lg, "record.row", difficulty=level, counts=counts) if best is None else t(
+                lg, "record.row_best", difficulty=level, counts=counts,
+                best=self.games.get(row["kind"]).leaderboard_row(lg, best))
+            by_kind.setdefault(row["kind"], []).append(line)
         for kind, lines in by_kind.items():
             embed.add_field(name=t(lg, "record.game", game=kind), value="\n".join(lines)[:1024], inline=False)
         if not by_kind:
             embed.description = t(lg, "record.empty")
-        await send(interaction, embed=embed, ephemeral=True)
+        return embed
+
+    def _level_order(self, row: dict[str, Any]) -> tuple[int, int, str]:
+        """A record row's place: the games in the bot's order, each game's levels from easiest to hardest (a level
+        the game no longer has last)."""
+        kinds = [g.kind for g in self.games]
+        game = self.games.find(row["kind"])
+        levels = list(game.difficulties) if game is not None else []
+        difficulty = row["difficulty"] or ""
+        return (kinds.index(row["kind"]) if row["kind"] in kinds else len(kinds),
+                levels.index(difficulty) if difficulty in levels else len(levels), difficulty)
 
     @app_commands.command(name="forget", description=L("Delete everything the bot stores about you",
                                                          "cmd.game.forget"))
@@ -238,14 +263,14 @@ class GameCommands(app_commands.Group):
             return
         view = view_of(0, forget_mark(data), [ButtonSpec("forget", t(lg, "button.forget_confirm"),
                                                          arg=interaction.user.id, style=discord.ButtonStyle.danger)])
-        embed = notice_embed(lg, "forget.confirm", kind="lost", games=data["games"], actions=data["actions"],
-                             results=data["results"], minutes=FORGET_CONFIRM_MINUTES)
+        embed = notice_embed(lg, "forget.confirm", kind="lost", minutes=FORGET_CONFIRM_MINUTES,
+                             what=counted(lg, data, ("games", "actions", "results")))
         await send(interaction, embed=embed, view=view, ephemeral=True)
 
     @app_commands.command(name="card", description=L("Look a card up: its facts and how the automaton treats it",
                                                        "cmd.game.card"))
     @app_commands.describe(name=L("A number or any name of the card", "opt.game.card_name"),
-                           game=L("Which game's cards (default: this channel's game, else both)",
+                           game=L("Which game's cards (default: the game played here, else both)",
                                   "opt.game.card_game"))
     async def card(self, interaction: Interaction, name: app_commands.Range[str, 1, 100],
                    game: str | None = None) -> None:
@@ -334,9 +359,26 @@ class GameCommands(app_commands.Group):
             await send(interaction, embed=notice_embed(lg, "forget.stale", minutes=FORGET_CONFIRM_MINUTES),
                        ephemeral=True)
             return
-        await send(interaction, embed=notice_embed(lg, "forget.done", kind="info", games=forgotten["games"],
-                                                   actions=forgotten["actions"], snapshots=forgotten["snapshots"],
-                                                   results=forgotten["results"]), ephemeral=True)
+        what = counted(lg, forgotten, ("games", "actions", "snapshots", "results"))
+        await send(interaction, embed=notice_embed(lg, "forget.done", kind="info", what=what), ephemeral=True)
+
+def counts_text(lg: str, games: int, wins: int, losses: int, abandoned: int) -> str:
+    """「3ゲーム・3勝」 / "3 games · 3 won": the games and, of them, the wins, losses and abandoned ones — each said
+    only when there is one (ja-style: zero counts are not said); no game at all is said in words."""
+    if not games:
+        return t(lg, "stats.none")
+    parts = [t(lg, "count.games", games=games)]
+    parts += [t(lg, f"count.{name}", **{name: n}) for name, n in (("wins", wins), ("losses", losses),
+                                                                   ("abandoned", abandoned)) if n]
+    return t(lg, "count.sep").join(parts)
+
+
+def counted(lg: str, counts: dict[str, Any], names: tuple[str, ...]) -> str:
+    """「2ゲーム、アクション14件」 / "2 games, 14 actions": the games always, the others only when there are some."""
+    parts = [t(lg, f"count.{name}", **{name: counts[name]}) for name in names
+             if counts[name] or name == "games"]
+    return t(lg, "count.list_sep").join(parts)
+
 
 def card_options(games: Registry[Game], game: str | None, active: GameRow | None) -> dict[str, CardOption]:
     """The games whose cards /game card searches, and how each types its cards: the one chosen, else the

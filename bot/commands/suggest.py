@@ -125,13 +125,26 @@ async def ask_difficulty(controller: Controller, asked: AskedStarts, interaction
                         else discord.ButtonStyle.secondary) for level in levels]
     if suggestion is not None:  # the suggested level first: one glance, one tap
         specs.sort(key=lambda s: s.style != discord.ButtonStyle.primary)
-        words = {**suggestion.params, "level": t(lg, f"word.{suggestion.params['level']}"),
-                 "suggested": t(lg, f"word.{suggestion.difficulty}")}
-        text = t(lg, suggestion.key, **words) + "\n" + t(lg, "suggest.pick", game=kind)
+        text = suggestion_text(lg, suggestion) + "\n" + t(lg, "suggest.pick", game=kind)
     else:
         text = t(lg, "suggest.first", game=kind)
     embed = discord.Embed(description=text, colour=colour_of(kind))
     await send(interaction, embed=embed, view=view_of(0, 0, list(specs)), ephemeral=True)
+
+
+def suggestion_text(lg: str, suggestion: Suggestion) -> str:
+    """The suggestion in words. "The same level" says the tally with no zero count (ja-style): 「2勝」, 「1勝1敗」;
+    after a single game there, whether it was won or lost."""
+    params = suggestion.params
+    words = {**params, "level": t(lg, f"word.{params['level']}"), "suggested": t(lg, f"word.{suggestion.difficulty}")}
+    key = suggestion.key
+    if key == "suggest.same":
+        wins, losses = params["wins"], params["losses"]
+        if params["count"] == 1:
+            key = "suggest.same_won" if wins else "suggest.same_lost"
+        words["tally"] = t(lg, "tally.both" if wins and losses else "tally.won" if wins else "tally.lost",
+                           wins=wins, losses=losses)
+    return t(lg, key, **words)
 
 
 async def on_begin(asked: AskedStarts, begin: Begin, interaction: discord.Interaction, arg: str | None) -> None:

@@ -140,7 +140,7 @@ async def test_a_leaderboard_outside_a_server_is_refused_and_changes_nothing(sta
     channel = dm(world, "player") if place == "dm" else group_dm(world, "friends", ["player", "haruka"])
     async with running_bot(standin, db_path) as driver:
         board = await driver.slash("game leaderboard", {"game": "seasons"}, channel=channel, locale="ja")
-        assert board.ephemeral and "サーバーごと" in board.text and "`/game stats`" in board.text
+        assert board.ephemeral and "サーバーごと" in board.text and "`/game record`" in board.text
         board = await driver.slash("game leaderboard", {"game": "seasons"}, channel=channel)
         assert board.ephemeral and "per server" in board.text
     assert await games_in(db_path) == 0

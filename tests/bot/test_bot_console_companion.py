@@ -13,13 +13,13 @@ WORDS = {
     "en": {"played": "Dummbot's play area: 1", "rule": "How Dummbot treats it (S-8)", "you": "You summon it:",
            "none": "Not in the S-8 table", "details": "Details", "city": "a city falls:", "lost": "the game is lost:",
            "histogram": "Attack distribution", "removed": "V-1.2", "troop": "V-4.1",
-           "footer_game": "Only you see this. Lines with copies come from this channel's game.",
+           "footer_game": "Only you see this. Lines with copies come from the game played here.",
            "footer_alone": "Only you see this."},
     "ja": {"played": "ダムボットの場に1枚", "rule": "ダムボットの扱い（和訳ソロルール「カードの効果」）",
            "you": "あなたが召喚したとき\n", "none": "和訳ソロルール「カードの効果」の一覧にないカード", "details": "詳細",
            "city": "街が破壊される確率:", "lost": "敗北する確率:", "histogram": "攻撃力の分布",
            "removed": "和訳ソロルール「セットアップ」", "troop": "「Volfyrionによる攻撃」手順1",
-           "footer_game": "あなただけに表示しています。所在はこのチャンネルのゲームのものです。",
+           "footer_game": "あなただけに表示しています。所在はここで遊んでいるゲームのものです。",
            "footer_alone": "あなただけに表示しています。"},
 }
 

@@ -44,7 +44,7 @@ def test_an_option_given_twice_is_refused_not_the_last_taken(lang, said):
     done = console("/seasons start difficulty:wizard difficulty:archmage\n/game status\n", "--lang", lang)
     assert [e for e in errors(done) if said in e], done.stdout
     assert "archmage" not in done.stdout and "大魔法使い" not in done.stdout  # no game was started
-    assert "There is no game in this channel" in done.stdout or "このチャンネルにはゲームがありません" in done.stdout
+    assert "There is no game here" in done.stdout or "ここにはゲームがありません" in done.stdout
 
 
 def test_a_reader_that_goes_away_ends_the_console_quietly(tmp_path):

@@ -35,7 +35,7 @@ def test_any_channel_name_is_a_channel_and_parent_slash_name_a_thread(tmp_path):
     assert first.stdout.count("## Seasons — Dummbot") == 2
     # A thread under a new channel holds its own game: the channel's is not in the way.
     thread = console(START, "--db", db, "--lang", "en", "--channel", "kitchen/evening")
-    assert "already has a game" not in thread.stdout and "## Seasons — Dummbot" in thread.stdout
+    assert "already being played here" not in thread.stdout and "## Seasons — Dummbot" in thread.stdout
     nested = subprocess.run([sys.executable, "-m", "bot", "console", "--db", db, "--channel", "session/x"],
                             input="", capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert nested.returncode == 2 and "a thread cannot hold a thread" in nested.stdout
@@ -104,7 +104,7 @@ def test_a_typo_near_two_commands_is_suggested_not_guessed():
 @pytest.mark.parametrize("verbose", [False, True])
 def test_an_expected_refusal_logs_no_line_between_replies(tmp_path, verbose):
     done = console(START + START + "/game undo\n/game undo\n", "--lang", "en", *(["--verbose"] if verbose else []))
-    assert "This channel already has a game." in done.stdout and "nothing to take back" in done.stdout
+    assert "A game is already being played here." in done.stdout and "nothing to take back" in done.stdout
     logged = [line for line in done.stderr.splitlines() if line.split(" ", 1)[0] in ("WARNING", "INFO", "ERROR")]
     assert logged == []
     assert len(done.stderr.splitlines()) == 2  # the banner and where attachments go

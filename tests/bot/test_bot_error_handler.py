@@ -48,7 +48,7 @@ async def test_a_refusal_after_thinking_is_a_private_followup(probe, private):
     reply = await probe.slash("probe_late_refusal", {"private": private}, locale="en")
     # A public "thinking…" cannot turn private: it is deleted and the refusal follows privately.
     assert [(m.kind, m.ephemeral) for m in reply.messages] == [("original" if private else "followup", True)]
-    assert "There is no game in this channel" in reply.text
+    assert "There is no game here" in reply.text
 
 
 async def test_a_store_refusal_is_answered_and_logged(probe, caplog):

@@ -73,6 +73,6 @@ def test_a_game_in_the_list_gets_card_names_commands_event_keys_and_its_strings(
 
 def test_a_game_gone_from_the_list_takes_its_strings_with_it():
     assert "tiny.took" not in i18n.catalog_texts()["en"]
-    assert t("en", "refuse.no_game") == ("There is no game in this channel. Start one with `/seasons start` or "
+    assert t("en", "refuse.no_game") == ("There is no game here. Start one with `/seasons start` or "
                                          "`/volfyrion start`.")
-    assert t("ja", "refuse.no_game") == "このチャンネルにはゲームがありません。`/seasons start` か `/volfyrion start`で始めてください。"
+    assert t("ja", "refuse.no_game") == "ここにはゲームがありません。`/seasons start` か `/volfyrion start`で始めてください。"

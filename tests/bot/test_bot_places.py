@@ -50,7 +50,9 @@ async def test_a_whole_seasons_game_in_a_dm_with_the_bot_in_japanese(standin, db
         final = await play_seasons(driver, actions[3:], channel=dm, user="haruka")
         record = await export(driver, channel=dm, user="haruka")
         row = await driver.bot.store.game(record["game_id"])
+        result = await driver.bot.store.result(record["game_id"])
     assert (row.guild_id, row.channel_id, row.owner_id) == (None, dm.id, standin.world.user("haruka").id)
+    assert row.place == "dm" and result is not None and result.place == "dm"  # the record's, no leaderboard's
     expected = steps[-1].state
     assert record["actions"] == [a.to_json() for a in actions]
     assert record["state"] == summary_json(expected.summary())
@@ -90,6 +92,9 @@ async def test_a_whole_volfyirion_game_in_a_group_dm_through_a_user_install(stan
         assert not status.ephemeral
         final = await play_volfyirion(driver, game.actions, channel=group, user="player")
         record = await export(driver, channel=group, user="player")
+        row = await driver.bot.store.game(record["game_id"])
+        result = await driver.bot.store.result(record["game_id"])
+    assert row.place == "group_dm" and result is not None and result.place == "group_dm"
     assert record["state"] == summary_json(game.state.summary())
     assert record["result"] == game.state.result().to_json(VolfyirionRules.result_names)
     cards = result_cards(final)

@@ -70,12 +70,13 @@ async def test_the_record_spans_two_servers_and_a_dm_and_a_leaderboard_only_its_
         assert record.ephemeral  # it tells where the player played: theirs alone
         if locale == "ja":
             assert "サーバー2か所" in record.text and "ダイレクトメッセージ（グループを含む）で1ゲーム" in record.text
-            assert "1ゲーム・1勝・0敗・放棄0" in record.text and "2ゲーム・2勝・0敗・放棄0" in record.text
+            assert "1ゲーム・1勝・ベストは" in record.text and "2ゲーム・2勝・ベストは" in record.text
+            assert "0敗" not in record.text and "放棄0" not in record.text  # zero counts are not said
             assert "+90点" in record.text or "＋90点" in record.text
         else:
             assert "in 2 servers" in record.text and "1 game outside a server" in record.text
-            assert "normal: 2 games · 2 won · 0 lost" in record.text
-            assert "wizard: 1 game · 1 won · 0 lost" in record.text and "+90" in record.text
+            assert "normal: 2 games · 2 won · best: " in record.text
+            assert "wizard: 1 game · 1 won · best: " in record.text and "+90" in record.text
 
         # The server's leaderboard and stats: its own games only; the DM's result is in neither.
         board = await driver.slash("game leaderboard", {"game": "seasons"}, channel="table", locale=locale)
@@ -191,7 +192,7 @@ def test_the_console_takes_the_suggestion_with_press_1(tmp_path):
     with sqlite3.connect(tmp_path / "c.sqlite3") as db:
         [(options,)] = db.execute("SELECT options FROM games WHERE status = 'active'").fetchall()
     assert json.loads(options)["difficulty"] == "hard"  # what `press 1` started
-    assert "ノーマル: 3ゲーム・3勝・0敗・放棄0" in out
+    assert "ノーマル: 3ゲーム・3勝・ベストは" in out
 
 
 def _results(*pairs: tuple[str, str]) -> list:

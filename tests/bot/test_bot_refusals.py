@@ -14,7 +14,7 @@ async def _actions(driver) -> int:
 
 async def test_no_game_in_the_channel(driver):
     reply = await driver.slash("seasons die", {"face": "2 water, 1 dot"})
-    assert reply.ephemeral and "no game in this channel" in reply.text
+    assert reply.ephemeral and "no game here" in reply.text
 
 
 async def test_another_user_cannot_change_the_game_but_may_look(driver):
@@ -89,7 +89,7 @@ async def test_commands_of_the_other_game_and_a_second_start(driver):
     other = await driver.slash("volfyrion end", {})
     assert other.ephemeral and "Seasons" in other.text
     second = await driver.slash("volfyrion start", {"difficulty": "easy"})
-    assert second.ephemeral and "already has a game" in second.text
+    assert second.ephemeral and "already being played here" in second.text
     out_of_turn = await driver.slash("seasons score", {"crystals": 1, "prestige": 1, "bonuses": 0, "hand": 0})
     assert out_of_turn.ephemeral
     assert await _actions(driver) == 0

@@ -29,12 +29,12 @@ SAYS = {
     "ja": {"name": "綱引き", "turn": "ターン{turn}：押すかパスしてください。", "undone": "取り消しました: 押す",
            "push": "押す", "pass": "パス", "score": "あなた{player}・オートマ{automaton}（ターン{turn}）",
            "won": "🏆 綱引きに勝ちました！", "lost": "今回はオートマの勝ちです", "help": "`/tug start` のあと、5ターンの間",
-           "row": "{margin:+d}（{player}対{automaton}）", "second": "このチャンネルには進行中のゲームがあります"},
+           "row": "{margin:+d}（{player}対{automaton}）", "second": "ここには進行中のゲームがあります"},
     "en": {"name": "Tug", "turn": "Turn {turn}: push or pass.", "undone": "Taken back: push",
            "push": "Push", "pass": "Pass", "score": "you {player} · automaton {automaton} (turn {turn})",
            "won": "🏆 You won the tug!", "lost": "The automaton won the tug",
            "help": "`/tug start`, then `/tug push` or `/tug pass`",
-           "row": "{margin:+d} ({player} vs {automaton})", "second": "This channel already has a game"},
+           "row": "{margin:+d} ({player} vs {automaton})", "second": "A game is already being played here"},
 }
 LOCALES = {"ja": "ja", "en": "en-US"}
 

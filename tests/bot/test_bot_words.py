@@ -182,7 +182,10 @@ def test_edges_say_the_right_words(lang):
     if lang == "en":
         assert "1 city standing" in t(lang, "result.how.attack", turn=5, cities=1)
         assert "2 cities standing" in t(lang, "result.how.attack", turn=5, cities=2)
-        assert t(lang, "stats.totals", games=1, wins=1, losses=0, abandoned=0).startswith("1 game ·")
+        from bot.commands.game import counts_text
+
+        assert counts_text(lang, 1, 1, 0, 0) == "1 game · 1 won"  # a zero count is not said
+        assert counts_text(lang, 3, 1, 1, 1) == "3 games · 1 won · 1 lost · 1 abandoned"
         for key, template in catalog_texts()["en"].items():
             assert "(s)" not in template and "(ies)" not in template, key
 

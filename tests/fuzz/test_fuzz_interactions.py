@@ -78,7 +78,7 @@ def test_the_oracle_sees_raw_keys_placeholders_tracebacks_and_wrong_language():
     assert text_problems("refuse.no_game", "en-US", [], refused=True)
     assert text_problems("You can't use {action} now", "en-US", [], refused=True)
     assert text_problems("Traceback (most recent call last):\n KeyError: 'x'", "en-US", [], refused=True)
-    english = "There is no game in this channel. Start one with `/seasons start` or `/volfyrion start`."
+    english = "There is no game here. Start one with `/seasons start` or `/volfyrion start`."
     assert text_problems(english, "en-US", [], refused=True) == []
     assert text_problems(english, "ja", [], refused=True)  # an English refusal for a Japanese user
     assert (
@@ -101,7 +101,7 @@ def test_the_judge_sees_a_change_on_refusal_a_missing_answer_and_an_internal_err
     from fuzz_payloads import Case
 
     judge = Arena._judge
-    refusal = "There is no game in this channel. Start one with `/seasons start` or `/volfyrion start`."
+    refusal = "There is no game here. Start one with `/seasons start` or `/volfyrion start`."
     case = Case(
         0,
         "press.forged",

@@ -63,27 +63,33 @@ def turn_pickers(state: VolfState, lg: str, legal: Collection[str] = PICKS) -> l
 
 
 def _play(state: VolfState, lg: str) -> list[tuple[str, str, str | None]]:
-    """What the player can have in hand to play (V-3.1b), as far as the bot knows: the cards reported acquired
-    and not played yet (a Troop or Building in each standing city, an empty slot first), then the Wonders not
-    known elsewhere — acquired from the Lair unreported, which the bot takes (engine/volfyirion/house.py) once a
-    reshuffle can have brought them to hand. A Command card or a card of the House Deck played is not reported
-    (it does not stay in play: ``volfyirion.command_not_recorded``), and an unreported Troop or Building is one of
-    18 cards in any city: left to the command's autocomplete."""
-    ids = _catalog().ids()
-    standing = [(i, c) for i, c in enumerate(state.cities) if not c["destroyed"]]
-    play = []
-    for name in dict.fromkeys(state.owned):
-        card = _catalog()[name]
-        if card.type == "wonder":
-            play.append(_option(lg, name, str(ids.index(name))))
-        elif card.type in ("troop", "building"):
-            slot = card.type
-            cities = sorted(standing, key=lambda pair: bool(pair[1][slot]))  # an empty slot first
-            play += [_option(lg, name, f"{ids.index(name)}.{i}", c["name"]) for i, c in cities]
+    """What the player can have in hand to play (V-3.1b), as far as the bot knows, most likely first: the cards
+    reported acquired before the last reshuffle (a Troop or Building in each standing city, an empty slot first),
+    the Wonders not known elsewhere — acquired from the Lair unreported, which the bot takes once a reshuffle can
+    have brought them to hand (engine/volfyirion/house.py) — then the cards acquired since the last reshuffle
+    (still in the discard pile: the bot takes them, questioned). A Command card or a card of the House Deck played
+    is not reported (it does not stay in play: ``volfyirion.command_not_recorded``), and an unreported Troop or
+    Building is one of 18 cards in any city: both left to the command's autocomplete."""
     house = state.house
+    fresh = house.get("fresh", []) if house else []
+    owned = list(dict.fromkeys(state.owned))
+    in_hand = [name for name in owned if state.owned.count(name) > fresh.count(name)]
+    play = [option for name in in_hand for option in _played(state, lg, name)]
     if not (house and "fresh" in house and house.get("last") is None):  # before any reshuffle: starting cards only
         play += _wonders_left(state, lg)
-    return play
+    return play + [option for name in owned if name not in in_hand for option in _played(state, lg, name)]
+
+
+def _played(state: VolfState, lg: str, name: str) -> list[tuple[str, str, str | None]]:
+    """An owned card's plays: a Wonder alone, a Troop or Building in each standing city (an empty slot first)."""
+    card, index = _catalog()[name], _catalog().ids().index(name)
+    if card.type == "wonder":
+        return [_option(lg, name, str(index))]
+    if card.type not in ("troop", "building"):
+        return []
+    standing = sorted(((i, c) for i, c in enumerate(state.cities) if not c["destroyed"]),
+                      key=lambda pair: bool(pair[1][card.type]))
+    return [_option(lg, name, f"{index}.{i}", c["name"]) for i, c in standing]
 
 
 def _acquire(state: VolfState, lg: str) -> list[tuple[str, str, str | None]]:

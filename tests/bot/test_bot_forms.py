@@ -99,17 +99,17 @@ async def test_v3_1_play_acquire_remove_redeploy_from_the_turns_selects(driver, 
     reply = await driver.press(play["custom_id"], values=[tylaris["value"]], locale=locale)
     assert not reply.ephemeral, reply.text
     assert (await export(driver))["actions"][-1] == {"type": "play", "card": "Elite Trooper", "city": "Tylaris"}
-    redeploy = menu(reply, "redeploy")
-    to = redeploy["options"][0]
-    reply = await driver.press(redeploy["custom_id"], values=[to["value"]], locale=locale)
+    yours = menu(reply, "yours")  # removing and moving share a select
+    to = next(o for o in yours["options"] if o["value"].startswith("redeploy:"))
+    reply = await driver.press(yours["custom_id"], values=[to["value"]], locale=locale)
     moved = (await export(driver))["actions"][-1]
     assert moved["type"] == "redeploy" and moved["troop"] == "Elite Trooper" and moved["city"] in to["label"]
     wonders = menu(reply, "acquire")
     assert all(o["label"] for o in wonders["options"]) and len(wonders["options"]) <= 25
     reply = await driver.press(wonders["custom_id"], values=[wonders["options"][0]["value"]], locale=locale)
     assert (await export(driver))["actions"][-1] == {"type": "acquire", "card": wonders["options"][0]["label"]}
-    remove = menu(reply, "remove")
-    gone = next(o for o in remove["options"] if "Elite Trooper" in o["label"])
+    remove = menu(reply, "yours")
+    gone = next(o for o in remove["options"] if "Elite Trooper" in o["label"] and o["value"].startswith("remove:"))
     await driver.press(remove["custom_id"], values=[gone["value"]], locale=locale)
     removed = (await export(driver))["actions"][-1]
     assert removed["type"] == "remove" and removed["card"] == "Elite Trooper"
@@ -181,6 +181,7 @@ def test_two_copies_of_a_wonder_in_play_are_one_choice_in_the_remove_select():
 
     state = RULES.new_game({"difficulty": "normal"}, seed=1).state
     state.wonders = [{"name": "Void Fluid", "cost": 4, "sealed": False}, {"name": "Void Fluid", "cost": 4, "sealed": False}]
-    remove = next(spec for spec in turn_pickers(state, "en") if spec.arg == "remove")
+    remove = next(spec for spec in turn_pickers(state, "en") if spec.arg == "yours")
     values = [value for _, value, _ in remove.options]
-    assert len(values) == len(set(values)) == 1
+    assert len(values) == len(set(values))
+    assert [label for label, _, _ in remove.options].count("Removed Void Fluid") == 1

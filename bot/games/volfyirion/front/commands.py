@@ -329,7 +329,7 @@ class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
         # The reports a select can narrow (the rest by the commands' autocomplete), least needed dropped first.
         picks: list[ButtonSpec | SelectSpec] = []
         if "end" in legal:
-            picks += [p for p in pickers.turn_pickers(step.state, lg) if p.arg in legal]
+            picks += pickers.turn_pickers(step.state, lg, legal)
         specs += picks
         if row.ply:
             specs.append(ButtonSpec("undo", t(lg, "button.undo"), style=discord.ButtonStyle.danger))
@@ -338,10 +338,10 @@ class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):
     def select_action(self, op: str, arg: str | None, values: list[str], record: GameRecord[VolfState],
                       lg: str) -> Builder[VolfState] | None:
         """A pick from a turn's select completes its command, as typed."""
-        if op != "pick" or arg not in pickers.PICKS or len(values) != 1 or arg not in record.waiting.legal:
+        if op != "pick" or len(values) != 1:
             return None
         action = pickers.picked_action(arg, values[0], record.state)
-        return None if action is None else _meant(action)
+        return None if action is None or action.type not in record.waiting.legal else _meant(action)
 
     def button_action(self, op: str, arg: str | None, record: GameRecord[VolfState]) -> Builder[VolfState] | None:
         picked = _picked_action(op, arg, record)

@@ -55,10 +55,11 @@ class Card:
 
 
 def field_text(name: str, value: str) -> str:
-    """A state field: its name in bold, then its value on the same line, or below it when it has several (one
-    colon a line at most: docs/japanese.md's "one glance on a phone")."""
+    """A state field: its name in bold, then its value on the same line, or below it when it has several lines or a
+    colon of its own (one colon a line at most: docs/japanese.md's "one glance on a phone")."""
     value = value or "—"
-    return f"**{name}**: {value}" if "\n" not in value else f"**{name}**\n{value}"
+    own_line = "\n" in value or ":" in value or "：" in value
+    return f"**{name}**\n{value}" if own_line else f"**{name}**: {value}"
 
 
 def game_card(lang: str, *, game: Shown, game_id: int, ply: int, summary: object,

@@ -104,3 +104,13 @@ def test_over_the_limits_the_layout_gives_way_not_discord() -> None:
         assert "solo:1:2:undo" in kept and len(kept) == 26 and "solo:1:2:more" not in kept
         assert payload[0]["components"][0]["content"].endswith("…")
     asyncio.run(build())
+
+
+def test_a_field_whose_value_has_a_colon_of_its_own_goes_below_its_name():
+    """One colon a line at most (docs/japanese.md): "When Volfyirion comes next: Cannot be known for now: …" reads as
+    two labels, so such a value takes its own line; a plain value stays beside its name."""
+    from bot.render.layout import field_text
+
+    for value in ("Cannot be known for now: you reshuffled during the turn", "今はわかりません：ターン中に作り直しました"):
+        assert all(line.count(":") + line.count("：") <= 1 for line in field_text("Next", value).splitlines())
+    assert field_text("Turn", "2") == "**Turn**: 2"

@@ -620,12 +620,24 @@ class Controller:
     async def _checked_record(self, interaction: discord.Interaction, row: GameRow, ply: int) -> GameRecord[Any]:
         """The record a press on a message of ``row`` at ``ply`` acts on; refused when the game moved on,
         ended, or is someone else's."""
-        if row.status != "active":
-            raise Refusal("refuse.stale_game")
-        if row.ply != ply:
-            raise Refusal("refuse.stale_button")
+        if row.status != "active" or row.ply != ply:
+            await self._retire_stale(interaction)
+            raise Refusal("refuse.stale_game" if row.status != "active" else "refuse.stale_button")
         self.service.check_owner(row, interaction.user.id)
         return await self.service.record(row)
+
+    async def _retire_stale(self, interaction: discord.Interaction) -> None:
+        """A press on a reply the game has moved past that still shows controls (one sent before a crash, whose
+        successor could not retire it: bot/live.py keeps live replies across clean stops only) loses them now,
+        by UPDATE_MESSAGE on its own message; the refusal then follows privately."""
+        message = interaction.message
+        if (message is None or interaction.response.is_done() or not message.flags.components_v2
+                or message.flags.ephemeral or not shows_controls(message.components)):
+            return
+        try:
+            await interaction.response.edit_message(view=without_controls(message))
+        except discord.HTTPException as exc:  # the refusal still goes
+            log.warning("could not take the controls off stale message %s: %s", message.id, exc)
 
     async def abandon(self, interaction: discord.Interaction, *, game_id: int) -> None:
         async with self._in_flight():
@@ -701,6 +713,18 @@ def with_state_button(specs: list[ButtonSpec | SelectSpec], lg: str) -> list[But
     if specs and specs[-1].op == "undo":
         return [*specs[:-1], state, specs[-1]]
     return [*specs, state]
+
+
+def shows_controls(components: Any) -> bool:
+    """Whether a message's components hold a button or a select (a link button is none), nested in a Components V2
+    message's container, rows and sections' accessories too."""
+    for item in components:
+        if getattr(item, "custom_id", None) is not None:
+            return True
+        accessory = getattr(item, "accessory", None)
+        if (accessory is not None and shows_controls([accessory])) or shows_controls(getattr(item, "children", None) or []):
+            return True
+    return False
 
 
 def age(interaction: discord.Interaction, started: float) -> float:

@@ -39,7 +39,9 @@ async def test_a_stale_button_changes_nothing(driver):
     rolled = await driver.press(roll)
     assert not rolled.ephemeral and not start.buttons  # the start message lost its controls …
     again = await press_shown(driver, shown, roll)  # … but a screen that still showed them pressed one
-    assert again.ephemeral and "moved on" in again.text
+    refusal = again.messages[-1]  # private; the pressed message, updated first, shows no controls (as it was)
+    assert refusal.ephemeral and "moved on" in refusal.text
+    assert not again.original.buttons and not start.buttons
     assert await _actions(driver) == 1
 
 
@@ -52,7 +54,8 @@ async def test_buttons_of_a_finished_or_abandoned_game(driver):
     assert not done.ephemeral and "abandoned" in done.text
     assert not start.buttons  # abandoning took the game's last controls away
     stale = await press_shown(driver, shown, roll)
-    assert stale.ephemeral and "over" in stale.text
+    assert stale.messages[-1].ephemeral and "over" in stale.messages[-1].text
+    assert not start.buttons
     assert (await export(driver))["result"] == {"outcome": "abandoned"}
 
 

@@ -161,3 +161,24 @@ async def test_a_deleted_older_reply_is_logged_not_raised(driver, standin, caplo
     refused = [v for v in standin.violations if v.kind == "unknown_message"]
     assert refused and {v.interaction_id for v in refused} == {start.interaction_id}
     standin.violations[:] = [v for v in standin.violations if v not in refused]
+
+
+@pytest.mark.parametrize("locale, refused", [("en", "moved on"), ("ja", "ゲームが進んでいます")])
+async def test_after_a_crash_a_press_on_a_reply_left_live_takes_its_controls_away(standin, db_path, locale, refused):
+    """A crash keeps no live reply (they are saved at a clean stop): the next process's reply cannot retire the one
+    before it, which still shows its controls. A press on it is refused as stale, privately, and takes its controls
+    away, so the channel is back to one live message."""
+    import sqlite3
+
+    async with running_bot(standin, db_path) as driver:
+        start = await driver.slash("volfyrion start", {"difficulty": "normal"}, locale=locale)
+    with sqlite3.connect(db_path) as db:  # what a crash leaves: the stop never wrote the live replies
+        db.execute("DELETE FROM settings WHERE key = 'live_replies'")
+    async with running_bot(standin, db_path) as driver:
+        turn = await driver.slash("volfyrion end", {}, locale=locale)
+        assert sorted(live_controls(standin)) == sorted([start.original.id, turn.original.id])
+        stale = await driver.press(button(start, "end"), message=start.original.id, locale=locale)
+        refusal = stale.messages[-1]
+        assert refusal.ephemeral and refused in refusal.text, stale.text
+    assert live_controls(standin) == [turn.original.id]
+    assert standin.messages[start.original.id].sent and start.original.text  # its words stay

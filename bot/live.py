@@ -12,8 +12,8 @@ bot's stop writes each game's live reply (where it is, its words, whether it sho
 settings (``saved``), and the next start reads them back (``restore``), so the first new reply of a game after a
 restart still takes the older one's controls away, through the channel. A press on the live reply needs none of
 this (its own message is edited from what the press carries). What stays possible: after a crash, or for a game
-whose entry was pushed out, the last reply keeps its controls until a press on it (refused as stale if the game
-moved on). The picture that follows a reply (bot/pictures.py) reads the entry too,
+whose entry was pushed out, the last reply keeps its controls until a press on it: refused as stale if the game
+moved on, and that press takes them away (the controller's ``_retire_stale``). The picture that follows a reply (bot/pictures.py) reads the entry too,
 so a picture arriving after its reply was superseded adds the gallery without bringing the controls back.
 """
 

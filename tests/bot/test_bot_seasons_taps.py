@@ -63,7 +63,8 @@ async def test_a_die_menu_the_game_has_moved_past_is_refused_and_changes_nothing
     assert not moved.ephemeral, moved.text
     assert not start.buttons  # the start's menu is gone; a screen that still showed it picks a face
     stale = await press_shown(driver, shown, old["custom_id"], values=[old["options"][0]["value"]])
-    assert stale.ephemeral and "moved on" in stale.text
+    refusal = stale.messages[-1]  # private; the menu's message, updated first, still shows no controls
+    assert refusal.ephemeral and "moved on" in refusal.text and not start.buttons
     assert [a["type"] for a in (await export(driver))["actions"]] == ["time"]
     # The current reply's menu still works.
     done = await driver.press(menu(moved, "die")["custom_id"], values=[menu(moved, "die")["options"][0]["value"]])

@@ -20,7 +20,7 @@ renames) comes from its plugin in the registry the entry point hands down (``use
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
@@ -120,6 +120,8 @@ class _Registered:
     # Sentences without parameters, said once a language (a button's label, a field's name, a closed word): the
     # same in every reply. At most one entry per template and language, so it cannot grow past the texts.
     constants: dict[tuple[str, str], str] = field(default_factory=dict)
+    # Sentences with fixed parameters a game says again and again (``remembered``): bounded by its caller.
+    remembered: dict[tuple[str, str, Hashable], str] = field(default_factory=dict)
 
 
 _games: Registry[Game] = Registry(())
@@ -184,6 +186,17 @@ def variant_key(key: str, params: dict[str, Any], registered: _Registered) -> st
 def t(lang: str, key: str, /, **params: Any) -> str:
     """The sentence for ``key`` in ``lang`` (English if the key has no translation, the key itself if unknown)."""
     return _say(_registered(), lang, key, params)
+
+
+def remembered(lang: str, key: str, token: Hashable, say: Callable[[], str]) -> str:
+    """``say()`` (a sentence for ``key``), said once per ``token`` and language while the games stay the same: for
+    words the same in every reply whose parameters ``token`` stands for (a die of the box). The caller keeps the
+    tokens few (a die of the box, not a count)."""
+    registered = _registered()
+    said = registered.remembered.get((lang, key, token))
+    if said is None:
+        said = registered.remembered[(lang, key, token)] = say()
+    return said
 
 
 def _say(registered: _Registered, lang: str, key: str, params: dict[str, Any]) -> str:

@@ -24,7 +24,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -32,6 +32,7 @@ from discord import app_commands
 from .registry import Registry
 
 LANGS = ("en", "ja")
+T = TypeVar("T")
 
 
 def lang_of(locale: discord.Locale | str | None) -> str:
@@ -121,7 +122,7 @@ class _Registered:
     # same in every reply. At most one entry per template and language, so it cannot grow past the texts.
     constants: dict[tuple[str, str], str] = field(default_factory=dict)
     # Sentences with fixed parameters a game says again and again (``remembered``): bounded by its caller.
-    remembered: dict[tuple[str, str, Hashable], str] = field(default_factory=dict)
+    remembered: dict[tuple[str, str, Hashable], Any] = field(default_factory=dict)
 
 
 _games: Registry[Game] = Registry(())
@@ -188,15 +189,15 @@ def t(lang: str, key: str, /, **params: Any) -> str:
     return _say(_registered(), lang, key, params)
 
 
-def remembered(lang: str, key: str, token: Hashable, say: Callable[[], str]) -> str:
-    """``say()`` (a sentence for ``key``), said once per ``token`` and language while the games stay the same: for
-    words the same in every reply whose parameters ``token`` stands for (a die of the box). The caller keeps the
-    tokens few (a die of the box, not a count)."""
+def remembered(lang: str, key: str, token: Hashable, say: Callable[[], T]) -> T:
+    """``say()`` (words for ``key``: a sentence, a picker's options), made once per ``token`` and language while
+    the games stay the same: for words the same in every reply whose parameters ``token`` stands for (a die of
+    the box). The caller keeps the tokens few (a die of the box, not a count) and ``say()`` immutable."""
     registered = _registered()
     said = registered.remembered.get((lang, key, token))
     if said is None:
         said = registered.remembered[(lang, key, token)] = say()
-    return said
+    return cast(T, said)
 
 
 def _say(registered: _Registered, lang: str, key: str, params: dict[str, Any]) -> str:

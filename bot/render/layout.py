@@ -98,9 +98,10 @@ def fit(card: Card) -> Card:
     return card
 
 
-def components(card: Card, controls: Controls, *, undo: GameButton | None, picture: bool) -> int:
-    """How many components ``layout`` makes of these (Discord counts each, nested ones included)."""
-    count = 1 + len(card.texts())  # the container, a text display each
+def components(texts: int, controls: Controls, *, undo: GameButton | None, picture: bool) -> int:
+    """How many components ``layout`` makes of a card's ``texts`` and these (Discord counts each, nested ones
+    included)."""
+    count = 1 + texts  # the container, a text display each
     count += 1 if picture else 0  # the gallery (its items are not components)
     count += 2 if undo is not None else 0  # the footer's section and its button (the footer's text is counted)
     return count + sum(1 + len(row) for row in controls)
@@ -119,7 +120,7 @@ def layout(card: Card, controls: Controls = (), *, undo: GameButton | None = Non
         card = fit(card)
         texts = card.texts()
     rows = list(controls)
-    while rows and components(card, rows, undo=undo, picture=picture) > MAX_COMPONENTS:
+    while rows and components(len(texts), rows, undo=undo, picture=picture) > MAX_COMPONENTS:
         rows.pop()
     # The container's items in order, given to it at once (a container made with its children adds each as
     # add_item does).

@@ -112,7 +112,9 @@ def v2_reply(ctl: Controller, interaction: Any, played: Played, full: bool) -> d
 
 
 Builder = Callable[[Controller, Any, Played, bool], dict[str, Any]]
-SHAPES: dict[str, Builder] = {"embed and View (before)": embed_reply, "Components V2 (now)": v2_reply}
+# In one process both shapes share this tree's words: the embed here is the old shape, not the old tree (for that,
+# ``--baseline``).
+SHAPES: dict[str, Builder] = {"embed and View (this tree's words)": embed_reply, "Components V2 (now)": v2_reply}
 
 
 async def measure(quick: bool) -> dict[tuple[str, str], list[float]]:
@@ -219,7 +221,7 @@ def report(timings: dict[tuple[str, str], list[float]]) -> list[list[str]]:
         ordered = sorted(values)
         p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
         rows.append([shape, kind, str(len(values)), f"{statistics.median(values):.0f}", f"{p99:.0f}"])
-    print_table("A game reply's build, before and after Components V2 (µs per reply)",
+    print_table("A game reply's build in one process, V2 beside the embed shape (µs per reply)",
                 ["shape", "reply", "replies", "median", "p99"], rows,
                 ["every step of whole games (Seasons table and bot dice, Volfyirion), in English and Japanese, each "
                  "shape timed in turn on the same change (each first on every other change)", "the build ends with the payload discord.py sends"])

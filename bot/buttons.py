@@ -158,8 +158,10 @@ def rows_of(game_id: int, ply: int, specs: list[ButtonSpec | SelectSpec]) -> lis
                 raise ValueError(f"row {spec.row} has no room for {spec.op}")
             index = spec.row
         else:
-            index = next((i for i in range(ROWS) if weights[i] + width <= 5), -1)
-            if index < 0:
+            for index in range(ROWS):  # the first row with room
+                if weights[index] + width <= 5:
+                    break
+            else:
                 raise ValueError(f"no room left for {spec.op}")
         weights[index] += width
         rows[index].append(item)

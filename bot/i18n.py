@@ -20,11 +20,11 @@ renames) comes from its plugin in the registry the entry point hands down (``use
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -32,6 +32,7 @@ from discord import app_commands
 from .registry import Registry
 
 LANGS = ("en", "ja")
+T = TypeVar("T")
 
 
 def lang_of(locale: discord.Locale | str | None) -> str:
@@ -117,6 +118,11 @@ class _Registered:
     games: dict[str, Game]
     texts: dict[str, dict[str, str]]
     words: Merged
+    # Sentences without parameters, said once a language (a button's label, a field's name, a closed word): the
+    # same in every reply. At most one entry per template and language, so it cannot grow past the texts.
+    constants: dict[tuple[str, str], str] = field(default_factory=dict)
+    # Sentences with fixed parameters a game says again and again (``remembered``): bounded by its caller.
+    remembered: dict[tuple[str, str, Hashable], Any] = field(default_factory=dict)
 
 
 _games: Registry[Game] = Registry(())
@@ -183,33 +189,66 @@ def t(lang: str, key: str, /, **params: Any) -> str:
     return _say(_registered(), lang, key, params)
 
 
+def remembered(lang: str, key: str, token: Hashable, say: Callable[[], T]) -> T:
+    """``say()`` (words for ``key``: a sentence, a picker's options), made once per ``token`` and language while
+    the games stay the same: for words the same in every reply whose parameters ``token`` stands for (a die of
+    the box). The caller keeps the tokens few (a die of the box, not a count) and ``say()`` immutable."""
+    registered = _registered()
+    said = registered.remembered.get((lang, key, token))
+    if said is None:
+        said = registered.remembered[(lang, key, token)] = say()
+    return cast(T, said)
+
+
 def _say(registered: _Registered, lang: str, key: str, params: dict[str, Any]) -> str:
+    if params:
+        return _said(registered, lang, key, params)
+    said = registered.constants.get((lang, key))
+    if said is None:
+        said = _said(registered, lang, key, params)
+        if key in registered.texts["en"] or key in registered.texts.get(lang, {}):  # a template: bounded
+            registered.constants[(lang, key)] = said
+    return said
+
+
+def _said(registered: _Registered, lang: str, key: str, params: dict[str, Any]) -> str:
     texts = registered.texts
-    base, key = key, variant_key(key, params, registered)
+    base = key
+    if key in registered.words.variants:
+        key = variant_key(key, params, registered)
     template = texts.get(lang, {}).get(key) or texts["en"].get(key)
     if template is None:
         return key
-    # Card ids are the game's: the key says which (``<game>.…``, ``action.<game>.…``) unless a param does.
+    # Card ids are the game's: a param says which, else the key (``<game>.…``, ``action.<game>.…``).
     known = registered.games
-    game = next((part for part in key.split(".") if part in known), "")
     named = params.get("game")
-    game = named if isinstance(named, str) and named in known else game
-    renames = registered.words.param_names.get(base, {})
-    rendered: dict[str, Any] = {}
+    game = named if isinstance(named, str) and named in known else _game_in(key, known)
+    renames = registered.words.param_names.get(base)
+    rendered = _Lenient()
+    ja = lang == "ja"
     for name, value in params.items():
-        name = renames.get(name, name)
+        if renames:
+            name = renames.get(name, name)
         rendered[name] = _Said(render_param(lang, name, value, game=game, params=params, registered=registered),
-                               real_minus=lang == "ja")
+                               real_minus=ja)
     for name in ("steps", "change"):  # the size of a move back, for the ``.back`` variants
-        n = _num(params, name)
+        n = _num(params, name) if name in params else None
         if n is not None:
             rendered.setdefault("back", _Said(-n))
     if "{start_commands}" in template:
         rendered.setdefault("start_commands", _Said(start_commands(lang)))
     try:
-        return template.format_map(_Lenient(rendered))
+        return template.format_map(rendered)
     except (IndexError, ValueError):
         return template
+
+
+def _game_in(key: str, known: Mapping[str, Any]) -> str:
+    """The first part of ``key`` that names a registered game ("" when none does)."""
+    for part in key.split("."):
+        if part in known:
+            return part
+    return ""
 
 
 class _Lenient(dict[str, Any]):
@@ -284,25 +323,27 @@ def render_param(lang: str, name: str, value: Any, *, game: str, params: dict[st
                 return said
     if name == "die_index" and _num(params, "index") is not None:
         return int(value) + 1  # the engine counts the two rolled dice from 0; players from 1
-    if name == "method" and isinstance(value, str) and has(f"word.method_{value}"):
-        return t(lang, f"word.method_{value}")
+    en = registered.texts["en"]  # ``has``, on the registry in hand
+    if name == "method" and isinstance(value, str) and f"word.method_{value}" in en:
+        return _say(registered, lang, f"word.method_{value}", {})
     if name in ("action", "expected") and isinstance(value, str) and plugin is not None:
         # Action types are the commands players type: say the command.
         names = [v.strip() for v in value.split(",") if v.strip() and v.strip() != "—"]
         return list_text(lang, (f"`/{plugin.command} {v}`" for v in names))
     if name == "choices" and isinstance(value, (list, tuple)):  # closed words by their names: 見習い、魔法使い…
-        return list_text(lang, (t(lang, f"word.{v}") if has(f"word.{v}") else str(v) for v in value))
+        return list_text(lang, (_say(registered, lang, f"word.{v}", {}) if f"word.{v}" in en else str(v)
+                                for v in value))
     if isinstance(value, (list, tuple)):
         return list_text(lang, (str(v) for v in value))
     if isinstance(value, bool):
-        return t(lang, "word.yes" if value else "word.no")
-    if name == "reason" and isinstance(value, str) and has(f"reason.{value}"):
-        return t(lang, f"reason.{value}")
-    if name == "waiting" and isinstance(value, str) and has(f"step.{value}"):
-        return t(lang, f"step.{value}")
-    if name in words.word_params and isinstance(value, str) and has(f"word.{value}"):
+        return _say(registered, lang, "word.yes" if value else "word.no", {})
+    if name == "reason" and isinstance(value, str) and f"reason.{value}" in en:
+        return _say(registered, lang, f"reason.{value}", {})
+    if name == "waiting" and isinstance(value, str) and f"step.{value}" in en:
+        return _say(registered, lang, f"step.{value}", {})
+    if name in words.word_params and isinstance(value, str) and f"word.{value}" in en:
         # Closed words the engine passes as values (difficulties, elements, …) are translated too.
-        return t(lang, f"word.{value}")
+        return _say(registered, lang, f"word.{value}", {})
     if value is None:
         return "—"
     return value

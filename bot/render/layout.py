@@ -20,7 +20,7 @@ import discord
 from engine.core import Event, Waiting
 
 from ..buttons import GameButton, GameSelect
-from ..i18n import event_lines, t
+from ..i18n import event_lines, remembered, t
 from .embeds import Shown, state_colour
 
 MAX_COMPONENTS = 40  # every component of the message, those inside containers, sections and rows included
@@ -74,7 +74,8 @@ def game_card(lang: str, *, game: Shown, game_id: int, ply: int, summary: object
         now = f"**{t(lang, 'reply.now')}**\n{t(lang, waiting.key, **waiting.params)}"
     fields = [field_text(name, value) for name, value, _ in game.state_fields(lang, summary)] if state else []
     fields += [field_text(name, value) for name, value in extra]
-    return Card(accent=state_colour(game, summary), title=t(lang, "reply.title", game=game.kind), events=lines,
+    title = remembered(lang, "reply.title", game.kind, lambda: t(lang, "reply.title", game=game.kind))
+    return Card(accent=state_colour(game, summary), title=title, events=lines,
                 now=now, state="\n".join(fields), footer=t(lang, "reply.footer", game_id=game_id, ply=ply))
 
 
@@ -98,9 +99,10 @@ def fit(card: Card) -> Card:
     return card
 
 
-def components(card: Card, controls: Controls, *, undo: GameButton | None, picture: bool) -> int:
-    """How many components ``layout`` makes of these (Discord counts each, nested ones included)."""
-    count = 1 + len(card.texts())  # the container, a text display each
+def components(texts: int, controls: Controls, *, undo: GameButton | None, picture: bool) -> int:
+    """How many components ``layout`` makes of a card's ``texts`` and these (Discord counts each, nested ones
+    included)."""
+    count = 1 + texts  # the container, a text display each
     count += 1 if picture else 0  # the gallery (its items are not components)
     count += 2 if undo is not None else 0  # the footer's section and its button (the footer's text is counted)
     return count + sum(1 + len(row) for row in controls)
@@ -119,19 +121,18 @@ def layout(card: Card, controls: Controls = (), *, undo: GameButton | None = Non
         card = fit(card)
         texts = card.texts()
     rows = list(controls)
-    while rows and components(card, rows, undo=undo, picture=picture) > MAX_COMPONENTS:
+    while rows and components(len(texts), rows, undo=undo, picture=picture) > MAX_COMPONENTS:
         rows.pop()
-    container: discord.ui.Container[Any] = discord.ui.Container(accent_colour=card.accent)
-    for text in texts[:-1]:  # the footer last, below the picture and the controls
-        container.add_item(discord.ui.TextDisplay(text))
+    # The container's items in order, given to it at once (a container made with its children adds each as
+    # add_item does).
+    items: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(text) for text in texts[:-1]]
     if picture:
-        container.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(PICTURE)))
-    for row in rows:
-        container.add_item(discord.ui.ActionRow(*row))
-    footer: discord.ui.TextDisplay[Any] = discord.ui.TextDisplay(texts[-1])
-    container.add_item(discord.ui.Section(footer, accessory=undo) if undo is not None else footer)
+        items.append(discord.ui.MediaGallery(discord.MediaGalleryItem(PICTURE)))
+    items += [discord.ui.ActionRow(*row) for row in rows]
+    footer: discord.ui.TextDisplay[Any] = discord.ui.TextDisplay(texts[-1])  # below the picture and controls
+    items.append(discord.ui.Section(footer, accessory=undo) if undo is not None else footer)
     view = discord.ui.LayoutView(timeout=None)
-    view.add_item(container)
+    view.add_item(discord.ui.Container(*items, accent_colour=card.accent))
     return view
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from typing import Any
 
-from ...i18n import _num, _sign, has, list_text, t
+from ...i18n import _num, _sign, has, list_text, remembered, t
 from ..plugin import Words
 
 # Die faces (a face dict, a face text, or a list of them) become the face's symbols in the reader's language.
@@ -49,7 +49,10 @@ def quoted_face(lang: str, face: Any) -> str:
 def die_text(lang: str, season: str, die: Any) -> str:
     """A die of ``season`` as a player finds it in the box: by the face no other die of the season has."""
     mark = die_mark(season, die)
-    return str(die) if mark is None else t(lang, "word.die_with", face=mark)
+    if mark is None:
+        return str(die)
+    # A die of the box is said the same in every reply (a state's dice field names eight): said once a language.
+    return remembered(lang, "word.die_with", (season, int(die)), lambda: t(lang, "word.die_with", face=mark))
 
 
 def die_mark(season: str, die: Any) -> dict[str, Any] | None:

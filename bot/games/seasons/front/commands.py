@@ -34,7 +34,7 @@ from ....commands.common import (
     word_choices,
 )
 from ....controller import Builder, Controller
-from ....i18n import L, card_name, english, t
+from ....i18n import L, card_name, english, remembered, t
 from ....render.embeds import notice_embed
 from ....replies import lang, send, think
 from ....sessions import GameService, Played, Refusal
@@ -248,15 +248,24 @@ async def show_forecast(service: GameService, interaction: Interaction, *, game_
     await send(interaction, embed=embed)
 
 
+PRIMARY = discord.ButtonStyle.primary
+
+
+def _button(lg: str, op: str, key: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> ButtonSpec:
+    """A button worded the same in every reply (roll, forecast, undo…): made once a language (a spec is frozen)."""
+    return remembered(lg, key, (op, style), lambda: ButtonSpec(op, t(lg, key), style=style))
+
+
 class SeasonsUI(GameUI[SeasonsSummary, SeasonsState]):
     """Buttons and forms for the states a Seasons game waits in."""
 
     def buttons(self, step: Step[SeasonsState], row: Row, lg: str,
                 summary: SeasonsSummary) -> list[ButtonSpec | SelectSpec]:
-        waiting, specs = step.waiting, list[ButtonSpec | SelectSpec]()
+        waiting = step.waiting
+        specs: list[ButtonSpec | SelectSpec] = []
         legal = set(waiting.legal)
         if "roll" in legal:
-            specs.append(ButtonSpec("roll", t(lg, "button.roll"), style=discord.ButtonStyle.primary))
+            specs.append(_button(lg, "roll", "button.roll", PRIMARY))
         if "die" in legal:  # table dice: the round's report, by the face it shows (issue 35)
             specs += [p for p in [pickers.die_picker(step.state, lg)] if p]
         if "take" in legal:
@@ -264,16 +273,16 @@ class SeasonsUI(GameUI[SeasonsSummary, SeasonsState]):
                 label = t(lg, "button.take", n=i + 1, face=die["face"])
                 specs.append(ButtonSpec("take", label, arg=i, style=discord.ButtonStyle.primary))
         if "end" in legal:
-            specs.append(ButtonSpec("end", t(lg, "button.turn_over"), style=discord.ButtonStyle.primary))
+            specs.append(_button(lg, "end", "button.turn_over", PRIMARY))
         if "reveal" in legal:
-            specs.append(ButtonSpec("reveal", t(lg, "button.reveal"), style=discord.ButtonStyle.primary))
+            specs.append(_button(lg, "reveal", "button.reveal", PRIMARY))
             specs.append(self._reveal_picker(step, lg, summary))
         if "prelude" in legal and not row.ply:  # S-2.4, on the start reply (the command stays open longer)
-            specs.append(ButtonSpec("prelude", t(lg, "button.prelude")))
+            specs.append(_button(lg, "prelude", "button.prelude"))
         if "answer" in legal:
-            specs.append(ButtonSpec("answer", t(lg, "button.answer"), style=discord.ButtonStyle.primary))
+            specs.append(_button(lg, "answer", "button.answer", PRIMARY))
         if "score" in legal:
-            specs.append(ButtonSpec("score", t(lg, "button.score"), style=discord.ButtonStyle.primary))
+            specs.append(_button(lg, "score", "button.score", PRIMARY))
         if "effect" in legal and summary.can_correct_payment:
             specs += _cannot_pay_buttons(step, lg, summary)
         # The effects the player reports as they happen, a button each while they can be (the engine says which).
@@ -282,10 +291,10 @@ class SeasonsUI(GameUI[SeasonsSummary, SeasonsState]):
         specs += effects
         reports = self._report_pickers(step.state, lg)
         specs += reports
-        forecast = [] if step.state.finished else [ButtonSpec("forecast", t(lg, "button.forecast"))]
+        forecast = [] if step.state.finished else [_button(lg, "forecast", "button.forecast")]
         specs += forecast
         if row.ply:
-            specs.append(ButtonSpec("undo", t(lg, "button.undo"), style=discord.ButtonStyle.danger))
+            specs.append(_button(lg, "undo", "button.undo", discord.ButtonStyle.danger))
         # Least needed first: the forecast (also in /seasons forecast), the time move and the card (both typed
         # as often), then the effects from the last.
         return pickers.fit(specs, [*forecast, *reversed(reports), *reversed(effects)])

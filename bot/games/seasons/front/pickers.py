@@ -14,7 +14,7 @@ from engine.seasons.faces import die_faces
 
 from ....buttons import MENU_OPTIONS, SelectSpec, fit, rows_needed
 from ....controller import Builder
-from ....i18n import card_name, t
+from ....i18n import card_name, remembered, t
 from ...seasons.text import die_mark, face_text
 
 __all__ = ["die_picker", "fit", "picked_action", "played_picker", "rows_needed", "time_picker"]
@@ -26,14 +26,23 @@ TIME_STEPS = (1, 2, 3, -1, -2, -3)  # `/seasons time steps:` takes -3…3 but 0
 def die_picker(state: SeasonsState, lg: str) -> SelectSpec | None:
     """Table dice: the faces of the round's two dice (S-1.4, S-3.2), die by die, each in the die's own words
     and the die named as a player finds it in the box. None for games before the chosen dice (any of five)."""
-    season, options = state.dice_season, []
+    season, options = state.dice_season, list[tuple[str, str, str | None]]()
     for die in state.round_dice:
-        mark = die_mark(season, die)
-        named = t(lg, "pick.die.on", face=face_text(lg, mark)) if mark else str(die)
-        options += [(face_text(lg, face), f"{die}.{i}", named) for i, face in enumerate(die_faces(season, die))]
+        options += _die_options(lg, season, die)
     if not options:
         return None
     return SelectSpec("pick", t(lg, "pick.die.placeholder"), tuple(options[:MENU_OPTIONS]), arg="die")
+
+
+def _die_options(lg: str, season: str, die: int) -> tuple[tuple[str, str, str | None], ...]:
+    """A die's faces as options, the die named: the same in every reply, so a die of the box is worded once a
+    language (an unknown die, which has no faces, each time)."""
+    def options() -> tuple[tuple[str, str, str | None], ...]:
+        mark = die_mark(season, die)
+        named = t(lg, "pick.die.on", face=face_text(lg, mark)) if mark else str(die)
+        return tuple((face_text(lg, face), f"{die}.{i}", named) for i, face in enumerate(die_faces(season, die)))
+
+    return remembered(lg, "pick.die", (season, die), options) if die_mark(season, die) else options()
 
 
 def played_picker(state: SeasonsState, lg: str) -> SelectSpec | None:
@@ -48,6 +57,11 @@ def played_picker(state: SeasonsState, lg: str) -> SelectSpec | None:
 
 
 def time_picker(lg: str) -> SelectSpec:
+    """The time moves: the same in every reply, made once a language."""
+    return remembered(lg, "pick.time", None, lambda: _time_picker(lg))
+
+
+def _time_picker(lg: str) -> SelectSpec:
     options = tuple((t(lg, "pick.time.forward" if n > 0 else "pick.time.back", steps=abs(n)), str(n), None)
                     for n in TIME_STEPS)
     return SelectSpec("pick", t(lg, "pick.time.placeholder"), options, arg="time")

@@ -4,7 +4,8 @@ point 6: the build got faster, not different).
 Each step of bench_reply's games (Seasons with table and bot dice, Volfyirion; the quick run's steps), in English
 and Japanese, compact and full: the Components V2 reply as sent, with its picture's gallery, laid out again
 without its controls (an older reply retired), and the embed reply the bot sent before. Each payload's SHA-256 is
-compared with ``data/reply_payloads.json``, written from main at 9405b71 before the change; a different payload
+compared with ``data/reply_payloads.json``, written before the change (main at 9405b71; written again at the merge, from
+the tree just before it: the same 1,696 digests as after it, the words changed meanwhile on purpose); a different payload
 names its step. Regenerate (only when a reply's words or shape change on purpose) with
 ``.venv/bin/python -m tests.bot.test_reply_payloads``.
 """

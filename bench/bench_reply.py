@@ -22,13 +22,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import io
 import json
-import shutil
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -170,16 +167,11 @@ def summary_of(values: list[float]) -> dict[str, float]:
 
 def baseline_tree(into: Path, commit: str) -> Path | None:
     """The project at ``commit`` with this file copied into its benches; None without git or that commit."""
-    try:
-        archive = subprocess.run(["git", "archive", commit], cwd=ROOT, capture_output=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        print(f"baseline unavailable: git cannot read commit {commit}")
-        return None
-    tree = into / f"baseline-{commit}"
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(tree, filter="data")
-    shutil.copyfile(Path(__file__), tree / "bench" / Path(__file__).name)
-    return tree
+    from bench.common import (
+        tree_at,  # here, not at the top: this file also runs in the baseline's tree, without it
+    )
+
+    return tree_at(commit, into, Path(__file__))
 
 
 def run_probe(tree: Path, shape: str, quick: bool) -> dict[str, dict[str, float]]:

@@ -12,19 +12,16 @@ median of the runs, the lowest and highest in parentheses. Without git or that c
 from __future__ import annotations
 
 import argparse
-import io
 import json
-import shutil
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench.common import print_machine, print_table
+from bench.common import print_machine, print_table, tree_at
 from bench.stack_probe import CHANNELS, STARTUP_GAMES
 
 BASELINE_COMMIT = "5b513b3"
@@ -65,16 +62,7 @@ LABELS = {
 
 def baseline_tree(into: Path) -> Path | None:
     """The project at ``BASELINE_COMMIT``, with this branch's probe beside its benches; None without git."""
-    try:
-        archive = subprocess.run(["git", "archive", BASELINE_COMMIT], cwd=ROOT, capture_output=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        print(f"baseline unavailable: git cannot read commit {BASELINE_COMMIT}")
-        return None
-    tree = into / f"baseline-{BASELINE_COMMIT}"
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(tree, filter="data")
-    shutil.copyfile(PROBE, tree / "bench" / PROBE.name)
-    return tree
+    return tree_at(BASELINE_COMMIT, into, PROBE)
 
 
 def probe(tree: Path, *args: str) -> dict[str, Any]:

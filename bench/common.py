@@ -7,13 +7,18 @@ beside a baseline measured in the same run, as a ratio.
 
 from __future__ import annotations
 
+import io
 import os
 import platform
+import shutil
 import sqlite3
 import statistics
+import subprocess
+import tarfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from importlib import metadata
+from pathlib import Path
 
 from bot import games
 
@@ -124,3 +129,20 @@ def _cell(value: object) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         return f"{value:,}"
     return str(value)
+
+
+def tree_at(commit: str, into: Path, *probes: Path) -> Path | None:
+    """The project at ``commit`` (``git archive`` into ``into``), with ``probes`` — this tree's bench files —
+    copied into its ``bench/``, for a bench that runs both sides in turn; None (said) without git or that commit."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        archive = subprocess.run(["git", "archive", commit], cwd=root, capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        print(f"baseline unavailable: git cannot read commit {commit}")
+        return None
+    tree = into / f"baseline-{commit}"
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(tree, filter="data")
+    for probe in probes:
+        shutil.copyfile(probe, tree / "bench" / probe.name)
+    return tree

@@ -11,7 +11,7 @@ import pytest
 
 from bot.app import create_bot
 from bot.config import Config
-from tests.support.standin import StandIn
+from tests.support.standin import StandIn, World
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -33,6 +33,25 @@ async def standin() -> AsyncIterator[StandIn]:
         assert server.violations == [], f"the bot broke Discord's rules: {server.violations}"
         assert server.unknown_routes == [], f"the bot called routes Discord does not have: {server.unknown_routes}"
         assert server.pinged() == {}, f"the bot's messages notified someone (issue 35): {server.pinged()}"
+
+
+@pytest.fixture
+async def standin_world(db_path: Path):
+    """A stand-in over a given world, checked as the `standin` fixture is."""
+    servers: list[StandIn] = []
+
+    async def make(world: World) -> StandIn:
+        server = StandIn(world)
+        await server.start()
+        _install_conformance(server)
+        servers.append(server)
+        return server
+
+    yield make
+    for server in servers:
+        await server.close()
+        assert server.violations == [], server.violations
+        assert server.unknown_routes == []
 
 
 def _install_conformance(server: StandIn) -> None:

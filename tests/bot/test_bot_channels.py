@@ -9,8 +9,8 @@ from play import pictured
 
 from bot.standin.permissions import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES
 from bot.store import SqliteStore
-from conftest import _install_conformance, running_bot
-from tests.support.standin import StandIn, World
+from conftest import running_bot
+from tests.support.standin import World
 from tests.support.standin.world import add_forum, deny, dm, group_dm
 
 
@@ -202,20 +202,3 @@ async def test_the_stand_in_refuses_embeds_and_files_a_channel_denies(standin, d
     standin.violations.clear()
 
 
-@pytest.fixture
-async def standin_world(db_path):
-    """A stand-in over a given world, checked as the `standin` fixture is."""
-    servers: list[StandIn] = []
-
-    async def make(world: World) -> StandIn:
-        server = StandIn(world)
-        await server.start()
-        _install_conformance(server)
-        servers.append(server)
-        return server
-
-    yield make
-    for server in servers:
-        await server.close()
-        assert server.violations == [], server.violations
-        assert server.unknown_routes == []

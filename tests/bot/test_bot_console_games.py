@@ -69,15 +69,6 @@ def test_a_volfyirion_game_goes_on_in_the_next_console_run(tmp_path):
     assert game.state.finished
     db = str(tmp_path / "games.sqlite3")
 
-    def line(action: Action) -> str:
-        parts = [f"/volfyrion {action.type}"]
-        for name, value in action.args.items():
-            if value is None:
-                continue
-            text = ", ".join(value) if isinstance(value, list) else str(value)
-            parts.append(f'{name}:"{text}"' if " " in text and name != "cards" else f"{name}:{text}")
-        return " ".join(parts)
-
     half = len(game.actions) // 2
     japanese = ("--db", db, "--lang", "ja")  # the whole Volfyirion game through the bot in English is test_bot_games'
     first = console(["/volfyrion start difficulty:normal"] + [line(a) for a in game.actions[:half]], *japanese, seed=4)
@@ -87,3 +78,14 @@ def test_a_volfyirion_game_goes_on_in_the_next_console_run(tmp_path):
     assert not any("error" in item for item in second)
     record = exported(second)
     assert record["state"] == summary_json(game.state.summary()) and record["result"] == game.state.result().to_json(VolfyirionRules.result_names)
+
+
+def line(action: Action) -> str:
+    """A Volfyirion action as the player types it."""
+    parts = [f"/volfyrion {action.type}"]
+    for name, value in action.args.items():
+        if value is None:
+            continue
+        text = ", ".join(value) if isinstance(value, list) else str(value)
+        parts.append(f'{name}:"{text}"' if " " in text and name != "cards" else f"{name}:{text}")
+    return " ".join(parts)

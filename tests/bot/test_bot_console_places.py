@@ -7,23 +7,12 @@ import json
 import subprocess
 import sys
 
-from test_bot_console_games import ROOT, console, exported
+from test_bot_console_games import ROOT, console, exported, line
 
 from bot.sessions import summary_json
 from bot.standin.driver import text_displays
-from engine.core import Action
 from engine.volfyirion.autoplay import play_game as volfyirion_game
 from engine.volfyirion.rules import VolfyirionRules
-
-
-def line(action: Action) -> str:
-    parts = [f"/volfyrion {action.type}"]
-    for name, value in action.args.items():
-        if value is None:
-            continue
-        text = ", ".join(value) if isinstance(value, list) else str(value)
-        parts.append(f'{name}:"{text}"' if " " in text and name != "cards" else f"{name}:{text}")
-    return " ".join(parts)
 
 
 def test_a_whole_volfyirion_game_in_a_dm_through_the_console_in_japanese(tmp_path):

@@ -9,27 +9,9 @@ import pytest
 from bot.standin.permissions import CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS
 from bot.standin.protocol import API
 from bot.threads import ARCHIVE_MINUTES
-from conftest import _install_conformance, running_bot
+from conftest import running_bot
 from tests.support.standin import StandIn, World, pressable
 from tests.support.standin.world import deny
-
-
-@pytest.fixture
-async def standin_world(db_path):
-    servers: list[StandIn] = []
-
-    async def make(world: World) -> StandIn:
-        server = StandIn(world)
-        await server.start()
-        _install_conformance(server)
-        servers.append(server)
-        return server
-
-    yield make
-    for server in servers:
-        await server.close()
-        assert server.violations == [], server.violations
-        assert server.unknown_routes == []
 
 
 def threads_of(standin: StandIn, parent: str) -> list:

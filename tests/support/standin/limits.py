@@ -144,20 +144,26 @@ def _component_errors(out: Collector, path: tuple, comp: dict, seen: set[str]) -
         options = comp.get("options")
         if kind == 3:
             out.length_between(path + ("options",), options or [], 1, SELECT_OPTIONS_MAX)
-        values = set()
-        for j, option in enumerate(options or []):
-            for key in ("label", "value"):
-                out.length_between(path + ("options", j, key), option.get(key), 1, SELECT_OPTION_MAX)
-            out.max_length(path + ("options", j, "description"), option.get("description"), SELECT_OPTION_MAX)
-            if option.get("value") in values:
-                out.add(path + ("options", j, "value"), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
-                        "Select component option values must be unique")
-            values.add(option.get("value"))
+        _option_errors(out, path, options or [])
     else:
         for j, child in enumerate(comp.get("components") or []):
             _component_errors(out, path + ("components", j), child, seen)
         if isinstance(comp.get("accessory"), dict):
             _component_errors(out, path + ("accessory",), comp["accessory"], seen)
+
+
+def _option_errors(out: Collector, path: tuple, options: list) -> None:
+    """A select's (or a group's) options: each label and value 1–100 characters, a description up to 100, and no
+    value twice (in a message's select as in a form's)."""
+    values = set()
+    for j, option in enumerate(options):
+        for key in ("label", "value"):
+            out.length_between(path + ("options", j, key), option.get(key), 1, SELECT_OPTION_MAX)
+        out.max_length(path + ("options", j, "description"), option.get("description"), SELECT_OPTION_MAX)
+        if option.get("value") in values:
+            out.add(path + ("options", j, "value"), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                    "Select component option values must be unique")
+        values.add(option.get("value"))
 
 
 def modal_errors(data: dict, *, prefix: tuple = ()) -> Errors:
@@ -217,15 +223,7 @@ def _form_choice_errors(out: Collector, path: tuple, comp: dict) -> None:
                                  RADIO_GROUP: (2, GROUP_OPTIONS_MAX)}.get(kind, (0, SELECT_OPTIONS_MAX))
     if kind in (STRING_SELECT, CHECKBOX_GROUP, RADIO_GROUP):
         out.length_between(path + ("options",), options, low_options, high_options)
-    values = set()
-    for j, option in enumerate(options):
-        for key in ("label", "value"):
-            out.length_between(path + ("options", j, key), option.get(key), 1, SELECT_OPTION_MAX)
-        out.max_length(path + ("options", j, "description"), option.get("description"), SELECT_OPTION_MAX)
-        if option.get("value") in values:
-            out.add(path + ("options", j, "value"), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
-                    "Select component option values must be unique")
-        values.add(option.get("value"))
+    _option_errors(out, path, options)
     if kind == RADIO_GROUP:
         return
     low, high = comp.get("min_values", 1), comp.get("max_values", 1)

@@ -1,6 +1,8 @@
-"""Embeds: what the automaton did, what the player must do now, and the state that matters.
+"""The colours of what the bot says (a notice's own, each game's), and what a game shows of itself (``Shown``).
 
-The text here is the authoritative record of a game (pictures are a glance); every string comes from
+The bot sends no embed any more: a game's reply is laid out by bot/render/layout.py and everything else by
+bot/render/notices.py, both Components V2. ``game_embed`` — a game's reply as the embed it was before — stays only
+for bench/bench_reply.py, which measures the V2 reply's build cost against it. Every string comes from
 bot/locales through ``t``.
 """
 

@@ -5,12 +5,16 @@ it, in both languages; nobody pinged (tests/bot/conftest.py asserts it after eve
 
 from __future__ import annotations
 
+import io
 import re
 
+import discord
 import pytest
+from play import export
 
 from bot import games
 from bot.render.embeds import COLOURS
+from bot.standin.driver import message_text
 from bot.standin.permissions import ATTACH_FILES
 from bot.standin.protocol import IS_COMPONENTS_V2
 from conftest import running_bot
@@ -100,3 +104,25 @@ async def test_the_difficulty_question_is_a_container_with_its_buttons_inside(dr
     easy = next(b for b in question.buttons if b.get("label") == {"en": "easy", "ja": "イージー"}[locale])
     started = await driver.press(easy["custom_id"], message=question.original, locale=locale)
     assert any(m.v2 and not m.ephemeral and "## " in m.text for m in started.messages), started.text  # the game
+
+
+@pytest.mark.parametrize("locale, withdrawn", [("en", "## Withdrawn — "), ("ja", "## 取り消し")])
+async def test_a_result_post_made_as_an_embed_before_v2_is_withdrawn_as_v2(driver, locale, withdrawn):
+    """A result card posted before this change (an embed with its picture) is still marked withdrawn when the end
+    of its game is undone: the edit clears its content, embeds and picture and makes it one grey container."""
+    won = await win(driver, locale)
+    table = driver.standin.world.channel("table")
+    channel = driver.bot.get_channel(table.id) or await driver.bot.fetch_channel(table.id)
+    old = await channel.send(content="result", embed=discord.Embed(title="🏆 old card"),
+                             file=discord.File(io.BytesIO(b"png"), filename="result-card.png"))
+    game_id = (await export(driver))["game_id"]
+    await driver.bot.store.add_result_post(game_id, table.id, old.id)
+    undone = await driver.slash("game undo", {}, locale=locale)
+    assert not undone.ephemeral and won.messages
+    edited = driver.standin.messages[old.id].payload
+    assert edited["flags"] & IS_COMPONENTS_V2 and not edited.get("embeds") and not edited.get("content")
+    assert not edited.get("attachments")
+    assert [c["type"] for c in edited["components"]] == [CONTAINER]
+    assert edited["components"][0]["accent_color"] == COLOURS["lost"]
+    assert "\n".join(message_text(edited)).startswith(withdrawn), message_text(edited)
+    assert driver.standin.violations == []

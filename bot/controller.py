@@ -418,6 +418,8 @@ class Controller:
         message = interaction.message
         if message is None or interaction.response.is_done() or not message.flags.components_v2:
             return None
+        if message.flags.ephemeral:  # a private notice's button (a candidate, a difficulty): never the live reply
+            return None
         known = self.live.get(game_id)
         if known is not None and known.message_id != message.id:
             return None  # an older reply pressed while a newer one is live: that one is retired as usual

@@ -25,7 +25,7 @@ from .handled import Handled, Parser, wrap_interaction_parser
 from .i18n import CommandTranslator, lang_of, t
 from .metrics import Metrics, command_name
 from .registry import Registry
-from .render.embeds import notice_embed
+from .render.notices import notice
 from .replies import send
 from .sessions import REFUSALS, GameService
 from .store import StoreError, make_store
@@ -76,7 +76,7 @@ class SoloTree(app_commands.CommandTree):
             await interaction.response.autocomplete([])
         else:
             key, params = refusal
-            await send(interaction, embed=notice_embed(lang_of(interaction.locale), key, params=params), ephemeral=True)
+            await send(interaction, notice=notice(lang_of(interaction.locale), key, params=params), ephemeral=True)
             timed(self.metrics, interaction)
         return False
 
@@ -263,7 +263,7 @@ class SoloBot(commands.AutoShardedBot):
             if interaction.type is discord.InteractionType.autocomplete:
                 await interaction.response.autocomplete([])
             elif interaction.type is not discord.InteractionType.ping:
-                await send(interaction, embed=notice_embed(lang_of(interaction.locale), key), ephemeral=True)
+                await send(interaction, notice=notice(lang_of(interaction.locale), key), ephemeral=True)
         except discord.HTTPException:
             log.warning("could not refuse interaction %s (%s)", interaction.id, key)
 
@@ -330,8 +330,7 @@ class SoloBot(commands.AutoShardedBot):
 
     async def _answer_unknown(self, interaction: discord.Interaction) -> None:
         if not interaction.response.is_done():
-            embed = notice_embed(lang_of(interaction.locale), "refuse.unknown_button")
-            await send(interaction, embed=embed, ephemeral=True)
+            await send(interaction, notice=notice(lang_of(interaction.locale), "refuse.unknown_button"), ephemeral=True)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError | Exception
@@ -370,9 +369,8 @@ class SoloBot(commands.AutoShardedBot):
             # "Nothing was changed" only when no change went to the store (bot.delivery.commit_state).
             key = "refuse.internal_unknown" if commit_state(interaction) else "refuse.internal"
             params = {}
-        embed = notice_embed(lg, key, params=params)
         try:
-            await send(interaction, embed=embed, ephemeral=True)
+            await send(interaction, notice=notice(lg, key, params=params), ephemeral=True)
         except discord.HTTPException:
             log.warning("could not send the error reply: %s", t("en", key, **params))
 

@@ -15,7 +15,8 @@ from typing import Any, TypeGuard
 
 import discord
 
-from .permissions import fit
+from .permissions import notice_message
+from .render.notices import Notice
 
 log = logging.getLogger(__name__)
 
@@ -42,14 +43,14 @@ def takes_messages(channel: object) -> TypeGuard[discord.abc.Messageable]:
         channel, discord.ForumChannel | discord.CategoryChannel)
 
 
-async def post_to_parent(client: discord.Client, parent_id: int, embed: discord.Embed, lang: str, *,
+async def post_to_parent(client: discord.Client, parent_id: int, notice: Notice, lang: str, *,
                          files: Callable[[], list[discord.File]] | None = None) -> list[discord.Message]:
-    """Post ``embed`` (and ``files()``, made afresh for this channel) in the parent channel of a thread's game
+    """Post ``notice`` (and ``files()``, made afresh for this channel) in the parent channel of a thread's game
     when it can take it; the messages posted.
 
     A forum or media channel takes no messages (its posts are the threads): the result stays in the post.
-    Without View Channel or Send Messages there, nothing is posted; without Embed Links it goes as text,
-    without Attach Files without its picture."""
+    Without View Channel or Send Messages there, nothing is posted; without Attach Files it goes without its
+    picture, and says so (a V2 message needs no Embed Links)."""
     parent = client.get_channel(parent_id)
     try:
         parent = parent or await client.fetch_channel(parent_id)
@@ -64,10 +65,8 @@ async def post_to_parent(client: discord.Client, parent_id: int, embed: discord.
         if not (permissions.view_channel and permissions.send_messages):
             log.info("not allowed to post the result card in parent channel %s", parent_id)
             return []
-    posted = []
     try:
-        for message in fit(permissions, lang, {"embed": embed, "files": files() if files else []}):
-            posted.append(await parent.send(**message))
+        return [await parent.send(**notice_message(permissions, lang, notice, files=files() if files else ()))]
     except discord.HTTPException as exc:
         log.warning("could not post the result card in parent channel %s: %s", parent_id, exc)
-    return posted
+        return []

@@ -34,19 +34,20 @@ from .buttons import (
     custom_id,
     item_of,
     rows_of,
-    view_of,
 )
 from .channels import post_to_parent
 from .config import Config
 from .delivery import Deliveries, Gate, NotAcknowledged
 from .i18n import card_name, t
 from .live import LiveMessages, Posted
-from .permissions import fit_interaction
+from .permissions import notice_answer
 from .pictures import PictureQueue, picture_key
 from .places import followup_allowed, place_of
 from .registry import Registry
-from .render.embeds import Shown, notice_embed
+from .render.embeds import Shown
 from .render.layout import Card, game_card, layout, without_controls
+from .render.notices import notice
+from .render.notices import view as notice_view
 from .render.picture import drawn
 from .render.results import Resulting
 from .replies import lang, send, think
@@ -299,25 +300,25 @@ class Controller:
             level = logging.INFO if isinstance(err, EXPECTED_REFUSALS) else logging.WARNING
             log.log(level, "store refused a change in channel %s: %s", interaction.channel_id, err)
         lg = lang(interaction)
-        embed = notice_embed(lg, err.key, params=err.params)
+        said = notice(lg, err.key, params=err.params)
         choices = list(getattr(err, "choices", None) or [])
         offered = [spec for ui in self.uis.values() for spec in ui.refusal_buttons(err.key, lg)]
-        view = None
+        rows: list[list[GameButton | GameSelect]] = []
         if choices or typed or offered:
             row = await self._row_quietly(interaction.channel_id)
             specs: list[ButtonSpec | SelectSpec] = list(offered)
             if row is not None and choices:
-                embed.description = (embed.description or "") + "\n" + t(lg, "pick.candidates")
+                said.append(t(lg, "pick.candidates"))
                 specs += [ButtonSpec(op, card_name(lg, row.kind, card)[:80], arg=arg,
                                      style=discord.ButtonStyle.primary) for card, op, arg in choices[:20]]
             if row is not None and typed:
                 name, values = typed
                 self.kept.keep((row.id, row.ply, interaction.user.id, name), values)
                 lines = [f"`{k}` {' '.join(str(v).split())}"[:300] for k, v in values.items()]
-                embed.add_field(name=t(lg, "pick.edit"), value="\n".join(lines)[:1024] or "—", inline=False)
+                said.add_field(t(lg, "pick.edit"), "\n".join(lines)[:1024] or "—")
                 specs.append(ButtonSpec("edit", t(lg, "button.edit"), arg=name))
-            view = view_of(row.id, row.ply, specs) if row is not None and specs else None
-        await send(interaction, embed=embed, view=view, ephemeral=True)
+            rows = rows_of(row.id, row.ply, specs) if row is not None and specs else []
+        await send(interaction, notice=said, rows=rows, ephemeral=True)
 
     async def _row_quietly(self, channel_id: int | None) -> GameRow | None:
         try:
@@ -393,8 +394,8 @@ class Controller:
 
         lg = lang(interaction)
         row = played.row
-        await send(interaction, embed=notice_embed(lg, "thread.started", kind="info", game=row.kind, game_id=row.id,
-                                                   thread=thread.mention))
+        await send(interaction, notice=notice(lg, "thread.started", kind="info", game=row.kind, game_id=row.id,
+                                              thread=thread.mention))
         await name_for_game(thread, lg, row.kind, interaction.user.display_name, row.id)
         composed = self.compose(interaction, played, picture=True)
         card, attach = composed.card, may_attach(interaction)
@@ -416,6 +417,8 @@ class Controller:
         press, or answered already."""
         message = interaction.message
         if message is None or interaction.response.is_done() or not message.flags.components_v2:
+            return None
+        if message.flags.ephemeral:  # a private notice's button (a candidate, a difficulty): never the live reply
             return None
         known = self.live.get(game_id)
         if known is not None and known.message_id != message.id:
@@ -454,26 +457,26 @@ class Controller:
         """The public result card (the breakdown, the margin and a picture to share), in the channel and in the
         parent channel when the game ran in a thread. Each post is remembered, so that undoing the end of the
         game can mark it withdrawn."""
-        from .render.results import result_card
+        from .render.results import PICTURE, result_card
 
         lg = lang(interaction)
         date = datetime.now(UTC).strftime("%Y-%m-%d")
         parts = self.uis[row.kind].result_parts(played.record) if played else {}
-        embed, png = await asyncio.to_thread(result_card, lg, game=self.games.get(row.kind), owner_id=row.owner_id,
+        card, png = await asyncio.to_thread(result_card, lg, game=self.games.get(row.kind), owner_id=row.owner_id,
                                              options=row.options, result=result, parts=parts, date=date)
 
         def picture() -> list[discord.File]:
-            return [discord.File(io.BytesIO(png), filename="result-card.png")] if png else []
+            return [discord.File(io.BytesIO(png), filename=PICTURE)] if png else []
 
         present = place_of(interaction).bot_present
         if row.parent_channel_id and not present:  # a user install in a server without the bot: no channel post
-            embed.description = f"{embed.description}\n\n{t(lg, 'place.result_stays')}".strip()
-        # Without Embed Links or Attach Files the card goes as text, without its picture.
-        for message in fit_interaction(interaction, {"embed": embed, "files": picture()}):
-            if followup_allowed(interaction):
-                await self._remember_post(row, await interaction.followup.send(wait=True, **message))
+            card.append(t(lg, "place.result_stays"), gap="\n\n")
+        # A V2 message: no Embed Links needed; without Attach Files it goes without its picture, and says so.
+        if followup_allowed(interaction):
+            message = notice_answer(interaction, card, files=picture())
+            await self._remember_post(row, await interaction.followup.send(wait=True, **message))
         if row.parent_channel_id and present:  # not a forum or media channel: the result stays in the post
-            for posted in await post_to_parent(cast(discord.Client, self.bot), row.parent_channel_id, embed, lg, files=picture):
+            for posted in await post_to_parent(cast(discord.Client, self.bot), row.parent_channel_id, card, lg, files=picture):
                 await self._remember_post(row, posted)
 
     async def _remember_post(self, row: GameRow, message: Any) -> None:
@@ -488,7 +491,7 @@ class Controller:
     async def withdraw_result(self, interaction: discord.Interaction, row: GameRow, result: Result) -> None:
         """Undoing the end of a game: its result posts now say the result was withdrawn (the result row is
         already gone from the store, so no leaderboard or stats counts it)."""
-        from .render.results import withdrawn_embed
+        from .render.results import withdrawn_notice
 
         try:
             posts = await self.service.store.take_result_posts(row.id)
@@ -497,14 +500,16 @@ class Controller:
             return
         if not place_of(interaction).bot_present:  # no edit with the bot's token here: the undo reply says so
             return
-        embed = withdrawn_embed(lang(interaction), game=self.games.get(row.kind), owner_id=row.owner_id, options=row.options,
-                                result=result, game_id=row.id)
+        card = withdrawn_notice(lang(interaction), game=self.games.get(row.kind), owner_id=row.owner_id,
+                                options=row.options, result=result, game_id=row.id)
         for channel_id, message_id in posts:
             try:
                 channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
                 if not isinstance(channel, MESSAGE_CHANNELS):
                     raise AttributeError(f"a {type(channel).__name__} holds no messages")
-                await channel.get_partial_message(message_id).edit(embed=embed, attachments=[])
+                # V2 with no picture; a post made as an embed before V2 loses its content and embeds too
+                await channel.get_partial_message(message_id).edit(content=None, embed=None, attachments=[],
+                                                                   view=notice_view(card))
             except (discord.HTTPException, AttributeError) as exc:
                 log.warning("could not mark result post %s withdrawn: %s", message_id, exc)
 
@@ -664,8 +669,8 @@ class Controller:
             log.warning("interaction %s: a game was abandoned but Discord refused the answer (%s)",
                         interaction.id, gate.refused)
             return
-        await send(interaction, embed=notice_embed(lang(interaction), "reply.abandoned", kind="lost", game=row.kind,
-                                                   game_id=row.id))
+        await send(interaction, notice=notice(lang(interaction), "reply.abandoned", kind="lost", game=row.kind,
+                                              game_id=row.id))
         await self._load_live()
         older = self.live.forget(row.id)  # the game's last reply: its controls can do nothing any more
         if older is not None:

@@ -8,8 +8,9 @@ from typing import Any
 import discord
 
 from .i18n import lang_of
-from .permissions import fit_interaction
+from .permissions import fit_interaction, notice_answer
 from .places import followup_allowed
+from .render.notices import Controls, Notice
 
 
 def lang(interaction: discord.Interaction) -> str:
@@ -23,27 +24,20 @@ async def think(interaction: discord.Interaction, *, ephemeral: bool = False) ->
         interaction.extras["thinking"] = "private" if ephemeral else "public"
 
 
-async def send(interaction: discord.Interaction, *, embed: discord.Embed | None = None,
+async def send(interaction: discord.Interaction, *, notice: Notice | None = None, rows: Controls = (),
                view: discord.ui.View | discord.ui.LayoutView | None = None, files: list[discord.File] | None = None,
-               ephemeral: bool = False, content: str | None = None) -> Any:
+               ephemeral: bool = False) -> Any:
     """Answer the interaction: the initial response if it is still open, else a followup (or the edit of a
-    deferred "thinking…" response). Returns the followup message, or None when the answer is the original (its
-    id then in ``interaction.extras["message_id"]``, for the one live message of a game: bot/live.py)."""
-    kwargs: dict[str, Any] = {}
-    if embed is not None:
-        kwargs["embed"] = embed
-    if view is not None:
-        kwargs["view"] = view
-    if files:
-        kwargs["files"] = files
-    if content is not None:
-        kwargs["content"] = content
-    kwargs, *more = fit_interaction(interaction, kwargs)  # no Embed Links / Attach Files: text, no files
-    sent = await _send_one(interaction, kwargs, ephemeral)
-    for extra in more:
-        if followup_allowed(interaction):  # a user install's interaction takes 5 followups (bot.places)
-            await interaction.followup.send(ephemeral=ephemeral, **extra)
-    return sent
+    deferred "thinking…" response). A ``notice`` goes as a Components V2 message with its ``rows`` of controls and
+    the ``files`` it shows (bot/render/notices.py); else ``view`` is the message. Returns the followup message, or
+    None when the answer is the original (its id then in ``interaction.extras["message_id"]``, for the one live
+    message of a game: bot/live.py)."""
+    kwargs: dict[str, Any]
+    if notice is not None:
+        kwargs = notice_answer(interaction, notice, rows, files or ())
+    else:
+        kwargs = fit_interaction(interaction, {"view": view, "files": files} if files else {"view": view})
+    return await _send_one(interaction, kwargs, ephemeral)
 
 
 async def _send_one(interaction: discord.Interaction, kwargs: dict[str, Any], ephemeral: bool) -> Any:

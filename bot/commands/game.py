@@ -12,11 +12,12 @@ from discord import app_commands
 
 from engine.core import Action, GameRecord, RuleError, Rules
 
-from ..buttons import ButtonSpec, view_of
+from ..buttons import ButtonSpec, rows_of
 from ..delivery import NotAcknowledged
 from ..i18n import L, card_name, t
 from ..registry import Registry
-from ..render.embeds import COLOURS, Shown, colour_of, game_embed, notice_embed
+from ..render.embeds import COLOURS, Shown, colour_of
+from ..render.notices import Notice, notice
 from ..replies import lang, send
 from ..sessions import Played, Refusal, summary_json
 from ..store import GameRow, StaleVersion
@@ -88,7 +89,8 @@ class GameCommands(app_commands.Group):
         # Anyone may look; only the owner's view carries the buttons that change the game.
         mine = interaction.user.id == row.owner_id
         if row.status in ("abandoned", "finished"):  # no next step, no buttons, no undo footer
-            await send(interaction, embed=over_embed(lang(interaction), self.games.get(row.kind), row, record), ephemeral=not mine)
+            await send(interaction, notice=over_notice(lang(interaction), self.games.get(row.kind), row, record),
+                       ephemeral=not mine)
             return
         played = Played(row, record.last, record)
         await self.controller.show(interaction, played, picture=True, ephemeral=not mine,
@@ -113,10 +115,9 @@ class GameCommands(app_commands.Group):
             text = ctl.describe_action(lg, row.kind, Action.from_json(a.action), None if a.undone else known.get(a.ply))
             line = f"`{a.ply:>3}` {text}"
             lines.append(f"~~{line}~~ ({t(lg, 'history.undone')})" if a.undone else line)
-        embed = discord.Embed(title=t(lg, "history.title", game=row.kind, game_id=row.id),
-                              description="\n".join(lines)[:4000] or t(lg, "history.empty"),
-                              colour=colour_of(row.kind))
-        await send(interaction, embed=embed, ephemeral=interaction.user.id != row.owner_id)
+        said = Notice(accent=colour_of(row.kind), title=t(lg, "history.title", game=row.kind, game_id=row.id),
+                      description="\n".join(lines) or t(lg, "history.empty"))
+        await send(interaction, notice=said, ephemeral=interaction.user.id != row.owner_id)
 
     async def _known_before(self, row: GameRow, plies: set[int]) -> dict[int, dict[str, Any]]:
         """What each live action of ``plies`` read in the state it was played in (the face of the die taken, see
@@ -142,9 +143,9 @@ class GameCommands(app_commands.Group):
         data = export_record(row, record)
         text = json.dumps(data, ensure_ascii=False, indent=2)
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"{row.kind}-game-{row.id}.json")
-        embed = notice_embed(lang(interaction), "export.text", kind=row.kind, game=row.kind, game_id=row.id,
-                             ply=row.ply)
-        await send(interaction, embed=embed, files=[file])
+        said = notice(lang(interaction), "export.text", kind=row.kind, game=row.kind, game_id=row.id, ply=row.ply)
+        said.files.append(file.filename)  # a V2 message shows its files only through components
+        await send(interaction, notice=said, files=[file])
 
     @app_commands.command(name="abandon", description=L("Abandon the game played here", "cmd.game.abandon"))
     async def abandon(self, interaction: Interaction) -> None:
@@ -156,10 +157,10 @@ class GameCommands(app_commands.Group):
             private = interaction.guild_id is None  # a DM or group DM: nobody manages it
             raise Refusal("refuse.not_owner_abandon_private" if private else "refuse.not_owner_abandon",
                           owner=f"<@{row.owner_id}>")
-        view = view_of(row.id, row.ply, [ButtonSpec("abandon", t(lg, "button.abandon_confirm"),
+        rows = rows_of(row.id, row.ply, [ButtonSpec("abandon", t(lg, "button.abandon_confirm"),
                                                     style=discord.ButtonStyle.danger)])
-        embed = notice_embed(lg, "abandon.confirm", kind="lost", game=row.kind, game_id=row.id)
-        await send(interaction, embed=embed, view=view, ephemeral=True)
+        said = notice(lg, "abandon.confirm", kind="lost", game=row.kind, game_id=row.id)
+        await send(interaction, notice=said, rows=rows, ephemeral=True)
 
     @app_commands.command(name="leaderboard", description=L("This server's best results", "cmd.game.leaderboard"))
     @app_commands.describe(game=L("Which game", "opt.game.game"), difficulty=L("Only this difficulty",
@@ -180,9 +181,9 @@ class GameCommands(app_commands.Group):
             detail = entry.leaderboard_row(lg, r)
             lines.append(f"**{rank}.** <@{r.user_id}> — {detail} · {r.finished_at[:10]}")
         title = t(lg, "leaderboard.title", game=game) + (f" · {t(lg, f'word.{difficulty}')}" if difficulty else "")
-        embed = discord.Embed(title=title, description="\n".join(lines) or t(lg, "leaderboard.empty"),
-                              colour=colour_of(game))
-        await send(interaction, embed=embed)
+        # Players named as <@id>: a mention that pings nobody (the client's allowed_mentions is none).
+        board = Notice(accent=colour_of(game), title=title, description="\n".join(lines) or t(lg, "leaderboard.empty"))
+        await send(interaction, notice=board)
 
     @app_commands.command(name="stats", description=L("Games, wins and best results of a player", "cmd.game.stats"))
     @app_commands.describe(user=L("Whose (you by default)", "opt.game.user"))
@@ -194,39 +195,37 @@ class GameCommands(app_commands.Group):
             # where they played, so another player's is theirs alone to see).
             if who.id != interaction.user.id:
                 raise Refusal("refuse.stats_private_other")
-            embed = await self._record_embed(interaction)
-            embed.description = f"{embed.description}\n{t(lg, 'record.stats_here')}"
-            await send(interaction, embed=embed, ephemeral=True)
+            own = (await self._record_notice(interaction)).append(t(lg, "record.stats_here"))
+            await send(interaction, notice=own, ephemeral=True)
             return
         stats = await self.store.stats(interaction.guild_id, who.id, rankings={g.kind: g.ranking for g in self.games})
-        embed = discord.Embed(title=t(lg, "stats.title", user=who.display_name), colour=self.games.default.colour)
-        embed.description = counts_text(lg, stats.get("games", 0), stats.get("wins", 0), stats.get("losses", 0),
-                                        stats.get("abandoned", 0))
+        said = Notice(accent=self.games.default.colour, title=t(lg, "stats.title", user=who.display_name))
+        said.description = counts_text(lg, stats.get("games", 0), stats.get("wins", 0), stats.get("losses", 0),
+                                       stats.get("abandoned", 0))
         for kind, best in (stats.get("best") or {}).items():
             value = t(lg, "stats.no_best") if best is None else self.games.get(kind).leaderboard_row(lg, best)
-            embed.add_field(name=t(lg, "stats.best", game=kind), value=value, inline=False)
+            said.add_field(t(lg, "stats.best", game=kind), value)
         # A server's stats, as its leaderboard: a player's games everywhere are /game record's (theirs to see).
-        embed.description += "\n" + t(lg, "stats.here_only")
-        await send(interaction, embed=embed)
+        said.append(t(lg, "stats.here_only"))
+        await send(interaction, notice=said)
 
     @app_commands.command(name="record", description=L("Your own games everywhere you played, by game and difficulty",
                                                          "cmd.game.record"))
     async def record(self, interaction: Interaction) -> None:
         """The caller's own record across every server, DM and group DM, privately: it tells where they played,
         so nobody else may ask for it (``/game stats`` stays a server's, as its leaderboard)."""
-        await send(interaction, embed=await self._record_embed(interaction), ephemeral=True)
+        await send(interaction, notice=await self._record_notice(interaction), ephemeral=True)
 
-    async def _record_embed(self, interaction: Interaction) -> discord.Embed:
+    async def _record_notice(self, interaction: Interaction) -> Notice:
         """The caller's record: where they played, then one line per game and difficulty (easiest first), each
         count said only when it is not zero."""
         lg = lang(interaction)
         found = await self.store.record(interaction.user.id, rankings={g.kind: g.ranking for g in self.games})
-        embed = discord.Embed(title=t(lg, "record.title", user=interaction.user.display_name),
-                              colour=self.games.default.colour)
+        said = Notice(accent=self.games.default.colour, title=t(lg, "record.title", user=interaction.user.display_name))
         private = found["places"].get("dm", 0) + found["places"].get("group_dm", 0)
         where = "record.where" if found["servers"] and private else (
             "record.where_servers" if found["servers"] else "record.where_private")  # no "in 0 servers"
-        embed.description = t(lg, where, servers=found["servers"], private=private)
+        said.description = t(lg, where, servers=found["servers"], private=private)
         by_kind: dict[str, list[str]] = {}
         for row in sorted(found["rows"], key=self._level_order):
             best = row["best"]
@@ -237,10 +236,10 @@ class GameCommands(app_commands.Group):
                 best=self.games.get(row["kind"]).leaderboard_row(lg, best))
             by_kind.setdefault(row["kind"], []).append(line)
         for kind, lines in by_kind.items():
-            embed.add_field(name=t(lg, "record.game", game=kind), value="\n".join(lines)[:1024], inline=False)
+            said.add_field(t(lg, "record.game", game=kind), "\n".join(lines)[:1024])
         if not by_kind:
-            embed.description = t(lg, "record.empty")
-        return embed
+            said.description = t(lg, "record.empty")
+        return said
 
     def _level_order(self, row: dict[str, Any]) -> tuple[int, int, str]:
         """A record row's place: the games in the bot's order, each game's levels from easiest to hardest (a level
@@ -259,13 +258,13 @@ class GameCommands(app_commands.Group):
         lg = lang(interaction)
         data = await self.store.user_data(interaction.user.id)
         if not data["games"] and not data["ended_others"]:
-            await send(interaction, embed=notice_embed(lg, "forget.nothing", kind="info"), ephemeral=True)
+            await send(interaction, notice=notice(lg, "forget.nothing", kind="info"), ephemeral=True)
             return
-        view = view_of(0, forget_mark(data), [ButtonSpec("forget", t(lg, "button.forget_confirm"),
+        rows = rows_of(0, forget_mark(data), [ButtonSpec("forget", t(lg, "button.forget_confirm"),
                                                          arg=interaction.user.id, style=discord.ButtonStyle.danger)])
-        embed = notice_embed(lg, "forget.confirm", kind="lost", minutes=FORGET_CONFIRM_MINUTES,
-                             what=counted(lg, data, ("games", "actions", "results")))
-        await send(interaction, embed=embed, view=view, ephemeral=True)
+        said = notice(lg, "forget.confirm", kind="lost", minutes=FORGET_CONFIRM_MINUTES,
+                      what=counted(lg, data, ("games", "actions", "results")))
+        await send(interaction, notice=said, rows=rows, ephemeral=True)
 
     @app_commands.command(name="card", description=L("Look a card up: its facts and how the automaton treats it",
                                                        "cmd.game.card"))
@@ -279,22 +278,22 @@ class GameCommands(app_commands.Group):
         active = row if row is not None and row.status == "active" else None
         found = lookup_cards(name, card_options(self.games, game, active))
         summary = None
-        embeds = []
+        cards: list[Notice] = []
         for kind, card_id in found:
             if active is not None and active.kind == kind and summary is None:
                 summary = (await self.service.record(active)).state.summary()
             entry = self.games.get(kind)
-            embed = discord.Embed(title=card_name(lg, kind, card_id), colour=entry.colour)
+            said = Notice(accent=entry.colour, title=card_name(lg, kind, card_id))
             shown = summary if active is not None and active.kind == kind else None
             for field_name, value in entry.card_fields(lg, card_id, shown):
-                embed.add_field(name=field_name, value=value[:1024], inline=False)
+                said.add_field(field_name, value[:1024])
             # Where the copies are is said only from this channel's game: the footer says so only when it is.
-            embed.set_footer(text=t(lg, "card.lookup.footer" if shown is not None else "card.lookup.footer.alone"))
-            embeds.append(embed)
-        if len(embeds) > 1:
-            embeds[0].description = t(lg, "card.lookup.choose_game", query=name)
-        for embed in embeds:
-            await send(interaction, embed=embed, ephemeral=True)
+            said.footer = t(lg, "card.lookup.footer" if shown is not None else "card.lookup.footer.alone")
+            cards.append(said)
+        if len(cards) > 1:
+            cards[0].description = t(lg, "card.lookup.choose_game", query=name)
+        for said in cards:
+            await send(interaction, notice=said, ephemeral=True)
 
     @card.autocomplete("name")
     async def card_autocomplete(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -316,10 +315,10 @@ class GameCommands(app_commands.Group):
         rows = [(key, g.help_params(key)) for g in shown for key in g.help_keys]
         if chosen is None:
             rows = [("help.intro", {}), *rows, ("help.game", {})]
-        embed = discord.Embed(title=t(lg, "help.title"), colour=self.games.default.colour)
+        said = Notice(accent=self.games.default.colour, title=t(lg, "help.title"))
         for key, params in rows:
-            embed.add_field(name=t(lg, f"{key}.name"), value=t(lg, key, **params)[:1024], inline=False)
-        await send(interaction, embed=embed, ephemeral=True)
+            said.add_field(t(lg, f"{key}.name"), t(lg, key, **params)[:1024])
+        await send(interaction, notice=said, ephemeral=True)
 
 
     async def _last_game(self, interaction: Interaction) -> GameRow | None:
@@ -342,7 +341,7 @@ class GameCommands(app_commands.Group):
         if gate is None:
             return
         if owner != str(interaction.user.id):
-            await send(interaction, embed=notice_embed(lg, "forget.not_yours"), ephemeral=True)
+            await send(interaction, notice=notice(lg, "forget.not_yours"), ephemeral=True)
             return
         sent = getattr(interaction.message, "created_at", None)
         too_old = sent is None or (discord.utils.utcnow() - sent).total_seconds() > FORGET_CONFIRM_MINUTES * 60
@@ -356,11 +355,10 @@ class GameCommands(app_commands.Group):
             ctl.not_acknowledged(interaction, exc)
             return
         except StaleVersion:
-            await send(interaction, embed=notice_embed(lg, "forget.stale", minutes=FORGET_CONFIRM_MINUTES),
-                       ephemeral=True)
+            await send(interaction, notice=notice(lg, "forget.stale", minutes=FORGET_CONFIRM_MINUTES), ephemeral=True)
             return
         what = counted(lg, forgotten, ("games", "actions", "snapshots", "results"))
-        await send(interaction, embed=notice_embed(lg, "forget.done", kind="info", what=what), ephemeral=True)
+        await send(interaction, notice=notice(lg, "forget.done", kind="info", what=what), ephemeral=True)
 
 def counts_text(lg: str, games: int, wins: int, losses: int, abandoned: int) -> str:
     """「3ゲーム・3勝」 / "3 games · 3 won": the games and, of them, the wins, losses and abandoned ones — each said
@@ -410,16 +408,15 @@ def lookup_cards(text: str, kinds: dict[str, CardOption]) -> list[tuple[str, str
     raise hopeless(RuleError("card.unknown", query=text, suggestions=[]), suggesting[0].kind)
 
 
-def over_embed(lg: str, game: Game, row: GameRow, record: Any) -> discord.Embed:
+def over_notice(lg: str, game: Game, row: GameRow, record: Any) -> Notice:
     """A game that is over (abandoned or finished) as it was left: said so, its final state, and no next step,
     buttons or undo footer (a finished game's final score can still be taken back with /game undo)."""
-    embed = game_embed(lg, game=game, game_id=row.id, ply=row.ply, summary=record.state.summary(), events=(),
-                       waiting=None)
-    embed.description = t(lg, f"reply.status_{row.status}", game=row.kind, game_id=row.id)
     result = record.state.result()
-    embed.colour = COLOURS["won" if result is not None and result.won else "lost"]
-    embed.set_footer(text=t(lg, f"reply.footer_{row.status}", game_id=row.id, ply=row.ply))
-    return embed
+    return Notice(accent=COLOURS["won" if result is not None and result.won else "lost"],
+                  title=t(lg, "reply.title", game=game.kind),
+                  description=t(lg, f"reply.status_{row.status}", game=row.kind, game_id=row.id),
+                  fields=[(name, value) for name, value, _ in game.state_fields(lg, record.state.summary())],
+                  footer=t(lg, f"reply.footer_{row.status}", game_id=row.id, ply=row.ply))
 
 
 def export_record(row: GameRow, record: Any) -> dict[str, Any]:

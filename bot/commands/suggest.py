@@ -24,9 +24,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from ..buttons import ButtonSpec, view_of
+from ..buttons import ButtonSpec, rows_of
 from ..i18n import t
-from ..render.embeds import colour_of, notice_embed
+from ..render.embeds import colour_of
+from ..render.notices import Notice, notice
 from ..replies import lang, send
 from ..store import ResultRow
 
@@ -128,8 +129,8 @@ async def ask_difficulty(controller: Controller, asked: AskedStarts, interaction
         text = suggestion_text(lg, suggestion) + "\n" + t(lg, "suggest.pick", game=kind)
     else:
         text = t(lg, "suggest.first", game=kind)
-    embed = discord.Embed(description=text, colour=colour_of(kind))
-    await send(interaction, embed=embed, view=view_of(0, 0, list(specs)), ephemeral=True)
+    asking = Notice(accent=colour_of(kind), description=text)
+    await send(interaction, notice=asking, rows=rows_of(0, 0, list(specs)), ephemeral=True)
 
 
 def suggestion_text(lg: str, suggestion: Suggestion) -> str:
@@ -154,9 +155,9 @@ async def on_begin(asked: AskedStarts, begin: Begin, interaction: discord.Intera
     token, _, difficulty = (arg or "").partition(".")
     waiting = asked.get(token)
     if waiting is None:
-        await send(interaction, embed=notice_embed(lg, "suggest.expired"), ephemeral=True)
+        await send(interaction, notice=notice(lg, "suggest.expired"), ephemeral=True)
         return
     if waiting.user_id != interaction.user.id:
-        await send(interaction, embed=notice_embed(lg, "suggest.not_yours"), ephemeral=True)
+        await send(interaction, notice=notice(lg, "suggest.not_yours"), ephemeral=True)
         return
     await begin(interaction, waiting.kind, {**waiting.options, "difficulty": difficulty}, waiting.thread)

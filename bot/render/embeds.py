@@ -1,6 +1,8 @@
-"""Embeds: what the automaton did, what the player must do now, and the state that matters.
+"""The colours of what the bot says (a notice's own, each game's), and what a game shows of itself (``Shown``).
 
-The text here is the authoritative record of a game (pictures are a glance); every string comes from
+The bot sends no embed any more: a game's reply is laid out by bot/render/layout.py and everything else by
+bot/render/notices.py, both Components V2. ``game_embed`` — a game's reply as the embed it was before — stays only
+for bench/bench_reply.py, which measures the V2 reply's build cost against it. Every string comes from
 bot/locales through ``t``.
 """
 
@@ -39,7 +41,7 @@ _games: Registry[Coloured] = Registry(())
 
 
 def use(games: Registry[Coloured]) -> None:
-    """The games whose notices go in their own colour (``notice_embed(kind=<game>)``), from the entry point."""
+    """The games whose notices go in their own colour (``notices.notice(kind=<game>)``), from the entry point."""
     global _games
     _games = games
 MAX_DESCRIPTION = 4000
@@ -88,54 +90,3 @@ def colour_of(kind: str) -> int:
         return COLOURS[kind]
     game = _games.find(kind)
     return 0x6B7280 if game is None else game.colour
-
-
-def notice_embed(lang: str, key: str, *, kind: str = "error", params: dict[str, Any] | None = None,
-                 **more: Any) -> discord.Embed:
-    """``params`` passes a message's parameters whatever their names (an engine error's ``kind`` is not the
-    colour)."""
-    text = t(lang, key, **{**(params or {}), **more})
-    return discord.Embed(description=clip(text, MAX_DESCRIPTION), colour=colour_of(kind))
-
-
-# -- plain text, for a channel where the bot may not embed (no Embed Links) ------------------------------------
-
-MAX_CONTENT = 2000
-
-
-def embed_text(embed: discord.Embed) -> str:
-    """Everything an embed shows, as message text: the title in bold, the description, each field as its
-    name in bold and its value, the footer in italics (the picture is left to the caller)."""
-    lines: list[str] = []
-    if embed.title:
-        lines.append(f"**{embed.title}**")
-    if embed.description:
-        lines.append(embed.description)
-    for fld in embed.fields:
-        if fld.name and fld.value:
-            lines.append(f"**{fld.name}**\n{fld.value}")
-    if embed.footer and embed.footer.text:
-        lines.append(f"*{embed.footer.text}*")
-    return "\n".join(lines)
-
-
-def text_chunks(text: str, limit: int = MAX_CONTENT) -> list[str]:
-    """``text`` cut into messages of at most ``limit`` characters, between lines where it can be."""
-    chunks: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while len(line) > limit:  # a single overlong line: cut it
-            if current:
-                chunks.append(current)
-                current = ""
-            chunks.append(line[:limit])
-            line = line[limit:]
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
-            chunks.append(current)
-            current = line
-        else:
-            current = candidate
-    if current:
-        chunks.append(current)
-    return chunks or [""]

@@ -1,4 +1,4 @@
-"""The public result post: the breakdown, the margin and a picture made for sharing; and its withdrawn form.
+"""The public result post (a Components V2 notice, bot/render/notices.py): the breakdown, the margin and a picture made for sharing; and its withdrawn form.
 
 ``parts`` is the breakdown a game's UI gives (``result_parts``); the game's own lines and picture come from
 its plugin (``result_lines``, ``result_picture``), which the caller hands in. Every part is optional: a result
@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Protocol
 
-import discord
 from PIL import Image, ImageDraw
 
 from engine.core import Result
@@ -18,9 +17,11 @@ from engine.core import Result
 from ..i18n import t
 from . import text as picture_text
 from .embeds import COLOURS
+from .notices import Notice
 from .picture import png
 
 ResultLike = Result | dict[str, Any]
+PICTURE = "result-card.png"  # the picture's file name, shown by the card's gallery
 
 
 class Resulting(Protocol):
@@ -43,16 +44,16 @@ GOLD = (232, 188, 72)
 
 
 def result_card(lang: str, *, game: Resulting, owner_id: int, options: dict[str, Any], result: ResultLike,
-                parts: dict[str, Any], date: str) -> tuple[discord.Embed, bytes | None]:
-    """The result embed and its picture (None if drawing failed: the embed alone still tells it all)."""
-    embed = result_embed(lang, game=game, owner_id=owner_id, options=options, result=result, parts=parts, date=date)
+                parts: dict[str, Any], date: str) -> tuple[Notice, bytes | None]:
+    """The result notice and its picture (None if drawing failed: the notice alone still tells it all)."""
+    card = result_notice(lang, game=game, owner_id=owner_id, options=options, result=result, parts=parts, date=date)
     try:
         png: bytes | None = result_picture(lang, game=game, options=options, result=result, parts=parts)
     except (OSError, ValueError):
         png = None
     if png:
-        embed.set_image(url="attachment://result-card.png")
-    return embed, png
+        card.picture = PICTURE
+    return card, png
 
 
 def _typed(result: ResultLike) -> Result:
@@ -61,30 +62,28 @@ def _typed(result: ResultLike) -> Result:
     return Result.from_json(result) if result.get("outcome") else Result("lost")
 
 
-def result_embed(lang: str, *, game: Resulting, owner_id: int, options: dict[str, Any], result: ResultLike,
-                 parts: dict[str, Any], date: str) -> discord.Embed:
+def result_notice(lang: str, *, game: Resulting, owner_id: int, options: dict[str, Any], result: ResultLike,
+                  parts: dict[str, Any], date: str) -> Notice:
+    """The card's words: who played (``<@id>``: a mention that pings nobody, allowed_mentions is none), at what
+    difficulty, the game's own lines, the date."""
     result = _typed(result)
     outcome = result.outcome
-    embed = discord.Embed(title=t(lang, f"result.title.{game.kind}.{outcome}"),
-                          colour=COLOURS["won" if outcome == "won" else "lost"])
-    embed.add_field(name=t(lang, "result.player"), value=f"<@{owner_id}>", inline=True)
-    embed.add_field(name=t(lang, "result.difficulty"), value=t(lang, f"word.{options.get('difficulty')}"), inline=True)
+    card = Notice(accent=COLOURS["won" if outcome == "won" else "lost"], title=t(lang, f"result.title.{game.kind}.{outcome}"),
+                  footer=date)
+    card.add_field(t(lang, "result.player"), f"<@{owner_id}>")
+    card.add_field(t(lang, "result.difficulty"), t(lang, f"word.{options.get('difficulty')}"))
     for name, value in game.result_lines(lang, result, parts):
-        embed.add_field(name=name, value=value[:1024], inline=False)
-    embed.set_footer(text=date)
-    return embed
+        card.add_field(name, value[:1024])
+    return card
 
 
-def withdrawn_embed(lang: str, *, game: Resulting, owner_id: int, options: dict[str, Any], result: ResultLike,
-                    game_id: int) -> discord.Embed:
+def withdrawn_notice(lang: str, *, game: Resulting, owner_id: int, options: dict[str, Any], result: ResultLike,
+                     game_id: int) -> Notice:
     """What a result post becomes once the end of its game is undone: the result alone, without its breakdown."""
     bare = dataclasses.replace(_typed(result), breakdown=None)
-    embed = result_embed(lang, game=game, owner_id=owner_id, options=options, result=bare, parts={}, date="")
-    embed.title = t(lang, "result.withdrawn.title", title=embed.title)
-    embed.colour = discord.Colour(COLOURS["lost"])
-    embed.description = t(lang, "result.withdrawn", game_id=game_id)
-    embed.remove_footer()
-    return embed
+    card = result_notice(lang, game=game, owner_id=owner_id, options=options, result=bare, parts={}, date="")
+    return dataclasses.replace(card, title=t(lang, "result.withdrawn.title", title=card.title), accent=COLOURS["lost"],
+                               description=t(lang, "result.withdrawn", game_id=game_id), footer="")
 
 
 # -- the picture -----------------------------------------------------------------------------------------

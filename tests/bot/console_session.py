@@ -43,8 +43,9 @@ def refusals(items: list[dict]) -> list[str]:
     """The console's errors and the bot's private refusals (ephemeral, in the error colour) among ``items``."""
     found = [item["error"] for item in items if "error" in item]
     for item in items:
-        if item.get("flags", 0) & 64:
-            found += [e.get("description", "") for e in item.get("embeds") or [] if e.get("color") == COLOURS["error"]]
+        if item.get("flags", 0) & 64:  # a V2 notice: one container, its accent the error colour
+            found += ["\n".join(text_displays(c.get("components") or [])) for c in item.get("components") or []
+                      if c.get("type") == 17 and c.get("accent_color") == COLOURS["error"]]
     return found
 
 

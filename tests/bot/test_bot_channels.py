@@ -50,8 +50,8 @@ async def test_a_game_in_a_forum_post_keeps_its_result_in_the_post(standin_world
     post = standin.world.channel("my game")
     assert not end.ephemeral, end.text
     assert "Something went wrong" not in end.text
-    titles = [e.get("title") for m in end.messages for e in m.payload.get("embeds") or []]
-    assert any("defeated" in (title or "") for title in titles), titles
+    cards = [m for m in end.messages if m.v2 and "defeated" in m.text]
+    assert cards, [m.text for m in end.messages]
     assert {m.channel_id for m in end.messages} == {post.id}  # nothing tried in the forum itself
     assert not [v for v in standin.violations if v.kind == "non_text_channel"]
 
@@ -63,7 +63,8 @@ async def test_a_game_in_a_text_thread_still_posts_its_result_in_the_parent(driv
     assert [m.channel_id for m in end.messages if m.kind == "channel"] == [table.id]
 
 
-async def test_result_goes_as_text_to_a_parent_without_embed_links(standin, db_path):
+async def test_result_goes_as_v2_to_a_parent_without_embed_links(standin, db_path):
+    """A V2 message needs no Embed Links: the card goes to the parent as it is, its picture with it."""
     table = standin.world.channel("table")
     guild = standin.world.guilds[0]
     deny(table, guild.role("automaton"), EMBED_LINKS)
@@ -72,7 +73,8 @@ async def test_result_goes_as_text_to_a_parent_without_embed_links(standin, db_p
         await end.until(lambda r: any(m.kind == "channel" for m in r.messages))
     posted = [m for m in end.messages if m.kind == "channel"]
     assert len(posted) == 1 and posted[0].channel_id == table.id
-    assert not posted[0].payload.get("embeds") and "defeated" in posted[0].payload["content"]
+    assert posted[0].v2 and not posted[0].payload.get("embeds") and "defeated" in posted[0].text
+    assert [f.filename for f in posted[0].media] == ["result-card.png"]
 
 
 async def test_no_result_in_a_parent_where_the_bot_may_not_send(standin, db_path):
@@ -161,9 +163,9 @@ async def test_without_attach_files_no_picture_and_the_text_says_so(standin, db_
         await pictured(ok)  # elsewhere the picture is there (it follows the reply)
 
 
-async def test_without_embed_links_every_reply_is_plain_text(standin, db_path):
-    """Point 4: a channel that denies Embed Links gets every reply without an embed: the game's replies are
-    Components V2 messages (text displays need no Embed Links), the refusals and the result card plain text."""
+async def test_without_embed_links_every_reply_is_v2(standin, db_path):
+    """Point 4: a channel that denies Embed Links gets every reply as it is: the game's replies, the refusals,
+    the help and the result card are Components V2 messages (text displays need no Embed Links)."""
     lobby = standin.world.channel("lobby")
     deny(lobby, standin.world.guilds[0].role("automaton"), EMBED_LINKS)
     async with running_bot(standin, db_path) as driver:
@@ -176,8 +178,7 @@ async def test_without_embed_links_every_reply_is_plain_text(standin, db_path):
         end = await driver.slash("volfyrion win", {"how": "attack"}, channel="lobby")
     for reply in (start, refused, status, help_, end):
         assert reply.messages, reply.rejections
-        assert all(not m.payload.get("embeds") for m in reply.messages)
-        assert all(len(m.payload.get("content") or "") <= 2000 for m in reply.messages)
+        assert all(m.v2 and not m.payload.get("embeds") for m in reply.messages)
     assert "Tylaris" in start.text  # the state is there
     assert start.original.v2 and status.original.v2
     assert refused.ephemeral and "/game abandon" in refused.text

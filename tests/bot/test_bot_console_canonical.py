@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from console_session import console_session, refusals
 
+from bot.standin.driver import pressable
 from engine.core import Action, GameRecord
 from engine.seasons import RULES as SEASONS
 from engine.seasons import face_text, season_faces
@@ -74,8 +75,7 @@ async def test_seasons_a_name_the_catalog_cannot_read_is_refused_with_candidates
         items = await s.type("/seasons played card:Kairn the Dstryr")
         [refused] = refusals(items)
         assert refused.startswith(said)
-        candidates = [c.get("label", "") for item in items for row in item.get("components") or []
-                      for c in row.get("components") or []]
+        candidates = [c.get("label", "") for item in items for c in pressable(item)]
         assert any("#16" in label for label in candidates)  # Pick, don't retype
     assert _stored(path)[1] == []
 

@@ -7,6 +7,7 @@ import pytest
 from console_session import console_session, refusals, text_of
 from test_bot_console_seasons_effects import press_line
 
+from bot.standin.driver import message_text
 from engine.seasons import S8_CARDS
 
 WORDS = {
@@ -25,7 +26,7 @@ WORDS = {
 
 
 def footer(item: dict) -> str:
-    return " ".join((e.get("footer") or {}).get("text", "") for e in item.get("embeds") or [])
+    return " ".join(text.removeprefix("-# ") for text in message_text(item) if text.startswith("-# "))
 
 
 def flat(text: str) -> str:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.sessions import summary_json
+from bot.standin.driver import message_text
 from engine.core import Action
 from engine.seasons.autoplay import play_game as seasons_game
 from engine.seasons.rules import SeasonsRules
@@ -61,7 +62,7 @@ def test_a_whole_seasons_game_typed_into_the_console(tmp_path, difficulty, dice,
     titles = {("en", "won"): "🏆 Victory over Dummbot!", ("en", "lost"): "Dummbot wins this time",
               ("ja", "won"): "🏆 ダムボットに勝利！", ("ja", "lost"): "今回はダムボットの勝ち"}
     title = titles[lang, record["result"]["outcome"]]
-    assert any(e.get("title") == title for item in items for e in item.get("embeds", []))
+    assert any(text.startswith(f"## {title}") for item in items for text in message_text(item))
 
 
 def test_a_volfyirion_game_goes_on_in_the_next_console_run(tmp_path):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from console_session import console_session, refusals, text_of
 
+from bot.standin.driver import pressable
 from engine.seasons.cards import CATALOG as SEASONS
 from engine.volfyirion.cards import CATALOG as VOLFYIRION
 from engine.volfyirion.cards import CITY_CATALOG
@@ -15,8 +16,8 @@ DRAW = '/seasons die face:"draw, 3 dots"'  # Dummbot reveals 1 card
 
 
 def buttons(items: list[dict]) -> list[str]:
-    return [c.get("label", "") for item in items for row in item.get("components") or []
-            for c in row.get("components") or [] if c.get("type") == 2]
+    """The buttons' labels, wherever they stand (a V2 notice's rows are inside its container)."""
+    return [c.get("label", "") for item in items for c in pressable(item) if c.get("type") == 2]
 
 
 @pytest.mark.parametrize(("typed", "card"), [("けあん", "16"), ("なりあ", "12"), ("Sid", "49"),

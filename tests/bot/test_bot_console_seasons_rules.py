@@ -16,8 +16,8 @@ EPHEMERAL = 64
 
 
 def refusals(items: list[dict]) -> list[str]:
-    return [e.get("description", "") for item in items if item.get("flags", 0) & EPHEMERAL
-            for e in item.get("embeds", [])] + [item["error"] for item in items if "error" in item]
+    return ["\n".join(message_text(item)) for item in items if item.get("flags", 0) & EPHEMERAL] + [
+        item["error"] for item in items if "error" in item]
 
 
 def test_s9_2_a_whole_table_dice_game_with_boots_in_japanese(tmp_path):

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from console_session import console_session, refusals, text_of
 
+from bot.standin.driver import message_text
+
 ROOT = Path(__file__).resolve().parents[2]
 # The README and the documents it sends a player to (docs/playing.md, docs/console.md …).
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -36,9 +38,9 @@ def help_examples(items: list[dict]) -> dict[str, list[str]]:
     """The examples of each section of `/game help`'s reply, by the game they belong to."""
     sections: dict[str, list[str]] = {}
     for item in items:
-        for embed in item.get("embeds") or []:
-            for field in embed.get("fields") or []:
-                for span in re.findall(r"`([^`]+)`", field.get("value", "")):
+        for text in message_text(item):  # the help: one V2 notice, its sections as "**name**: value" lines
+            for line in text.split("\n"):
+                for span in re.findall(r"`([^`]+)`", line):
                     game = span.split()[0].lstrip("/")
                     if is_example(span) and span not in sections.get(game, []):
                         sections.setdefault(game, []).append(span)

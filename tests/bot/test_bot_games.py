@@ -55,7 +55,8 @@ async def test_whole_seasons_game_through_commands_buttons_and_forms(driver, sta
     assert record["result"] == expected.result().to_json(SeasonsRules.result_names)
     assert record["result"]["outcome"] in ("won", "lost")
     # The public result card: in the channel, as a message of its own.
-    cards = [m for m in final.messages if m.kind in ("followup", "channel") and m.payload.get("embeds")]
+    cards = [m for m in final.messages if m.kind in ("followup", "channel") and m.v2
+             and any(f.filename == "result-card.png" for f in m.media)]
     assert cards, final.text
     assert any(str(expected.result().opponent_score) in str(m.payload) for m in cards)
 

@@ -1,6 +1,6 @@
 """Issue 35, point 1: no reply notifies anyone. The result card and `/game leaderboard` name players as
-`<@id>`, a refusal names a game's owner, a reply echoes what a player typed: in embeds none of that pings, but
-without Embed Links it all goes as text, where Discord notifies whomever `allowed_mentions` lets it. The
+`<@id>`, a refusal names a game's owner, a reply echoes what a player typed: every reply is a Components V2
+message (with or without Embed Links), whose text displays notify whomever `allowed_mentions` lets them. The
 stand-in computes whom each message would notify (tests/support/standin/mentions.py); every bot test ends
 asserting nobody was (tests/bot/conftest.py), and this one makes sure there were mentions to ping."""
 
@@ -14,7 +14,7 @@ from tests.support.standin import mentions
 from tests.support.standin.world import deny
 
 
-@pytest.mark.parametrize("embed_links", [True, False], ids=["embeds", "text"])
+@pytest.mark.parametrize("embed_links", [True, False], ids=["embed_links", "no_embed_links"])
 async def test_no_reply_pings_anyone(standin, db_path, embed_links):
     world = standin.world
     player, haruka = world.user("player"), world.user("haruka")
@@ -30,14 +30,13 @@ async def test_no_reply_pings_anyone(standin, db_path, embed_links):
         board = await driver.slash("game leaderboard", {"game": "volfyirion"}, channel="lobby")
     replies = (start, echoed, refused, end, board)
     messages = [m for reply in replies for m in reply.messages]
-    assert messages and (embed_links or not any(m.payload.get("embeds") for m in messages))
-    texts = [m.payload.get("content") or "" for m in messages]
-    if not embed_links:  # the text itself mentions players, and would notify them were mentions allowed
-        assert f"<@{player.id}>" in board.text and f"<@{player.id}>" in end.text
-        assert f"<@{player.id}>" in refused.text
-        assert "@everyone" in echoed.text, echoed.text
-        would = [mentions.pings({"content": text}) for text in texts]
-        assert any(player.id in w.users for w in would) and any(w.everyone for w in would)
+    assert messages and all(m.v2 and not m.payload.get("embeds") for m in messages)
+    # the text itself mentions players, and would notify them were mentions allowed
+    assert f"<@{player.id}>" in board.text and f"<@{player.id}>" in end.text
+    assert f"<@{player.id}>" in refused.text
+    assert "@everyone" in echoed.text, echoed.text
+    would = [mentions.pings({"components": m.payload.get("components") or []}) for m in messages]
+    assert any(player.id in w.users for w in would) and any(w.everyone for w in would)
     assert standin.pinged() == {}
     stored = [m.payload for m in standin.messages.values()]  # as Discord answers a message: nobody mentioned
     assert len(stored) >= len(messages)

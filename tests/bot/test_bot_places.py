@@ -14,6 +14,7 @@ from play import button, export, pictured, play_seasons, play_volfyirion
 
 from bot.places import BOT_DM, GUILD, PRIVATE_CHANNEL, followup_allowed, place_of
 from bot.sessions import summary_json
+from bot.standin.driver import message_text
 from conftest import running_bot
 from engine.seasons.autoplay import play_game as seasons_game
 from engine.seasons.rules import SeasonsRules
@@ -25,8 +26,8 @@ SEED = 7  # the test bot's seed (conftest.BOT_SEED): the engine's game of the sa
 
 
 def result_cards(reply) -> list:
-    return [m for m in reply.messages if m.kind == "followup" and m.payload.get("embeds")
-            and any(f.filename == "result-card.png" for f in m.files)]
+    return [m for m in reply.messages if m.kind == "followup" and m.v2
+            and any(f.filename == "result-card.png" for f in m.media)]
 
 
 async def test_a_whole_seasons_game_in_a_dm_with_the_bot_in_japanese(standin, db_path):
@@ -60,7 +61,7 @@ async def test_a_whole_seasons_game_in_a_dm_with_the_bot_in_japanese(standin, db
     cards = result_cards(final)
     assert cards and all(m.channel_id == dm.id for m in cards), final.text
     title = "🏆 ダムボットに勝利！" if expected.result().outcome == "won" else "今回はダムボットの勝ち"
-    assert any(e.get("title") == title for m in cards for e in m.payload["embeds"])
+    assert any(f"## {title}" in m.text for m in cards)
     assert channel_posts(final) == []  # no parent, nothing posted with the bot's token
 
 
@@ -176,8 +177,8 @@ async def test_undoing_a_dm_games_end_withdraws_its_card_in_the_dm(standin, db_p
         card = result_cards(won)[0]
         undone = await driver.slash("game undo", {}, channel=dm)
         assert not undone.ephemeral and "cannot edit it here" not in undone.text
-        edited = standin.messages[card.id].payload["embeds"][0]
-        assert edited["title"].startswith("Withdrawn — ")
+        edited = "\n".join(message_text(standin.messages[card.id].payload))
+        assert edited.startswith("## Withdrawn — ")
 
 
 async def test_each_place_is_read_from_what_discord_sends_and_a_sixth_followup_is_held_back(standin, db_path):

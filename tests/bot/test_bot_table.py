@@ -9,7 +9,7 @@ import re
 from PIL import Image
 from play import button, export, has_board, pictured, play_seasons, play_volfyirion
 
-from bot.standin.driver import Reply, pressable
+from bot.standin.driver import Reply, media_urls, message_text, pressable
 from bot.standin.protocol import MESSAGE_COMPONENT
 from conftest import BOT_SEED
 from engine.seasons.autoplay import play_game as seasons_game
@@ -33,9 +33,8 @@ async def look_privately(driver, reply: Reply) -> None:
 
 
 def _result_posts(reply: Reply) -> list:
-    return [m for m in reply.messages if any((e.get("title") or "").startswith(("🏆", "Dummbot wins",
-                                                                               "Volfyirion destroyed"))
-                                             for e in m.payload.get("embeds") or [])]
+    return [m for m in reply.messages
+            if m.v2 and m.text.startswith(("## 🏆", "## Dummbot wins", "## Volfyirion destroyed"))]
 
 
 async def result_message(reply: Reply):
@@ -86,8 +85,7 @@ async def test_the_result_post_has_the_breakdown_the_margin_and_a_picture_and_un
     result = steps[-1].state.result()
     mine, bot = result.player_score, result.opponent_score
     post = await result_message(last)
-    text = "\n".join([e.get("title") or "" for e in post.payload["embeds"]]
-                     + [f["name"] + ": " + f["value"] for e in post.payload["embeds"] for f in e["fields"]])
+    text = post.text
     score = actions[-1].args
     assert f"= **{mine}**" in text and f"= **{bot}**" in text
     assert f"Crystals {score['crystals']} + prestige {score['prestige']}" in text
@@ -95,7 +93,7 @@ async def test_the_result_post_has_the_breakdown_the_margin_and_a_picture_and_un
     assert (f"You win by **{margin}**" if mine > bot else f"Dummbot wins by **{margin}**") in text
     summary = steps[-1].state.summary().dummbot
     assert f"prestige of {len(summary.summoned)} cards {summary.prestige}" in text
-    picture = next(f for f in post.files if f.filename == "result-card.png")
+    picture = next(f for f in post.media if f.filename == "result-card.png")  # shown by its gallery
     assert Image.open(io.BytesIO(picture.data)).size == (800, 420)
     stats = await driver.slash("game stats", {})
     assert ("1 won" if mine > bot else "1 lost") in stats.text
@@ -103,9 +101,9 @@ async def test_the_result_post_has_the_breakdown_the_margin_and_a_picture_and_un
     undone = await driver.slash("game undo", {})
     assert not undone.ephemeral
     edited = driver.standin.messages[post.id].payload
-    embed = edited["embeds"][0]
-    assert embed["title"].startswith("Withdrawn — ") and "game #1" in embed["description"]
-    assert not edited.get("attachments") and "image" not in embed
+    words = "\n".join(message_text(edited))
+    assert words.startswith("## Withdrawn — ") and "game #1" in words
+    assert not edited.get("attachments") and not media_urls(edited["components"])  # no picture any more
     board = await driver.slash("game leaderboard", {"game": "seasons"})
     assert "No finished games" in board.text
     stats = await driver.slash("game stats", {})
@@ -127,14 +125,14 @@ async def test_a_volfyirion_result_says_the_turn_the_cities_standing_and_how_it_
     await driver.slash("volfyrion start", {"difficulty": game.options["difficulty"]}, locale="ja")
     last = await play_volfyirion(driver, game.actions, locale="ja")
     post = await result_message(last)
-    fields = {f["name"]: f["value"] for e in post.payload["embeds"] for f in e["fields"]}
     result = game.state.result()
-    assert fields["ターン"] == str(result.length)
+    assert f"**ターン**: {result.length}\n" in post.text
     standing = [c["name"] for c in game.state.cities if not c["destroyed"]]
-    assert fields["街"].startswith(f"{len(game.state.cities)}つのうち{len(standing)}つが残りました")
-    assert all(name in fields["街"] for name in standing)
-    assert "決着" in fields
-    assert any(f.filename == "result-card.png" for f in post.files)
+    cities = post.text.split("**街**", 1)[1].lstrip(":\n ")
+    assert cities.startswith(f"{len(game.state.cities)}つのうち{len(standing)}つが残りました")
+    assert all(name in cities.split("\n**", 1)[0] for name in standing)
+    assert "**決着**" in post.text
+    assert any(f.filename == "result-card.png" for f in post.media)
 
 
 async def test_an_older_replys_state_button_is_gone_and_the_newest_shows_the_game_as_it_is_now(driver):

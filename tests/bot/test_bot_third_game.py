@@ -58,8 +58,7 @@ async def test_a_third_game_plays_end_to_end_through_the_registry(tug, lang: str
         else:
             reply = await driver.slash(f"tug {action.type}", {}, locale=locale)
     result = expected.state.result()
-    await reply.until(lambda r: any((e.get("title") or "") == says[result.outcome]
-                                    for m in r.messages for e in m.payload.get("embeds") or []))
+    await reply.until(lambda r: any(m.v2 and m.text.startswith(f"## {says[result.outcome]}") for m in r.messages))
     record = await export(driver)
     assert record["game"] == KIND and record["state"] == summary_json(expected.state.summary())
     assert Result.from_json(record["result"]) == result

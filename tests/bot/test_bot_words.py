@@ -16,7 +16,7 @@ import pytest
 
 from bot import games
 from bot.i18n import card_params, catalog_texts, event_lines, param_names, t
-from bot.render import embeds
+from bot.render import notices
 from engine.core import Event
 from engine.seasons.summary import SeasonsSummary
 from engine.volfyirion.summary import Phase, VolfyirionSummary
@@ -149,16 +149,16 @@ def test_s7_1_the_final_score_counts_cards_and_is_not_a_card():
 
 
 def test_no_message_parameter_is_swallowed_by_the_formatters_own_arguments():
-    """A placeholder named like an argument of ``t`` or ``notice_embed`` (``kind``!) never reached the text."""
-    taken = set(inspect.signature(t).parameters) | set(inspect.signature(embeds.notice_embed).parameters)
+    """A placeholder named like an argument of ``t`` or ``notice`` (``kind``!) never reached the text."""
+    taken = set(inspect.signature(t).parameters) | set(inspect.signature(notices.notice).parameters)
     taken -= {"params", "more"}
     for lang in ("en", "ja"):
         for key, template in catalog_texts()[lang].items():
             names = {n for _, n, _, _ in string.Formatter().parse(template) if n}
             assert not names & taken, (key, names & taken)
     # And an engine error that carries ``kind`` (the effect) is shown with its label, not swallowed.
-    embed = embeds.notice_embed("ja", "seasons.effect_needs_card", params={"kind": "kairn", "card": "16"})
-    assert "破壊者ケアンを起動した（ダムボットのクリスタル−4個）" in embed.description and "{" not in embed.description
+    said = notices.notice("ja", "seasons.effect_needs_card", params={"kind": "kairn", "card": "16"})
+    assert "破壊者ケアンを起動した（ダムボットのクリスタル−4個）" in said.description and "{" not in said.description
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

@@ -35,7 +35,7 @@ from ....commands.common import (
 )
 from ....controller import Builder, Controller
 from ....i18n import L, card_name, english, remembered, t
-from ....render.embeds import notice_embed
+from ....render.notices import notice
 from ....replies import lang, send, think
 from ....sessions import GameService, Played, Refusal
 from ...plugin import GameUI, Row
@@ -242,10 +242,9 @@ async def show_forecast(service: GameService, interaction: Interaction, *, game_
     from engine.seasons.forecast import forecast
 
     result = await asyncio.to_thread(forecast, state, samples=10_000, seed=row.seed ^ row.ply)
-    embed = notice_embed(lg, "forecast.text", kind="seasons", mean=round(result["mean"], 1),
-                         p10=result["p10"], p90=result["p90"], samples=result["samples"],
-                         now=state.score)
-    await send(interaction, embed=embed)
+    said = notice(lg, "forecast.text", kind="seasons", mean=round(result["mean"], 1),
+                  p10=result["p10"], p90=result["p90"], samples=result["samples"], now=state.score)
+    await send(interaction, notice=said)
 
 
 PRIMARY = discord.ButtonStyle.primary

@@ -12,7 +12,7 @@ from discord import app_commands
 from engine.core import Action, Catalog, GameRecord, Step
 
 from .... import understood
-from ....buttons import CHECKBOX, TRUE, ButtonSpec, FieldSpec, SelectSpec, fit, view_of
+from ....buttons import CHECKBOX, TRUE, ButtonSpec, FieldSpec, SelectSpec, fit, rows_of
 from ....commands.cards import CardOption, CardTransformer, Typed
 from ....commands.common import (
     GameGroup,
@@ -28,7 +28,7 @@ from ....replies import lang, send, think
 from ....sessions import GameService, Played, Refusal
 from ...plugin import GameUI, Row
 from . import pickers
-from .danger import danger_embed, next_attack_lines, removal_lines
+from .danger import danger_notice, next_attack_lines, removal_lines
 
 if TYPE_CHECKING:  # the engine loads with the first game, not when the command group is built
     from engine.volfyirion.cards import Card
@@ -299,8 +299,8 @@ async def show_danger(service: GameService, interaction: Interaction, *, game_id
     # The same seed for the headline and its details: the Monte Carlo figures agree between the two.
     report = await asyncio.to_thread(danger_meter, record.state, seed=row.seed ^ row.ply)
     details_button = ButtonSpec(DANGER_DETAILS, t(lg, "button.danger_details"))
-    view = None if details else view_of(row.id, row.ply, [details_button])
-    await send(interaction, embed=danger_embed(lg, report, details=details), view=view)
+    rows = [] if details else rows_of(row.id, row.ply, [details_button])
+    await send(interaction, notice=danger_notice(lg, report, details=details), rows=rows)
 
 
 class VolfyirionUI(GameUI["VolfyirionSummary", "VolfState"]):

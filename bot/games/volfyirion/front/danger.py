@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import discord
-
 from ....i18n import t
-from ....render.embeds import notice_embed
+from ....render.notices import Notice, notice
 
 if TYPE_CHECKING:  # the command group imports this module at start, before any game loads the engine
     from engine.volfyirion.danger import Danger
@@ -46,53 +44,53 @@ def distribution_lines(attack: Sequence[tuple[int, float]]) -> list[str]:
     return [f"`{value:>3} {percent(p):>6}` {bar(p, top)}" for value, p in values]
 
 
-def danger_embed(lg: str, report: DangerMeter, *, details: bool = False) -> discord.Embed:
+def danger_notice(lg: str, report: DangerMeter, *, details: bool = False) -> Notice:
     """The meter's headline is what a player reads at the table — the chance a city falls, the chance the game
     is lost, and what putting the top card aside would change; ``details`` adds the expected attack, the
     distribution and the formula."""
     now = report.now
     chances: dict[str, Any] = {"p_city": percent(now.p_city_falls), "p_lost": percent(now.p_game_lost)}
     if details:
-        embed = notice_embed(lg, "danger.text", kind="volfyirion", **chances,
-                             sealed=f"{now.expected_wonders_sealed:.2f}", attack=f"{now.expected_attack:.1f}",
-                             unknown=now.unknown, method=now.method)
+        said = notice(lg, "danger.text", kind="volfyirion", **chances,
+                       sealed=f"{now.expected_wonders_sealed:.2f}", attack=f"{now.expected_attack:.1f}",
+                       unknown=now.unknown, method=now.method)
     else:
-        embed = notice_embed(lg, "danger.headline", kind="volfyirion", **chances)
+        said = notice(lg, "danger.headline", kind="volfyirion", **chances)
     if not report.attack_this_turn:
-        embed.description = t(lg, "danger.lair") + "\n" + (embed.description or "")
+        said.description = t(lg, "danger.lair") + "\n" + said.description
     if details:
-        _detail_fields(lg, embed, now)
+        _detail_fields(lg, said, now)
     else:
-        _putaside_field(lg, embed, report)
-    return embed
+        _putaside_field(lg, said, report)
+    return said
 
 
-def _putaside_field(lg: str, embed: discord.Embed, report: DangerMeter) -> None:
+def _putaside_field(lg: str, said: Notice, report: DangerMeter) -> None:
     """The advice: the same chances with the top card put aside (V-2.2), when that is possible."""
     now, after = report.now, report.putaside
     if after is None:
         return
     key = "danger.putaside" if report.putaside_top_known else "danger.putaside.unknown"
-    embed.add_field(name=t(lg, "danger.putaside.name"), value=t(
+    said.add_field(t(lg, "danger.putaside.name"), t(
         lg, key, p_city_before=percent(now.p_city_falls), p_city=percent(after.p_city_falls),
         p_lost_before=percent(now.p_game_lost), p_lost=percent(after.p_game_lost),
         attack_before=f"{now.expected_attack:.1f}", attack=f"{after.expected_attack:.1f}",
-    )[:1024], inline=False)
+    )[:1024])
 
 
-def _detail_fields(lg: str, embed: discord.Embed, now: Danger) -> None:
+def _detail_fields(lg: str, said: Notice, now: Danger) -> None:
     """Behind the Details button: the attack's distribution and the formula this game uses (V-4.3, V-5.3) and
     what it adds now."""
     from engine.volfyirion import attack_rule_key
 
     lines = distribution_lines(now.attack)
     if lines:
-        embed.add_field(name=t(lg, "danger.distribution"), value="\n".join(lines[:30])[:1000], inline=False)
+        said.add_field(t(lg, "danger.distribution"), "\n".join(lines[:30])[:1000])
     f = now.formula
     rule = t(lg, attack_rule_key(f.reading, f.d), difficulty=f.difficulty, bonus=f.reading, d=f.d)
     added = (t(lg, "volfyirion.danger.bonus_now", bonus=f.bonus) if f.bonus
              else t(lg, "volfyirion.danger.no_bonus_now"))
-    embed.add_field(name=t(lg, "volfyirion.danger.formula"), value=f"{rule}\n{added}"[:1000], inline=False)
+    said.add_field(t(lg, "volfyirion.danger.formula"), f"{rule}\n{added}"[:1000])
 
 
 def removal_lines(lg: str, outcomes: Sequence[Removal]) -> str:

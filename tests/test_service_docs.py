@@ -11,8 +11,8 @@ import discord
 ROOT = Path(__file__).resolve().parents[1]
 # What the bot asks for when invited (scopes `bot applications.commands`), named as discord.Permissions names
 # them; the README's permission integer is their sum.
-INVITE_PERMISSIONS = ("view_channel", "send_messages", "send_messages_in_threads", "embed_links", "attach_files",
-                      "create_public_threads")  # the last for `start … thread:true` (issue 36)
+INVITE_PERMISSIONS = ("view_channel", "send_messages", "send_messages_in_threads", "attach_files",
+                      "create_public_threads")  # the last for `start … thread:true` (issue 36); no Embed Links: all V2
 INVITE_SCOPES = ("bot", "applications.commands")
 
 

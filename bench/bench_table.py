@@ -58,12 +58,10 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import print_machine, print_table
-from bot.app import create_bot
-from bot.config import Config
-from bot.console import LOCALES, Console, Printer
+from bot.console import LOCALES, Console
 from bot.render.embeds import COLOURS
 from bot.sessions import summary_json
-from bot.standin import StandIn, World
+from bot.standin import StandIn
 from engine.core import Action, RuleError
 from engine.seasons import face_text
 from engine.seasons.autoplay import play_game as seasons_game
@@ -75,6 +73,7 @@ ROOT = str(Path(__file__).resolve().parents[1])
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
+from tests.support.console import console_at  # noqa: E402
 from tests.support.seasons_typed import seasons_console_line  # noqa: E402
 from tests.support.volfyirion_typed import volfyirion_command  # noqa: E402
 
@@ -426,15 +425,8 @@ def _refusal(item: dict[str, Any]) -> bool:
 
 @contextlib.asynccontextmanager
 async def table(db_path: Path, seed: int, lang: str = LANG) -> AsyncIterator[Table]:
-    world = World.default()
-    out = io.StringIO()
-    printer = Printer(out, lang, True, world)
-    async with StandIn(world) as standin:
-        config = dataclasses.replace(Config(), token=None, db_path=db_path, api_base=standin.api_base)
-        bot = create_bot(config, seed=lambda: seed)
-        async with standin.connect(bot, timeout=standin.deadline + 30.0) as driver:
-            yield Table(Console(driver, printer, user="player", channel="table", locale=LOCALES[lang]), out,
-                        standin)
+    async with console_at(db_path, lang=lang, seed=seed) as (console, out, standin):
+        yield Table(console, out, standin)
 
 
 # A control that opens a picker (a menu of cards, then one of cities) leaves the step half done: the bench goes on

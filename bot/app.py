@@ -25,6 +25,7 @@ from .handled import Handled, Parser, wrap_interaction_parser
 from .i18n import CommandTranslator, lang_of, t
 from .metrics import Metrics, command_name
 from .registry import Registry
+from .render.layout import custom_ids
 from .render.notices import notice
 from .replies import send
 from .sessions import REFUSALS, GameService
@@ -376,18 +377,8 @@ class SoloBot(commands.AutoShardedBot):
 
 
 def _on_message(message: discord.Message | None, custom_id: str) -> bool:
-    """Whether ``custom_id`` is a control of ``message``: in its rows, or nested in a Components V2 message's
-    container, its rows and its sections' accessories."""
-    def found(components: Any) -> bool:
-        for item in components:
-            accessory = getattr(item, "accessory", None)
-            if getattr(item, "custom_id", None) == custom_id or (accessory is not None and found([accessory])):
-                return True
-            if found(getattr(item, "children", None) or []):
-                return True
-        return False
-
-    return message is not None and found(message.components)
+    """Whether ``custom_id`` is a control of ``message``: in its rows, or nested in a Components V2 message."""
+    return message is not None and custom_id in custom_ids(message.components)
 
 
 def create_bot(config: Config, *, seed: Callable[[], int] | None = None) -> SoloBot:

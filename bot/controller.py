@@ -45,7 +45,7 @@ from .pictures import PictureQueue, picture_key
 from .places import followup_allowed, place_of
 from .registry import Registry
 from .render.embeds import Shown
-from .render.layout import Card, game_card, layout, without_controls
+from .render.layout import Card, custom_ids, game_card, layout, without_controls
 from .render.notices import notice
 from .render.notices import view as notice_view
 from .render.picture import drawn
@@ -415,20 +415,15 @@ class Controller:
         (its ply checked), so its message is the newest reply, whether or not this process sent it (a restart):
         laid out again from what this process composed, else from the message itself. None when it is no
         press, or answered already."""
-        message = interaction.message
-        if message is None or interaction.response.is_done() or not message.flags.components_v2:
-            return None
-        if message.flags.ephemeral:  # a private notice's button (a candidate, a difficulty): never the live reply
+        message = pressed_reply(interaction)
+        if message is None:
             return None
         known = self.live.get(game_id)
         if known is not None and known.message_id != message.id:
             return None  # an older reply pressed while a newer one is live: that one is retired as usual
         older = self.live.forget(game_id)
-        try:
-            await interaction.response.edit_message(view=older.view() if older else without_controls(message))
-        except discord.HTTPException as exc:  # the new reply still goes (a followup, or the response)
-            log.warning("could not take the controls off pressed message %s: %s", message.id, exc)
-            return None
+        if not await update_pressed(interaction, older.view() if older else without_controls(message)):
+            return None  # the new reply still goes (a followup, or the response)
         self.live.retired += 1
         return older
 
@@ -635,14 +630,9 @@ class Controller:
         """A press on a reply the game has moved past that still shows controls (one sent before a crash, whose
         successor could not retire it: bot/live.py keeps live replies across clean stops only) loses them now,
         by UPDATE_MESSAGE on its own message; the refusal then follows privately."""
-        message = interaction.message
-        if (message is None or interaction.response.is_done() or not message.flags.components_v2
-                or message.flags.ephemeral or not shows_controls(message.components)):
-            return
-        try:
-            await interaction.response.edit_message(view=without_controls(message))
-        except discord.HTTPException as exc:  # the refusal still goes
-            log.warning("could not take the controls off stale message %s: %s", message.id, exc)
+        message = pressed_reply(interaction)
+        if message is not None and any(custom_ids(message.components)):
+            await update_pressed(interaction, without_controls(message))  # the refusal goes either way
 
     async def abandon(self, interaction: discord.Interaction, *, game_id: int) -> None:
         async with self._in_flight():
@@ -720,16 +710,23 @@ def with_state_button(specs: list[ButtonSpec | SelectSpec], lg: str) -> list[But
     return [*specs, state]
 
 
-def shows_controls(components: Any) -> bool:
-    """Whether a message's components hold a button or a select (a link button is none), nested in a Components V2
-    message's container, rows and sections' accessories too."""
-    for item in components:
-        if getattr(item, "custom_id", None) is not None:
-            return True
-        accessory = getattr(item, "accessory", None)
-        if (accessory is not None and shows_controls([accessory])) or shows_controls(getattr(item, "children", None) or []):
-            return True
-    return False
+def pressed_reply(interaction: discord.Interaction) -> discord.Message | None:
+    """The public Components V2 message a press came from, while the press is still unanswered; None for a command,
+    a private notice's button (a refusal's candidate, the difficulty question) or a press answered already."""
+    message = interaction.message
+    if message is None or interaction.response.is_done() or not message.flags.components_v2 or message.flags.ephemeral:
+        return None
+    return message
+
+
+async def update_pressed(interaction: discord.Interaction, view: discord.ui.LayoutView) -> bool:
+    """Answer a press by laying its own message out as ``view`` (UPDATE_MESSAGE); False (logged) when refused."""
+    try:
+        await interaction.response.edit_message(view=view)
+    except discord.HTTPException as exc:
+        log.warning("could not take the controls off pressed message %s: %s", getattr(interaction.message, "id", "?"), exc)
+        return False
+    return True
 
 
 def age(interaction: discord.Interaction, started: float) -> float:

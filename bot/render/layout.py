@@ -12,7 +12,7 @@ in all; the events are clipped with "…" to make room, never refused by Discord
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import discord
@@ -134,6 +134,19 @@ def layout(card: Card, controls: Controls = (), *, undo: GameButton | None = Non
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(discord.ui.Container(*items, accent_colour=card.accent))
     return view
+
+
+def custom_ids(components: Any) -> Iterator[str]:
+    """The custom_ids of a message's buttons and selects (a link button has none), in its rows and nested in a
+    Components V2 message's container, rows and sections' accessories."""
+    for item in components:
+        custom_id = getattr(item, "custom_id", None)
+        if custom_id is not None:
+            yield custom_id
+        accessory = getattr(item, "accessory", None)
+        if accessory is not None:
+            yield from custom_ids([accessory])
+        yield from custom_ids(getattr(item, "children", None) or [])
 
 
 def without_controls(message: discord.Message) -> discord.ui.LayoutView:

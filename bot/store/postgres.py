@@ -39,7 +39,7 @@ from .base import (
     StoreUnavailable,
 )
 from .rows import game_row, refusal_for
-from .schema import step
+from .schema import V11, step
 from .sql import (
     GAME_COLUMNS,
     RESULT_COLUMNS,
@@ -157,15 +157,7 @@ PG_V2: tuple[str, ...] = ()
 PG_V3 = ("ALTER TABLE games DROP COLUMN summary",)
 # -- end of issue 24's store steps ---------------------------------------------------------------------------
 # -- issue 36: where a game was played (SQLite's V11) ---------------------------------------------------------
-PG_V4 = (
-    "ALTER TABLE games ADD COLUMN place TEXT NOT NULL DEFAULT 'guild'"
-    " CHECK (place IN ('guild', 'dm', 'group_dm', 'user_install'))",
-    "UPDATE games SET place = 'dm' WHERE guild_id IS NULL",
-    "ALTER TABLE results ADD COLUMN place TEXT NOT NULL DEFAULT 'guild'"
-    " CHECK (place IN ('guild', 'dm', 'group_dm', 'user_install'))",
-    "UPDATE results SET place = 'dm' WHERE guild_id IS NULL",
-    "CREATE INDEX results_player ON results (user_id, kind, finished_at)",
-)
+PG_V4 = V11  # the same statements in both dialects
 # -- end of issue 36's store steps ---------------------------------------------------------------------------
 PG_MIGRATIONS: list[tuple[str, ...]] = [PG_V1, PG_V2, PG_V3, PG_V4]
 PG_SCHEMA_VERSION = len(PG_MIGRATIONS)

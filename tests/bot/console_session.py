@@ -7,18 +7,15 @@ can decide what to type next from what the bot said (play on until the bot asks 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import io
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from bot.app import create_bot
-from bot.config import Config
-from bot.console import LOCALES, Console, Printer
+from bot.console import Console
 from bot.render.embeds import COLOURS
 from bot.standin.driver import pressable, text_displays
-from tests.support.standin import StandIn, World
+from tests.support.console import console_at
 
 # A seed whose game chose dice 4 and 5 of every season (S-1.4): table-dice tests that give Dummbot "6 crystals,
 # 2 dots" or "6 crystals, 3 dots" in any season use it.
@@ -82,14 +79,8 @@ def press_line(items: list[dict], label: str) -> str:
 
 @contextlib.asynccontextmanager
 async def console_session(db_path: Path, *, lang: str = "en", seed: int = 7) -> AsyncIterator[Session]:
-    world = World.default()
-    out = io.StringIO()
-    printer = Printer(out, lang, True, world)
-    async with StandIn(world) as standin:
-        config = dataclasses.replace(Config(), token=None, db_path=db_path, api_base=standin.api_base)
-        bot = create_bot(config, seed=lambda: seed)
-        async with standin.connect(bot, timeout=standin.deadline + 30.0) as driver:
-            yield Session(Console(driver, printer, user="player", channel="table", locale=LOCALES[lang]), out)
+    async with console_at(db_path, lang=lang, seed=seed) as (console, out, _standin):
+        yield Session(console, out)
 
 
 async def type_all(session, lines: list[str]) -> list[dict]:
